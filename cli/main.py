@@ -1,0 +1,43 @@
+"""The ``barbu`` command: one argparse parser, a sub-command per module.
+
+Each module in ``COMMAND_MODULES`` exposes ``register(subparsers)``, which adds its sub-commands and sets
+``func`` (``(argparse.Namespace) -> int``, the exit status) as the parser default. Modules are imported only
+here, so ``barbu replay`` does not pay for importing the server.
+"""
+
+from __future__ import annotations
+
+import argparse
+import importlib
+import sys
+from collections.abc import Sequence
+
+COMMAND_MODULES = (
+    "cli.replay",
+    "cli.selfplay",
+)
+
+
+def build_parser() -> argparse.ArgumentParser:
+    """The full ``barbu`` parser with every sub-command registered."""
+    parser = argparse.ArgumentParser(prog="barbu", description="Barbu and solitaire: rules, server, clients.")
+    sub = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
+    for name in COMMAND_MODULES:
+        importlib.import_module(name).register(sub)
+    return parser
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """Run ``barbu`` with ``argv`` (default: ``sys.argv[1:]``); returns the exit status."""
+    args = build_parser().parse_args(argv)
+    try:
+        status: int = args.func(args)
+    except KeyboardInterrupt:
+        return 130
+    except BrokenPipeError:
+        return 0
+    return status
+
+
+if __name__ == "__main__":
+    sys.exit(main())
