@@ -1,0 +1,110 @@
+"""The msgpack codec: one map per binary WebSocket frame, decoded under strict limits.
+
+``decode_frame`` turns bytes into a ``dict`` or raises ``ProtocolError`` (``bad-frame``, ``too-large`` or
+``limit``); ``encode_frame`` does the reverse. msgpack's own length limits (``max_str_len``,
+``max_array_len``, ...) are applied during decoding; extension types are refused (``max_ext_len=0``) and so
+are binary strings unless ``Limits.max_bin`` allows them. Nesting depth is checked after decoding.
+"""
+
+from __future__ import annotations
+
+from dataclasses import asdict, dataclass
+from typing import Any
+
+import msgpack
+
+from protocol.errors import ProtocolError
+
+
+@dataclass(frozen=True)
+class Limits:
+    """Decoding limits for one direction of the protocol.
+
+    Attributes:
+        max_frame: longest frame accepted, in bytes.
+        max_str: longest string, in bytes of UTF-8.
+        max_bin: longest binary string, in bytes (0: binary strings are refused).
+        max_array: most elements in one array.
+        max_map: most keys in one map.
+        max_depth: deepest nesting of arrays/maps (the top-level map is depth 1).
+    """
+
+    max_frame: int = 16384
+    max_str: int = 2048
+    max_bin: int = 0
+    max_array: int = 64
+    max_map: int = 32
+    max_depth: int = 6
+
+    def to_wire(self) -> dict[str, int]:
+        """The limits as a wire map (sent in ``welcome``), keys as the attribute names."""
+        return asdict(self)
+
+
+#: What the server accepts from clients (requests are small).
+REQUEST_LIMITS = Limits()
+#: What clients accept from the server (snapshots and views are larger).
+REPLY_LIMITS = Limits(max_frame=1 << 20, max_str=8192, max_array=4096, max_map=512, max_depth=16)
+
+
+def encode_frame(message: dict[str, Any]) -> bytes:
+    """Pack ``message`` (a map of msgpack-ready values) into one frame's bytes."""
+    data: bytes = msgpack.packb(message, use_bin_type=True)
+    return data
+
+
+def _depth(value: Any) -> int:
+    """Nesting depth of ``value`` (scalars 0, a flat map 1), computed without recursion."""
+    deepest = 0
+    stack: list[tuple[Any, int]] = [(value, 0)]
+    while stack:
+        item, level = stack.pop()
+        if isinstance(item, dict):
+            level += 1
+            stack.extend((v, level) for v in item.values())
+        elif isinstance(item, list):
+            level += 1
+            stack.extend((v, level) for v in item)
+        deepest = max(deepest, level)
+    return deepest
+
+
+def decode_frame(data: bytes | str, limits: Limits = REQUEST_LIMITS) -> dict[str, Any]:
+    """Decode one frame into a map, enforcing ``limits``.
+
+    Raises:
+        ProtocolError: ``bad-frame`` (a text frame, invalid msgpack, trailing bytes, not a map, a non-string
+            map key), ``too-large`` (longer than ``limits.max_frame``) or ``limit`` (a length or depth limit).
+    """
+    if isinstance(data, str):
+        raise ProtocolError("bad-frame", "text frames are refused: send one msgpack map in a binary frame")
+    if len(data) > limits.max_frame:
+        raise ProtocolError("too-large", f"frame of {len(data)} bytes exceeds max_frame {limits.max_frame}")
+    try:
+        value = msgpack.unpackb(
+            data,
+            raw=False,
+            strict_map_key=True,
+            max_str_len=limits.max_str,
+            max_bin_len=limits.max_bin,
+            max_array_len=limits.max_array,
+            max_map_len=limits.max_map,
+            max_ext_len=0,
+        )
+    except msgpack.ExtraData:
+        raise ProtocolError("bad-frame", "trailing bytes after the first msgpack object") from None
+    except msgpack.StackError:
+        raise ProtocolError("limit", "nesting too deep for the msgpack decoder") from None
+    except ValueError as exc:
+        text = str(exc)
+        if "exceeds max_" in text:
+            raise ProtocolError("limit", f"msgpack limit exceeded: {text}") from None
+        raise ProtocolError("bad-frame", f"invalid msgpack: {text or type(exc).__name__}") from None
+    except Exception as exc:
+        raise ProtocolError("bad-frame", f"invalid msgpack: {exc or type(exc).__name__}") from None
+    if not isinstance(value, dict):
+        raise ProtocolError("bad-frame", f"a frame must hold a map, not {type(value).__name__}")
+    depth = _depth(value)
+    if depth > limits.max_depth:
+        raise ProtocolError("limit", f"nesting depth {depth} exceeds max_depth {limits.max_depth}")
+    return value

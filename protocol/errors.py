@@ -1,0 +1,53 @@
+"""Error codes of the barbu protocol and the exception that carries one.
+
+Every refusal the server sends is an ``error`` message with one of the codes below (``docs/protocol.md``,
+"Error codes"). The codes are stable kebab-case identifiers; the message is for humans and may change.
+"""
+
+from __future__ import annotations
+
+ERROR_CODES: dict[str, str] = {
+    "bad-frame": "the frame is not one msgpack map (text frame, invalid msgpack, trailing bytes)",
+    "too-large": "the frame is longer than the server's max_frame limit",
+    "limit": "a string, array or map is longer, or the nesting deeper, than the limits allow",
+    "bad-message": "a field is missing, of the wrong type, out of range, or not expected",
+    "unknown-type": "the type field names no request of this protocol version",
+    "version": "the client's protocol version is not one the server speaks",
+    "hello-first": "the first request on a connection must be hello",
+    "login-first": "this request needs a logged-in player (login or resume)",
+    "already-logged-in": "this connection is already logged in",
+    "bad-password": "the server password is missing or wrong",
+    "bad-token": "the resume token is unknown or no longer valid",
+    "name-taken": "the player or table name is in use by someone connected / another open table",
+    "no-such-room": "no open room has this id",
+    "seat-taken": "the seat is held by another player or a bot",
+    "not-seated": "the request needs a seat at this room and the player has none",
+    "not-your-seat": "the request names a seat the player does not hold",
+    "not-started": "the match has not started (seats still empty)",
+    "room-over": "the room's game is over; it takes no more actions or seats",
+    "illegal": "the game refused the action; the rule field names the rule broken",
+    "internal": "the server failed; the request had no effect",
+}
+
+
+class ProtocolError(Exception):
+    """A request refused with a protocol error code.
+
+    Attributes:
+        code: one of ``ERROR_CODES``.
+        message: a human-readable explanation naming the problem.
+        field: the offending field of the request, when one is to blame.
+        rule: for ``illegal``, the game's rule id (e.g. ``must-follow-suit``).
+    """
+
+    def __init__(self, code: str, message: str, *, field: str | None = None, rule: str | None = None):
+        if code not in ERROR_CODES:
+            raise ValueError(f"unknown protocol error code {code!r}")
+        super().__init__(message)
+        self.code = code
+        self.message = message
+        self.field = field
+        self.rule = rule
+
+    def __repr__(self) -> str:
+        return f"ProtocolError({self.code!r}, {self.message!r}, field={self.field!r}, rule={self.rule!r})"

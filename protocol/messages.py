@@ -1,0 +1,324 @@
+"""Every message of protocol version 1, as frozen dataclasses (``docs/protocol.md`` is the spec).
+
+Requests go from client to server and carry an ``id`` (an integer the client chooses) that the reply repeats.
+Server messages are replies (carrying the request's ``id``) or pushes (``event``, ``turn``, ``chat``,
+``players``; and ``snapshot`` when pushed after a seat change or a resume, with ``id`` nil).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, fields
+from dataclasses import field as _field
+from typing import Any
+
+from protocol.errors import ProtocolError
+from protocol.schema import Message, parse_message
+
+SEAT_LETTERS = ("N", "E", "S", "W")
+_ID: dict[str, Any] = {"min": 0, "max": 2**53}
+_ROOM: dict[str, Any] = {"min_len": 1, "max_len": 32}
+_SEAT: dict[str, Any] = {"choices": SEAT_LETTERS}
+
+
+# Requests: client to server -------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Hello(Message):
+    """Opens the conversation: the client's protocol ``version`` and its ``client`` name (free text)."""
+
+    TYPE = "hello"
+    id: int = _field(metadata=_ID)
+    version: int = _field(metadata={"min": 0})
+    client: str = _field(metadata={"max_len": 64})
+
+
+@dataclass(frozen=True)
+class Login(Message):
+    """Log in as player ``name`` (1-24 characters), with the server ``password`` when one is set."""
+
+    TYPE = "login"
+    id: int = _field(metadata=_ID)
+    name: str = _field(metadata={"min_len": 1, "max_len": 24})
+    password: str | None = _field(default=None, metadata={"max_len": 128})
+
+
+@dataclass(frozen=True)
+class Resume(Message):
+    """Return as the player a previous ``logged-in`` reply gave ``token`` to."""
+
+    TYPE = "resume"
+    id: int = _field(metadata=_ID)
+    token: str = _field(metadata={"min_len": 1, "max_len": 128})
+
+
+@dataclass(frozen=True)
+class ListRooms(Message):
+    """Ask for the lobby: every open room (tables, later solitaire rooms)."""
+
+    TYPE = "list-rooms"
+    id: int = _field(metadata=_ID)
+
+
+@dataclass(frozen=True)
+class CreateTable(Message):
+    """Open a Barbu table named ``name`` with rule ``variants`` (``rules/barbu.md``), an optional per-turn
+    time limit ``turn_time`` (seconds) and a stand-in ``grace`` period for dropped players (seconds)."""
+
+    TYPE = "create-table"
+    id: int = _field(metadata=_ID)
+    name: str = _field(metadata={"min_len": 1, "max_len": 40})
+    variants: dict[str, Any] = _field(default_factory=dict, metadata={"max_len": 16})
+    turn_time: float | None = _field(default=None, metadata={"min": 1, "max": 3600})
+    grace: float | None = _field(default=None, metadata={"min": 0, "max": 3600})
+
+
+@dataclass(frozen=True)
+class Sit(Message):
+    """Take ``seat`` at ``room`` (nil: the first free seat), or return to the seat already held there."""
+
+    TYPE = "sit"
+    id: int = _field(metadata=_ID)
+    room: str = _field(metadata=_ROOM)
+    seat: str | None = _field(default=None, metadata={"choices": (*SEAT_LETTERS, None)})
+
+
+@dataclass(frozen=True)
+class Watch(Message):
+    """Watch ``room`` as a spectator (public information only)."""
+
+    TYPE = "watch"
+    id: int = _field(metadata=_ID)
+    room: str = _field(metadata=_ROOM)
+
+
+@dataclass(frozen=True)
+class Leave(Message):
+    """Leave ``room``: a spectator stops watching; a seated player gives the seat up (before the start) or
+    hands it to a stand-in bot (during the match; ``sit`` again to take it back)."""
+
+    TYPE = "leave"
+    id: int = _field(metadata=_ID)
+    room: str = _field(metadata=_ROOM)
+
+
+@dataclass(frozen=True)
+class AddBot(Message):
+    """Put a server bot playing ``policy`` into the empty ``seat`` of ``room`` (before the start)."""
+
+    TYPE = "add-bot"
+    id: int = _field(metadata=_ID)
+    room: str = _field(metadata=_ROOM)
+    seat: str = _field(metadata=_SEAT)
+    policy: str = _field(default="heuristic", metadata={"max_len": 32})
+
+
+@dataclass(frozen=True)
+class Chat(Message):
+    """Say ``text`` (1-500 characters) to everyone at ``room``."""
+
+    TYPE = "chat"
+    id: int = _field(metadata=_ID)
+    room: str = _field(metadata=_ROOM)
+    text: str = _field(metadata={"min_len": 1, "max_len": 500})
+
+
+@dataclass(frozen=True)
+class Act(Message):
+    """Play ``action`` (a wire action, ``docs/protocol.md`` "Actions") for ``seat`` at ``room``."""
+
+    TYPE = "act"
+    id: int = _field(metadata=_ID)
+    room: str = _field(metadata=_ROOM)
+    seat: str = _field(metadata=_SEAT)
+    action: dict[str, Any] = _field(metadata={"max_len": 4})
+
+
+@dataclass(frozen=True)
+class GetSnapshot(Message):
+    """Ask again for the full snapshot of ``room`` as this connection may see it."""
+
+    TYPE = "snapshot"
+    id: int = _field(metadata=_ID)
+    room: str = _field(metadata=_ROOM)
+
+
+# Server messages: replies and pushes ----------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Welcome(Message):
+    """Reply to ``hello``: the server's protocol ``version``, software name, decoding ``limits`` (bytes and
+    counts), ``features`` (names of optional parts it supports) and whether login needs a ``password``."""
+
+    TYPE = "welcome"
+    id: int
+    version: int
+    server: str
+    limits: dict[str, Any]
+    features: list[str]
+    password: bool
+
+
+@dataclass(frozen=True)
+class LoggedIn(Message):
+    """Reply to ``login`` and ``resume``: the player's ``name``, their resume ``token`` and the ``rooms``
+    where they hold a seat (a ``snapshot`` of each follows)."""
+
+    TYPE = "logged-in"
+    id: int
+    name: str
+    token: str
+    rooms: list[str]
+
+
+@dataclass(frozen=True)
+class Rooms(Message):
+    """Reply to ``list-rooms``: one map per open room (``docs/protocol.md`` "Room summary")."""
+
+    TYPE = "rooms"
+    id: int
+    rooms: list[dict[str, Any]]
+
+
+@dataclass(frozen=True)
+class RoomCreated(Message):
+    """Reply to ``create-table``: the new ``room`` id (also the match id in the store)."""
+
+    TYPE = "room-created"
+    id: int
+    room: str
+
+
+@dataclass(frozen=True)
+class Ok(Message):
+    """Reply to a request that succeeded and has nothing else to say."""
+
+    TYPE = "ok"
+    id: int
+
+
+@dataclass(frozen=True)
+class Snapshot(Message):
+    """Everything this connection may know of ``room`` at action number ``seq``; ``view`` is the game's own
+    view for ``seat`` (nil seat: a spectator), nil before the match starts."""
+
+    TYPE = "snapshot"
+    id: int | None
+    room: str
+    kind: str
+    name: str
+    seat: str | None
+    state: str
+    seq: int
+    players: dict[str, Any]
+    away: list[str]
+    variants: dict[str, Any]
+    view: dict[str, Any] | None
+
+
+@dataclass(frozen=True)
+class EventPush(Message):
+    """A game ``event`` (``{"event": kind, ...}``) caused by action number ``seq`` at ``room``."""
+
+    TYPE = "event"
+    room: str
+    seq: int
+    event: dict[str, Any]
+
+
+@dataclass(frozen=True)
+class Turn(Message):
+    """Pushed to a seat when it must act: its fresh ``view`` (with ``legal``) after action number ``seq``."""
+
+    TYPE = "turn"
+    room: str
+    seat: str
+    seq: int
+    view: dict[str, Any]
+
+
+@dataclass(frozen=True)
+class ChatPush(Message):
+    """Player ``name`` said ``text`` at ``room``."""
+
+    TYPE = "chat"
+    room: str
+    name: str
+    text: str
+
+
+@dataclass(frozen=True)
+class Players(Message):
+    """The seats of ``room`` changed: ``players`` by seat letter (nil when empty), ``away`` the seats whose
+    human is disconnected or replaced by a stand-in bot, and the room ``state``."""
+
+    TYPE = "players"
+    room: str
+    state: str
+    players: dict[str, Any]
+    away: list[str]
+
+
+@dataclass(frozen=True)
+class Error(Message):
+    """A refused request (``id`` nil when the frame could not be read): ``code`` from the error table, a
+    human ``message``, the offending ``field`` and, for ``illegal``, the game's ``rule``."""
+
+    TYPE = "error"
+    id: int | None
+    code: str
+    message: str
+    field: str | None = None
+    rule: str | None = None
+
+
+REQUESTS: dict[str, type[Message]] = {
+    c.TYPE: c
+    for c in (Hello, Login, Resume, ListRooms, CreateTable, Sit, Watch, Leave, AddBot, Chat, Act, GetSnapshot)
+}
+SERVER_MESSAGES: dict[str, type[Message]] = {
+    c.TYPE: c
+    for c in (Welcome, LoggedIn, Rooms, RoomCreated, Ok, Snapshot, EventPush, Turn, ChatPush, Players, Error)
+}
+
+
+def request_id(wire: dict[str, Any]) -> int | None:
+    """The ``id`` of a raw request when it is a valid integer, so an error reply can repeat it."""
+    value = wire.get("id")
+    if isinstance(value, int) and not isinstance(value, bool) and 0 <= value <= 2**53:
+        return value
+    return None
+
+
+def _parse(wire: dict[str, Any], table: dict[str, type[Message]]) -> Message:
+    kind = wire.get("type")
+    if not isinstance(kind, str):
+        raise ProtocolError("bad-message", "missing or non-string field type", field="type")
+    cls = table.get(kind)
+    if cls is None:
+        raise ProtocolError("unknown-type", f"unknown message type {kind!r}", field="type")
+    return parse_message(cls, wire)
+
+
+def parse_request(wire: dict[str, Any]) -> Message:
+    """Validate a decoded client frame into its request dataclass.
+
+    Raises:
+        ProtocolError: ``unknown-type`` or ``bad-message`` naming the field.
+    """
+    return _parse(wire, REQUESTS)
+
+
+def parse_server_message(wire: dict[str, Any]) -> Message:
+    """Validate a decoded server frame into its dataclass (unknown extra fields are ignored).
+
+    Raises:
+        ProtocolError: ``unknown-type`` or ``bad-message`` naming the field.
+    """
+    kind = wire.get("type")
+    cls = SERVER_MESSAGES.get(kind) if isinstance(kind, str) else None
+    if cls is not None:
+        names = {f.name for f in fields(cls)} | {"type"}
+        wire = {k: v for k, v in wire.items() if k in names}
+    return _parse(wire, SERVER_MESSAGES)
