@@ -1,0 +1,521 @@
+"""One hand of Barbu as a state machine: contract choice, doubling, redoubling, then play
+(``shared/rules/barbu.md``).
+
+Cards and card sets are the ints and bitmasks of :mod:`engine.cards`; seats are 0..3 (N E S W). The match
+(:mod:`engine.barbu.match`) builds a :class:`Hand` for each deal, telling it which contracts the declarer has
+left and who must double. :meth:`Hand.apply` checks an action completely before changing anything, so an
+:class:`~engine.barbu.actions.IllegalAction` leaves the hand exactly as it was.
+"""
+
+from __future__ import annotations
+
+from itertools import combinations
+
+from engine.barbu.actions import (
+    PASS,
+    Action,
+    ChooseContract,
+    Double,
+    IllegalAction,
+    Pass,
+    Play,
+    Redouble,
+)
+from engine.barbu.events import Event
+from engine.barbu.rules import (
+    ACE_OF_HEARTS,
+    BARBU,
+    CONTRACTS,
+    DECLARER_ONLY_DOUBLES,
+    DOMINOES,
+    HEARTS,
+    HEARTS_MASK,
+    KING_OF_HEARTS,
+    NO_HEARTS,
+    NO_LAST_TWO,
+    NO_QUEENS,
+    NO_TRICKS,
+    QUEENS_MASK,
+    TRUMPS,
+    Variants,
+)
+from engine.barbu.scoring import settle
+from engine.cards import RANKS, SEATS, SUIT_MASKS, SUITS, card_list, card_text, texts
+
+CONTRACT, DOUBLE, REDOUBLE, PLAY, OVER = "contract", "double", "redouble", "play", "over"
+_KH_BIT = 1 << KING_OF_HEARTS
+_AH_BIT = 1 << ACE_OF_HEARTS
+
+
+class Hand:
+    """One deal of Barbu, from the contract choice to the hand's end.
+
+    Args:
+        declarer: the declarer's seat (0..3); the dealer is the seat to their right.
+        hands: four 13-card bitmasks, indexed by seat.
+        variants: the table's rule set.
+        contracts_left: the contracts this declarer has not yet played ("The match: 28 hands").
+        must_double: seats that must double the declarer in this hand ("Doubling", rule 4).
+        events: a list to append :class:`Event` objects to, or ``None`` to record none (fast playouts).
+
+    ``phase`` is one of ``contract double redouble play over``; ``to_move`` the seat whose action is awaited
+    (``None`` once over). ``play`` is the record's play list: a card, or ``None`` for a pass in Dominoes.
+    """
+
+    __slots__ = (
+        "_double_queue",
+        "_lead_rule",
+        "_playable",
+        "_redouble_queue",
+        "contract",
+        "contract_scores",
+        "dealer",
+        "dealt",
+        "declarer",
+        "contracts_left",
+        "doubles",
+        "events",
+        "finish_order",
+        "hands",
+        "hearts_broken",
+        "high",
+        "leader",
+        "low",
+        "must_double",
+        "phase",
+        "play",
+        "played",
+        "redoubles",
+        "start_rank",
+        "to_move",
+        "trick",
+        "tricks",
+        "tricks_won",
+        "trump",
+        "variants",
+    )
+
+    def __init__(
+        self,
+        declarer: int,
+        hands: list[int],
+        variants: Variants,
+        contracts_left: frozenset[str] = frozenset(CONTRACTS),
+        must_double: frozenset[int] = frozenset(),
+        events: list[Event] | None = None,
+    ) -> None:
+        self.declarer = declarer
+        self.dealer = (declarer + 3) % 4
+        self.dealt: tuple[int, ...] = tuple(hands)
+        self.hands = list(hands)
+        self.variants = variants
+        self.contracts_left = contracts_left
+        self.must_double = must_double
+        self.events = events
+        self.phase = CONTRACT
+        self.to_move: int | None = declarer
+        self.contract: str | None = None
+        self.trump: int | None = None
+        self.start_rank: int | None = None
+        self.doubles: list[tuple[int, int]] = []
+        self.redoubles: list[tuple[int, int]] = []
+        self._double_queue = [(declarer + i) % 4 for i in (1, 2, 3)]
+        self._redouble_queue: list[int] = []
+        self._lead_rule: str | None = None
+        self.play: list[int | None] = []
+        self.played = 0
+        self.trick: list[int] = []
+        self.leader = declarer
+        self.tricks: list[tuple[int, tuple[int, ...], int]] = []
+        self.tricks_won = [0, 0, 0, 0]
+        self.contract_scores = [0, 0, 0, 0]
+        self.hearts_broken = False
+        self.low: list[int | None] = [None] * 4
+        self.high: list[int | None] = [None] * 4
+        self._playable = 0
+        self.finish_order: list[int] = []
+
+    # ------------------------------------------------------------------ queries
+
+    @property
+    def over(self) -> bool:
+        """Whether the hand has ended (all tricks played, an early end, or the third player out)."""
+        return self.phase == OVER
+
+    def settlements(self) -> list[int]:
+        """Each seat's settlement of doubles from the contract scores so far ("Settling doubles")."""
+        return settle(self.contract_scores, self.doubles, self.redoubles)
+
+    def double_targets(self, seat: int) -> frozenset[int]:
+        """The seats ``seat`` may double in this hand's doubling round ("Doubling", rule 1)."""
+        if seat == self.declarer:
+            return frozenset()
+        if self.contract in DECLARER_ONLY_DOUBLES:
+            return frozenset({self.declarer})
+        return frozenset(s for s in range(4) if s != seat)
+
+    def redouble_targets(self, seat: int) -> frozenset[int]:
+        """The players who doubled ``seat`` and whom ``seat`` did not double ("Doubling", rule 3)."""
+        doubled = set(self.doubles)
+        return frozenset(a for a, b in self.doubles if b == seat and (seat, a) not in doubled)
+
+    def legal_mask(self, seat: int) -> int:
+        """The cards ``seat`` may play now, as a bitmask (0 when it is not their turn to play a card)."""
+        if self.phase != PLAY or seat != self.to_move:
+            return 0
+        if self.contract == DOMINOES:
+            return self.hands[seat] & self._playable
+        return self._trick_mask(seat)
+
+    def legal_actions(self, seat: int) -> list[Action]:
+        """Every action ``seat`` may take now; ``[]`` when it is not their turn."""
+        if seat != self.to_move:
+            return []
+        if self.phase == PLAY:
+            mask = self.legal_mask(seat)
+            if self.contract == DOMINOES and not mask:
+                return [PASS]
+            return [Play(c) for c in card_list(mask)]
+        if self.phase == CONTRACT:
+            actions: list[Action] = []
+            for contract in CONTRACTS:
+                if contract not in self.contracts_left:
+                    continue
+                if contract == TRUMPS:
+                    actions.extend(ChooseContract(TRUMPS, trump=s) for s in range(4))
+                elif contract == DOMINOES:
+                    actions.extend(ChooseContract(DOMINOES, start_rank=r) for r in range(13))
+                else:
+                    actions.append(ChooseContract(contract))
+            return actions
+        if self.phase == DOUBLE:
+            targets = sorted(self.double_targets(seat))
+            forced = seat in self.must_double
+            return [
+                Double(frozenset(chosen))
+                for n in range(len(targets) + 1)
+                for chosen in combinations(targets, n)
+                if not forced or self.declarer in chosen
+            ]
+        targets = sorted(self.redouble_targets(seat))
+        return [Redouble(frozenset(c)) for n in range(len(targets) + 1) for c in combinations(targets, n)]
+
+    # ------------------------------------------------------------------ actions
+
+    def apply(self, seat: int, action: Action) -> None:
+        """Take ``action`` for ``seat``.
+
+        Raises:
+            IllegalAction: out of turn, the wrong kind of action for the phase, or a rule broken; nothing
+                changes.
+        """
+        if self.phase == OVER:
+            raise IllegalAction("hand-over", "the hand is over")
+        if seat != self.to_move:
+            raise IllegalAction("not-your-turn", f"it is {SEATS[self.to_move or 0]}'s turn, not {SEATS[seat]}'s")
+        if self.phase == PLAY:
+            if isinstance(action, Play):
+                self._check_card(seat, action.card)
+                self.play_card(seat, action.card)
+            elif isinstance(action, Pass):
+                if self.contract != DOMINOES:
+                    raise IllegalAction("wrong-phase", "passing is only for Dominoes; play a card")
+                if self.hands[seat] & self._playable:
+                    raise IllegalAction("must-play", "a player with a playable card must play one")
+                self.pass_turn(seat)
+            else:
+                raise IllegalAction("wrong-phase", "it is the play; play a card")
+        elif self.phase == CONTRACT:
+            if not isinstance(action, ChooseContract):
+                raise IllegalAction("wrong-phase", "the declarer must first choose a contract")
+            self._choose(action)
+        elif self.phase == DOUBLE:
+            if not isinstance(action, Double):
+                raise IllegalAction("wrong-phase", "it is the doubling round; double (possibly nobody)")
+            self._double(seat, action.targets)
+        else:
+            if not isinstance(action, Redouble):
+                raise IllegalAction("wrong-phase", "it is the redouble round; redouble (possibly nobody)")
+            self._redouble(seat, action.targets)
+
+    def _emit(self, kind: str, to: int | None = None, **data: object) -> None:
+        if self.events is not None:
+            self.events.append(Event(kind, dict(data), to))
+
+    def _choose(self, choice: ChooseContract) -> None:
+        contract = choice.contract
+        if contract not in CONTRACTS:
+            raise IllegalAction("bad-action", f"unknown contract {contract!r}")
+        if contract not in self.contracts_left:
+            raise IllegalAction("contract-played", f"{SEATS[self.declarer]} has already played {contract}")
+        if (choice.trump is not None) != (contract == TRUMPS):
+            raise IllegalAction("trump-suit", "Trumps needs a trump suit, and only Trumps takes one")
+        if (choice.start_rank is not None) != (contract == DOMINOES):
+            raise IllegalAction("start-rank", "Dominoes needs a starting rank, and only Dominoes takes one")
+        self.contract, self.trump, self.start_rank = contract, choice.trump, choice.start_rank
+        if contract in (NO_HEARTS, BARBU):
+            rule = self.variants.heart_lead
+            if rule == "seed":
+                rule = "strict" if contract == NO_HEARTS else "king"
+            self._lead_rule = None if rule == "free" else rule
+        if contract == DOMINOES:
+            assert choice.start_rank is not None
+            self._playable = sum(1 << (s * 13 + choice.start_rank) for s in range(4))
+        data: dict[str, object] = {"declarer": SEATS[self.declarer], "contract": contract}
+        if choice.trump is not None:
+            data["trump"] = SUITS[choice.trump]
+        if choice.start_rank is not None:
+            data["start_rank"] = RANKS[choice.start_rank]
+        self._emit("contract-chosen", **data)
+        self.phase = DOUBLE
+        self.to_move = self._double_queue.pop(0)
+
+    def _double(self, seat: int, targets: frozenset[int]) -> None:
+        allowed = self.double_targets(seat)
+        bad = targets - allowed
+        if bad:
+            who = SEATS[min(bad)]
+            why = "only the declarer may be doubled in " + str(self.contract) if self.contract in (
+                DECLARER_ONLY_DOUBLES
+            ) else "a player cannot double themselves"
+            raise IllegalAction("double-not-allowed", f"{SEATS[seat]} may not double {who}: {why}")
+        if seat in self.must_double and self.declarer not in targets:
+            raise IllegalAction(
+                "must-double",
+                f"{SEATS[seat]} must double the declarer {SEATS[self.declarer]}: the doubles still owed equal the "
+                "declarer's hands left (must-double rule)",
+            )
+        for t in sorted(targets):
+            self.doubles.append((seat, t))
+        self._emit("doubled", seat=SEATS[seat], targets=[SEATS[t] for t in sorted(targets)])
+        if self._double_queue:
+            self.to_move = self._double_queue.pop(0)
+            return
+        order = [(self.declarer + i) % 4 for i in (1, 2, 3, 4)]
+        self._redouble_queue = [s for s in order if self.redouble_targets(s)]
+        self._next_redoubler()
+
+    def _redouble(self, seat: int, targets: frozenset[int]) -> None:
+        bad = targets - self.redouble_targets(seat)
+        if bad:
+            raise IllegalAction(
+                "redouble-not-allowed",
+                f"{SEATS[seat]} may redouble only players who doubled them (and whom they did not double), "
+                f"not {SEATS[min(bad)]}",
+            )
+        for t in sorted(targets):
+            self.redoubles.append((seat, t))
+        self._emit("redoubled", seat=SEATS[seat], targets=[SEATS[t] for t in sorted(targets)])
+        self._next_redoubler()
+
+    def _next_redoubler(self) -> None:
+        if self._redouble_queue:
+            self.phase = REDOUBLE
+            self.to_move = self._redouble_queue.pop(0)
+        else:
+            self.phase = PLAY
+            self.to_move = self.leader = self.declarer
+
+    # ------------------------------------------------------------------ play
+
+    def _trick_mask(self, seat: int) -> int:
+        hand = self.hands[seat]
+        trick = self.trick
+        if not trick:
+            rule = self._lead_rule
+            if rule is None:
+                return hand
+            if rule == "king":
+                return hand if hand == _KH_BIT else hand & ~_KH_BIT
+            others = hand & ~HEARTS_MASK
+            if not others or (rule == "broken" and self.hearts_broken):
+                return hand
+            return others
+        led = trick[0] // 13
+        follow = hand & SUIT_MASKS[led]
+        trump = self.trump
+        duty = self.variants.trump_duty
+        if follow:
+            if trump == led and duty == "overtrump":
+                best = max(c for c in trick if c // 13 == led)
+                return follow & ~((1 << (best + 1)) - 1) or follow
+            return follow
+        if trump is None or duty == "follow-only":
+            return hand
+        trumps = hand & SUIT_MASKS[trump]
+        if not trumps:
+            return hand
+        if duty == "overtrump":
+            played = [c for c in trick if c // 13 == trump]
+            if played:
+                return trumps & ~((1 << (max(played) + 1)) - 1) or trumps
+        return trumps
+
+    def _check_card(self, seat: int, c: int) -> None:
+        """Raise the :class:`IllegalAction` that says why ``seat`` may not play ``c`` now, if they may not."""
+        hand = self.hands[seat]
+        if not (hand >> c) & 1:
+            raise IllegalAction("not-in-hand", f"{SEATS[seat]} does not hold {card_text(c)}")
+        if self.contract == DOMINOES:
+            if not (self._playable >> c) & 1:
+                raise IllegalAction("not-playable", f"{card_text(c)} does not fit a row: {self._rows_text()}")
+            return
+        if (self._trick_mask(seat) >> c) & 1:
+            return
+        if not self.trick:
+            if self._lead_rule == "king":
+                raise IllegalAction("king-of-hearts-lead", "KH may not be led unless it is the leader's only card")
+            why = "until a heart has been discarded" if self._lead_rule == "broken" else "in this contract"
+            raise IllegalAction("hearts-lead", f"hearts may not be led {why} unless the leader holds only hearts")
+        led = self.trick[0] // 13
+        if hand & SUIT_MASKS[led] and c // 13 != led:
+            raise IllegalAction("must-follow-suit", f"must follow suit {SUITS[led]}")
+        if self.variants.trump_duty == "overtrump":
+            raise IllegalAction("must-overtrump", "must play a trump higher than the trumps already played")
+        assert self.trump is not None
+        raise IllegalAction("must-ruff", f"cannot follow suit {SUITS[led]}: must play a trump ({SUITS[self.trump]})")
+
+    def _rows_text(self) -> str:
+        assert self.start_rank is not None
+        rows = []
+        for s in range(4):
+            lo, hi = self.low[s], self.high[s]
+            rows.append(f"{SUITS[s]} empty" if lo is None or hi is None else f"{SUITS[s]} {RANKS[lo]}-{RANKS[hi]}")
+        return f"rows start at {RANKS[self.start_rank]}; " + ", ".join(rows)
+
+    def play_card(self, seat: int, c: int) -> None:
+        """Play card ``c`` for ``seat`` without checking legality (the caller has: see :meth:`legal_mask`)."""
+        bit = 1 << c
+        self.hands[seat] ^= bit
+        self.played |= bit
+        self.play.append(c)
+        if self.events is not None:
+            self._emit("card-played", seat=SEATS[seat], card=card_text(c))
+        if self.contract == DOMINOES:
+            self._domino(seat, c)
+            return
+        trick = self.trick
+        trick.append(c)
+        if len(trick) < 4:
+            self.to_move = (seat + 1) % 4
+            return
+        self._finish_trick()
+
+    def pass_turn(self, seat: int) -> None:
+        """Record a Dominoes pass for ``seat`` without checking that they have no playable card."""
+        self.play.append(None)
+        self._emit("passed", seat=SEATS[seat])
+        self._next_domino_seat(seat)
+
+    def _finish_trick(self) -> None:
+        trick = self.trick
+        led = trick[0] // 13
+        trump = self.trump
+        best = 0
+        for i in (1, 2, 3):
+            c, b = trick[i], trick[best]
+            if (c // 13 == b // 13 and c > b) or (c // 13 == trump and b // 13 != trump):
+                best = i
+        if not self.hearts_broken and led != HEARTS and any(c // 13 == HEARTS for c in trick):
+            self.hearts_broken = True
+        winner = (self.leader + best) % 4
+        taken = (1 << trick[0]) | (1 << trick[1]) | (1 << trick[2]) | (1 << trick[3])
+        number = len(self.tricks)  # 0-based index of this trick
+        self.tricks.append((self.leader, tuple(trick), winner))
+        self.tricks_won[winner] += 1
+        self.contract_scores[winner] += self._trick_score(taken, number)
+        if self.events is not None:
+            self._emit(
+                "trick-won",
+                trick_number=number + 1,
+                leader=SEATS[self.leader],
+                cards=[card_text(c) for c in trick],
+                winner=SEATS[winner],
+            )
+        self.trick = []
+        if number == 12 or (self.variants.early_end and self._ends_early()):
+            self.phase = OVER
+            self.to_move = None
+            return
+        self.leader = self.to_move = winner
+
+    def _trick_score(self, taken: int, number: int) -> int:
+        """Score for the winner of trick ``number`` (0-based) holding the cards ``taken``."""
+        contract = self.contract
+        if contract == NO_TRICKS:
+            return -2
+        if contract == TRUMPS:
+            return 5
+        if contract == NO_QUEENS:
+            return -6 * (taken & QUEENS_MASK).bit_count()
+        if contract == NO_HEARTS:
+            return -2 * (taken & HEARTS_MASK).bit_count() - (4 if taken & _AH_BIT else 0)
+        if contract == BARBU:
+            return -20 if taken & _KH_BIT else 0
+        if contract == NO_LAST_TWO:
+            return -10 if number == 11 else -20 if number == 12 else 0
+        raise AssertionError(contract)
+
+    def _ends_early(self) -> bool:
+        contract, played = self.contract, self.played
+        if contract == NO_QUEENS:
+            return played & QUEENS_MASK == QUEENS_MASK
+        if contract == NO_HEARTS:
+            return played & HEARTS_MASK == HEARTS_MASK
+        if contract == BARBU:
+            return bool(played & _KH_BIT)
+        return False
+
+    def _domino(self, seat: int, c: int) -> None:
+        suit, rank = divmod(c, 13)
+        playable = self._playable & ~(1 << c)
+        lo, hi = self.low[suit], self.high[suit]
+        if lo is None or hi is None:
+            lo = hi = rank
+            if rank > 0:
+                playable |= 1 << (c - 1)
+            if rank < 12:
+                playable |= 1 << (c + 1)
+        elif rank < lo:
+            lo = rank
+            if rank > 0:
+                playable |= 1 << (c - 1)
+        else:
+            hi = rank
+            if rank < 12:
+                playable |= 1 << (c + 1)
+        self.low[suit], self.high[suit] = lo, hi
+        self._playable = playable
+        if not self.hands[seat]:
+            self.finish_order.append(seat)
+            points = self.variants.dominoes_points
+            place = len(self.finish_order)
+            self.contract_scores[seat] += points[place - 1]
+            self._emit("player-out", seat=SEATS[seat], place=place)
+            if place == 3:
+                last = next(s for s in range(4) if s not in self.finish_order)
+                self.finish_order.append(last)
+                self.contract_scores[last] += points[3]
+                self._emit("player-out", seat=SEATS[last], place=4)
+                self.phase = OVER
+                self.to_move = None
+                return
+        self._next_domino_seat(seat)
+
+    def _next_domino_seat(self, seat: int) -> None:
+        nxt = (seat + 1) % 4
+        while not self.hands[nxt]:
+            nxt = (nxt + 1) % 4
+        self.to_move = nxt
+
+    def rows(self) -> dict[str, list[str]]:
+        """Dominoes: each suit's row as card texts from low to high (empty lists for unopened rows)."""
+        out: dict[str, list[str]] = {}
+        for s in range(4):
+            lo, hi = self.low[s], self.high[s]
+            out[SUITS[s]] = [] if lo is None or hi is None else [card_text(s * 13 + r) for r in range(lo, hi + 1)]
+        return out
+
+    def hand_texts(self, seat: int) -> list[str]:
+        """The cards ``seat`` still holds, as texts."""
+        return texts(self.hands[seat])
