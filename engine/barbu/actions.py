@@ -15,6 +15,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
+from engine.barbu.rules import CONTRACTS
 from engine.cards import (
     RANKS,
     SUITS,
@@ -26,7 +27,6 @@ from engine.cards import (
     parse_suit,
     seat_text,
 )
-from engine.barbu.rules import CONTRACTS
 
 
 class IllegalAction(ValueError):
@@ -126,7 +126,9 @@ def action_from_wire(data: Any) -> Action:
         if kind == "contract":
             contract = _field(data, "contract")
             if contract not in CONTRACTS:
-                raise IllegalAction("bad-action", f"contract: {contract!r} is not one of {', '.join(CONTRACTS)}")
+                raise IllegalAction(
+                    "bad-action", f"contract: {contract!r} is not one of {', '.join(CONTRACTS)}"
+                )
             trump = data.get("trump")
             start = data.get("start_rank")
             return ChooseContract(

@@ -235,7 +235,9 @@ def _suit_len(hand: int, c: int) -> int:
 def _winning(trick: list[int], trump: int | None) -> int:
     best = trick[0]
     for c in trick[1:]:
-        if (c // 13 == best // 13 and c > best) or (trump is not None and c // 13 == trump and best // 13 != trump):
+        if (c // 13 == best // 13 and c > best) or (
+            trump is not None and c // 13 == trump and best // 13 != trump
+        ):
             best = c
     return best
 
@@ -291,5 +293,3 @@ def _play_to_duck(contract: str, trick: list[int], cards: list[int], hand: int) 
         safe = [c for c in cards if _penalty(contract, c) == 0]
         return max(safe or cards)
     return min(cards, key=lambda c: (_penalty(contract, c), c))
-
-

@@ -69,10 +69,10 @@ class Hand:
         "_redouble_queue",
         "contract",
         "contract_scores",
+        "contracts_left",
         "dealer",
         "dealt",
         "declarer",
-        "contracts_left",
         "doubles",
         "events",
         "finish_order",
@@ -212,7 +212,9 @@ class Hand:
         if self.phase == OVER:
             raise IllegalAction("hand-over", "the hand is over")
         if seat != self.to_move:
-            raise IllegalAction("not-your-turn", f"it is {SEATS[self.to_move or 0]}'s turn, not {SEATS[seat]}'s")
+            raise IllegalAction(
+                "not-your-turn", f"it is {SEATS[self.to_move or 0]}'s turn, not {SEATS[seat]}'s"
+            )
         if self.phase == PLAY:
             if isinstance(action, Play):
                 self._check_card(seat, action.card)
@@ -266,7 +268,8 @@ class Hand:
             data["trump"] = SUITS[choice.trump]
         if choice.start_rank is not None:
             data["start_rank"] = RANKS[choice.start_rank]
-        self._emit("contract-chosen", **data)
+        if self.events is not None:
+            self.events.append(Event("contract-chosen", data))
         self.phase = DOUBLE
         self.to_move = self._double_queue.pop(0)
 
@@ -275,9 +278,11 @@ class Hand:
         bad = targets - allowed
         if bad:
             who = SEATS[min(bad)]
-            why = "only the declarer may be doubled in " + str(self.contract) if self.contract in (
-                DECLARER_ONLY_DOUBLES
-            ) else "a player cannot double themselves"
+            why = (
+                "only the declarer may be doubled in " + str(self.contract)
+                if self.contract in (DECLARER_ONLY_DOUBLES)
+                else "a player cannot double themselves"
+            )
             raise IllegalAction("double-not-allowed", f"{SEATS[seat]} may not double {who}: {why}")
         if seat in self.must_double and self.declarer not in targets:
             raise IllegalAction(
@@ -364,23 +369,31 @@ class Hand:
             return
         if not self.trick:
             if self._lead_rule == "king":
-                raise IllegalAction("king-of-hearts-lead", "KH may not be led unless it is the leader's only card")
+                raise IllegalAction(
+                    "king-of-hearts-lead", "KH may not be led unless it is the leader's only card"
+                )
             why = "until a heart has been discarded" if self._lead_rule == "broken" else "in this contract"
-            raise IllegalAction("hearts-lead", f"hearts may not be led {why} unless the leader holds only hearts")
+            raise IllegalAction(
+                "hearts-lead", f"hearts may not be led {why} unless the leader holds only hearts"
+            )
         led = self.trick[0] // 13
         if hand & SUIT_MASKS[led] and c // 13 != led:
             raise IllegalAction("must-follow-suit", f"must follow suit {SUITS[led]}")
         if self.variants.trump_duty == "overtrump":
             raise IllegalAction("must-overtrump", "must play a trump higher than the trumps already played")
         assert self.trump is not None
-        raise IllegalAction("must-ruff", f"cannot follow suit {SUITS[led]}: must play a trump ({SUITS[self.trump]})")
+        raise IllegalAction(
+            "must-ruff", f"cannot follow suit {SUITS[led]}: must play a trump ({SUITS[self.trump]})"
+        )
 
     def _rows_text(self) -> str:
         assert self.start_rank is not None
         rows = []
         for s in range(4):
             lo, hi = self.low[s], self.high[s]
-            rows.append(f"{SUITS[s]} empty" if lo is None or hi is None else f"{SUITS[s]} {RANKS[lo]}-{RANKS[hi]}")
+            rows.append(
+                f"{SUITS[s]} empty" if lo is None or hi is None else f"{SUITS[s]} {RANKS[lo]}-{RANKS[hi]}"
+            )
         return f"rows start at {RANKS[self.start_rank]}; " + ", ".join(rows)
 
     def play_card(self, seat: int, c: int) -> None:
@@ -513,7 +526,9 @@ class Hand:
         out: dict[str, list[str]] = {}
         for s in range(4):
             lo, hi = self.low[s], self.high[s]
-            out[SUITS[s]] = [] if lo is None or hi is None else [card_text(s * 13 + r) for r in range(lo, hi + 1)]
+            out[SUITS[s]] = (
+                [] if lo is None or hi is None else [card_text(s * 13 + r) for r in range(lo, hi + 1)]
+            )
         return out
 
     def hand_texts(self, seat: int) -> list[str]:

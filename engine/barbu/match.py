@@ -98,9 +98,7 @@ class Match:
     def _deal(self, index: int, events: list[Event] | None) -> Hand:
         declarer = self.declarer_of(index)
         left = self.hands_left_for(declarer)
-        must = frozenset(
-            s for s in range(4) if s != declarer and 0 < self.doubles_owed(s, declarer) >= left
-        )
+        must = frozenset(s for s in range(4) if s != declarer and 0 < self.doubles_owed(s, declarer) >= left)
         hand = Hand(
             declarer,
             self._deals(index, (declarer + 3) % 4),
@@ -220,7 +218,10 @@ class Match:
                 events.append(
                     Event(
                         "match-over",
-                        {"totals": _by_seat(self.totals), "ranking": [[SEATS[s] for s in p] for p in self.ranking()]},
+                        {
+                            "totals": _by_seat(self.totals),
+                            "ranking": [[SEATS[s] for s in p] for p in self.ranking()],
+                        },
                     )
                 )
             return

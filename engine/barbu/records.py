@@ -32,7 +32,18 @@ if TYPE_CHECKING:
 
 DEAL_FORMAT = "barbu-deal/1"
 MATCH_FORMAT = "barbu-match/1"
-_DEAL_KEYS = {"format", "variants", "declarer", "hands", "contract", "trump", "start_rank", "doubles", "redoubles", "play"}
+_DEAL_KEYS = {
+    "format",
+    "variants",
+    "declarer",
+    "hands",
+    "contract",
+    "trump",
+    "start_rank",
+    "doubles",
+    "redoubles",
+    "play",
+}
 _MATCH_KEYS = {"format", "variants", "players", "first_declarer", "deals", "totals"}
 
 
@@ -60,7 +71,9 @@ def _variants(value: Any, where: str) -> Variants:
     try:
         return Variants.from_dict(value)
     except RuleSetError as err:
-        raise RecordError(_join(where, f"variants.{err.key}" if err.key else "variants"), str(err).split(": ", 1)[1]) from None
+        raise RecordError(
+            _join(where, f"variants.{err.key}" if err.key else "variants"), str(err).split(": ", 1)[1]
+        ) from None
 
 
 def _check_keys(obj: Any, allowed: set[str], fmt: str, where: str) -> dict[str, Any]:
@@ -124,7 +137,9 @@ def _apply(hand: Hand, action: Action, where: str, what: str) -> None:
     try:
         hand.apply(seat if seat is not None else hand.declarer, action)
     except IllegalAction as err:
-        raise RecordError(where, f"{SEATS[seat] if seat is not None else '-'} {what}: {err}".strip()) from None
+        raise RecordError(
+            where, f"{SEATS[seat] if seat is not None else '-'} {what}: {err}".strip()
+        ) from None
 
 
 def replay_into(hand: Hand, deal: Any, where: str = "") -> Hand:
@@ -154,7 +169,9 @@ def replay_into(hand: Hand, deal: Any, where: str = "") -> Hand:
     doubles = _pairs(deal.get("doubles"), _join(where, "doubles"))
     for a, _b in doubles:
         if a == hand.declarer:
-            raise RecordError(_join(where, "doubles"), f"{SEATS[a]} is the declarer, and the declarer doubles nobody")
+            raise RecordError(
+                _join(where, "doubles"), f"{SEATS[a]} is the declarer, and the declarer doubles nobody"
+            )
     while hand.phase == DOUBLE:
         seat = hand.to_move
         targets = frozenset(b for a, b in doubles if a == seat)
@@ -313,7 +330,8 @@ def read_match(record: Any) -> Match:
         for s in range(4):
             if totals[SEATS[s]] != match.totals[s]:
                 raise RecordError(
-                    f"totals.{SEATS[s]}", f"is {totals[SEATS[s]]!r} but the deals' scores add up to {match.totals[s]}"
+                    f"totals.{SEATS[s]}",
+                    f"is {totals[SEATS[s]]!r} but the deals' scores add up to {match.totals[s]}",
                 )
     return match
 

@@ -49,7 +49,11 @@ DOUBLES_OWED = 2
 
 HEART_LEAD = ("seed", "strict", "broken", "free")
 TRUMP_DUTY = ("follow-only", "ruff", "overtrump")
-DOMINOES_SCORES = {"45/20/5/-5": (45, 20, 5, -5), "40/25/10/-10": (40, 25, 10, -10), "45/20/10/-10": (45, 20, 10, -10)}
+DOMINOES_SCORES = {
+    "45/20/5/-5": (45, 20, 5, -5),
+    "40/25/10/-10": (40, 25, 10, -10),
+    "45/20/10/-10": (45, 20, 10, -10),
+}
 ROTATION = ("block", "each-hand")
 
 

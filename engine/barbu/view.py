@@ -81,7 +81,9 @@ def match_view(match: Match, seat: int | None) -> dict[str, Any]:
         },
         "doubles": _pairs(hand.doubles),
         "redoubles": _pairs(hand.redoubles),
-        "doubles_owed": {SEATS[s]: match.doubles_owed(s, hand.declarer) for s in range(4) if s != hand.declarer},
+        "doubles_owed": {
+            SEATS[s]: match.doubles_owed(s, hand.declarer) for s in range(4) if s != hand.declarer
+        },
         "hand": [] if seat is None else hand.hand_texts(seat),
         "hand_sizes": _by_seat([h.bit_count() for h in hand.hands]),
         "trick": _trick(hand.leader, hand.trick),
@@ -92,7 +94,8 @@ def match_view(match: Match, seat: int | None) -> dict[str, Any]:
         "contract_scores": _by_seat(hand.contract_scores),
         "totals": _by_seat(match.totals),
         "history": [
-            hand_summary(i + 1, h, r) for i, (h, r) in enumerate(zip(match.history, match.results, strict=True))
+            hand_summary(i + 1, h, r)
+            for i, (h, r) in enumerate(zip(match.history, match.results, strict=True))
         ],
         "variants": match.variants.to_dict(),
     }

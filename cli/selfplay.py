@@ -1,0 +1,78 @@
+"""``barbu selfplay``: whole matches between built-in bots, written as ``barbu-match/1`` records."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+
+from cli.sheet import score_sheet
+from engine.barbu import POLICIES, Match, make_policy
+from engine.cards import SEATS
+
+
+def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
+    """Add ``selfplay`` to the ``barbu`` parser."""
+    p = sub.add_parser(
+        "selfplay",
+        help="play whole matches between built-in bots",
+        description="Play N matches between built-in bots. Prints each match's totals and winner (and, with "
+        "--sheet or a single match, the score sheet); --out writes the barbu-match/1 records (one JSON object "
+        "a line when N > 1).",
+    )
+    p.add_argument("--matches", type=int, default=1, metavar="N", help="how many matches (default 1)")
+    p.add_argument(
+        "--seed", type=int, default=1, metavar="S", help="seed of the first match; match i uses S+i"
+    )
+    p.add_argument("--out", metavar="FILE", help="write the match records here")
+    p.add_argument(
+        "--players",
+        default="heuristic,heuristic,heuristic,heuristic",
+        metavar="P,P,P,P",
+        help=f"the policy of N,E,S,W (one of {', '.join(POLICIES)}); default heuristic for all",
+    )
+    p.add_argument("--sheet", action="store_true", help="print every match's score sheet")
+    p.set_defaults(func=run)
+
+
+def play_match(seed: int, policies: list[str]) -> Match:
+    """A full match with ``seed`` between the named policies (by seat N, E, S, W)."""
+    match = Match.new(seed)
+    bots = [make_policy(name, seed * 4 + s) for s, name in enumerate(policies)]
+    while not match.over:
+        seat = match.to_move
+        assert seat is not None
+        match.apply(seat, bots[seat].choose(match.view(seat), match.legal_actions(seat)))
+    return match
+
+
+def run(args: argparse.Namespace) -> int:
+    """Play the matches; exit status 0, or 2 on bad arguments."""
+    policies = args.players.split(",")
+    if len(policies) != 4 or any(p not in POLICIES for p in policies):
+        print(f"--players: need four of {', '.join(POLICIES)} separated by commas", file=sys.stderr)
+        return 2
+    if args.matches < 1:
+        print("--matches: must be at least 1", file=sys.stderr)
+        return 2
+    players = {SEATS[s]: f"bot:{p}" for s, p in enumerate(policies)}
+    records = []
+    for i in range(args.matches):
+        match = play_match(args.seed + i, policies)
+        view = match.view(None)
+        if args.sheet or args.matches == 1:
+            print(score_sheet(view["history"], players))
+        totals = " ".join(f"{s} {match.totals[n]:+d}" for n, s in enumerate(SEATS))
+        winners = ",".join(SEATS[s] for s in match.ranking()[0])
+        print(f"match {i + 1} seed {args.seed + i}: {totals}  winner {winners}")
+        records.append(match.to_record(players))
+    if args.out:
+        with open(args.out, "w", encoding="utf-8") as f:
+            if len(records) == 1:
+                json.dump(records[0], f, indent=1)
+                f.write("\n")
+            else:
+                for record in records:
+                    f.write(json.dumps(record) + "\n")
+        print(f"wrote {len(records)} record(s) to {args.out}")
+    return 0
