@@ -1,0 +1,520 @@
+"""Column solitaires: the Forty Thieves family and Baker's Dozen, as one game over ``ColumnRules``.
+
+Rules source: ``shared/rules/solitaire.md`` ("Forty Thieves", "The Forty Thieves family", "Baker's Dozen").
+A game is a row of parameters (``ColumnRules``): how many columns of how many cards and how many of them
+face down, the build rule, whether runs move, what an empty column accepts, how the stock turns and how often
+it is redealt. Piles are lists, bottom first (the last item is the top card).
+
+Internal moves are ``(source, destination, count)``: a column is its index 0.., the waste ``WASTE``, the
+stock ``STOCK``, foundation ``i`` is ``FOUNDATION + i`` and "whichever foundation takes it" ``ANY_FOUNDATION``;
+``TURN`` turns the stock (or redeals it).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Hashable
+from dataclasses import dataclass
+from typing import Any
+
+from engine.cards import card_text
+from engine.solitaire.base import Game, Move, Token
+from engine.solitaire.errors import IllegalMove
+from engine.solitaire.rules import BUILDERS, BUILDS_ON, KING, SUIT, VALUE, Build, Empty, card_of
+
+WASTE = -1
+STOCK = -2
+ANY_FOUNDATION = -3
+FOUNDATION = 100
+TURN: Move = (STOCK, WASTE, 0)
+_UNLIMITED = 1000
+
+_TURNED, _REDEALT, _MOVED = 0, 1, 2
+
+
+@dataclass(frozen=True)
+class ColumnRules:
+    """The parameters of one column solitaire (``shared/rules/solitaire.md``).
+
+    Attributes:
+        columns: number of columns in the tableau.
+        rows: cards dealt to each column.
+        face_down: how many of each column's cards, counted from the bottom, are dealt face down.
+        build: how a column is built down.
+        runs: whether a built run of several top cards moves as one ("sequences move").
+        empty: what an empty column accepts.
+        turn: cards turned from the stock per ``s`` (1 or 3); 0 when the game has no stock.
+        redeals: how many times the waste may be turned back into the stock.
+        decks: 1 or 2 standard decks; the foundations are ``4 * decks``.
+        aces_out: the aces start the foundations and are not dealt (Lucas).
+        kings_bottom: every King is moved to the bottom of its column after the deal (Baker's Dozen).
+        foundation_back: the top card of a foundation may go back to a column (PySolFC's common rule).
+        supermove: several cards move at once when empty columns allow it, at most 2 ** (empty columns
+            not counting the destination) (Aisleriot's common rule).
+    """
+
+    columns: int
+    rows: int
+    face_down: int = 0
+    build: Build = Build.SAME_SUIT
+    runs: bool = False
+    empty: Empty = Empty.ANY
+    turn: int = 1
+    redeals: int = 0
+    decks: int = 2
+    aces_out: bool = False
+    kings_bottom: bool = False
+    foundation_back: bool = False
+    supermove: bool = False
+
+    @property
+    def foundations(self) -> int:
+        """Number of foundation piles: 4 per deck."""
+        return 4 * self.decks
+
+    @property
+    def deck_size(self) -> int:
+        """Cards in the dealing order: 52 per deck, less the aces when they start the foundations."""
+        return 52 * self.decks - (4 * self.decks if self.aces_out else 0)
+
+
+class ColumnGame(Game):
+    """A column solitaire in progress (see the module docstring); built by ``new_game``.
+
+    Args:
+        name: the registry name, e.g. ``"lucas"``.
+        title: the display name, e.g. ``"Lucas"``, used in rule messages.
+        rules: the game's parameters.
+        options: the named options, defaults filled in (kept for records).
+        deck: ``rules.deck_size`` cards in dealing order (``shared/formats.md``, ``solitaire/1``).
+        seed: the seed the deck came from, or ``None``.
+    """
+
+    def __init__(
+        self,
+        name: str,
+        title: str,
+        rules: ColumnRules,
+        options: dict[str, Any],
+        deck: list[int],
+        seed: int | None,
+    ) -> None:
+        super().__init__(name, options, deck, seed)
+        self.title = title
+        self.rules = rules
+        n = rules.columns
+        dealt = n * rules.rows
+        self.columns: list[list[int]] = [list(deck[i:dealt:n]) for i in range(n)]
+        if rules.kings_bottom:
+            self.columns = [
+                [c for c in col if VALUE[c] == KING] + [c for c in col if VALUE[c] != KING]
+                for col in self.columns
+            ]
+        self.down = [min(rules.face_down, max(len(col) - 1, 0)) for col in self.columns]
+        self.stock: list[int] = list(reversed(deck[dealt:]))
+        self.waste: list[int] = []
+        f = rules.foundations
+        self.foundation_suit = [i // rules.decks if rules.aces_out else -1 for i in range(f)]
+        self.foundation_height = [1 if rules.aces_out else 0] * f
+        self.redeals_left = rules.redeals
+        self._builds_on = BUILDS_ON[rules.build]
+        self._builders = BUILDERS[rules.build]
+        self._multi = rules.runs or rules.supermove
+
+    # -- queries ------------------------------------------------------------------------------------------
+
+    @property
+    def won(self) -> bool:
+        """True when every foundation holds Ace to King."""
+        return sum(self.foundation_height) == 13 * len(self.foundation_height)
+
+    def foundation_for(self, card: int) -> int:
+        """The index of the leftmost foundation that takes ``card`` now, or -1."""
+        v = VALUE[card]
+        if v == 1:
+            for i, s in enumerate(self.foundation_suit):
+                if s < 0:
+                    return i
+            return -1
+        s = SUIT[card]
+        heights = self.foundation_height
+        for i, fs in enumerate(self.foundation_suit):
+            if fs == s and heights[i] == v - 1:
+                return i
+        return -1
+
+    def run_length(self, column: int) -> int:
+        """How many top cards of a non-empty ``column`` form a built, face-up run (at least 1)."""
+        col = self.columns[column]
+        limit = len(col) - self.down[column]
+        table = self._builds_on
+        n = 1
+        while n < limit and table[col[-n - 1] * 52 + col[-n]]:
+            n += 1
+        return n
+
+    def _max_run(self, to_empty: bool) -> int:
+        if self.rules.runs:
+            return _UNLIMITED
+        if self.rules.supermove:
+            empty = sum(1 for col in self.columns if not col) - (1 if to_empty else 0)
+            return 1 << max(empty, 0)
+        return 1
+
+    def _empty_takes(self, card: int) -> bool:
+        rule = self.rules.empty
+        return rule is Empty.ANY or (rule is Empty.KING and VALUE[card] == KING)
+
+    # -- move generation ----------------------------------------------------------------------------------
+
+    def _moves(self, prune: bool) -> list[Move]:
+        cols = self.columns
+        table = self._builds_on
+        to_foundation: list[Move] = []
+        revealing: list[Move] = []
+        others: list[Move] = []
+        to_empty: list[Move] = []
+        empties = [j for j, col in enumerate(cols) if not col]
+        first_empty = empties[0] if empties else -1
+        run_cap = self._max_run(False) if self._multi else 1
+        empty_cap = self._max_run(True) if self._multi else 1
+        for i, col in enumerate(cols):
+            if not col:
+                continue
+            if self.foundation_for(col[-1]) >= 0:
+                to_foundation.append((i, ANY_FOUNDATION, 1))
+            size = len(col)
+            longest = self.run_length(i) if self._multi else 1
+            for n in range(1, longest + 1):
+                base = col[-n]
+                bucket = revealing if n == size - self.down[i] else others
+                for j, dest in enumerate(cols):
+                    if dest:
+                        if j != i and n <= run_cap and table[dest[-1] * 52 + base]:
+                            bucket.append((i, j, n))
+                    elif n <= empty_cap and self._empty_takes(base):
+                        if prune and (j != first_empty or n == size):
+                            continue
+                        to_empty.append((i, j, n))
+        from_waste: list[Move] = []
+        if self.waste:
+            top = self.waste[-1]
+            if self.foundation_for(top) >= 0:
+                to_foundation.append((WASTE, ANY_FOUNDATION, 1))
+            for j, dest in enumerate(cols):
+                if dest:
+                    if table[dest[-1] * 52 + top]:
+                        from_waste.append((WASTE, j, 1))
+                elif self._empty_takes(top) and not (prune and j != first_empty):
+                    from_waste.append((WASTE, j, 1))
+        moves = to_foundation + revealing + from_waste + others + to_empty
+        if self.rules.foundation_back:
+            for f, height in enumerate(self.foundation_height):
+                if height:
+                    card = card_of(self.foundation_suit[f], height)
+                    for j, dest in enumerate(cols):
+                        if (table[dest[-1] * 52 + card] if dest else self._empty_takes(card)) and not (
+                            prune and not dest and j != first_empty
+                        ):
+                            moves.append((FOUNDATION + f, j, 1))
+        if self.stock or (self.redeals_left and self.waste):
+            moves.append(TURN)
+        return moves
+
+    def _safe_move(self) -> Move | None:
+        for i, col in enumerate(self.columns):
+            if col and self._is_safe(col[-1]):
+                return (i, ANY_FOUNDATION, 1)
+        if self.waste and self._is_safe(self.waste[-1]):
+            return (WASTE, ANY_FOUNDATION, 1)
+        return None
+
+    def _is_safe(self, card: int) -> bool:
+        """``card`` goes to a foundation now and no card that could ever be built on it is left in play."""
+        if self.foundation_for(card) < 0:
+            return False
+        decks = self.rules.decks
+        suits = self.foundation_suit
+        heights = self.foundation_height
+        for b in self._builders[card]:
+            s, v = SUIT[b], VALUE[b]
+            on_foundations = sum(1 for i, fs in enumerate(suits) if fs == s and heights[i] >= v)
+            if on_foundations < decks:
+                return False
+        return True
+
+    # -- making and taking back moves ---------------------------------------------------------------------
+
+    def _do(self, move: Move) -> Token:
+        src, dst, n = move
+        if move == TURN:
+            if self.stock:
+                k = min(self.rules.turn, len(self.stock))
+                for _ in range(k):
+                    self.waste.append(self.stock.pop())
+                return (_TURNED, k)
+            self.stock.extend(reversed(self.waste))
+            self.waste.clear()
+            self.redeals_left -= 1
+            return (_REDEALT,)
+        prev_down = 0
+        if 0 <= src < FOUNDATION:
+            col = self.columns[src]
+            moved = col[-n:]
+            del col[-n:]
+            prev_down = self.down[src]
+            if prev_down and prev_down >= len(col):
+                self.down[src] = len(col) - 1
+        elif src == WASTE:
+            moved = [self.waste.pop()]
+        elif src == STOCK:
+            moved = [self.stock.pop()]
+        else:
+            moved = [self._take_foundation(src - FOUNDATION)]
+        if 0 <= dst < FOUNDATION:
+            self.columns[dst].extend(moved)
+            f = -1
+        else:
+            f = dst - FOUNDATION if dst >= FOUNDATION else self.foundation_for(moved[0])
+            self.foundation_suit[f] = SUIT[moved[0]]
+            self.foundation_height[f] += 1
+        return (_MOVED, src, dst, n, prev_down, f)
+
+    def _take_foundation(self, f: int) -> int:
+        height = self.foundation_height[f]
+        card = card_of(self.foundation_suit[f], height)
+        self.foundation_height[f] = height - 1
+        if height == 1:
+            self.foundation_suit[f] = -1
+        return card
+
+    def _undo(self, token: Token) -> None:
+        kind = token[0]
+        if kind == _TURNED:
+            for _ in range(token[1]):
+                self.stock.append(self.waste.pop())
+            return
+        if kind == _REDEALT:
+            self.waste.extend(reversed(self.stock))
+            self.stock.clear()
+            self.redeals_left += 1
+            return
+        _, src, dst, n, prev_down, f = token
+        if 0 <= dst < FOUNDATION:
+            col = self.columns[dst]
+            moved = col[-n:]
+            del col[-n:]
+        else:
+            moved = [self._take_foundation(f)]
+        if 0 <= src < FOUNDATION:
+            self.columns[src].extend(moved)
+            self.down[src] = prev_down
+        elif src == WASTE:
+            self.waste.append(moved[0])
+        elif src == STOCK:
+            self.stock.append(moved[0])
+        else:
+            g = src - FOUNDATION
+            self.foundation_suit[g] = SUIT[moved[0]]
+            self.foundation_height[g] += 1
+
+    def _key(self) -> Hashable:
+        down = self.down
+        cols = tuple(sorted([(down[i], *col) for i, col in enumerate(self.columns)]))
+        key: tuple[Any, ...] = (cols, tuple(self.waste), len(self.stock), self.redeals_left)
+        if self.redeals_left < self.rules.redeals:
+            key += (tuple(self.stock),)
+        return key
+
+    # -- notation -----------------------------------------------------------------------------------------
+
+    def _pile_name(self, pile: int) -> str:
+        if 0 <= pile < FOUNDATION:
+            return f"t{pile + 1}"
+        if pile >= FOUNDATION:
+            return f"f{pile - FOUNDATION + 1}"
+        return {WASTE: "w", STOCK: "s", ANY_FOUNDATION: "f"}[pile]
+
+    def _text(self, move: Move) -> str:
+        if move == TURN:
+            return "s"
+        src, dst, n = move
+        run = f"*{n}" if n > 1 else ""
+        return f"{self._pile_name(src)}>{self._pile_name(dst)}{run}"
+
+    def _pile(self, name: str, text: str) -> int:
+        fixed = {"s": STOCK, "w": WASTE, "f": ANY_FOUNDATION}
+        if name in fixed:
+            if name != "f" and self.rules.turn == 0:
+                raise IllegalMove(text, f"{self.title} has no stock or waste")
+            return fixed[name]
+        if len(name) >= 2 and name[0] in "tf" and name[1:].isdigit():
+            k = int(name[1:])
+            if name[0] == "t" and 1 <= k <= self.rules.columns:
+                return k - 1
+            if name[0] == "f" and 1 <= k <= self.rules.foundations:
+                return FOUNDATION + k - 1
+        raise IllegalMove(text, f"no pile {name!r} in {self.title}")
+
+    def _parse(self, text: str) -> Move:
+        t = text.strip().lower() if isinstance(text, str) else ""
+        if t == "s":
+            self._check_turn(text)
+            return TURN
+        body, star, count = t.partition("*")
+        n = 1
+        if star:
+            if not count.isdigit() or int(count) < 1:
+                raise IllegalMove(text, "a run length is a number of cards, e.g. t1>t2*3")
+            n = int(count)
+        a, sep, b = body.partition(">")
+        if not sep:
+            raise IllegalMove(text, "not a move (moves are s, A>B or A>B*N, e.g. t3>t5, w>f)")
+        src, dst = self._pile(a, text), self._pile(b, text)
+        self._check(src, dst, n, text)
+        return (src, dst, n)
+
+    def _check_turn(self, text: str) -> None:
+        if self.rules.turn == 0:
+            raise IllegalMove(text, f"{self.title} has no stock")
+        if self.stock:
+            return
+        if not self.waste:
+            raise IllegalMove(text, "the stock and the waste are empty")
+        if self.rules.redeals == 0:
+            raise IllegalMove(text, "the stock is empty: it is gone through once, no redeal")
+        if self.redeals_left == 0:
+            raise IllegalMove(text, f"the stock is empty and all {self.rules.redeals} redeals are used")
+
+    def _source_card(self, src: int, n: int, text: str) -> int:
+        if src == ANY_FOUNDATION:
+            raise IllegalMove(text, "name the foundation to take from, e.g. f1")
+        if src == STOCK:
+            if self.rules.turn != 1:
+                raise IllegalMove(
+                    text,
+                    f"the stock is turned {self.rules.turn} at a time onto the waste; play the waste top",
+                )
+            if not self.stock:
+                raise IllegalMove(text, "the stock is empty")
+            if n > 1:
+                raise IllegalMove(text, "one card at a time comes from the stock")
+            return self.stock[-1]
+        if src == WASTE:
+            if not self.waste:
+                raise IllegalMove(text, "the waste is empty")
+            if n > 1:
+                raise IllegalMove(text, "one card at a time comes from the waste")
+            return self.waste[-1]
+        if src >= FOUNDATION:
+            if not self.rules.foundation_back:
+                raise IllegalMove(text, "a card on a foundation stays there")
+            f = src - FOUNDATION
+            if not self.foundation_height[f]:
+                raise IllegalMove(text, f"f{f + 1} is empty")
+            if n > 1:
+                raise IllegalMove(text, "one card at a time comes back from a foundation")
+            return card_of(self.foundation_suit[f], self.foundation_height[f])
+        col = self.columns[src]
+        if not col:
+            raise IllegalMove(text, f"t{src + 1} is empty")
+        if n > 1:
+            if not self._multi:
+                raise IllegalMove(text, f"only one card moves at a time in {self.title}")
+            if n > len(col) - self.down[src]:
+                raise IllegalMove(text, f"t{src + 1} has only {len(col) - self.down[src]} face-up cards")
+            if self.run_length(src) < n:
+                raise IllegalMove(
+                    text, f"the top {n} cards of t{src + 1} are not a run built {self.rules.build.words}"
+                )
+        return col[-n]
+
+    def _check(self, src: int, dst: int, n: int, text: str) -> None:
+        if dst == STOCK:
+            raise IllegalMove(text, "nothing goes back to the stock")
+        if dst == WASTE:
+            raise IllegalMove(text, "cards reach the waste only by turning the stock (s)")
+        if src == dst:
+            raise IllegalMove(text, "a card cannot move onto its own pile")
+        base = self._source_card(src, n, text)
+        name = card_text(base)
+        if dst == ANY_FOUNDATION or dst >= FOUNDATION:
+            if src >= FOUNDATION:
+                raise IllegalMove(text, "a foundation card goes back only to a column")
+            if n > 1:
+                raise IllegalMove(text, "one card at a time goes to a foundation")
+            if dst == ANY_FOUNDATION:
+                if self.foundation_for(base) < 0:
+                    raise IllegalMove(
+                        text, f"no foundation takes {name}: foundations build up in suit from the Ace"
+                    )
+                return
+            f = dst - FOUNDATION
+            height = self.foundation_height[f]
+            if height == 0:
+                if VALUE[base] != 1:
+                    raise IllegalMove(text, f"f{f + 1} is empty and takes an Ace only")
+            elif self.foundation_suit[f] != SUIT[base] or VALUE[base] != height + 1:
+                top = card_text(card_of(self.foundation_suit[f], height))
+                raise IllegalMove(
+                    text, f"{name} does not go on {top} on f{f + 1}: foundations build up in suit"
+                )
+            return
+        dest = self.columns[dst]
+        if dest:
+            if not self._builds_on[dest[-1] * 52 + base]:
+                raise IllegalMove(
+                    text,
+                    f"{name} does not go on {card_text(dest[-1])}: columns build {self.rules.build.words}",
+                )
+        elif self.rules.empty is Empty.NONE:
+            raise IllegalMove(text, "an emptied column stays empty")
+        elif self.rules.empty is Empty.KING and VALUE[base] != KING:
+            raise IllegalMove(text, f"an empty column takes a King only, not {name}")
+        if n > 1 and not self.rules.runs:
+            cap = self._max_run(not dest)
+            if n > cap:
+                raise IllegalMove(text, f"at most {cap} cards move at once with the empty columns there are")
+
+    # -- views --------------------------------------------------------------------------------------------
+
+    def state(self) -> dict[str, Any]:
+        """The replay object of ``shared/formats.md``: face-down cards as ``"??"``, the stock as a count.
+
+        Keys: ``game``, ``won``, ``over``, ``moves``, ``columns`` (lists bottom first), ``foundations``
+        (lists Ace first), ``stock`` (int), ``waste`` (bottom first), ``redeals_left``.
+        """
+        columns = [
+            ["??"] * self.down[i] + [card_text(c) for c in col[self.down[i] :]]
+            for i, col in enumerate(self.columns)
+        ]
+        foundations = [
+            [card_text(card_of(self.foundation_suit[f], v)) for v in range(1, h + 1)]
+            for f, h in enumerate(self.foundation_height)
+        ]
+        return {
+            "game": self.name,
+            "won": self.won,
+            "over": self.over,
+            "moves": self.moves,
+            "columns": columns,
+            "foundations": foundations,
+            "stock": len(self.stock),
+            "waste": [card_text(c) for c in self.waste],
+            "redeals_left": self.redeals_left,
+        }
+
+    def copy(self) -> ColumnGame:
+        """An independent copy of the position, without the move history."""
+        other = ColumnGame.__new__(ColumnGame)
+        other.__dict__.update(self.__dict__)
+        other.options = dict(self.options)
+        other.deck = list(self.deck)
+        other._history = []
+        other._redo = []
+        other.columns = [list(col) for col in self.columns]
+        other.down = list(self.down)
+        other.stock = list(self.stock)
+        other.waste = list(self.waste)
+        other.foundation_suit = list(self.foundation_suit)
+        other.foundation_height = list(self.foundation_height)
+        return other

@@ -1,0 +1,318 @@
+"""Pyramid (Solitaire 13): pair available cards totalling 13 until the pyramid is cleared.
+
+Rules source: ``shared/rules/solitaire.md`` ("Pyramid"). The pyramid is 28 positions, row 1 (the apex)
+first, each row left to right; position ``(row, i)`` is covered by ``(row + 1, i)`` and ``(row + 1, i + 1)``
+and is *exposed* once neither is left. The waste is one pile, or three with the seed's draw-three rule.
+
+Internal moves are ``(kind, a, b)``: ``TURN`` turns the stock (or redeals it); ``(REMOVE, a, b)`` removes the
+cards of piles ``a`` and ``b`` (``b`` = -1 for a King alone), where a pile is a pyramid position 0..27,
+``WASTE + k`` the k-th waste pile, or ``STOCK`` (its top card, with the ``stock-top`` option).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Hashable
+from typing import Any
+
+from engine.cards import card_text
+from engine.solitaire.base import Game, Move, Token
+from engine.solitaire.errors import IllegalMove
+from engine.solitaire.rules import KING, VALUE
+
+ROWS = 7
+SIZE = ROWS * (ROWS + 1) // 2
+WASTE = 100
+STOCK = 200
+TURN_KIND, REMOVE = 0, 1
+TURN: Move = (TURN_KIND, -1, -1)
+
+_TURNED, _REDEALT, _REMOVED = 0, 1, 2
+
+
+def position(row: int, index: int) -> int:
+    """The pyramid position (0..27) of the card at ``row`` (1..7), ``index``-th from the left (1..row)."""
+    return row * (row - 1) // 2 + index - 1
+
+
+def row_index(pos: int) -> tuple[int, int]:
+    """The ``(row, index)`` (both 1-based) of pyramid position ``pos`` (0..27)."""
+    row = 1
+    while pos >= row:
+        pos -= row
+        row += 1
+    return row, pos + 1
+
+
+COVERS: tuple[tuple[int, ...], ...] = tuple(
+    () if r == ROWS else (position(r + 1, i), position(r + 1, i + 1))
+    for r, i in (row_index(p) for p in range(SIZE))
+)
+"""``COVERS[pos]``: the positions of the cards that cover ``pos`` (none on row 7)."""
+
+_COVER_MASK = tuple(sum(1 << q for q in covers) for covers in COVERS)
+
+
+class PyramidGame(Game):
+    """A Pyramid game in progress (see the module docstring); built by ``new_game``.
+
+    Args:
+        name: the registry name, ``"pyramid"``.
+        options: ``draw`` (1 or 3), ``redeals`` (0 or 2), ``stock-top`` (bool), defaults filled in.
+        deck: 52 cards in dealing order: the pyramid row 1 to row 7, then the stock, top first.
+        seed: the seed the deck came from, or ``None``.
+    """
+
+    def __init__(self, name: str, options: dict[str, Any], deck: list[int], seed: int | None) -> None:
+        super().__init__(name, options, deck, seed)
+        self.title = "Pyramid"
+        self.draw = int(options.get("draw", 1))
+        self.stock_top = bool(options.get("stock-top", False))
+        self.redeals = int(options.get("redeals", 0))
+        self.cards = list(deck[:SIZE])
+        self.present = (1 << SIZE) - 1
+        self.stock: list[int] = list(reversed(deck[SIZE:]))
+        self.waste: list[list[int]] = [[] for _ in range(self.draw)]
+        self.pass_order: list[int] = list(deck[SIZE:])
+        self.redeals_left = self.redeals
+        self.removed = 0
+
+    # -- queries ------------------------------------------------------------------------------------------
+
+    @property
+    def won(self) -> bool:
+        """True when the pyramid is cleared (the seed's win rule)."""
+        return self.present == 0
+
+    def exposed(self, pos: int) -> bool:
+        """True when the pyramid card at ``pos`` is still there and no card covers it."""
+        return bool(self.present >> pos & 1) and not self.present & _COVER_MASK[pos]
+
+    def available(self) -> list[tuple[int, int]]:
+        """The available cards as ``(pile, card)``: exposed pyramid cards, waste tops, the stock top (option)."""
+        out = [(p, self.cards[p]) for p in range(SIZE) if self.exposed(p)]
+        out += [(WASTE + k, pile[-1]) for k, pile in enumerate(self.waste) if pile]
+        if self.stock_top and self.stock:
+            out.append((STOCK, self.stock[-1]))
+        return out
+
+    # -- move generation ----------------------------------------------------------------------------------
+
+    def _moves(self, prune: bool) -> list[Move]:
+        avail = self.available()
+        kings: list[Move] = [(REMOVE, p, -1) for p, c in avail if VALUE[c] == KING and p != STOCK]
+        pairs: list[Move] = []
+        for x, (p, c) in enumerate(avail):
+            need = 13 - VALUE[c]
+            for q, d in avail[x + 1 :]:
+                if VALUE[d] == need:
+                    pairs.append((REMOVE, p, q))
+        moves = kings + pairs
+        if self.stock or (self.redeals_left and any(self.waste)):
+            moves.append(TURN)
+        return moves
+
+    def _safe_move(self) -> Move | None:
+        for p, c in self.available():
+            if VALUE[c] == KING and p != STOCK:
+                return (REMOVE, p, -1)
+        return None
+
+    # -- making and taking back moves ---------------------------------------------------------------------
+
+    def _do(self, move: Move) -> Token:
+        kind, a, b = move
+        if kind == TURN_KIND:
+            if self.stock:
+                k = min(self.draw, len(self.stock))
+                for i in range(k):
+                    self.waste[i if self.draw > 1 else 0].append(self.stock.pop())
+                return (_TURNED, k)
+            saved = ([list(pile) for pile in self.waste], self.pass_order)
+            left = {c for pile in self.waste for c in pile}
+            self.pass_order = [c for c in self.pass_order if c in left]
+            self.stock = list(reversed(self.pass_order))
+            for pile in self.waste:
+                pile.clear()
+            self.redeals_left -= 1
+            return (_REDEALT, saved)
+        card_a = self._take(a)
+        card_b = self._take(b) if b >= 0 else -1
+        self.removed += 2 if b >= 0 else 1
+        return (_REMOVED, a, b, card_a, card_b)
+
+    def _take(self, pile: int) -> int:
+        if pile < SIZE:
+            self.present &= ~(1 << pile)
+            return self.cards[pile]
+        if pile == STOCK:
+            return self.stock.pop()
+        return self.waste[pile - WASTE].pop()
+
+    def _put(self, pile: int, card: int) -> None:
+        if pile < SIZE:
+            self.present |= 1 << pile
+        elif pile == STOCK:
+            self.stock.append(card)
+        else:
+            self.waste[pile - WASTE].append(card)
+
+    def _undo(self, token: Token) -> None:
+        kind = token[0]
+        if kind == _TURNED:
+            k = token[1]
+            for i in reversed(range(k)):
+                self.stock.append(self.waste[i if self.draw > 1 else 0].pop())
+        elif kind == _REDEALT:
+            piles, order = token[1]
+            self.waste = [list(pile) for pile in piles]
+            self.pass_order = order
+            self.stock = []
+            self.redeals_left += 1
+        else:
+            _, a, b, card_a, card_b = token
+            if b >= 0:
+                self._put(b, card_b)
+            self._put(a, card_a)
+            self.removed -= 2 if b >= 0 else 1
+
+    def _key(self) -> Hashable:
+        key: tuple[Any, ...] = (self.present, len(self.stock), tuple(tuple(p) for p in self.waste))
+        if self.redeals:
+            key += (self.redeals_left, tuple(self.stock), tuple(self.pass_order))
+        return key
+
+    # -- notation -----------------------------------------------------------------------------------------
+
+    def _pile_name(self, pile: int) -> str:
+        if pile < SIZE:
+            r, i = row_index(pile)
+            return f"p{r}.{i}"
+        if pile == STOCK:
+            return "s"
+        return "w" if self.draw == 1 else f"w{pile - WASTE + 1}"
+
+    def _text(self, move: Move) -> str:
+        kind, a, b = move
+        if kind == TURN_KIND:
+            return "s"
+        return self._pile_name(a) + (f"+{self._pile_name(b)}" if b >= 0 else "")
+
+    def _pile(self, name: str, text: str) -> int:
+        if name == "s":
+            if not self.stock_top:
+                raise IllegalMove(text, "the stock is face down: turn it with s (option stock-top is off)")
+            return STOCK
+        if self.draw == 1 and name == "w":
+            return WASTE
+        if self.draw > 1 and name in ("w1", "w2", "w3"):
+            return WASTE + int(name[1]) - 1
+        if name.startswith("p"):
+            r, dot, i = name[1:].partition(".")
+            if dot and r.isdigit() and i.isdigit() and 1 <= int(r) <= ROWS and 1 <= int(i) <= int(r):
+                return position(int(r), int(i))
+        raise IllegalMove(text, f"no pile {name!r} in Pyramid (piles: p1.1 .. p7.7, w or w1 w2 w3, s)")
+
+    def _card(self, pile: int, other: int, text: str) -> int:
+        """The card of ``pile`` if it is available to pair with the card of ``other`` (-1: none)."""
+        name = self._pile_name(pile)
+        if pile < SIZE:
+            if not self.present >> pile & 1:
+                raise IllegalMove(text, f"{name} is already removed")
+            covering = [q for q in COVERS[pile] if self.present >> q & 1]
+            if covering:
+                cover = self._pile_name(covering[0])
+                if other in covering:
+                    raise IllegalMove(
+                        text, f"{name} is covered by {cover}: a card never pairs with a card that covers it"
+                    )
+                raise IllegalMove(text, f"{name} is not exposed: {cover} still covers it")
+            return self.cards[pile]
+        if pile == STOCK:
+            if not self.stock:
+                raise IllegalMove(text, "the stock is empty")
+            return self.stock[-1]
+        waste = self.waste[pile - WASTE]
+        if not waste:
+            raise IllegalMove(text, f"{name} is empty")
+        return waste[-1]
+
+    def _parse(self, text: str) -> Move:
+        t = text.strip().lower() if isinstance(text, str) else ""
+        if t == "s":
+            if not self.stock:
+                if not any(self.waste):
+                    raise IllegalMove(text, "the stock and the waste are empty")
+                if not self.redeals:
+                    raise IllegalMove(text, "the stock is empty: it is gone through once, no redeal")
+                if not self.redeals_left:
+                    raise IllegalMove(text, f"the stock is empty and all {self.redeals} redeals are used")
+            return TURN
+        first, plus, second = t.partition("+")
+        if not first or (plus and not second):
+            raise IllegalMove(text, "not a move (moves are s, a pair like p7.1+w, or a King like p7.1)")
+        a = self._pile(first, text)
+        if not plus:
+            card = self._card(a, -1, text)
+            if VALUE[card] != KING:
+                raise IllegalMove(
+                    text, f"only a King is removed alone; {card_text(card)} needs a pair totalling 13"
+                )
+            if a == STOCK:
+                raise IllegalMove(text, "a King on the stock is turned onto the waste before it is removed")
+            return (REMOVE, a, -1)
+        b = self._pile(second, text)
+        if a == b:
+            raise IllegalMove(text, "a card cannot pair with itself")
+        ca, cb = self._card(a, b, text), self._card(b, a, text)
+        if KING in (VALUE[ca], VALUE[cb]):
+            raise IllegalMove(text, "a King is removed alone, not in a pair")
+        if VALUE[ca] + VALUE[cb] != 13:
+            total = VALUE[ca] + VALUE[cb]
+            raise IllegalMove(text, f"{card_text(ca)} and {card_text(cb)} total {total}, not 13")
+        return (REMOVE, a, b)
+
+    # -- views --------------------------------------------------------------------------------------------
+
+    def state(self) -> dict[str, Any]:
+        """The replay object of ``shared/formats.md`` for Pyramid.
+
+        Keys: ``game``, ``won``, ``over``, ``moves``, ``pyramid`` (7 rows, apex first, each left to right:
+        card text or ``None`` where removed), ``removed`` (cards discarded), ``stock`` (int), ``waste`` (one
+        list bottom first, or a list of three such piles when drawing three), ``redeals_left``; with the
+        ``stock-top`` option also ``stock_top`` (the visible top card of the stock, or ``None``).
+        """
+        rows = [
+            [
+                card_text(self.cards[position(r, i)]) if self.present >> position(r, i) & 1 else None
+                for i in range(1, r + 1)
+            ]
+            for r in range(1, ROWS + 1)
+        ]
+        piles = [[card_text(c) for c in pile] for pile in self.waste]
+        out: dict[str, Any] = {
+            "game": self.name,
+            "won": self.won,
+            "over": self.over,
+            "moves": self.moves,
+            "pyramid": rows,
+            "removed": self.removed,
+            "stock": len(self.stock),
+            "waste": piles[0] if self.draw == 1 else piles,
+            "redeals_left": self.redeals_left,
+        }
+        if self.stock_top:
+            out["stock_top"] = card_text(self.stock[-1]) if self.stock else None
+        return out
+
+    def copy(self) -> PyramidGame:
+        """An independent copy of the position, without the move history."""
+        other = PyramidGame.__new__(PyramidGame)
+        other.__dict__.update(self.__dict__)
+        other.options = dict(self.options)
+        other.deck = list(self.deck)
+        other._history = []
+        other._redo = []
+        other.stock = list(self.stock)
+        other.waste = [list(pile) for pile in self.waste]
+        other.pass_order = list(self.pass_order)
+        return other
