@@ -15,6 +15,7 @@ from collections.abc import Sequence
 COMMAND_MODULES = (
     "cli.replay",
     "cli.selfplay",
+    "cli.solitaire",
 )
 
 

@@ -162,9 +162,17 @@ class Game(ABC):
         return self._text(moves[0]) if moves else None
 
     def to_record(self) -> dict[str, Any]:
-        """The game as a ``solitaire/1`` record (``shared/formats.md``): ``seed`` if dealt from one, else
-        ``deck``; ``moves`` the history in canonical notation."""
-        record: dict[str, Any] = {"format": "solitaire/1", "game": self.name, "options": dict(self.options)}
+        """The game as a ``solitaire/1`` record (``shared/formats.md``): ``options`` only those set away from
+        their default; ``seed`` if dealt from one, else ``deck``; ``moves`` the history in canonical notation."""
+        from engine.solitaire.catalogue import GAMES
+
+        defaults = {o.name: o.default for o in GAMES[self.name].options}
+        options = {
+            k: v
+            for k, v in self.options.items()
+            if defaults.get(k) != v or type(defaults.get(k)) is not type(v)
+        }
+        record: dict[str, Any] = {"format": "solitaire/1", "game": self.name, "options": options}
         if self.seed is not None:
             record["seed"] = self.seed
         else:
