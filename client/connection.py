@@ -1,0 +1,281 @@
+"""The async client library shared by the terminal client and the bots.
+
+``Connection.connect(url)`` opens a WebSocket, says ``hello`` and returns a connection whose ``welcome``
+holds the server's version, limits and features. Each request method sends one request and awaits the reply
+with the same ``id`` (a refusal raises ``ServerError``); pushes (``snapshot`` with nil id, ``event``, ``turn``,
+``chat``, ``players``, and errors without an id) arrive in order on ``next_push()`` / ``pushes()``.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import itertools
+from collections.abc import AsyncIterator
+from types import TracebackType
+from typing import Any, TypeVar
+
+from websockets.asyncio.client import ClientConnection, connect
+from websockets.exceptions import ConnectionClosed
+
+from protocol import (
+    PROTOCOL_VERSION,
+    REPLY_LIMITS,
+    Act,
+    AddBot,
+    Chat,
+    CreateTable,
+    Error,
+    GetSnapshot,
+    Hello,
+    Leave,
+    ListRooms,
+    LoggedIn,
+    Login,
+    Message,
+    Ok,
+    ProtocolError,
+    Resume,
+    RoomCreated,
+    Rooms,
+    Sit,
+    Snapshot,
+    Watch,
+    Welcome,
+    decode_frame,
+    encode_frame,
+    parse_server_message,
+)
+
+R = TypeVar("R", bound=Message)
+
+
+class ServerError(Exception):
+    """The server refused a request: ``code`` (``docs/protocol.md`` error codes), ``message``, the offending
+    ``field`` and, for ``illegal``, the game's ``rule``."""
+
+    def __init__(self, error: Error):
+        super().__init__(f"{error.code}: {error.message}")
+        self.code = error.code
+        self.message = error.message
+        self.field = error.field
+        self.rule = error.rule
+
+
+class ConnectionLost(Exception):
+    """The connection closed before the reply arrived (or before the next push)."""
+
+
+class Connection:
+    """A logged-in (or not yet) client connection; create with ``await Connection.connect(url)``.
+
+    Args:
+        ws: an open WebSocket client connection.
+        timeout: seconds to wait for any reply before ``TimeoutError``.
+    """
+
+    def __init__(self, ws: ClientConnection, timeout: float = 30.0):
+        self.ws = ws
+        self.timeout = timeout
+        self.welcome: Welcome | None = None
+        self.name: str | None = None
+        self.token: str | None = None
+        self._ids = itertools.count(1)
+        self._pending: dict[int, asyncio.Future[Message]] = {}
+        self._pushes: asyncio.Queue[Message | None] = asyncio.Queue()
+        self._reader = asyncio.get_running_loop().create_task(self._read())
+
+    @classmethod
+    async def connect(
+        cls, url: str, *, client: str = "barbu-client/0.1", timeout: float = 30.0
+    ) -> Connection:
+        """Open ``url`` (``ws://host:port``) and exchange ``hello``/``welcome``.
+
+        Raises:
+            OSError, websockets.exceptions.InvalidHandshake: the server cannot be reached.
+            ServerError: ``version`` when the server does not speak this client's protocol version.
+        """
+        ws = await connect(
+            url, compression=None, max_size=REPLY_LIMITS.max_frame, proxy=None, open_timeout=timeout
+        )
+        conn = cls(ws, timeout)
+        try:
+            conn.welcome = await conn.request(
+                Hello(id=conn.next_id(), version=PROTOCOL_VERSION, client=client), Welcome
+            )
+        except BaseException:
+            await conn.close()
+            raise
+        return conn
+
+    async def __aenter__(self) -> Connection:
+        return self
+
+    async def __aexit__(
+        self, kind: type[BaseException] | None, exc: BaseException | None, tb: TracebackType | None
+    ) -> None:
+        await self.close()
+
+    async def close(self) -> None:
+        """Close the WebSocket and stop reading."""
+        await self.ws.close()
+        with contextlib.suppress(asyncio.CancelledError):
+            await self._reader
+
+    def next_id(self) -> int:
+        """A fresh request id."""
+        return next(self._ids)
+
+    # Requests ---------------------------------------------------------------------------------------
+
+    async def request(self, message: Message, expect: type[R]) -> R:
+        """Send ``message`` (whose ``id`` came from ``next_id``) and await its reply of type ``expect``.
+
+        Raises:
+            ServerError: the server answered with ``error``.
+            ConnectionLost: the connection closed first.
+            TimeoutError: no reply within ``timeout`` seconds.
+        """
+        rid: int = getattr(message, "id")  # noqa: B009 - every request has an id
+        future: asyncio.Future[Message] = asyncio.get_running_loop().create_future()
+        self._pending[rid] = future
+        try:
+            await self.ws.send(encode_frame(message.to_wire()))
+            reply = await asyncio.wait_for(future, self.timeout)
+        except ConnectionClosed:
+            raise ConnectionLost("connection closed") from None
+        finally:
+            self._pending.pop(rid, None)
+        if isinstance(reply, Error):
+            raise ServerError(reply)
+        if not isinstance(reply, expect):
+            raise ProtocolError("bad-message", f"expected {expect.TYPE} in reply, got {reply.TYPE}")
+        return reply
+
+    async def send_raw(self, frame: bytes | str) -> None:
+        """Send a frame as is (for tests of the server's error handling)."""
+        await self.ws.send(frame)
+
+    async def login(self, name: str, password: str | None = None) -> LoggedIn:
+        """Log in as ``name``; keeps ``name`` and the resume ``token``. A ``snapshot`` push follows for each
+        room where the player holds a seat.
+
+        Raises:
+            ServerError: ``bad-password``, ``name-taken``, ``bad-message``, ``already-logged-in``.
+        """
+        reply = await self.request(Login(id=self.next_id(), name=name, password=password), LoggedIn)
+        self.name, self.token = reply.name, reply.token
+        return reply
+
+    async def resume(self, token: str) -> LoggedIn:
+        """Come back as the player ``token`` belongs to (snapshots of their seats follow as pushes).
+
+        Raises:
+            ServerError: ``bad-token``, ``already-logged-in``.
+        """
+        reply = await self.request(Resume(id=self.next_id(), token=token), LoggedIn)
+        self.name, self.token = reply.name, reply.token
+        return reply
+
+    async def list_rooms(self) -> list[dict[str, Any]]:
+        """The lobby: one summary map per open room (``docs/protocol.md`` "Room summary")."""
+        return (await self.request(ListRooms(id=self.next_id()), Rooms)).rooms
+
+    async def create_table(
+        self,
+        name: str,
+        variants: dict[str, Any] | None = None,
+        turn_time: float | None = None,
+        grace: float | None = None,
+    ) -> str:
+        """Open a Barbu table; returns its room id (also its match id).
+
+        Raises:
+            ServerError: ``name-taken``, ``bad-message`` (e.g. unknown variants).
+        """
+        request = CreateTable(
+            id=self.next_id(), name=name, variants=variants or {}, turn_time=turn_time, grace=grace
+        )
+        return (await self.request(request, RoomCreated)).room
+
+    async def sit(self, room: str, seat: str | None = None) -> Snapshot:
+        """Take ``seat`` (None: any free one) or return to the seat held at ``room``; returns the snapshot.
+
+        Raises:
+            ServerError: ``no-such-room``, ``seat-taken``, ``room-over``.
+        """
+        return await self.request(Sit(id=self.next_id(), room=room, seat=seat), Snapshot)
+
+    async def watch(self, room: str) -> Snapshot:
+        """Watch ``room`` as a spectator; returns the public snapshot."""
+        return await self.request(Watch(id=self.next_id(), room=room), Snapshot)
+
+    async def leave(self, room: str) -> None:
+        """Leave ``room`` (during a match a stand-in bot plays the seat until ``sit`` again)."""
+        await self.request(Leave(id=self.next_id(), room=room), Ok)
+
+    async def add_bot(self, room: str, seat: str, policy: str = "heuristic") -> None:
+        """Put a server bot into the empty ``seat``.
+
+        Raises:
+            ServerError: ``seat-taken``, ``bad-message`` (unknown policy).
+        """
+        await self.request(AddBot(id=self.next_id(), room=room, seat=seat, policy=policy), Ok)
+
+    async def chat(self, room: str, text: str) -> None:
+        """Say ``text`` at ``room``."""
+        await self.request(Chat(id=self.next_id(), room=room, text=text), Ok)
+
+    async def act(self, room: str, seat: str, action: dict[str, Any]) -> None:
+        """Play the wire ``action`` for ``seat`` (e.g. ``{"action": "play", "card": "QS"}``).
+
+        Raises:
+            ServerError: ``illegal`` (``rule`` says which), ``not-your-seat``, ``not-started``, ...
+        """
+        await self.request(Act(id=self.next_id(), room=room, seat=seat, action=action), Ok)
+
+    async def snapshot(self, room: str) -> Snapshot:
+        """Ask for the snapshot of ``room`` again."""
+        return await self.request(GetSnapshot(id=self.next_id(), room=room), Snapshot)
+
+    # Pushes -----------------------------------------------------------------------------------------
+
+    async def next_push(self, timeout: float | None = None) -> Message:
+        """The next push (oldest first).
+
+        Raises:
+            ConnectionLost: the connection closed and no push is left.
+            TimeoutError: none within ``timeout`` seconds (default: the connection's timeout).
+        """
+        item = await asyncio.wait_for(self._pushes.get(), self.timeout if timeout is None else timeout)
+        if item is None:
+            self._pushes.put_nowait(None)
+            raise ConnectionLost("connection closed")
+        return item
+
+    async def pushes(self) -> AsyncIterator[Message]:
+        """Every push in order until the connection closes (no timeout)."""
+        while True:
+            item = await self._pushes.get()
+            if item is None:
+                self._pushes.put_nowait(None)
+                return
+            yield item
+
+    async def _read(self) -> None:
+        try:
+            async for frame in self.ws:
+                message = parse_server_message(decode_frame(frame, REPLY_LIMITS))
+                rid = getattr(message, "id", None)
+                future = self._pending.get(rid) if isinstance(rid, int) else None
+                if future is not None and not future.done():
+                    future.set_result(message)
+                else:
+                    self._pushes.put_nowait(message)
+        except ConnectionClosed:
+            pass
+        finally:
+            for future in self._pending.values():
+                if not future.done():
+                    future.set_exception(ConnectionLost("connection closed"))
+            self._pushes.put_nowait(None)

@@ -1,0 +1,119 @@
+"""The server process: the store, the lobby, the WebSocket listener with ``/healthz``, and clean shutdown.
+
+``BarbuServer`` is an async context manager (tests start one on port 0); ``run_server`` runs one until
+SIGINT or SIGTERM. WebSocket settings: compression off (frames are small msgpack), keepalive pings,
+``max_size`` from the config (larger messages close the connection with 1009).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import signal
+from http import HTTPStatus
+from types import TracebackType
+
+from websockets.asyncio.server import Server, ServerConnection, serve
+from websockets.http11 import Request, Response
+
+from server.config import ServerConfig
+from server.connection import serve_connection
+from server.lobby import Lobby
+from server.store import Store
+
+log = logging.getLogger(__name__)
+
+
+class BarbuServer:
+    """One running server: ``await start()`` opens the store, restores rooms and listens; ``await stop()``
+    closes connections, stops rooms' timers and closes the store.
+
+    Raises (from ``start``):
+        OSError: the address is in use or not available.
+        StoreError, sqlite3.Error: the store cannot be opened.
+    """
+
+    def __init__(self, config: ServerConfig):
+        self.config = config
+        self.store: Store | None = None
+        self.lobby: Lobby | None = None
+        self._server: Server | None = None
+
+    async def start(self) -> None:
+        """Open the store, rebuild interrupted rooms from their logs, and start listening."""
+        self.store = Store(self.config.db)
+        self.lobby = Lobby(self.store, self.config)
+        self.lobby.restore()
+        self._server = await serve(
+            self._serve,
+            self.config.host,
+            self.config.port,
+            process_request=_healthz,
+            compression=None,
+            max_size=self.config.max_frame,
+            ping_interval=self.config.ping_interval,
+            ping_timeout=self.config.ping_timeout,
+        )
+        log.info("listening on %s", self.url)
+
+    @property
+    def port(self) -> int:
+        """The TCP port actually bound (useful with port 0)."""
+        assert self._server is not None, "server not started"
+        port: int = self._server.sockets[0].getsockname()[1]
+        return port
+
+    @property
+    def url(self) -> str:
+        """``ws://host:port`` of the listener."""
+        return f"ws://{self.config.host}:{self.port}"
+
+    async def stop(self) -> None:
+        """Close every connection (code 1001), stop the rooms and close the store."""
+        if self.lobby is not None:
+            self.lobby.stop()
+        if self._server is not None:
+            self._server.close()
+            await self._server.wait_closed()
+            self._server = None
+        if self.store is not None:
+            self.store.close()
+            self.store = None
+
+    async def __aenter__(self) -> BarbuServer:
+        await self.start()
+        return self
+
+    async def __aexit__(
+        self, kind: type[BaseException] | None, exc: BaseException | None, tb: TracebackType | None
+    ) -> None:
+        await self.stop()
+
+    async def _serve(self, ws: ServerConnection) -> None:
+        assert self.lobby is not None
+        await serve_connection(ws, self.lobby)
+
+
+def _healthz(connection: ServerConnection, request: Request) -> Response | None:
+    """Answer ``GET /healthz`` over plain HTTP with ``200 ok``; other paths go on to the WebSocket handshake."""
+    if request.path == "/healthz":
+        return connection.respond(HTTPStatus.OK, "ok\n")
+    return None
+
+
+async def run_server(config: ServerConfig) -> None:
+    """Run a server until SIGINT or SIGTERM, then shut it down cleanly."""
+    stop = asyncio.Event()
+    loop = asyncio.get_running_loop()
+    for sig in (signal.SIGINT, signal.SIGTERM):
+        loop.add_signal_handler(sig, stop.set)
+    server = BarbuServer(config)
+    await server.start()
+    print(f"barbu server listening on {server.url} (store {config.db})", flush=True)
+    try:
+        await stop.wait()
+    finally:
+        log.info("shutting down")
+        await server.stop()
+        for sig in (signal.SIGINT, signal.SIGTERM):
+            loop.remove_signal_handler(sig)

@@ -1,0 +1,609 @@
+"""A Barbu table: four seats, one match (28 hands) through the engine, spectators, bots and stand-ins.
+
+Rules come from ``engine.barbu`` (``shared/rules/barbu.md``); this module only routes. Each seat is played by
+a controller: its human's connection, a server bot (owner ``bot:<policy>``), or a stand-in bot (engine policy
+``heuristic``) while its human is away longer than the table's grace period. Every accepted action is
+appended to the store, then the reply and the events go out: each seat receives the events addressed to
+everyone or to it (``Event.to``), spectators the public ones; the seat to move receives a ``turn`` message
+holding its own ``view``. Nothing here builds a view: snapshots and turns carry ``Match.view(seat)``.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import secrets
+from collections.abc import Callable, Coroutine
+from dataclasses import dataclass
+from typing import Any, ClassVar
+
+from engine.barbu import (
+    POLICIES,
+    Action,
+    Event,
+    IllegalAction,
+    Match,
+    Policy,
+    Variants,
+    action_from_wire,
+    action_to_wire,
+    make_policy,
+)
+from engine.cards import parse_seat, seat_text
+from protocol import (
+    Act,
+    AddBot,
+    Chat,
+    ChatPush,
+    EventPush,
+    GetSnapshot,
+    Message,
+    Ok,
+    Players,
+    ProtocolError,
+    Snapshot,
+    Turn,
+    encode_frame,
+)
+from server.config import ServerConfig
+from server.peer import Peer
+from server.room import Room
+from server.store import RoomRow, Store
+
+log = logging.getLogger(__name__)
+
+STANDIN_POLICY = "heuristic"
+BOT_PREFIX = "bot:"
+
+
+@dataclass
+class Seat:
+    """One seat: its ``owner`` (player name or ``bot:<policy>``, None when empty), the ``peer`` playing it
+    while its human is connected, whether a ``standin`` bot plays it, and the pending grace timer."""
+
+    owner: str | None = None
+    peer: Peer | None = None
+    standin: bool = False
+    grace_timer: asyncio.TimerHandle | None = None
+
+    @property
+    def is_bot(self) -> bool:
+        """Whether a server bot owns the seat."""
+        return self.owner is not None and self.owner.startswith(BOT_PREFIX)
+
+    @property
+    def away(self) -> bool:
+        """Whether the seat's human is disconnected or has handed the seat to a stand-in."""
+        return self.owner is not None and not self.is_bot and self.peer is None
+
+    def cancel_grace(self) -> None:
+        """Forget the pending grace timer, if any."""
+        if self.grace_timer is not None:
+            self.grace_timer.cancel()
+            self.grace_timer = None
+
+
+class BarbuTable(Room):
+    """A Barbu table (room kind ``barbu``); its store id is also its match id.
+
+    Args:
+        seed: the match seed (deals are derived from it by the engine).
+        variants: the table's rule variants.
+        first_declarer: seat 0..3 of the first declarer.
+        turn_time: seconds a seat has to act before the table plays a legal action for it (None: no limit).
+        grace: seconds a dropped human's seat is held before a stand-in bot plays it.
+    """
+
+    kind: ClassVar[str] = "barbu"
+
+    def __init__(
+        self,
+        store_id: int,
+        name: str,
+        store: Store,
+        config: ServerConfig,
+        *,
+        seed: int,
+        variants: Variants,
+        first_declarer: int,
+        turn_time: float | None,
+        grace: float,
+    ):
+        super().__init__(store_id, name, store, config)
+        self.seed = seed
+        self.variants = variants
+        self.first_declarer = first_declarer
+        self.turn_time = turn_time
+        self.grace = grace
+        self.seats = [Seat() for _ in range(4)]
+        self.match: Match | None = None
+        self.seq = 0
+        self.state = "waiting"
+        self._timer: asyncio.TimerHandle | None = None
+        self._tasks: set[asyncio.Task[None]] = set()
+        self._policies: dict[tuple[int, str], Policy] = {}
+
+    # Creation and restoration ---------------------------------------------------------------------
+
+    @classmethod
+    def create(
+        cls,
+        store: Store,
+        config: ServerConfig,
+        name: str,
+        variants: dict[str, Any],
+        turn_time: float | None,
+        grace: float | None,
+    ) -> BarbuTable:
+        """Open a new table: draw its seed and first declarer, store its config, return it.
+
+        Raises:
+            ProtocolError: ``bad-message`` (field ``variants``) when the engine refuses the variants.
+        """
+        try:
+            rules = Variants.from_dict(variants)
+        except ValueError as exc:
+            raise ProtocolError("bad-message", f"variants: {exc}", field="variants") from None
+        seed = secrets.randbits(63)
+        first = secrets.randbelow(4)
+        held = config.grace if grace is None else grace
+        stored = {
+            "seed": seed,
+            "variants": rules.to_dict(),
+            "first_declarer": seat_text(first),
+            "turn_time": turn_time,
+            "grace": held,
+        }
+        store_id = store.create_room(cls.kind, name, stored)
+        return cls(
+            store_id,
+            name,
+            store,
+            config,
+            seed=seed,
+            variants=rules,
+            first_declarer=first,
+            turn_time=turn_time,
+            grace=held,
+        )
+
+    @classmethod
+    def restore(cls, row: RoomRow, store: Store, config: ServerConfig) -> BarbuTable:
+        """Rebuild a table from its store row: a waiting table keeps its bots; a playing one replays its log
+        and holds its humans' seats for the grace period (stand-ins play after it).
+
+        Raises:
+            ValueError: the config or the log does not replay (``IllegalAction``, ``RecordError``).
+        """
+        c = row.config
+        table = cls(
+            row.id,
+            row.name,
+            store,
+            config,
+            seed=int(c["seed"]),
+            variants=Variants.from_dict(c["variants"]),
+            first_declarer=parse_seat(c["first_declarer"]),
+            turn_time=c.get("turn_time"),
+            grace=float(c.get("grace", config.grace)),
+        )
+        for letter, owner in row.players.items():
+            seat = table.seats[parse_seat(letter)]
+            if row.status == "playing" or owner.startswith(BOT_PREFIX):
+                seat.owner = owner
+        if row.status != "playing":
+            store.set_players(row.id, table._players_record())
+            return table
+        match = Match.new(table.seed, table.variants, table.first_declarer)
+        for logged in store.actions(row.id):
+            if logged.seat is None:
+                raise ValueError(f"room {row.id} action {logged.seq} has no seat")
+            match.apply(logged.seat, action_from_wire(logged.action))
+            table.seq = logged.seq
+        table.match = match
+        table.state = "playing"
+        if match.over:
+            table._finish()
+            return table
+        for index, seat in enumerate(table.seats):
+            if seat.away:
+                table._start_grace(index)
+        table._drive()
+        return table
+
+    # Room interface --------------------------------------------------------------------------------
+
+    def summary(self) -> dict[str, Any]:
+        """The lobby entry: room, kind, name, state, players, away, spectators, variants, turn_time, grace,
+        hand_number (0 before the start)."""
+        return {
+            "room": self.room_id,
+            "kind": self.kind,
+            "name": self.name,
+            "state": self.state,
+            "players": self._players(),
+            "away": self._away(),
+            "spectators": len(self.spectators),
+            "variants": self.variants.to_dict(),
+            "turn_time": self.turn_time,
+            "grace": self.grace,
+            "hand_number": 0 if self.match is None else self.match.hand_number,
+        }
+
+    def snapshot(self, peer: Peer | None, request_id: int | None) -> Snapshot:
+        """The snapshot for ``peer``: its seat's view if it plays a seat here, else the spectator view."""
+        seat = None if peer is None else self._seat_of_peer(peer)
+        return Snapshot(
+            id=request_id,
+            room=self.room_id,
+            kind=self.kind,
+            name=self.name,
+            seat=None if seat is None else seat_text(seat),
+            state=self.state,
+            seq=self.seq,
+            players=self._players(),
+            away=self._away(),
+            variants=self.variants.to_dict(),
+            view=None if self.match is None else self.match.view(seat),
+        )
+
+    def holds_seat(self, player: str) -> bool:
+        """Whether ``player`` owns a seat here."""
+        return self._seat_of_player(player) is not None
+
+    @property
+    def idle(self) -> bool:
+        """Over, or waiting with no human seated; and nobody connected."""
+        humans = any(s.owner is not None and not s.is_bot for s in self.seats)
+        finished = self.state == "over" or (self.state == "waiting" and not humans)
+        return finished and not self.spectators and all(s.peer is None for s in self.seats)
+
+    def stop(self) -> None:
+        """Cancel timers and pending bot moves."""
+        self._cancel_timer()
+        for seat in self.seats:
+            seat.cancel_grace()
+        for task in list(self._tasks):
+            task.cancel()
+
+    def discard(self) -> None:
+        """The lobby drops this table: stop it, and mark it closed in the store if it never started."""
+        self.stop()
+        if self.state == "waiting":
+            self.store.set_status(self.store_id, "closed")
+
+    async def join(self, peer: Peer, seat: str | None, request_id: int) -> None:
+        """Seat ``peer``'s player at ``seat`` (None: the first free seat) or give back the seat they hold;
+        replies with the snapshot; the match starts when the fourth seat is filled.
+
+        Raises:
+            ProtocolError: ``seat-taken`` (the seat is held, or the match started without this player),
+                ``room-over``.
+        """
+        player = _player(peer)
+        async with self.lock:
+            held = self._seat_of_player(player)
+            if held is not None:
+                if seat is not None and parse_seat(seat) != held:
+                    raise ProtocolError(
+                        "seat-taken", f"you already hold seat {seat_text(held)} here", field="seat"
+                    )
+                if self.state != "over":
+                    self._take_back(held, peer, request_id)
+                    return
+            if self.state == "over":
+                raise ProtocolError("room-over", f"the match at table {self.name!r} is over")
+            if self.state == "playing":
+                raise ProtocolError(
+                    "seat-taken", "the match has started and every seat is held", field="seat"
+                )
+            index = self._free_seat(seat)
+            self.seats[index].owner = player
+            self.seats[index].peer = peer
+            self.spectators.discard(peer)
+            peer.rooms.add(self)
+            self.store.set_players(self.store_id, self._players_record())
+            peer.send(self.snapshot(peer, request_id))
+            self._push_players()
+            self._start_if_full()
+
+    async def leave(self, peer: Peer) -> None:
+        """Stop watching; give up the seat before the start; hand it to a stand-in at once during the match
+        (``sit`` takes it back)."""
+        async with self.lock:
+            self.spectators.discard(peer)
+            peer.rooms.discard(self)
+            index = self._seat_of_peer(peer)
+            if index is None:
+                return
+            seat = self.seats[index]
+            seat.peer = None
+            if self.state == "waiting":
+                seat.owner = None
+                self.store.set_players(self.store_id, self._players_record())
+            elif self.state == "playing":
+                seat.cancel_grace()
+                seat.standin = True
+                self._drive()
+            self._push_players()
+
+    async def detach(self, peer: Peer) -> None:
+        """The connection dropped: free the seat before the start; during the match hold it and start the
+        grace period, after which a stand-in bot plays it."""
+        async with self.lock:
+            self.spectators.discard(peer)
+            peer.rooms.discard(self)
+            index = self._seat_of_peer(peer)
+            if index is None:
+                return
+            seat = self.seats[index]
+            seat.peer = None
+            if self.state == "waiting":
+                seat.owner = None
+                self.store.set_players(self.store_id, self._players_record())
+            elif self.state == "playing":
+                self._start_grace(index)
+            self._push_players()
+
+    async def attach(self, peer: Peer) -> bool:
+        """The player is back on ``peer``: give their seat back with a snapshot (True), or False."""
+        index = self._seat_of_player(_player(peer))
+        if index is None or self.state == "over":
+            return False
+        async with self.lock:
+            self._take_back(index, peer, None)
+        return True
+
+    async def handle(self, peer: Peer, request: Message) -> None:
+        """``act``, ``chat``, ``add-bot`` and ``snapshot`` requests.
+
+        Raises:
+            ProtocolError: ``not-started``, ``room-over``, ``not-seated``, ``not-your-seat``, ``illegal``
+                (with the engine's rule), ``seat-taken``, ``bad-message``; the table is unchanged.
+        """
+        if isinstance(request, Act):
+            await self._act(peer, request)
+        elif isinstance(request, Chat):
+            if peer not in self.spectators and self._seat_of_peer(peer) is None:
+                raise ProtocolError("not-seated", "sit or watch at this table to chat", field="room")
+            frame = encode_frame(ChatPush(room=self.room_id, name=_player(peer), text=request.text).to_wire())
+            peer.send(Ok(id=request.id))
+            for member in self._members():
+                member.send_frame(frame)
+        elif isinstance(request, AddBot):
+            await self._add_bot(peer, request)
+        elif isinstance(request, GetSnapshot):
+            peer.send(self.snapshot(peer, request.id))
+        else:
+            raise ProtocolError("unknown-type", f"a table does not take {request.TYPE}", field="type")
+
+    # Requests -------------------------------------------------------------------------------------
+
+    async def _act(self, peer: Peer, request: Act) -> None:
+        async with self.lock:
+            match = self._playing()
+            index = parse_seat(request.seat)
+            mine = self._seat_of_peer(peer)
+            if mine is None:
+                raise ProtocolError("not-seated", "you play no seat at this table", field="seat")
+            if mine != index:
+                raise ProtocolError(
+                    "not-your-seat", f"you play {seat_text(mine)}, not {request.seat}", field="seat"
+                )
+            try:
+                action = action_from_wire(request.action)
+            except IllegalAction as exc:
+                raise ProtocolError("illegal", str(exc), field="action", rule=exc.code) from None
+            self._commit(match, index, action, peer, request.id)
+
+    async def _add_bot(self, peer: Peer, request: AddBot) -> None:
+        if request.policy not in POLICIES:
+            raise ProtocolError("bad-message", f"policy must be one of {', '.join(POLICIES)}", field="policy")
+        async with self.lock:
+            if self.state == "over":
+                raise ProtocolError("room-over", f"the match at table {self.name!r} is over")
+            index = parse_seat(request.seat)
+            if self.state == "playing" or self.seats[index].owner is not None:
+                raise ProtocolError("seat-taken", f"seat {request.seat} is not empty", field="seat")
+            self.seats[index].owner = BOT_PREFIX + request.policy
+            self.store.set_players(self.store_id, self._players_record())
+            peer.send(Ok(id=request.id))
+            self._push_players()
+            self._start_if_full()
+
+    # Play -----------------------------------------------------------------------------------------
+
+    def _playing(self) -> Match:
+        if self.state == "over":
+            raise ProtocolError("room-over", f"the match at table {self.name!r} is over")
+        if self.match is None:
+            raise ProtocolError("not-started", "the match starts when all four seats are filled")
+        return self.match
+
+    def _commit(
+        self, match: Match, seat: int, action: Action, peer: Peer | None, request_id: int | None
+    ) -> None:
+        """Apply, log, reply, broadcast, then hand the turn on (called under the lock)."""
+        try:
+            events = match.apply(seat, action)
+        except IllegalAction as exc:
+            raise ProtocolError("illegal", str(exc), field="action", rule=exc.code) from None
+        self.seq += 1
+        self.store.append_action(self.store_id, self.seq, seat, action_to_wire(action))
+        if peer is not None and request_id is not None:
+            peer.send(Ok(id=request_id))
+        self._broadcast(events)
+        if match.over:
+            self._finish()
+            return
+        if match.to_move is not None:
+            self._send_turn(match.to_move)
+        self._drive()
+
+    def _broadcast(self, events: list[Event]) -> None:
+        members = self._members()
+        for event in events:
+            push = EventPush(room=self.room_id, seq=self.seq, event=event.to_wire())
+            if event.to is None:
+                frame = encode_frame(push.to_wire())
+                for member in members:
+                    member.send_frame(frame)
+            else:
+                target = self.seats[event.to].peer
+                if target is not None:
+                    target.send(push)
+
+    def _send_turn(self, index: int) -> None:
+        peer = self.seats[index].peer
+        if peer is not None and self.match is not None:
+            peer.send(
+                Turn(room=self.room_id, seat=seat_text(index), seq=self.seq, view=self.match.view(index))
+            )
+
+    def _drive(self) -> None:
+        """Schedule the next automatic move: a bot's or stand-in's after ``bot_delay``, or the turn timer."""
+        self._cancel_timer()
+        if self.match is None or self.match.over or self.match.to_move is None:
+            return
+        index = self.match.to_move
+        seat = self.seats[index]
+        if seat.is_bot or seat.standin:
+            delay = self.config.bot_delay
+        elif self.turn_time is not None:
+            delay = self.turn_time
+        else:
+            return
+        loop = asyncio.get_running_loop()
+        self._timer = loop.call_later(delay, self._spawn, self._auto_move, index, self.seq)
+
+    def _spawn(self, make: Callable[..., Coroutine[Any, Any, None]], *args: int) -> None:
+        task = asyncio.get_running_loop().create_task(make(*args))
+        self._tasks.add(task)
+        task.add_done_callback(self._tasks.discard)
+
+    async def _auto_move(self, index: int, seq: int) -> None:
+        """A bot, stand-in or expired turn timer plays for seat ``index`` if nothing moved since ``seq``."""
+        async with self.lock:
+            match = self.match
+            if match is None or self.state != "playing" or self.seq != seq or match.to_move != index:
+                return
+            seat = self.seats[index]
+            name = seat.owner[len(BOT_PREFIX) :] if seat.is_bot and seat.owner else STANDIN_POLICY
+            action = self._policy(index, name).choose(match.view(index), match.legal_actions(index))
+            self._commit(match, index, action, None, None)
+
+    def _policy(self, index: int, name: str) -> Policy:
+        key = (index, name)
+        if key not in self._policies:
+            self._policies[key] = make_policy(name, self.seed + index)
+        return self._policies[key]
+
+    def _cancel_timer(self) -> None:
+        if self._timer is not None:
+            self._timer.cancel()
+            self._timer = None
+
+    def _start_if_full(self) -> None:
+        if self.state != "waiting" or any(s.owner is None for s in self.seats):
+            return
+        self.match = Match.new(self.seed, self.variants, self.first_declarer)
+        self.state = "playing"
+        self.store.set_status(self.store_id, "playing")
+        for index, seat in enumerate(self.seats):
+            if seat.peer is not None:
+                seat.peer.send(self.snapshot(seat.peer, None))
+            elif seat.away:
+                self._start_grace(index)
+        public = encode_frame(self.snapshot(None, None).to_wire())
+        for spectator in self.spectators:
+            spectator.send_frame(public)
+        if self.match.to_move is not None:
+            self._send_turn(self.match.to_move)
+        self._drive()
+
+    def _finish(self) -> None:
+        assert self.match is not None
+        self.state = "over"
+        self.stop()
+        record = self.match.to_record(self._players_record())
+        self.store.set_status(self.store_id, "over", record)
+        self._push_players()
+
+    # Seats ----------------------------------------------------------------------------------------
+
+    def _take_back(self, index: int, peer: Peer, request_id: int | None) -> None:
+        seat = self.seats[index]
+        seat.cancel_grace()
+        seat.peer = peer
+        seat.standin = False
+        self.spectators.discard(peer)
+        peer.rooms.add(self)
+        peer.send(self.snapshot(peer, request_id))
+        self._push_players()
+        if self.match is not None and self.match.to_move == index:
+            self._send_turn(index)
+            self._drive()
+
+    def _start_grace(self, index: int) -> None:
+        seat = self.seats[index]
+        seat.cancel_grace()
+        loop = asyncio.get_running_loop()
+        seat.grace_timer = loop.call_later(self.grace, self._spawn, self._standin_takes, index)
+
+    async def _standin_takes(self, index: int) -> None:
+        async with self.lock:
+            seat = self.seats[index]
+            seat.grace_timer = None
+            if self.state != "playing" or seat.peer is not None or seat.standin:
+                return
+            seat.standin = True
+            self._push_players()
+            self._drive()
+
+    def _free_seat(self, seat: str | None) -> int:
+        if seat is not None:
+            index = parse_seat(seat)
+            if self.seats[index].owner is not None:
+                raise ProtocolError("seat-taken", f"seat {seat} is taken", field="seat")
+            return index
+        for index, candidate in enumerate(self.seats):
+            if candidate.owner is None:
+                return index
+        raise ProtocolError("seat-taken", "every seat is taken", field="seat")
+
+    def _seat_of_player(self, player: str) -> int | None:
+        for index, seat in enumerate(self.seats):
+            if seat.owner == player:
+                return index
+        return None
+
+    def _seat_of_peer(self, peer: Peer) -> int | None:
+        for index, seat in enumerate(self.seats):
+            if seat.peer is peer:
+                return index
+        return None
+
+    def _members(self) -> list[Peer]:
+        return [s.peer for s in self.seats if s.peer is not None] + list(self.spectators)
+
+    def _players(self) -> dict[str, str | None]:
+        return {seat_text(i): s.owner for i, s in enumerate(self.seats)}
+
+    def _players_record(self) -> dict[str, str]:
+        return {seat_text(i): s.owner for i, s in enumerate(self.seats) if s.owner is not None}
+
+    def _away(self) -> list[str]:
+        return [seat_text(i) for i, s in enumerate(self.seats) if s.away]
+
+    def _push_players(self) -> None:
+        frame = encode_frame(
+            Players(room=self.room_id, state=self.state, players=self._players(), away=self._away()).to_wire()
+        )
+        for member in self._members():
+            member.send_frame(frame)
+
+
+def _player(peer: Peer) -> str:
+    if peer.player is None:
+        raise ProtocolError("login-first", "log in first")
+    return peer.player

@@ -1,0 +1,35 @@
+"""The server's settings (``barbu serve`` options) with their defaults."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+
+@dataclass(frozen=True)
+class ServerConfig:
+    """Settings of one server process.
+
+    Attributes:
+        host: interface to listen on.
+        port: TCP port (0: any free port).
+        db: path of the SQLite store file.
+        password: the server password players must give at login (None: no password).
+        grace: default seconds a dropped player's seat is held before a stand-in bot plays it.
+        bot_delay: seconds a server or stand-in bot waits before acting (0 in tests).
+        max_frame: hard WebSocket message limit in bytes; larger messages close the connection (1009).
+            Frames above the protocol's ``max_frame`` but within this get a ``too-large`` error.
+        ping_interval: seconds between keepalive pings (None: no pings).
+        ping_timeout: seconds to wait for a pong before closing the connection.
+        max_backlog: frames allowed to queue for a slow client before it is disconnected.
+    """
+
+    host: str = "127.0.0.1"
+    port: int = 8765
+    db: str = "barbu.sqlite3"
+    password: str | None = None
+    grace: float = 60.0
+    bot_delay: float = 0.3
+    max_frame: int = 1 << 20
+    ping_interval: float | None = 20.0
+    ping_timeout: float | None = 20.0
+    max_backlog: int = 2048

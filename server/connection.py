@@ -1,0 +1,42 @@
+"""One WebSocket connection's life: read frames, decode and validate them, hand requests to the lobby, and
+answer every refusal with a typed ``error`` while the connection and the rooms carry on."""
+
+from __future__ import annotations
+
+import logging
+
+from websockets.asyncio.server import ServerConnection
+from websockets.exceptions import ConnectionClosed
+
+from protocol import REQUEST_LIMITS, Error, ProtocolError, decode_frame, parse_request, request_id
+from server.lobby import Lobby
+from server.peer import Peer
+
+log = logging.getLogger(__name__)
+
+
+async def serve_connection(ws: ServerConnection, lobby: Lobby) -> None:
+    """Serve ``ws`` until it closes; then its seats are held (or freed before a match starts)."""
+    peer = Peer(ws, lobby.config.max_backlog)
+    try:
+        async for frame in ws:
+            await handle_frame(peer, frame, lobby)
+    except ConnectionClosed:
+        pass
+    finally:
+        await lobby.disconnected(peer)
+        await peer.close()
+
+
+async def handle_frame(peer: Peer, frame: bytes | str, lobby: Lobby) -> None:
+    """Decode, validate and carry out one frame; a refusal or a server fault becomes an ``error`` reply."""
+    rid: int | None = None
+    try:
+        wire = decode_frame(frame, REQUEST_LIMITS)
+        rid = request_id(wire)
+        await lobby.handle(peer, parse_request(wire))
+    except ProtocolError as exc:
+        peer.send(Error(id=rid, code=exc.code, message=exc.message, field=exc.field, rule=exc.rule))
+    except Exception:
+        log.exception("%r: request failed", peer)
+        peer.send(Error(id=rid, code="internal", message="the server failed on this request"))

@@ -1,0 +1,212 @@
+"""The lobby: sessions (hello, login, resume), the list of open rooms, and routing of room requests.
+
+``ROOM_KINDS`` maps a store ``kind`` to its ``Room`` class, used to rebuild rooms after a restart; a new room
+kind (solitaire) adds its class there and its creation request to ``Lobby.handle``.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import hmac
+import logging
+
+from protocol import (
+    FEATURES,
+    PROTOCOL_VERSION,
+    REQUEST_LIMITS,
+    SUPPORTED_VERSIONS,
+    CreateTable,
+    Hello,
+    Leave,
+    ListRooms,
+    LoggedIn,
+    Login,
+    Message,
+    Ok,
+    ProtocolError,
+    Resume,
+    RoomCreated,
+    Rooms,
+    Sit,
+    Watch,
+    Welcome,
+)
+from server.barbu_table import BOT_PREFIX, BarbuTable
+from server.config import ServerConfig
+from server.peer import Peer
+from server.room import Room
+from server.store import Store
+
+log = logging.getLogger(__name__)
+
+SERVER_NAME = "barbu-server/0.1"
+ROOM_KINDS: dict[str, type[Room]] = {BarbuTable.kind: BarbuTable}
+
+
+def check_player_name(name: str) -> None:
+    """Refuse a player name with outer spaces, unprintable characters, or the reserved ``bot:`` prefix.
+
+    Raises:
+        ProtocolError: ``bad-message`` on field ``name``.
+    """
+    if name != name.strip() or not name.isprintable() or name.lower().startswith(BOT_PREFIX):
+        raise ProtocolError(
+            "bad-message", "name: printable, no outer spaces, not starting with 'bot:'", field="name"
+        )
+
+
+class Lobby:
+    """All rooms and logged-in players of one server.
+
+    Args:
+        store: the server's store.
+        config: the server's settings.
+    """
+
+    def __init__(self, store: Store, config: ServerConfig):
+        self.store = store
+        self.config = config
+        self.rooms: dict[str, Room] = {}
+        self.online: dict[str, Peer] = {}
+        self.closing = False
+
+    def restore(self) -> None:
+        """Rebuild every waiting or playing room of the store (after a restart); a room whose log does not
+        replay is logged and marked closed."""
+        for row in self.store.rooms(statuses=("waiting", "playing")):
+            kind = ROOM_KINDS.get(row.kind)
+            try:
+                if kind is None:
+                    raise ValueError(f"unknown room kind {row.kind!r}")
+                room = kind.restore(row, self.store, self.config)
+            except (ValueError, KeyError, TypeError) as exc:
+                log.error("room %d cannot be restored, closing it: %s", row.id, exc)
+                self.store.set_status(row.id, "closed")
+                continue
+            self.rooms[room.room_id] = room
+        log.info("restored %d rooms", len(self.rooms))
+
+    def stop(self) -> None:
+        """Server shutdown: stop every room's timers; later disconnects change nothing."""
+        self.closing = True
+        for room in self.rooms.values():
+            room.stop()
+
+    async def handle(self, peer: Peer, request: Message) -> None:
+        """Carry out one request from ``peer``, sending its reply (and any pushes) to it.
+
+        Raises:
+            ProtocolError: the request is refused; nothing changed.
+        """
+        if isinstance(request, Hello):
+            self._hello(peer, request)
+            return
+        if not peer.greeted:
+            raise ProtocolError("hello-first", "send hello first")
+        if isinstance(request, Login | Resume):
+            await self._login(peer, request)
+            return
+        if peer.player is None:
+            raise ProtocolError("login-first", "log in (or resume) first")
+        if isinstance(request, ListRooms):
+            rooms = [room.summary() for room in self.rooms.values()]
+            peer.send(Rooms(id=request.id, rooms=rooms))
+        elif isinstance(request, CreateTable):
+            self._create_table(peer, request)
+        else:
+            room_id = getattr(request, "room", None)
+            room = self.rooms.get(room_id) if isinstance(room_id, str) else None
+            if room is None:
+                raise ProtocolError("no-such-room", f"no open room {room_id!r}", field="room")
+            await self._room_request(peer, room, request)
+
+    async def disconnected(self, peer: Peer) -> None:
+        """``peer``'s connection is gone: each of its rooms holds or frees its seat."""
+        if self.closing:
+            return
+        if peer.player is not None and self.online.get(peer.player) is peer:
+            del self.online[peer.player]
+        for room in list(peer.rooms):
+            await room.detach(peer)
+            self._sweep(room)
+
+    # Sessions -------------------------------------------------------------------------------------
+
+    def _hello(self, peer: Peer, request: Hello) -> None:
+        if request.version not in SUPPORTED_VERSIONS:
+            speaks = ", ".join(str(v) for v in sorted(SUPPORTED_VERSIONS))
+            raise ProtocolError(
+                "version",
+                f"protocol version {request.version} is not supported (speaks {speaks})",
+                field="version",
+            )
+        peer.greeted = True
+        peer.send(
+            Welcome(
+                id=request.id,
+                version=PROTOCOL_VERSION,
+                server=SERVER_NAME,
+                limits=REQUEST_LIMITS.to_wire(),
+                features=list(FEATURES),
+                password=self.config.password is not None,
+            )
+        )
+
+    async def _login(self, peer: Peer, request: Login | Resume) -> None:
+        if peer.player is not None:
+            raise ProtocolError("already-logged-in", f"this connection is logged in as {peer.player}")
+        if isinstance(request, Login):
+            check_player_name(request.name)
+            wanted = self.config.password
+            given = request.password or ""
+            if wanted is not None and not hmac.compare_digest(given.encode(), wanted.encode()):
+                raise ProtocolError("bad-password", "wrong or missing server password", field="password")
+            if request.name in self.online:
+                raise ProtocolError("name-taken", f"{request.name} is connected already", field="name")
+            name = request.name
+            token = self.store.issue_token(name)
+        else:
+            found = self.store.player_for_token(request.token)
+            if found is None:
+                raise ProtocolError("bad-token", "unknown or outdated resume token", field="token")
+            name, token = found, request.token
+            old = self.online.get(name)
+            if old is not None:
+                await self.disconnected(old)
+                old.closed = True
+                asyncio.get_running_loop().create_task(old.ws.close(1000, "resumed on another connection"))
+        peer.player = name
+        self.online[name] = peer
+        seated = [room for room in self.rooms.values() if room.holds_seat(name)]
+        peer.send(LoggedIn(id=request.id, name=name, token=token, rooms=[r.room_id for r in seated]))
+        for room in seated:
+            await room.attach(peer)
+
+    # Rooms ----------------------------------------------------------------------------------------
+
+    def _create_table(self, peer: Peer, request: CreateTable) -> None:
+        for room in self.rooms.values():
+            if room.name == request.name and room.summary()["state"] != "over":
+                raise ProtocolError("name-taken", f"an open table is named {request.name!r}", field="name")
+        table = BarbuTable.create(
+            self.store, self.config, request.name, request.variants, request.turn_time, request.grace
+        )
+        self.rooms[table.room_id] = table
+        peer.send(RoomCreated(id=request.id, room=table.room_id))
+
+    async def _room_request(self, peer: Peer, room: Room, request: Message) -> None:
+        if isinstance(request, Sit):
+            await room.join(peer, request.seat, request.id)
+        elif isinstance(request, Watch):
+            await room.watch(peer, request.id)
+        elif isinstance(request, Leave):
+            await room.leave(peer)
+            peer.send(Ok(id=request.id))
+            self._sweep(room)
+        else:
+            await room.handle(peer, request)
+
+    def _sweep(self, room: Room) -> None:
+        if room.idle and self.rooms.get(room.room_id) is room:
+            del self.rooms[room.room_id]
+            room.discard()

@@ -1,0 +1,114 @@
+"""The room abstraction: what the lobby needs from any kind of room (a Barbu table, a solitaire room).
+
+A room owns one game object and an ``asyncio.Lock``; every change to it happens under that lock, so actions
+are applied one at a time in arrival order. A room kind is a ``Room`` subclass registered in
+``server.lobby.ROOM_KINDS`` under its ``kind`` (the ``rooms.kind`` column of the store) and able to rebuild
+itself from its store row and action log (``restore``). The lobby routes every request naming a ``room`` to
+``handle``; ``join``/``watch``/``leave`` change who is in the room, ``detach``/``attach`` follow a player's
+connection dropping and coming back.
+"""
+
+from __future__ import annotations
+
+import asyncio
+from abc import ABC, abstractmethod
+from typing import TYPE_CHECKING, Any, ClassVar
+
+from protocol import Message, Snapshot
+
+if TYPE_CHECKING:
+    from server.config import ServerConfig
+    from server.peer import Peer
+    from server.store import RoomRow, Store
+
+
+class Room(ABC):
+    """Base of all room kinds.
+
+    Args:
+        store_id: the room's row id in the store (its ``room`` id on the wire is ``str(store_id)``).
+        name: the room's display name.
+        store: the server's store, where every accepted action is logged before it is broadcast.
+        config: the server configuration (bot delay, grace default, ...).
+    """
+
+    kind: ClassVar[str]
+
+    def __init__(self, store_id: int, name: str, store: Store, config: ServerConfig):
+        self.store_id = store_id
+        self.room_id = str(store_id)
+        self.name = name
+        self.store = store
+        self.config = config
+        self.lock = asyncio.Lock()
+        self.spectators: set[Peer] = set()
+
+    @classmethod
+    @abstractmethod
+    def restore(cls, row: RoomRow, store: Store, config: ServerConfig) -> Room:
+        """Rebuild a room interrupted by a server stop from its store ``row`` and action log.
+
+        Raises:
+            ValueError: the log does not replay (the room is then closed by the lobby).
+        """
+
+    @abstractmethod
+    def summary(self) -> dict[str, Any]:
+        """The room's lobby entry (``docs/protocol.md`` "Room summary")."""
+
+    @abstractmethod
+    def snapshot(self, peer: Peer | None, request_id: int | None) -> Snapshot:
+        """Everything ``peer`` may see of the room now (None: a spectator's view)."""
+
+    @abstractmethod
+    async def join(self, peer: Peer, seat: str | None, request_id: int) -> None:
+        """Seat ``peer``'s player (``seat`` None: any free seat); replies with the snapshot.
+
+        Raises:
+            ProtocolError: ``seat-taken``, ``room-over``.
+        """
+
+    async def watch(self, peer: Peer, request_id: int) -> None:
+        """Add ``peer`` as a spectator and reply with the public snapshot."""
+        async with self.lock:
+            self.spectators.add(peer)
+            peer.rooms.add(self)
+            peer.send(self.snapshot(None, request_id))
+
+    @abstractmethod
+    async def leave(self, peer: Peer) -> None:
+        """``peer`` leaves: stops watching, or gives up / hands over its seat."""
+
+    @abstractmethod
+    async def handle(self, peer: Peer, request: Message) -> None:
+        """Apply a room request (``act``, ``chat``, ``add-bot``, ``snapshot``) and send its reply.
+
+        Raises:
+            ProtocolError: the request is refused; the room is unchanged.
+        """
+
+    @abstractmethod
+    async def detach(self, peer: Peer) -> None:
+        """``peer``'s connection is gone: hold its seat (if any) and stop sending to it."""
+
+    @abstractmethod
+    async def attach(self, peer: Peer) -> bool:
+        """``peer``'s player is back on a new connection: if they hold a seat, take it back, push the
+        snapshot and return True; otherwise return False."""
+
+    @abstractmethod
+    def holds_seat(self, player: str) -> bool:
+        """Whether ``player`` holds a seat in this room."""
+
+    @property
+    @abstractmethod
+    def idle(self) -> bool:
+        """Whether the room can be dropped from the lobby (over or empty, nobody connected)."""
+
+    @abstractmethod
+    def discard(self) -> None:
+        """The lobby drops the room: stop it, and mark it closed in the store if its game never started."""
+
+    @abstractmethod
+    def stop(self) -> None:
+        """Cancel the room's timers and pending bot moves (server shutdown or room dropped)."""
