@@ -167,6 +167,9 @@ def deal_hands(deck: list[Card], first: Seat = 0) -> list[CardSet]:
     Returns four hands (bitmasks of 13 cards), indexed by seat.
     """
     hands = [0, 0, 0, 0]
-    for i, c in enumerate(deck):
-        hands[(first + i) % 4] |= 1 << c
+    for i in range(4):
+        m = 0
+        for c in deck[i::4]:
+            m |= 1 << c
+        hands[(first + i) % 4] = m
     return hands

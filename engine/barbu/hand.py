@@ -9,6 +9,7 @@ left and who must double. :meth:`Hand.apply` checks an action completely before 
 
 from __future__ import annotations
 
+from functools import cache
 from itertools import combinations
 
 from engine.barbu.actions import (
@@ -43,6 +44,35 @@ from engine.barbu.scoring import settle
 from engine.cards import RANKS, SEATS, SUIT_MASKS, SUITS, card_list, card_text, texts
 
 CONTRACT, DOUBLE, REDOUBLE, PLAY, OVER = "contract", "double", "redouble", "play", "over"
+
+# Every contract choice, made once: the legal ones are a filter of this list (bots ask for it often).
+_CONTRACT_ACTIONS: tuple[ChooseContract, ...] = tuple(
+    a
+    for contract in CONTRACTS
+    for a in (
+        [ChooseContract(TRUMPS, trump=s) for s in range(4)]
+        if contract == TRUMPS
+        else [ChooseContract(DOMINOES, start_rank=r) for r in range(13)]
+        if contract == DOMINOES
+        else [ChooseContract(contract)]
+    )
+)
+
+
+@cache
+def _subsets(
+    kind: type[Double] | type[Redouble], targets: frozenset[int], required: int
+) -> tuple[Action, ...]:
+    """Every ``kind`` action over a subset of ``targets`` that includes ``required`` (-1: none required)."""
+    ordered = sorted(targets)
+    return tuple(
+        kind(frozenset(chosen))
+        for n in range(len(ordered) + 1)
+        for chosen in combinations(ordered, n)
+        if required < 0 or required in chosen
+    )
+
+
 _KH_BIT = 1 << KING_OF_HEARTS
 _AH_BIT = 1 << ACE_OF_HEARTS
 
@@ -74,6 +104,7 @@ class Hand:
         "dealt",
         "declarer",
         "doubles",
+        "duty",
         "events",
         "finish_order",
         "hands",
@@ -109,6 +140,7 @@ class Hand:
         self.dealt: tuple[int, ...] = tuple(hands)
         self.hands = list(hands)
         self.variants = variants
+        self.duty = variants.trump_duty
         self.contracts_left = contracts_left
         self.must_double = must_double
         self.events = events
@@ -177,28 +209,12 @@ class Hand:
                 return [PASS]
             return [Play(c) for c in card_list(mask)]
         if self.phase == CONTRACT:
-            actions: list[Action] = []
-            for contract in CONTRACTS:
-                if contract not in self.contracts_left:
-                    continue
-                if contract == TRUMPS:
-                    actions.extend(ChooseContract(TRUMPS, trump=s) for s in range(4))
-                elif contract == DOMINOES:
-                    actions.extend(ChooseContract(DOMINOES, start_rank=r) for r in range(13))
-                else:
-                    actions.append(ChooseContract(contract))
-            return actions
+            return [a for a in _CONTRACT_ACTIONS if a.contract in self.contracts_left]
         if self.phase == DOUBLE:
-            targets = sorted(self.double_targets(seat))
-            forced = seat in self.must_double
-            return [
-                Double(frozenset(chosen))
-                for n in range(len(targets) + 1)
-                for chosen in combinations(targets, n)
-                if not forced or self.declarer in chosen
-            ]
-        targets = sorted(self.redouble_targets(seat))
-        return [Redouble(frozenset(c)) for n in range(len(targets) + 1) for c in combinations(targets, n)]
+            return list(
+                _subsets(Double, self.double_targets(seat), self.declarer if seat in self.must_double else -1)
+            )
+        return list(_subsets(Redouble, self.redouble_targets(seat), -1))
 
     # ------------------------------------------------------------------ actions
 
@@ -339,7 +355,7 @@ class Hand:
         led = trick[0] // 13
         follow = hand & SUIT_MASKS[led]
         trump = self.trump
-        duty = self.variants.trump_duty
+        duty = self.duty
         if follow:
             if trump == led and duty == "overtrump":
                 best = max(c for c in trick if c // 13 == led)
@@ -429,10 +445,10 @@ class Hand:
             c, b = trick[i], trick[best]
             if (c // 13 == b // 13 and c > b) or (c // 13 == trump and b // 13 != trump):
                 best = i
-        if not self.hearts_broken and led != HEARTS and any(c // 13 == HEARTS for c in trick):
-            self.hearts_broken = True
         winner = (self.leader + best) % 4
         taken = (1 << trick[0]) | (1 << trick[1]) | (1 << trick[2]) | (1 << trick[3])
+        if led != HEARTS and taken & HEARTS_MASK:
+            self.hearts_broken = True
         number = len(self.tricks)  # 0-based index of this trick
         self.tricks.append((self.leader, tuple(trick), winner))
         self.tricks_won[winner] += 1
