@@ -16,6 +16,9 @@ COMMAND_MODULES = (
     "cli.replay",
     "cli.selfplay",
     "cli.solitaire",
+    "cli.serve",
+    "cli.bot",
+    "cli.store",
 )
 
 

@@ -194,12 +194,7 @@ class BarbuTable(Room):
         if row.status != "playing":
             store.set_players(row.id, table._players_record())
             return table
-        match = Match.new(table.seed, table.variants, table.first_declarer)
-        for logged in store.actions(row.id):
-            if logged.seat is None:
-                raise ValueError(f"room {row.id} action {logged.seq} has no seat")
-            match.apply(logged.seat, action_from_wire(logged.action))
-            table.seq = logged.seq
+        match, table.seq = replay_log(row, store)
         table.match = match
         table.state = "playing"
         if match.over:
@@ -601,6 +596,28 @@ class BarbuTable(Room):
         )
         for member in self._members():
             member.send_frame(frame)
+
+
+def replay_log(row: RoomRow, store: Store) -> tuple[Match, int]:
+    """Rebuild the match of Barbu table ``row`` from its config and action log; returns it and the number
+    of actions applied.
+
+    Raises:
+        ValueError: the config or the log does not replay (``IllegalAction``, ``RecordError``), naming the
+            action number.
+    """
+    c = row.config
+    match = Match.new(int(c["seed"]), Variants.from_dict(c["variants"]), parse_seat(c["first_declarer"]))
+    seq = 0
+    for logged in store.actions(row.id):
+        if logged.seat is None or logged.seq != seq + 1:
+            raise ValueError(f"room {row.id}: action {logged.seq} has no seat or breaks the sequence")
+        try:
+            match.apply(logged.seat, action_from_wire(logged.action))
+        except IllegalAction as exc:
+            raise ValueError(f"room {row.id}: action {logged.seq} {logged.action}: {exc}") from None
+        seq = logged.seq
+    return match, seq
 
 
 def _player(peer: Peer) -> str:

@@ -1,0 +1,110 @@
+"""``barbu bot``: connect N bots as ordinary clients, fill a table, play one match to the end."""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import os
+import secrets
+import sys
+from dataclasses import dataclass
+from typing import Any
+
+from websockets.exceptions import WebSocketException
+
+from client import Connection, ConnectionLost, ServerError, play_match
+from engine.barbu import POLICIES, make_policy
+from engine.cards import SEATS
+
+
+@dataclass(frozen=True)
+class BotsResult:
+    """What a bots run ends with: the ``room`` (match id), the final ``totals`` by seat letter, the
+    ``players`` by seat letter and the score-sheet ``history`` rows of the final view."""
+
+    room: str
+    totals: dict[str, int]
+    players: dict[str, Any]
+    history: list[dict[str, Any]]
+
+
+def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
+    """Add ``bot`` to the ``barbu`` parser."""
+    p = sub.add_parser(
+        "bot",
+        help="connect bots to a server and play one match",
+        description="Connect COUNT bots as ordinary clients, create the table if no open table has that name, "
+        "sit them, play the match to the end, then print the match id and the final totals.",
+    )
+    p.add_argument("--server", required=True, metavar="URL", help="e.g. ws://127.0.0.1:8765")
+    p.add_argument("--table", default=None, metavar="NAME", help="table name (default: a new random name)")
+    p.add_argument("--count", type=int, default=4, metavar="N", help="how many bots, 1 to 4 (default 4)")
+    p.add_argument("--policy", default="heuristic", choices=POLICIES, help="bot policy (default heuristic)")
+    p.add_argument(
+        "--password",
+        default=os.environ.get("BARBU_PASSWORD"),
+        help="server password (default: $BARBU_PASSWORD)",
+    )
+    p.set_defaults(func=run)
+
+
+async def _find_or_create(conn: Connection, table: str) -> str:
+    """The id of the waiting table named ``table``, created when there is none (three tries on a race)."""
+    last: ServerError | None = None
+    for _ in range(3):
+        for room in await conn.list_rooms():
+            if room["kind"] == "barbu" and room["name"] == table and room["state"] == "waiting":
+                return str(room["room"])
+        try:
+            return await conn.create_table(table)
+        except ServerError as exc:
+            if exc.code != "name-taken":
+                raise
+            last = exc
+    assert last is not None
+    raise last
+
+
+async def run_bots(url: str, table: str, count: int, policy: str, password: str | None) -> BotsResult:
+    """Connect ``count`` bots to ``url``, seat them at ``table`` (created if absent) and play the match.
+
+    Raises:
+        ServerError: the server refused a login, the table or a seat.
+        ConnectionLost, OSError: the server went away.
+    """
+    tag = secrets.token_hex(2)
+    conns = [await Connection.connect(url, client=f"barbu-bot/{policy}") for _ in range(count)]
+    try:
+        for i, conn in enumerate(conns):
+            await conn.login(f"{policy}-{tag}-{i + 1}", password)
+        room = await _find_or_create(conns[0], table)
+        for conn in conns:
+            await conn.sit(room)
+        seed = secrets.randbits(32)
+        games = [play_match(conn, room, make_policy(policy, seed + i)) for i, conn in enumerate(conns)]
+        totals = (await asyncio.gather(*games))[0]
+        final = await conns[0].snapshot(room)
+        view = final.view or {}
+        return BotsResult(room, totals, final.players, list(view.get("history", [])))
+    finally:
+        for conn in conns:
+            await conn.close()
+
+
+def run(args: argparse.Namespace) -> int:
+    """Run the bots; exit 0 after a finished match, 1 when the server refuses or goes away, 2 on bad args."""
+    if not 1 <= args.count <= 4:
+        print("--count: 1 to 4 bots", file=sys.stderr)
+        return 2
+    table = args.table or f"bots-{secrets.token_hex(3)}"
+    try:
+        result = asyncio.run(run_bots(args.server, table, args.count, args.policy, args.password))
+    except ServerError as exc:
+        print(f"server refused: {exc}", file=sys.stderr)
+        return 1
+    except (OSError, ConnectionLost, WebSocketException) as exc:
+        print(f"cannot reach {args.server}: {exc}", file=sys.stderr)
+        return 1
+    print(f"match {result.room}")
+    print("totals " + " ".join(f"{s} {result.totals[s]:+d}" for s in SEATS))
+    return 0

@@ -1,0 +1,105 @@
+"""``barbu serve`` (the server) and ``barbu demo`` (a local server and four bots playing one match over real
+WebSockets, then the score sheet and where the record is)."""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import logging
+import os
+import shlex
+import sys
+from pathlib import Path
+
+from cli.bot import BotsResult, run_bots
+from cli.sheet import score_sheet
+from engine.barbu import POLICIES
+from server import BarbuServer, ServerConfig, run_server
+
+
+def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
+    """Add ``serve`` and ``demo`` to the ``barbu`` parser."""
+    p = sub.add_parser(
+        "serve",
+        help="run the game server",
+        description="Run the Barbu WebSocket server (msgpack protocol, docs/protocol.md) until SIGINT/SIGTERM. "
+        "GET /healthz answers 'ok' over plain HTTP.",
+    )
+    p.add_argument("--host", default="127.0.0.1", help="interface to listen on (default 127.0.0.1)")
+    p.add_argument("--port", type=int, default=8765, help="TCP port (default 8765; 0 = any free port)")
+    p.add_argument(
+        "--db", default="barbu.sqlite3", metavar="PATH", help="SQLite store (default barbu.sqlite3)"
+    )
+    p.add_argument(
+        "--password",
+        default=os.environ.get("BARBU_PASSWORD"),
+        help="server password players must give at login (default: $BARBU_PASSWORD, else none)",
+    )
+    p.add_argument(
+        "--grace",
+        type=float,
+        default=60.0,
+        metavar="SECONDS",
+        help="default seconds a dropped player's seat is held before a stand-in bot plays (default 60)",
+    )
+    p.add_argument(
+        "--bot-delay",
+        type=float,
+        default=0.3,
+        metavar="SECONDS",
+        help="seconds a server or stand-in bot waits before acting (default 0.3)",
+    )
+    p.add_argument("--log-level", default="INFO", choices=("DEBUG", "INFO", "WARNING", "ERROR"))
+    p.set_defaults(func=run_serve)
+    d = sub.add_parser(
+        "demo",
+        help="a local server and four bots play one match over WebSockets",
+        description="Start a server on a free loopback port, connect four bots to one table, play a full "
+        "match over real WebSockets, print the score sheet and where the record is stored.",
+    )
+    d.add_argument(
+        "--db", default="barbu-demo.sqlite3", metavar="PATH", help="store (default barbu-demo.sqlite3)"
+    )
+    d.add_argument("--policy", default="heuristic", choices=POLICIES, help="bot policy (default heuristic)")
+    d.set_defaults(func=run_demo)
+
+
+def run_serve(args: argparse.Namespace) -> int:
+    """Serve until a signal; exit 0, or 1 when the address or the store cannot be opened."""
+    logging.basicConfig(level=args.log_level, format="%(asctime)s %(levelname)s %(name)s: %(message)s")
+    config = ServerConfig(
+        host=args.host,
+        port=args.port,
+        db=args.db,
+        password=args.password or None,
+        grace=args.grace,
+        bot_delay=args.bot_delay,
+    )
+    try:
+        asyncio.run(run_server(config))
+    except OSError as exc:
+        print(f"cannot serve on {args.host}:{args.port}: {exc}", file=sys.stderr)
+        return 1
+    return 0
+
+
+async def _demo(db: str, policy: str) -> tuple[str, BotsResult]:
+    config = ServerConfig(host="127.0.0.1", port=0, db=db, bot_delay=0.0)
+    async with BarbuServer(config) as server:
+        print(
+            f"server on {server.url}, store {db}; four {policy} bots playing over WebSockets...", flush=True
+        )
+        result = await run_bots(server.url, "demo", 4, policy, None)
+        return server.url, result
+
+
+def run_demo(args: argparse.Namespace) -> int:
+    """Play the demo match; exit 0."""
+    db = str(Path(args.db).resolve())
+    _, result = asyncio.run(_demo(db, args.policy))
+    players = {seat: str(name) for seat, name in result.players.items() if name}
+    print(score_sheet(result.history, players))
+    print(f"\nmatch id {result.room} ({len(result.history)} hands) stored in {db}")
+    print(f"record:  barbu export --db {shlex.quote(db)} {result.room}")
+    print(f"matches: barbu matches --db {shlex.quote(db)}")
+    return 0

@@ -1,0 +1,86 @@
+"""``barbu export`` and ``barbu matches``: read matches back from a server's SQLite store."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from pathlib import Path
+
+from engine.cards import SEATS
+from server.barbu_table import replay_log
+from server.store import Store, StoreError
+
+
+def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
+    """Add ``export`` and ``matches`` to the ``barbu`` parser."""
+    p = sub.add_parser(
+        "export",
+        help="write a stored match as a barbu-match/1 record",
+        description="Print (or write to --out) the barbu-match/1 record of match MATCH_ID from the store: "
+        "the final record of a finished match, or the record so far of one in progress or interrupted.",
+    )
+    p.add_argument("--db", required=True, metavar="PATH", help="the server's SQLite file")
+    p.add_argument("match_id", type=int, metavar="MATCH_ID", help="the match id (its table's room id)")
+    p.add_argument("--out", metavar="FILE", help="write the record here instead of standard output")
+    p.set_defaults(func=run_export)
+    m = sub.add_parser(
+        "matches",
+        help="list the matches in a store",
+        description="One line per stored Barbu match: id, status, hands played, table name, players, totals.",
+    )
+    m.add_argument("--db", required=True, metavar="PATH", help="the server's SQLite file")
+    m.set_defaults(func=run_matches)
+
+
+def _open(path: str) -> Store | None:
+    if not Path(path).is_file():
+        print(f"{path}: no such store file", file=sys.stderr)
+        return None
+    return Store(path)
+
+
+def run_export(args: argparse.Namespace) -> int:
+    """Print the record; exit 0, or 1 when the store or the match is missing or does not replay."""
+    store = _open(args.db)
+    if store is None:
+        return 1
+    try:
+        row = store.room(args.match_id)
+        if row.kind != "barbu":
+            print(f"room {args.match_id} is a {row.kind} room, not a Barbu match", file=sys.stderr)
+            return 1
+        record = row.record
+        if record is None:
+            match, _ = replay_log(row, store)
+            record = match.to_record(row.players)
+    except (StoreError, ValueError) as exc:
+        print(f"{args.db}: {exc}", file=sys.stderr)
+        return 1
+    finally:
+        store.close()
+    text = json.dumps(record, indent=1) + "\n"
+    if args.out:
+        Path(args.out).write_text(text, encoding="utf-8")
+        print(f"wrote match {args.match_id} to {args.out}")
+    else:
+        sys.stdout.write(text)
+    return 0
+
+
+def run_matches(args: argparse.Namespace) -> int:
+    """List the matches; exit 0, or 1 when the store file is missing."""
+    store = _open(args.db)
+    if store is None:
+        return 1
+    try:
+        for row in store.rooms("barbu"):
+            hands = len(row.record["deals"]) if row.record else "-"
+            players = ",".join(row.players.get(s, "-") for s in SEATS)
+            totals = ""
+            if row.record and "totals" in row.record:
+                totals = " ".join(f"{s}{row.record['totals'][s]:+d}" for s in SEATS)
+            print(f"{row.id}\t{row.status}\t{hands}\t{row.name}\t{players}\t{totals}".rstrip())
+    finally:
+        store.close()
+    return 0
