@@ -19,7 +19,18 @@ from typing import Any
 from engine.cards import card_text
 from engine.solitaire.base import Game, Move, Token
 from engine.solitaire.errors import IllegalMove
-from engine.solitaire.rules import BUILDERS, BUILDS_ON, KING, SUIT, VALUE, Build, Empty, card_of
+from engine.solitaire.rules import (
+    BASES,
+    BUILDERS,
+    BUILDS_ON,
+    KING,
+    PREVIOUS,
+    SUIT,
+    VALUE,
+    Build,
+    Empty,
+    card_of,
+)
 
 WASTE = -1
 STOCK = -2
@@ -116,7 +127,9 @@ class ColumnGame(Game):
         self.foundation_suit = [i // rules.decks if rules.aces_out else -1 for i in range(f)]
         self.foundation_height = [1 if rules.aces_out else 0] * f
         self.redeals_left = rules.redeals
+        self.on_foundations = [rules.decks if rules.aces_out and VALUE[c] == 1 else 0 for c in range(52)]
         self._builds_on = BUILDS_ON[rules.build]
+        self._bases = BASES[rules.build]
         self._builders = BUILDERS[rules.build]
         self._multi = rules.runs or rules.supermove
 
@@ -141,6 +154,14 @@ class ColumnGame(Game):
             if fs == s and heights[i] == v - 1:
                 return i
         return -1
+
+    def goes_up(self, card: int) -> bool:
+        """True when some foundation takes ``card`` now (an Ace: an empty foundation is left)."""
+        below = PREVIOUS[card]
+        found = self.on_foundations
+        if below < 0:
+            return found[card] < self.rules.decks
+        return found[below] > found[card]
 
     def run_length(self, column: int) -> int:
         """How many top cards of a non-empty ``column`` form a built, face-up run (at least 1)."""
@@ -168,54 +189,57 @@ class ColumnGame(Game):
 
     def _moves(self, prune: bool) -> list[Move]:
         cols = self.columns
-        table = self._builds_on
+        bases = self._bases
+        goes_up = self.goes_up
         to_foundation: list[Move] = []
         revealing: list[Move] = []
         others: list[Move] = []
         to_empty: list[Move] = []
-        empties = [j for j, col in enumerate(cols) if not col]
-        first_empty = empties[0] if empties else -1
+        tops: dict[int, list[int]] = {}
+        empties: list[int] = []
+        for j, col in enumerate(cols):
+            if col:
+                tops.setdefault(col[-1], []).append(j)
+            else:
+                empties.append(j)
+        targets = empties[:1] if prune else empties
         run_cap = self._max_run(False) if self._multi else 1
         empty_cap = self._max_run(True) if self._multi else 1
         for i, col in enumerate(cols):
             if not col:
                 continue
-            if self.foundation_for(col[-1]) >= 0:
+            if goes_up(col[-1]):
                 to_foundation.append((i, ANY_FOUNDATION, 1))
             size = len(col)
-            longest = self.run_length(i) if self._multi else 1
+            longest = min(self.run_length(i), max(run_cap, empty_cap)) if self._multi else 1
             for n in range(1, longest + 1):
                 base = col[-n]
                 bucket = revealing if n == size - self.down[i] else others
-                for j, dest in enumerate(cols):
-                    if dest:
-                        if j != i and n <= run_cap and table[dest[-1] * 52 + base]:
-                            bucket.append((i, j, n))
-                    elif n <= empty_cap and self._empty_takes(base):
-                        if prune and (j != first_empty or n == size):
-                            continue
-                        to_empty.append((i, j, n))
+                if n <= run_cap:
+                    for b in bases[base]:
+                        for j in tops.get(b, ()):
+                            if j != i:
+                                bucket.append((i, j, n))
+                if targets and n <= empty_cap and self._empty_takes(base) and not (prune and n == size):
+                    to_empty.extend((i, j, n) for j in targets)
         from_waste: list[Move] = []
         if self.waste:
             top = self.waste[-1]
-            if self.foundation_for(top) >= 0:
+            if goes_up(top):
                 to_foundation.append((WASTE, ANY_FOUNDATION, 1))
-            for j, dest in enumerate(cols):
-                if dest:
-                    if table[dest[-1] * 52 + top]:
-                        from_waste.append((WASTE, j, 1))
-                elif self._empty_takes(top) and not (prune and j != first_empty):
-                    from_waste.append((WASTE, j, 1))
+            for b in bases[top]:
+                from_waste.extend((WASTE, j, 1) for j in tops.get(b, ()))
+            if targets and self._empty_takes(top):
+                from_waste.extend((WASTE, j, 1) for j in targets)
         moves = to_foundation + revealing + from_waste + others + to_empty
         if self.rules.foundation_back:
             for f, height in enumerate(self.foundation_height):
                 if height:
                     card = card_of(self.foundation_suit[f], height)
-                    for j, dest in enumerate(cols):
-                        if (table[dest[-1] * 52 + card] if dest else self._empty_takes(card)) and not (
-                            prune and not dest and j != first_empty
-                        ):
-                            moves.append((FOUNDATION + f, j, 1))
+                    for b in bases[card]:
+                        moves.extend((FOUNDATION + f, j, 1) for j in tops.get(b, ()))
+                    if targets and self._empty_takes(card):
+                        moves.extend((FOUNDATION + f, j, 1) for j in targets)
         if self.stock or (self.redeals_left and self.waste):
             moves.append(TURN)
         return moves
@@ -230,17 +254,14 @@ class ColumnGame(Game):
 
     def _is_safe(self, card: int) -> bool:
         """``card`` goes to a foundation now and no card that could ever be built on it is left in play."""
-        if self.foundation_for(card) < 0:
-            return False
+        found = self.on_foundations
+        below = PREVIOUS[card]
         decks = self.rules.decks
-        suits = self.foundation_suit
-        heights = self.foundation_height
-        for b in self._builders[card]:
-            s, v = SUIT[b], VALUE[b]
-            on_foundations = sum(1 for i, fs in enumerate(suits) if fs == s and heights[i] >= v)
-            if on_foundations < decks:
-                return False
-        return True
+        if below < 0:
+            return found[card] < decks
+        if found[below] <= found[card]:
+            return False
+        return all(found[b] == decks for b in self._builders[card])
 
     # -- making and taking back moves ---------------------------------------------------------------------
 
@@ -277,6 +298,7 @@ class ColumnGame(Game):
             f = dst - FOUNDATION if dst >= FOUNDATION else self.foundation_for(moved[0])
             self.foundation_suit[f] = SUIT[moved[0]]
             self.foundation_height[f] += 1
+            self.on_foundations[moved[0]] += 1
         return (_MOVED, src, dst, n, prev_down, f)
 
     def _take_foundation(self, f: int) -> int:
@@ -285,6 +307,7 @@ class ColumnGame(Game):
         self.foundation_height[f] = height - 1
         if height == 1:
             self.foundation_suit[f] = -1
+        self.on_foundations[card] -= 1
         return card
 
     def _undo(self, token: Token) -> None:
@@ -316,6 +339,7 @@ class ColumnGame(Game):
             g = src - FOUNDATION
             self.foundation_suit[g] = SUIT[moved[0]]
             self.foundation_height[g] += 1
+            self.on_foundations[moved[0]] += 1
 
     def _key(self) -> Hashable:
         down = self.down
@@ -443,7 +467,7 @@ class ColumnGame(Game):
             if n > 1:
                 raise IllegalMove(text, "one card at a time goes to a foundation")
             if dst == ANY_FOUNDATION:
-                if self.foundation_for(base) < 0:
+                if not self.goes_up(base):
                     raise IllegalMove(
                         text, f"no foundation takes {name}: foundations build up in suit from the Ace"
                     )
@@ -517,4 +541,5 @@ class ColumnGame(Game):
         other.waste = list(self.waste)
         other.foundation_suit = list(self.foundation_suit)
         other.foundation_height = list(self.foundation_height)
+        other.on_foundations = list(self.on_foundations)
         return other

@@ -75,6 +75,16 @@ BUILDERS: dict[Build, tuple[tuple[int, ...], ...]] = {
 """``BUILDERS[rule][card]``: the cards (0..51) that may ever be put on ``card`` under ``rule``."""
 
 
+BASES: dict[Build, tuple[tuple[int, ...], ...]] = {
+    rule: tuple(tuple(b for b in range(52) if BUILDS_ON[rule][b * 52 + a]) for a in range(52))
+    for rule in Build
+}
+"""``BASES[rule][card]``: the cards (0..51) that ``card`` may be put on under ``rule``."""
+
+PREVIOUS: tuple[int, ...] = tuple(-1 if VALUE[c] == 1 else card_of(SUIT[c], VALUE[c] - 1) for c in range(52))
+"""``PREVIOUS[card]``: the card of the same suit one lower in value (-1 for an Ace)."""
+
+
 class Empty(StrEnum):
     """What an empty column accepts: any card (or valid run), nothing, or a King alone."""
 

@@ -1,9 +1,10 @@
 """A solver for every solitaire of the package: depth-first search with a transposition table.
 
-The search works on a copy of the game, making and taking back moves in place. At each position it first
-makes the safe moves to the foundations (``Game._safe_move``: moves that cannot lose a won game), then
-looks the canonical position up (``Game._key``: columns sorted, so interchangeable columns count once; only
-the stock's length where that determines it) in a table of hashes of positions already searched, then tries
+The search works on a copy of the game, making and taking back moves in place. At each position it looks
+the canonical position up (``Game._key``: columns sorted, so interchangeable columns count once; only the
+stock's length where that determines it) in a table of hashes of positions already searched, then makes the
+safe moves to the foundations (``Game._safe_move``: moves that cannot lose a won game) and looks the result
+up too, then tries
 the pruned move list (``Game._moves(prune=True)``: a single empty column as destination, no whole column
 moved to an empty one), best-looking moves first. Because every position reachable from the deal is visited
 at most once, an exhausted search proves the deal unsolvable.
@@ -89,6 +90,11 @@ class _Search:
     def _expand(self) -> tuple[int, list[Move] | None]:
         """Make the safe moves; returns how many, and the moves to try (``None``: the game is won)."""
         game = self.game
+        seen = self.seen
+        key = hash(game._key())
+        if key in seen:
+            return 0, []
+        seen.add(key)
         made = 0
         while (m := game._safe_move()) is not None:
             self.autos.append(game._do(m))
@@ -96,10 +102,11 @@ class _Search:
             made += 1
         if game.won:
             return made, None
-        key = hash(game._key())
-        if key in self.seen:
-            return made, []
-        self.seen.add(key)
+        if made:
+            key = hash(game._key())
+            if key in seen:
+                return made, []
+            seen.add(key)
         self.nodes += 1
         if (
             self.nodes % _CHECK_EVERY == 0
