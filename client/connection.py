@@ -253,6 +253,17 @@ class Connection:
             raise ConnectionLost("connection closed")
         return item
 
+    def take_pushes(self) -> list[Message]:
+        """Every push already received and not yet taken, oldest first, without waiting."""
+        taken: list[Message] = []
+        while not self._pushes.empty():
+            item = self._pushes.get_nowait()
+            if item is None:
+                self._pushes.put_nowait(None)
+                break
+            taken.append(item)
+        return taken
+
     async def pushes(self) -> AsyncIterator[Message]:
         """Every push in order until the connection closes (no timeout)."""
         while True:

@@ -1,0 +1,74 @@
+"""The SQLite store: tokens, rooms, the action log, records, solitaire results; survives reopening."""
+
+from __future__ import annotations
+
+import sqlite3
+import time
+from pathlib import Path
+
+import pytest
+
+from server.store import Store, StoreError
+
+
+def test_tokens_rotate_on_login(tmp_path: Path) -> None:
+    store = Store(tmp_path / "s.sqlite3")
+    first = store.issue_token("alice")
+    assert len(first) >= 40 and store.player_for_token(first) == "alice"
+    second = store.issue_token("alice")
+    assert second != first
+    assert store.player_for_token(first) is None
+    assert store.player_for_token(second) == "alice"
+    assert store.token_for_player("alice") == second
+    assert store.token_for_player("bob") is None
+
+
+def test_room_log_and_record_persist(tmp_path: Path) -> None:
+    path = tmp_path / "s.sqlite3"
+    store = Store(path)
+    room = store.create_room("barbu", "t", {"seed": 5, "variants": {}, "first_declarer": "E"})
+    store.set_players(room, {"N": "alice", "E": "bot:random"})
+    store.set_status(room, "playing")
+    store.append_action(room, 1, 1, {"action": "contract", "contract": "barbu"})
+    store.append_action(room, 2, 2, {"action": "double", "targets": []})
+    with pytest.raises(sqlite3.IntegrityError):
+        store.append_action(room, 2, 3, {"action": "pass"})
+    store.close()
+    again = Store(path)
+    row = again.room(room)
+    assert (row.kind, row.name, row.status, row.config["seed"]) == ("barbu", "t", "playing", 5)
+    assert row.players == {"N": "alice", "E": "bot:random"}
+    assert [(a.seq, a.seat, a.action["action"]) for a in again.actions(room)] == [
+        (1, 1, "contract"),
+        (2, 2, "double"),
+    ]
+    again.set_status(room, "over", {"format": "barbu-match/1"})
+    assert again.room(room).record == {"format": "barbu-match/1"}
+    assert [r.id for r in again.rooms("barbu", ("over",))] == [room]
+    assert again.rooms("solitaire") == []
+    with pytest.raises(StoreError):
+        again.room(999)
+    with pytest.raises(ValueError):
+        again.set_status(room, "lost")
+
+
+def test_solitaire_results_rank_by_day_and_game(tmp_path: Path) -> None:
+    store = Store(tmp_path / "s.sqlite3")
+    rooms = [store.create_room("solitaire", f"s{i}", {"game": "pyramid", "seed": i}) for i in range(3)]
+    store.add_result(rooms[0], "pyramid", "alice", won=False, score=20, moves=40)
+    store.add_result(rooms[1], "pyramid", "bob", won=True, score=52, moves=60)
+    store.add_result(rooms[2], "pyramid", "carol", won=True, score=52, moves=50)
+    day = time.strftime("%Y-%m-%d", time.gmtime())
+    assert [r["player"] for r in store.results(day, "pyramid")] == ["carol", "bob", "alice"]
+    assert store.results(day, "lucas") == []
+
+
+def test_newer_schema_is_refused(tmp_path: Path) -> None:
+    path = tmp_path / "s.sqlite3"
+    Store(path).close()
+    db = sqlite3.connect(path)
+    db.execute("UPDATE meta SET value='99' WHERE key='schema'")
+    db.commit()
+    db.close()
+    with pytest.raises(StoreError):
+        Store(path)
