@@ -1,4 +1,5 @@
-"""Shared fixtures: a real server on 127.0.0.1 (port 0) with a SQLite file in ``tmp_path``, and clients.
+"""Shared fixtures and helpers: a real server on 127.0.0.1 (port 0) with a SQLite file in ``tmp_path``,
+clients, seating four of them, flushing pushes, and the card-secrecy check.
 
 ``start_server(**config)`` starts one (several may run at once; all stop at teardown); ``server`` is one
 with the test defaults (bots act at once, 60 s grace); ``connect(server, name)`` opens a logged-in client.
@@ -6,13 +7,15 @@ with the test defaults (bots act at once, 60 s grace); ``connect(server, name)``
 
 from __future__ import annotations
 
-from collections.abc import AsyncIterator, Awaitable, Callable
+import re
+from collections.abc import AsyncIterator, Awaitable, Callable, Iterator
 from pathlib import Path
 from typing import Any
 
 import pytest
 
 from client import Connection
+from protocol import EventPush, Message, Snapshot
 from server import BarbuServer, ServerConfig
 
 StartServer = Callable[..., Awaitable[BarbuServer]]
@@ -66,3 +69,92 @@ async def connect() -> AsyncIterator[Connect]:
     yield open_one
     for conn in opened:
         await conn.close()
+
+
+CARD = re.compile(r"^[2-9TJQKA][SHDC]$")
+
+
+async def four_at_table(
+    server: BarbuServer, connect: Connect, name: str, **table: Any
+) -> tuple[str, dict[str, Connection]]:
+    """Four logged-in clients seated at a new table ``name``; returns its room id and the clients by seat."""
+    conns = [await connect(server, f"{name}-{i}") for i in range(4)]
+    room = await conns[0].create_table(name, **table)
+    by_seat: dict[str, Connection] = {}
+    for conn in conns:
+        snap = await conn.sit(room)
+        assert snap.seat is not None
+        by_seat[snap.seat] = conn
+    return room, by_seat
+
+
+async def settled_snapshots(by_seat: dict[str, Connection], room: str) -> dict[str, dict[str, Any]]:
+    """Each seat's snapshot (without its id) after a round trip, with all pushes before it discarded."""
+    out = {}
+    for seat, conn in by_seat.items():
+        wire = (await conn.snapshot(room)).to_wire()
+        del wire["id"]
+        out[seat] = wire
+        conn.take_pushes()
+    return out
+
+
+def strings(value: Any) -> Iterator[str]:
+    """Every string in a nested wire value (map keys included)."""
+    stack = [value]
+    while stack:
+        item = stack.pop()
+        if isinstance(item, str):
+            yield item
+        elif isinstance(item, dict):
+            stack.extend(item.keys())
+            stack.extend(item.values())
+        elif isinstance(item, list):
+            stack.extend(item)
+
+
+def public_timeline(spectator: list[Message]) -> dict[int, tuple[int, frozenset[str], int | None]]:
+    """From a spectator's pushes: for each action number ``seq``, the hand in progress after it, the cards
+    already public (played in that hand, plus those of a hand that ended at ``seq``), the hand that ended."""
+    timeline: dict[int, tuple[int, frozenset[str], int | None]] = {0: (1, frozenset(), None)}
+    hand, played, ended, ended_played, last = 1, set[str](), None, set[str](), 0
+    for push in spectator:
+        if not isinstance(push, EventPush):
+            continue
+        if push.seq != last:
+            ended, ended_played, last = None, set(), push.seq
+        event = push.event
+        if event["event"] == "card-played":
+            played.add(event["card"])
+        elif event["event"] == "hand-scored":
+            ended, ended_played = hand, set(played)
+            hand, played = hand + 1, set()
+        timeline[push.seq] = (hand, frozenset(played | ended_played), ended)
+    return timeline
+
+
+def secrecy_violations(
+    messages: list[Message],
+    seat: str | None,
+    deals: list[dict[str, Any]],
+    timeline: dict[int, tuple[int, frozenset[str], int | None]],
+) -> list[str]:
+    """Cards in ``messages`` (received by ``seat``; None = a spectator) that were neither public yet nor in
+    that seat's own hand. Returns one description per offending card."""
+    bad = []
+    for message in messages:
+        seq = getattr(message, "seq", None)
+        if seq is None:
+            continue
+        if isinstance(message, Snapshot) and message.view is None:
+            continue
+        hand, public, ended = timeline[seq]
+        allowed = set(public)
+        if seat is not None:
+            allowed.update(deals[min(hand, len(deals)) - 1]["hands"][seat])
+            if ended is not None:
+                allowed.update(deals[ended - 1]["hands"][seat])
+        for text in strings(message.to_wire()):
+            if CARD.match(text) and text not in allowed:
+                bad.append(f"{seat} got {text} at seq {seq} in {message.TYPE}")
+    return bad

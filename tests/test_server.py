@@ -1,0 +1,396 @@
+"""The server end to end: real server on a loopback port, real WebSocket clients, real SQLite file."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+from pathlib import Path
+from typing import Any
+
+import msgpack
+import pytest
+
+from cli.main import main as barbu
+from client import Connection, ServerError, play_match
+from engine.barbu import Match, make_policy
+from engine.cards import SEATS
+from protocol import ChatPush, Error, EventPush, Message, Players, Snapshot, Turn
+from server import BarbuServer
+from tests.conftest import (
+    Connect,
+    StartServer,
+    four_at_table,
+    public_timeline,
+    secrecy_violations,
+    settled_snapshots,
+)
+
+
+def _record(server: BarbuServer, room: str) -> dict[str, Any]:
+    assert server.store is not None
+    record = server.store.room(int(room)).record
+    assert record is not None
+    return record
+
+
+async def test_full_match_replays_and_hides_unplayed_cards(
+    server: BarbuServer, connect: Connect, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    conns = [await connect(server, f"p{i}") for i in range(4)]
+    room = await conns[0].create_table("full")
+    watcher = await connect(server, "watcher")
+    seen: dict[str | None, list[Message]] = {None: [await watcher.watch(room)]}
+    by_seat: dict[str, Connection] = {}
+    for conn in conns:
+        snap = await conn.sit(room)
+        assert snap.seat is not None and snap.state == "waiting" and snap.view is None
+        by_seat[snap.seat] = conn
+        seen[snap.seat] = [snap]
+    games = [
+        play_match(c, room, make_policy("heuristic" if i % 2 else "random", i), seen[s].append)
+        for i, (s, c) in enumerate(by_seat.items())
+    ]
+    results = await asyncio.gather(*games)
+    assert all(r == results[0] for r in results)
+    await watcher.snapshot(room)
+    seen[None].extend(watcher.take_pushes())
+
+    record = _record(server, room)
+    assert len(record["deals"]) == 28
+    assert record["players"] == {s: by_seat[s].name for s in SEATS}
+    replayed = Match.from_record(record)
+    assert {s: replayed.totals[i] for i, s in enumerate(SEATS)} == results[0] == record["totals"]
+
+    timeline = public_timeline(seen[None])
+    assert max(timeline) >= 28 * 13
+    for seat, messages in seen.items():
+        assert secrecy_violations(messages, seat, record["deals"], timeline) == []
+    assert secrecy_violations(seen["N"], "E", record["deals"], timeline), "the check can see a leak"
+    dealt = [m for m in seen["N"] if isinstance(m, EventPush) and m.event["event"] == "hand-dealt"]
+    assert len(dealt) == 27 and all(len(m.event["hand"]) == 13 for m in dealt)
+    assert not any(isinstance(m, EventPush) and m.event["event"] == "hand-dealt" for m in seen[None])
+
+    out = tmp_path / "match.json"
+    assert barbu(["export", "--db", server.config.db, room, "--out", str(out)]) == 0
+    assert json.loads(out.read_text()) == record
+    capsys.readouterr()
+    assert barbu(["replay", str(out)]) == 0
+    assert json.loads(capsys.readouterr().out)["totals"] == results[0]
+    assert barbu(["matches", "--db", server.config.db]) == 0
+    assert capsys.readouterr().out.startswith(f"{room}\tover\t28\tfull\t")
+
+
+async def _into_play(by_seat: dict[str, Connection], room: str) -> dict[str, Any]:
+    """Choose No Tricks and let everybody decline to double; returns the declarer's view to lead."""
+    view = (await by_seat["N"].snapshot(room)).view
+    assert view is not None
+    declarer = view["declarer"]
+    await by_seat[declarer].act(room, declarer, {"action": "contract", "contract": "no-tricks"})
+    while True:
+        view = (await by_seat["N"].snapshot(room)).view
+        assert view is not None
+        if view["phase"] == "play":
+            break
+        seat = view["to_move"]
+        kind = "double" if view["phase"] == "double" else "redouble"
+        await by_seat[seat].act(room, seat, {"action": kind, "targets": []})
+    lead = (await by_seat[declarer].snapshot(room)).view
+    assert lead is not None and lead["to_move"] == declarer
+    return lead
+
+
+async def _refused(conn: Connection, frame: bytes | str) -> Error:
+    await conn.send_raw(frame)
+    push = await conn.next_push(5)
+    assert isinstance(push, Error), push
+    return push
+
+
+async def test_refusals_leave_table_and_connection_unchanged(server: BarbuServer, connect: Connect) -> None:
+    room, by_seat = await four_at_table(server, connect, "errors")
+    lead = await _into_play(by_seat, room)
+    declarer = lead["seat"]
+    other = next(s for s in SEATS if s != declarer)
+    before = await settled_snapshots(by_seat, room)
+    other_view = before[other]["view"]
+
+    async def refused_act(seat_conn: str, seat: str, action: dict[str, Any]) -> ServerError:
+        with pytest.raises(ServerError) as info:
+            await by_seat[seat_conn].act(room, seat, action)
+        return info.value
+
+    out_of_turn = await refused_act(other, other, {"action": "play", "card": other_view["hand"][0]})
+    assert (out_of_turn.code, out_of_turn.rule) == ("illegal", "not-your-turn")
+    not_held = await refused_act(declarer, declarer, {"action": "play", "card": other_view["hand"][0]})
+    assert (not_held.code, not_held.rule) == ("illegal", "not-in-hand")
+    bad_action = await refused_act(declarer, declarer, {"action": "fly"})
+    assert (bad_action.code, bad_action.rule, bad_action.field) == ("illegal", "bad-action", "action")
+    someone_else = await refused_act(declarer, other, {"action": "play", "card": other_view["hand"][0]})
+    assert someone_else.code == "not-your-seat"
+
+    conn = by_seat[declarer]
+    assert (await _refused(conn, b"\xc1")).code == "bad-frame"
+    assert (await _refused(conn, "a text frame")).code == "bad-frame"
+    big = msgpack.packb({"type": "chat", "id": 90, "room": room, "text": "x" * 40000})
+    assert (await _refused(conn, big)).code == "too-large"
+    deep = msgpack.packb({"type": "chat", "id": 91, "room": room, "text": [[[[[["x"]]]]]]})
+    assert (await _refused(conn, deep)).code == "limit"
+    unknown = await _refused(conn, msgpack.packb({"type": "fly", "id": 92}))
+    assert (unknown.code, unknown.id, unknown.field) == ("unknown-type", 92, "type")
+    missing = await _refused(conn, msgpack.packb({"type": "act", "id": 93, "room": room, "seat": declarer}))
+    assert (missing.code, missing.id, missing.field) == ("bad-message", 93, "action")
+
+    stranger = await connect(server)
+    with pytest.raises(ServerError) as info:
+        await stranger.resume("not-a-token")
+    assert info.value.code == "bad-token"
+    with pytest.raises(ServerError) as info:
+        await stranger.login("errors-0")
+    assert info.value.code == "name-taken"
+    await stranger.login("stranger")
+    await stranger.watch(room)
+    with pytest.raises(ServerError) as info:
+        await stranger.act(room, declarer, {"action": "play", "card": lead["hand"][0]})
+    assert info.value.code == "not-seated"
+
+    assert await settled_snapshots(by_seat, room) == before
+    first = lead["legal"][0]
+    await conn.act(room, declarer, first)
+    after = (await conn.snapshot(room)).view
+    assert after is not None and after["trick"]["cards"] == [first["card"]]
+
+
+async def test_password_and_session_order(start_server: StartServer, connect: Connect) -> None:
+    server = await start_server(password="open sesame")
+    conn = await connect(server)
+    assert conn.welcome is not None and conn.welcome.password is True
+    for password in (None, "wrong"):
+        with pytest.raises(ServerError) as info:
+            await conn.login("alice", password)
+        assert (info.value.code, info.value.field) == ("bad-password", "password")
+    with pytest.raises(ServerError) as info:
+        await conn.list_rooms()
+    assert info.value.code == "login-first"
+    with pytest.raises(ServerError) as info:
+        await conn.login("bot:sneaky", "open sesame")
+    assert info.value.code == "bad-message"
+    reply = await conn.login("alice", "open sesame")
+    assert reply.name == "alice" and len(reply.token) >= 40
+    with pytest.raises(ServerError) as info:
+        await conn.login("alice", "open sesame")
+    assert info.value.code == "already-logged-in"
+    assert await conn.list_rooms() == []
+
+    raw = await connect(server)
+    first = await _refused(raw, msgpack.packb({"type": "hello", "id": 1, "version": 99, "client": "x"}))
+    assert first.code == "version"
+
+
+async def test_hello_first(server: BarbuServer) -> None:
+    from websockets.asyncio.client import connect as ws_connect
+
+    async with ws_connect(server.url, compression=None, proxy=None) as ws:
+        await ws.send(msgpack.packb({"type": "list-rooms", "id": 1}))
+        reply = msgpack.unpackb(await ws.recv())
+        assert (reply["type"], reply["id"], reply["code"]) == ("error", 1, "hello-first")
+
+
+async def test_lobby_bots_chat_and_spectators(server: BarbuServer, connect: Connect) -> None:
+    alice = await connect(server, "alice")
+    room = await alice.create_table("lobby", variants={"rotation": "each-hand"})
+    with pytest.raises(ServerError) as info:
+        await alice.create_table("lobby")
+    assert info.value.code == "name-taken"
+    with pytest.raises(ServerError) as info:
+        await alice.create_table("bad", variants={"no-such": 1})
+    assert (info.value.code, info.value.field) == ("bad-message", "variants")
+    with pytest.raises(ServerError) as info:
+        await alice.sit("999")
+    assert info.value.code == "no-such-room"
+    snap = await alice.sit(room, "S")
+    assert (snap.seat, snap.state) == ("S", "waiting")
+    with pytest.raises(ServerError) as info:
+        await alice.add_bot(room, "S")
+    assert info.value.code == "seat-taken"
+    with pytest.raises(ServerError) as info:
+        await alice.add_bot(room, "N", "genius")
+    assert (info.value.code, info.value.field) == ("bad-message", "policy")
+    bob = await connect(server, "bob")
+    await bob.watch(room)
+    await alice.chat(room, "hello all")
+    said = await bob.next_push(5)
+    while not isinstance(said, ChatPush):
+        said = await bob.next_push(5)
+    assert (said.room, said.name, said.text) == (room, "alice", "hello all")
+    [summary] = await bob.list_rooms()
+    assert summary["players"] == {"N": None, "E": None, "S": "alice", "W": None}
+    assert summary["variants"] == {"rotation": "each-hand"} and summary["spectators"] == 1
+
+    for seat in ("N", "E", "W"):
+        await alice.add_bot(room, seat, "random")
+    totals = await play_match(alice, room, make_policy("random", 3))
+    assert sum(totals.values()) == 0 or len(totals) == 4
+    record = _record(server, room)
+    assert record["players"]["N"] == "bot:random" and record["players"]["S"] == "alice"
+    assert record["variants"] == {"rotation": "each-hand"}
+    bob_saw = [p for p in bob.take_pushes() if isinstance(p, EventPush)]
+    assert bob_saw and all(p.room == room for p in bob_saw)
+    with pytest.raises(ServerError) as info:
+        await bob.sit(room)
+    assert info.value.code == "room-over"
+
+
+async def _play_until_lead_followed(conn: Connection, room: str, seed: int) -> Turn:
+    """Answer turns until this seat must play to a trick someone else has led; return that turn."""
+    policy = make_policy("random", seed)
+    from engine.barbu import action_from_wire, action_to_wire
+
+    while True:
+        push = await conn.next_push(20)
+        if not isinstance(push, Turn):
+            continue
+        if push.view["phase"] == "play" and push.view["trick"]["cards"]:
+            return push
+        legal = [action_from_wire(a) for a in push.view["legal"]]
+        await conn.act(room, push.seat, action_to_wire(policy.choose(push.view, legal)))
+
+
+async def test_drop_mid_trick_resume_and_play_on(server: BarbuServer, connect: Connect) -> None:
+    room, by_seat = await four_at_table(server, connect, "drop")
+    victim_seat = "E"
+    victim = by_seat.pop(victim_seat)
+    others = [
+        asyncio.create_task(play_match(c, room, make_policy("random", i)))
+        for i, c in enumerate(by_seat.values())
+    ]
+    turn = await _play_until_lead_followed(victim, room, 7)
+    token = victim.token
+    assert token is not None
+    await victim.close()
+    watcher = await connect(server, "watcher")
+    held = await watcher.watch(room)
+    assert held.away == [victim_seat] and held.seq == turn.seq
+    await asyncio.sleep(0.3)
+    assert (await watcher.snapshot(room)).seq == turn.seq
+
+    back = await connect(server)
+    reply = await back.resume(token)
+    assert reply.rooms == [room] and reply.token == token
+    snap = await back.next_push(5)
+    assert isinstance(snap, Snapshot) and snap.id is None and snap.seat == victim_seat
+    assert snap.view is not None and snap.view["trick"] == turn.view["trick"]
+    assert snap.view["hand"] == turn.view["hand"] and snap.view["legal"] == turn.view["legal"]
+    totals = await play_match(back, room, make_policy("random", 8))
+    assert await asyncio.gather(*others) == [totals] * 3
+
+
+async def test_standin_plays_after_grace_and_hands_back(server: BarbuServer, connect: Connect) -> None:
+    room, by_seat = await four_at_table(server, connect, "standin", grace=0.2)
+    victim_seat = "W"
+    victim = by_seat.pop(victim_seat)
+    others = [
+        asyncio.create_task(play_match(c, room, make_policy("random", i)))
+        for i, c in enumerate(by_seat.values())
+    ]
+    turn = await _play_until_lead_followed(victim, room, 5)
+    token = victim.token
+    assert token is not None
+    await victim.close()
+    watcher = await connect(server, "watcher")
+    watched: list[Message] = [await watcher.watch(room)]
+    standin_played = False
+    while not standin_played:
+        push = await watcher.next_push(5)
+        watched.append(push)
+        if isinstance(push, EventPush) and push.seq > turn.seq:
+            event = push.event
+            standin_played = event["event"] == "card-played" and event["seat"] == victim_seat
+    back = await connect(server)
+    await back.resume(token)
+    turns: list[Turn] = []
+    totals = await play_match(
+        back, room, make_policy("random", 6), lambda p: turns.append(p) if isinstance(p, Turn) else None
+    )
+    assert turns, "the seat was handed back: its player got turns again"
+    assert await asyncio.gather(*others) == [totals] * 3
+    await watcher.snapshot(room)
+    watched.extend(watcher.take_pushes())
+    away = [p.away for p in watched if isinstance(p, Players | Snapshot)]
+    assert away[0] == [victim_seat] and away[-1] == []
+
+
+async def test_turn_timer_plays_for_a_silent_seat(server: BarbuServer, connect: Connect) -> None:
+    room, _ = await four_at_table(server, connect, "timer", turn_time=1)
+    watcher = await connect(server, "watcher")
+    await watcher.watch(room)
+    chosen = None
+    while chosen is None:
+        push = await watcher.next_push(5)
+        if isinstance(push, EventPush) and push.event["event"] == "contract-chosen":
+            chosen = push
+    assert chosen.seq == 1
+
+
+async def test_two_tables_without_crosstalk(server: BarbuServer, connect: Connect) -> None:
+    room_a, seats_a = await four_at_table(server, connect, "alpha")
+    room_b, seats_b = await four_at_table(server, connect, "beta")
+    assert room_a != room_b
+    seen: dict[str, list[Message]] = {room_a: [], room_b: []}
+    games = [
+        play_match(c, room, make_policy("random", i), seen[room].append)
+        for room, seats in ((room_a, seats_a), (room_b, seats_b))
+        for i, c in enumerate(seats.values())
+    ]
+    totals = await asyncio.gather(*games)
+    assert totals[:4] == [totals[0]] * 4 and totals[4:] == [totals[4]] * 4
+    for room, messages in seen.items():
+        assert messages and all(getattr(m, "room", room) == room for m in messages)
+    for room, total in ((room_a, totals[0]), (room_b, totals[4])):
+        assert _record(server, room)["totals"] == total
+
+
+async def test_restart_rebuilds_table_from_its_log(start_server: StartServer, connect: Connect) -> None:
+    first = await start_server()
+    room, by_seat = await four_at_table(first, connect, "crash")
+    tokens = {seat: conn.token for seat, conn in by_seat.items()}
+    watcher = await connect(first, "watcher")
+    await watcher.watch(room)
+    games = [
+        asyncio.create_task(play_match(c, room, make_policy("random", i)))
+        for i, c in enumerate(by_seat.values())
+    ]
+    seq = 0
+    while seq < 120:
+        push = await watcher.next_push(5)
+        seq = getattr(push, "seq", seq)
+    await first.stop()
+    await asyncio.gather(*games, return_exceptions=True)
+
+    second = await start_server()
+    assert second.store is not None
+    logged = len(second.store.actions(int(room)))
+    assert logged >= 120
+    back: dict[str, Connection] = {}
+    for seat, token in tokens.items():
+        assert token is not None
+        conn = await connect(second)
+        assert (await conn.resume(token)).rooms == [room]
+        snap = await conn.next_push(5)
+        assert isinstance(snap, Snapshot) and snap.seq == logged and snap.seat == seat
+        back[seat] = conn
+    results = await asyncio.gather(
+        *(play_match(c, room, make_policy("random", 9 + i)) for i, c in enumerate(back.values()))
+    )
+    record = _record(second, room)
+    replayed = Match.from_record(record)
+    assert {s: replayed.totals[i] for i, s in enumerate(SEATS)} == results[0]
+
+
+async def test_healthz_over_plain_http(server: BarbuServer) -> None:
+    reader, writer = await asyncio.open_connection("127.0.0.1", server.port)
+    writer.write(b"GET /healthz HTTP/1.1\r\nHost: localhost\r\n\r\n")
+    await writer.drain()
+    head = await asyncio.wait_for(reader.read(1024), 5)
+    writer.close()
+    await writer.wait_closed()
+    assert head.startswith(b"HTTP/1.1 200") and head.endswith(b"ok\n")
