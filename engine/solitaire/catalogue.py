@@ -11,6 +11,7 @@ import random
 from dataclasses import dataclass, field, replace
 from typing import Any
 
+from engine.cards import card_text
 from engine.solitaire.base import Game
 from engine.solitaire.columns import ColumnGame, ColumnRules
 from engine.solitaire.errors import RecordError
@@ -297,12 +298,11 @@ def check_deck(game: str, deck: list[int]) -> None:
         counts[c] += 1
     for c in deck:
         counts[c] -= 1
-    from engine.cards import card_text
-
+    copies = "once" if len(expected) == 52 else "twice"
     for c, n in enumerate(counts):
         if n:
             what = "missing" if n > 0 else "one too many"
-            raise RecordError("deck", f"{card_text(c)} {what} (each card {max(expected.count(c), 1)} times)")
+            raise RecordError("deck", f"{card_text(c)} {what} (each card {copies}, in {game})")
 
 
 def new_game(

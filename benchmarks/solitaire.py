@@ -1,0 +1,54 @@
+"""Solver benchmark: per game, the share of deals 1..N the solver decides within a time limit each.
+
+Usage: ``python -m benchmarks.solitaire [--deals N] [--timeout S] [--game G ...] [--option K=V ...]``.
+Prints one line per game: decided (solvable or unsolvable) and solvable, as shares of the deals, and the
+mean seconds per deal. Deals are ``new_game(game, options, seed=k)`` for ``k`` in 1..N.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+import time
+from collections.abc import Sequence
+
+from cli.solitaire import parse_options
+from engine.solitaire import GAMES, Outcome, new_game, solve
+
+
+def run_game(name: str, options: dict[str, object], deals: int, timeout: float) -> tuple[int, int, float]:
+    """Solve deals 1..``deals`` of ``name``; returns (decided, solvable, seconds in all)."""
+    decided = solvable = 0
+    start = time.perf_counter()
+    for seed in range(1, deals + 1):
+        result = solve(new_game(name, options, seed=seed), timeout=timeout)
+        if result.outcome is not Outcome.UNKNOWN:
+            decided += 1
+        if result.outcome is Outcome.SOLVABLE:
+            solvable += 1
+    return decided, solvable, time.perf_counter() - start
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """Run the benchmark and print a table; returns the exit status (0)."""
+    parser = argparse.ArgumentParser(prog="benchmarks.solitaire", description=__doc__)
+    parser.add_argument("--deals", type=int, default=200, help="deals 1..N per game (200)")
+    parser.add_argument("--timeout", type=float, default=1.0, help="seconds per deal (1.0)")
+    parser.add_argument(
+        "--game", action="append", choices=list(GAMES), help="only these games (default: all)"
+    )
+    parser.add_argument("--option", action="append", default=[], metavar="K=V", help="a game option")
+    args = parser.parse_args(argv)
+    options = parse_options(args.option)
+    print(
+        f"{'game':<16} {'decided':>8} {'solvable':>9} {'s/deal':>7}   ({args.deals} deals, {args.timeout} s each)"
+    )
+    for name in args.game or list(GAMES):
+        decided, solvable, seconds = run_game(name, options, args.deals, args.timeout)
+        n = args.deals
+        print(f"{name:<16} {decided / n:>8.0%} {solvable / n:>9.0%} {seconds / n:>7.2f}", flush=True)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

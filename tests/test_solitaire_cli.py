@@ -1,0 +1,99 @@
+"""``barbu solitaire`` deal, replay and solve, run through the real ``barbu`` parser."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from cli.main import main
+from engine.cards import card_text
+from engine.solitaire import new_game
+from tests.test_solitaire_support import UNSOLVABLE_BAKERS, deck_for, trivial_bakers_deck
+
+
+def write(tmp_path: Path, record: dict[str, Any]) -> str:
+    path = tmp_path / "game.json"
+    path.write_text(json.dumps(record))
+    return str(path)
+
+
+def test_deal_prints_the_layout(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["solitaire", "deal", "number-ten", "--seed", "3"]) == 0
+    out = capsys.readouterr().out
+    assert out.startswith("Seed: 3\nNumber Ten")
+    assert "??" in out and "t10" in out
+    assert main(["solitaire", "deal", "pyramid", "--seed", "3", "--option", "draw=3"]) == 0
+    assert "w3:" in capsys.readouterr().out
+
+
+def test_deal_refuses_a_bad_option(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["solitaire", "deal", "pyramid", "--seed", "3", "--option", "draw=5"]) == 1
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and err.startswith("options.draw: ")
+
+
+def test_replay_prints_the_state(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    game = new_game("forty-thieves", seed=8)
+    for move in ["s", "s"]:
+        game.apply(move)
+    assert main(["solitaire", "replay", write(tmp_path, game.to_record())]) == 0
+    state = json.loads(capsys.readouterr().out)
+    assert state == game.state()
+    assert state["moves"] == 2 and state["stock"] == 62 and len(state["waste"]) == 2
+
+
+def test_replay_refuses_an_illegal_move_in_one_line(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    record = new_game("pyramid", seed=1).to_record()
+    record["moves"] = ["s", "p1.1+p2.1"]
+    assert main(["solitaire", "replay", write(tmp_path, record)]) == 1
+    captured = capsys.readouterr()
+    assert captured.out == ""
+    assert captured.err.count("\n") == 1
+    assert captured.err.startswith("moves[1] p1.1+p2.1: ")
+
+
+def test_replay_refuses_a_malformed_file_in_one_line(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    record = {"format": "solitaire/1", "game": "pyramid", "seed": 1, "moves": [], "colour": "red"}
+    assert main(["solitaire", "replay", write(tmp_path, record)]) == 1
+    assert capsys.readouterr().err == "colour: unknown field\n"
+    path = tmp_path / "bad.json"
+    path.write_text("{oops")
+    assert main(["solitaire", "replay", str(path)]) == 1
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and err.startswith("record: not JSON")
+    assert main(["solitaire", "replay", str(tmp_path / "missing.json")]) == 2
+
+
+def test_solve_prints_a_record_that_replays_to_a_win(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    record = new_game("bakers-dozen", deck=trivial_bakers_deck()).to_record()
+    record["moves"] = ["t13>f"]
+    assert main(["solitaire", "solve", write(tmp_path, record), "--timeout", "5"]) == 0
+    verdict, line = capsys.readouterr().out.splitlines()
+    assert verdict == "solvable"
+    winning = json.loads(line)
+    assert winning["moves"][0] == "t13>f" and len(winning["moves"]) == 52
+    assert main(["solitaire", "replay", write(tmp_path, winning)]) == 0
+    assert json.loads(capsys.readouterr().out)["won"] is True
+
+
+def test_solve_says_unsolvable_and_unknown(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    deck = [card_text(c) for c in deck_for("bakers-dozen", UNSOLVABLE_BAKERS)]
+    record = {"format": "solitaire/1", "game": "bakers-dozen", "deck": deck, "moves": []}
+    assert main(["solitaire", "solve", write(tmp_path, record)]) == 0
+    assert capsys.readouterr().out == "unsolvable\n"
+    assert main(["solitaire", "solve", "--game", "forty-thieves", "--seed", "1", "--timeout", "0.05"]) == 0
+    assert capsys.readouterr().out.splitlines()[0] in {"unknown", "solvable"}
+
+
+def test_solve_needs_a_file_or_a_deal(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["solitaire", "solve", "--game", "pyramid"]) == 1
+    assert capsys.readouterr().err.count("\n") == 1

@@ -1,0 +1,88 @@
+"""The solver: solutions replay to a win; an exhausted search proves a deal unsolvable."""
+
+from __future__ import annotations
+
+import pytest
+
+from engine.solitaire import GAMES, Outcome, from_record, new_game, solve
+from engine.solitaire.base import Game
+from tests.test_solitaire_support import (
+    UNSOLVABLE_BAKERS,
+    deck_for,
+    trivial_bakers_deck,
+    trivial_forty_deck,
+    trivial_pyramid_deck,
+)
+
+FAMILY = [name for name, info in GAMES.items() if info.columns is not None and name != "bakers-dozen"]
+
+
+def replays_to_a_win(game: Game, moves: list[str]) -> bool:
+    record = game.to_record()
+    record["moves"] = record["moves"] + moves
+    return from_record(record).won
+
+
+@pytest.mark.parametrize("name", FAMILY)
+def test_solves_a_winnable_forty_thieves_family_deal(name: str) -> None:
+    game = new_game(name, deck=trivial_forty_deck(name))
+    stock = game.state()["stock"]
+    result = solve(game, timeout=10)
+    assert result.outcome is Outcome.SOLVABLE
+    assert replays_to_a_win(game, result.moves)
+    assert game.moves == 0 and game.state()["stock"] == stock  # the game itself is left alone
+
+
+@pytest.mark.parametrize("options", [{}, {"kings": "stay"}, {"build": "any-suit"}])
+def test_solves_a_winnable_bakers_dozen(options: dict[str, str]) -> None:
+    game = new_game("bakers-dozen", options, deck=trivial_bakers_deck())
+    result = solve(game, timeout=10)
+    assert result.outcome is Outcome.SOLVABLE
+    assert len(result.moves) == 52
+    assert replays_to_a_win(game, result.moves)
+
+
+@pytest.mark.parametrize("options", [{}, {"stock-top": True}, {"redeals": 2}])
+def test_solves_a_winnable_pyramid(options: dict[str, object]) -> None:
+    game = new_game("pyramid", options, deck=trivial_pyramid_deck())
+    result = solve(game, timeout=10)
+    assert result.outcome is Outcome.SOLVABLE
+    assert replays_to_a_win(game, result.moves)
+
+
+def test_proves_a_bakers_dozen_deal_unsolvable() -> None:
+    game = new_game("bakers-dozen", deck=deck_for("bakers-dozen", UNSOLVABLE_BAKERS))
+    assert game.legal_moves()  # not over at once: the search has work to do
+    result = solve(game, timeout=20)
+    assert result.outcome is Outcome.UNSOLVABLE
+    assert result.nodes > 1 and result.moves == []
+
+
+def test_solves_from_the_middle_of_a_game() -> None:
+    game = new_game("bakers-dozen", deck=trivial_bakers_deck())
+    for _ in range(4):
+        game.apply("t13>f")
+    result = solve(game, timeout=5)
+    assert result.outcome is Outcome.SOLVABLE and len(result.moves) == 48
+    assert replays_to_a_win(game, result.moves)
+
+
+def test_budget_gives_unknown() -> None:
+    game = new_game("forty-thieves", seed=1)
+    assert solve(game, max_nodes=10).outcome is Outcome.UNKNOWN
+
+
+@pytest.mark.parametrize("name", sorted(GAMES))
+def test_seeded_deals_are_decided_or_unknown_and_solutions_replay(name: str) -> None:
+    game = new_game(name, seed=2)
+    result = solve(game, timeout=0.5)
+    assert result.outcome in set(Outcome)
+    if result.outcome is Outcome.SOLVABLE:
+        assert replays_to_a_win(game, result.moves)
+
+
+def test_hint_is_a_legal_move() -> None:
+    game = new_game("pyramid", deck=trivial_pyramid_deck())
+    hint = game.hint()
+    assert hint is not None
+    game.apply(hint)
