@@ -16,6 +16,7 @@ COMMAND_MODULES = (
     "cli.replay",
     "cli.selfplay",
     "cli.solitaire",
+    "cli.play",
     "cli.serve",
     "cli.bot",
     "cli.store",

@@ -1,0 +1,391 @@
+"""The prompt-toolkit application of ``barbu play``: the layout (status line, the current screen, notice,
+input line, key hints), the screens' switching, and the glue between keys, screens and the session."""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import getpass
+from collections.abc import Awaitable, Callable, Coroutine
+from typing import Any
+
+from prompt_toolkit.application import Application
+from prompt_toolkit.filters import Condition
+from prompt_toolkit.formatted_text import StyleAndTextTuples
+from prompt_toolkit.layout import (
+    ConditionalContainer,
+    DynamicContainer,
+    FormattedTextControl,
+    HSplit,
+    Layout,
+    VSplit,
+    Window,
+)
+from prompt_toolkit.widgets import TextArea
+
+from client.connection import ServerError
+from client.tui.barbu_screen import TABLE_WIDTH, BarbuScreen, hand_line, side_lines, table_lines
+from client.tui.help import HELP
+from client.tui.keys import build_key_bindings
+from client.tui.lobby_screen import LobbyScreen, lobby_lines
+from client.tui.model import Model
+from client.tui.session import NETWORK_ERRORS, RETRY_DELAYS, Session
+from client.tui.sheet_screen import sheet_lines
+from client.tui.solitaire_screen import SolitaireRoom, SolitaireScreen, solitaire_lines
+from client.tui.style import STYLE
+from engine.cards import SEATS
+
+LOBBY_REFRESH = 2.0
+TABLE_HEIGHT = 13
+KEY_HINTS = {
+    "login": "Enter: confirm   Ctrl-C: quit",
+    "lobby": "Enter sit  w watch  b bot  f fill  n new table  o solitaire  r refresh  ? help  q quit",
+    "table": "←→ card  Enter play/choose  Space tick  s sheet  c chat  l lobby  ? help",
+    "sheet": "Up/Down scroll   Esc or s: back to the table",
+    "solitaire": "arrows  Enter pick/drop  d draw  u undo  r redo  h hint  n new  Esc  ? help",
+    "help": "Esc: back",
+}
+
+
+class TuiApp:
+    """The terminal client.
+
+    Args:
+        url: the server's ``ws://host:port``.
+        name: log in as this name at once (None: ask).
+        password: the server password (None: ask only if the server wants one).
+        after_login: a coroutine function run once after the first login (``--local`` seats the player).
+        retry_delays: the reconnect pauses.
+    """
+
+    def __init__(
+        self,
+        url: str,
+        name: str | None = None,
+        password: str | None = None,
+        after_login: Callable[[TuiApp], Awaitable[None]] | None = None,
+        retry_delays: tuple[float, ...] = RETRY_DELAYS,
+    ):
+        self.model = Model(url)
+        self.session = Session(self.model, self.invalidate, retry_delays)
+        self.screen = "login"
+        self.back_to = "lobby"
+        self.lobby = LobbyScreen()
+        self.barbu = BarbuScreen()
+        self.solitaire: SolitaireScreen | None = None
+        self.sheet_top = 0
+        self.name = name
+        self.password = password
+        self.after_login = after_login
+        self.input_mode: str | None = None
+        self.prompt = ""
+        self._tasks: set[asyncio.Task[Any]] = set()
+        self.secret = False
+        self.input = TextArea(
+            height=1,
+            multiline=False,
+            accept_handler=self._accept,
+            password=Condition(lambda: self.secret),
+        )
+        self.app: Application[int] = Application(
+            layout=self._layout(),
+            key_bindings=build_key_bindings(self),
+            style=STYLE,
+            full_screen=True,
+            refresh_interval=None,
+            before_render=lambda _: self._sync(),
+        )
+
+    # Layout -----------------------------------------------------------------------------------------
+
+    def _layout(self) -> Layout:
+        self._windows = {
+            "login": Window(FormattedTextControl(self._login_text)),
+            "lobby": Window(FormattedTextControl(lambda: lobby_lines(self.model, self.lobby))),
+            "table": HSplit(
+                [
+                    VSplit(
+                        [
+                            Window(FormattedTextControl(self._table_text), width=TABLE_WIDTH + 1),
+                            Window(width=1, char="│", style="class:dim"),
+                            Window(FormattedTextControl(self._side_text)),
+                        ],
+                        height=TABLE_HEIGHT,
+                    ),
+                    Window(FormattedTextControl(self._hand_text), height=2, wrap_lines=True),
+                    Window(FormattedTextControl(self._log_text), wrap_lines=False),
+                ]
+            ),
+            "sheet": Window(FormattedTextControl(self._sheet_text)),
+            "solitaire": Window(FormattedTextControl(self._solitaire_text)),
+            "help": Window(FormattedTextControl(lambda: [("", HELP)])),
+        }
+        self._focus_sink = Window(FormattedTextControl("", focusable=True), height=0)
+        input_row = ConditionalContainer(
+            VSplit(
+                [
+                    Window(
+                        FormattedTextControl(lambda: [("class:label", self.prompt)]), dont_extend_width=True
+                    ),
+                    self.input,
+                ]
+            ),
+            filter=Condition(lambda: self.input_mode is not None),
+        )
+        body = HSplit(
+            [
+                Window(FormattedTextControl(self._status_text), height=1, style="class:status"),
+                DynamicContainer(lambda: self._windows[self.screen]),
+                Window(FormattedTextControl(self._notice_text), height=1),
+                input_row,
+                Window(FormattedTextControl(lambda: KEY_HINTS[self.screen]), height=1, style="class:keys"),
+                self._focus_sink,
+            ]
+        )
+        return Layout(body, focused_element=self._focus_sink)
+
+    def _sync(self) -> None:
+        table = self.model.table
+        if table is not None:
+            self.barbu.sync(table)
+
+    def _status_text(self) -> StyleAndTextTuples:
+        m = self.model
+        conn_style = "class:status.ok" if m.connected else "class:status.bad"
+        out: StyleAndTextTuples = [(conn_style, f" {m.status} ")]
+        if m.name:
+            out.append(("class:status", f" {m.name} "))
+        if self.screen == "solitaire" and self.solitaire is not None:
+            out.append(("class:status", f"│ solitaire: {self.solitaire.room.title} "))
+            return out
+        table = m.table
+        if table is None:
+            out.append(("class:status", "│ no table "))
+            return out
+        seat = f" seat {table.seat}" if table.seat else " watching"
+        out.append(("class:status", f"│ {table.name}{seat} "))
+        view = table.view
+        if view is None:
+            out.append(("class:status", f"│ {table.state} "))
+        elif view.get("to_move") is None:
+            out.append(("class:status", "│ match over "))
+        elif table.my_turn:
+            out.append(("class:status.turn", f"│ YOUR TURN ({view.get('phase')}) "))
+        else:
+            mover = str(view.get("to_move"))
+            out.append(("class:status", f"│ turn: {mover} {table.player(mover)} ({view.get('phase')}) "))
+        return out
+
+    def _notice_text(self) -> StyleAndTextTuples:
+        if self.screen == "solitaire" and self.solitaire is not None and self.solitaire.message:
+            return [("", self.solitaire.message)]
+        return [("class:error" if self.model.notice_error else "class:notice", self.model.notice)]
+
+    def _login_text(self) -> StyleAndTextTuples:
+        return [
+            ("class:title", "barbu - Barbu and solitaire with friends\n\n"),
+            ("", f"Server: {self.model.url}\n\n"),
+            ("", "Type your player name below and press Enter.\n" if self.input_mode == "name" else ""),
+            ("", "This server wants its password.\n" if self.input_mode == "password" else ""),
+        ]
+
+    def _table_text(self) -> StyleAndTextTuples:
+        table = self.model.table
+        return [] if table is None else table_lines(table)
+
+    def _side_text(self) -> StyleAndTextTuples:
+        table = self.model.table
+        return [] if table is None else side_lines(table, self.barbu)
+
+    def _hand_text(self) -> StyleAndTextTuples:
+        table = self.model.table
+        return [] if table is None else hand_line(table, self.barbu)
+
+    def _sheet_text(self) -> StyleAndTextTuples:
+        table = self.model.table
+        if table is None:
+            return []
+        height = self.app.output.get_size().rows - 7
+        self.sheet_top = max(0, min(self.sheet_top, len((table.view or {}).get("history", [])) + 1 - height))
+        return sheet_lines(table.view or {}, table.players_by_seat(), self.sheet_top, height)
+
+    def _log_text(self) -> StyleAndTextTuples:
+        height = max(self.app.output.get_size().rows - TABLE_HEIGHT - 6, 0)
+        lines = list(self.model.log)[:-1][-height:] if height else []
+        return [("class:dim", "\n".join(lines))]
+
+    def _solitaire_text(self) -> StyleAndTextTuples:
+        if self.solitaire is None:
+            return []
+        height = self.app.output.get_size().rows - 4
+        return solitaire_lines(self.solitaire, height)
+
+    # Running ----------------------------------------------------------------------------------------
+
+    def invalidate(self) -> None:
+        """Redraw soon (called by the session after every change)."""
+        self.app.invalidate()
+
+    def spawn(self, coro: Coroutine[Any, Any, Any]) -> None:
+        """Run ``coro`` in the background (key handlers must not block)."""
+        task = asyncio.get_running_loop().create_task(coro)
+        self._tasks.add(task)
+        task.add_done_callback(self._tasks.discard)
+
+    async def run(self) -> int:
+        """Run until the user quits; returns the exit status."""
+        self.app.pre_run_callables.append(self._begin)
+        try:
+            return await self.app.run_async()
+        finally:
+            for task in list(self._tasks):
+                task.cancel()
+            await self.session.stop()
+
+    def _begin(self) -> None:
+        if self.name:
+            self.spawn(self._login(self.name))
+        else:
+            self.ask("name", "Name: ", getpass.getuser() if _has_user() else "")
+        self.spawn(self._poll_lobby())
+
+    async def _poll_lobby(self) -> None:
+        while True:
+            await asyncio.sleep(LOBBY_REFRESH)
+            if self.screen == "lobby" and self.model.connected and self.input_mode is None:
+                await self.session.refresh_rooms()
+
+    async def _login(self, name: str) -> None:
+        self.model.say(f"Logging in as {name}...")
+        try:
+            await self.session.start(name, self.password)
+        except ServerError as exc:
+            if exc.code == "bad-password":
+                self.name = name
+                self.model.say("Wrong or missing server password." if self.password else "", error=True)
+                self.ask("password", "Server password: ", "", secret=True)
+            else:
+                self.model.say(exc.message, error=True)
+                self.ask("name", "Name: ", name)
+            return
+        except NETWORK_ERRORS as exc:
+            self.model.say(f"Cannot reach {self.model.url}: {exc}", error=True)
+            self.ask("name", "Name: ", name)
+            return
+        self.model.say(f"Welcome, {self.model.name}. Press ? for the keys.")
+        self.show("lobby")
+        if self.after_login is not None:
+            await self.after_login(self)
+
+    # Screens and input ------------------------------------------------------------------------------
+
+    def show(self, screen: str) -> None:
+        """Switch to ``screen`` (help and the score sheet remember where to go back)."""
+        if screen in ("help", "sheet") and self.screen not in ("help", "sheet"):
+            self.back_to = self.screen
+        self.screen = screen
+        self.invalidate()
+
+    def back(self) -> None:
+        """Leave the help or the score sheet."""
+        self.screen = self.back_to
+        self.invalidate()
+
+    def ask(self, mode: str, prompt: str, text: str = "", secret: bool = False) -> None:
+        """Open the input line for ``mode`` (``name``, ``password``, ``chat``, ``card``, ``move``, ``table``)."""
+        self.input_mode, self.prompt = mode, prompt
+        self.secret = secret
+        self.input.text = text
+        self.input.buffer.cursor_position = len(text)
+        self.app.layout.focus(self.input)
+        self.invalidate()
+
+    def cancel_input(self) -> None:
+        """Close the input line."""
+        self.input_mode = None
+        self.secret = False
+        self.app.layout.focus(self._focus_sink)
+        self.invalidate()
+
+    def _accept(self, buffer: Any) -> bool:
+        mode, text = self.input_mode, self.input.text.strip()
+        self.cancel_input()
+        if mode == "name":
+            if text:
+                self.spawn(self._login(text))
+            else:
+                self.ask("name", "Name: ")
+        elif mode == "password":
+            self.password = text
+            self.spawn(self._login(self.name or ""))
+        elif mode == "chat" and text:
+            self.spawn(self.session.chat(text))
+        elif mode == "card" and text and self.model.table is not None:
+            action = self.barbu.card_by_text(self.model.table, text)
+            if action is None:
+                self.model.say(f"{text} is not a card you can play now.", error=True)
+            else:
+                self.spawn(self.session.act(action))
+        elif mode == "move" and text and self.solitaire is not None:
+            self.solitaire.typed(text)
+        elif mode == "table" and self.lobby.form is not None:
+            if text:
+                self.lobby.form.name = text
+            elif not self.lobby.form.name:
+                self.lobby.form = None
+        return False
+
+    # Actions used by the key bindings ---------------------------------------------------------------
+
+    async def sit(self, room: str, seat: str | None = None) -> None:
+        """Take a seat and show the table."""
+        if await self.session.sit(room, seat):
+            self.barbu = BarbuScreen()
+            self.show("table")
+
+    async def watch(self, room: str) -> None:
+        """Watch a table."""
+        if await self.session.watch(room):
+            self.barbu = BarbuScreen()
+            self.show("table")
+
+    async def fill_bots(self, room: str, players: dict[str, Any], every: bool) -> None:
+        """Add a server bot to the first empty seat (every empty seat when ``every``)."""
+        empty = [s for s in SEATS if players.get(s) is None]
+        if not empty:
+            self.model.say("No empty seat.", error=True)
+            return
+        for seat in empty if every else empty[:1]:
+            await self.session.add_bot(room, seat)
+
+    async def create_table(self) -> None:
+        """Create the table of the lobby's form, sit at it, and show it."""
+        form = self.lobby.form
+        if form is None:
+            return
+        self.lobby.form = None
+        room = await self.session.create_table(form.name, form.variants())
+        if room is not None:
+            await self.sit(room)
+
+    def open_solitaire(self, game: str, seed: int | None = None) -> None:
+        """Open a solitaire room of ``game`` (played in this process) and show it."""
+        self.lobby.picking = False
+        self.solitaire = SolitaireScreen(SolitaireRoom(game, seed))
+        self.solitaire.message = "Arrows move, Enter picks a pile then its target; ? for all keys."
+        self.show("solitaire")
+
+    async def act(self, action: dict[str, Any] | None, notice: str = "") -> None:
+        """Send a Barbu action (or show why none was sent)."""
+        if action is None:
+            if notice:
+                self.model.say(notice, error=True)
+            self.invalidate()
+            return
+        await self.session.act(action)
+
+
+def _has_user() -> bool:
+    with contextlib.suppress(Exception):
+        return bool(getpass.getuser())
+    return False

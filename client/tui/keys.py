@@ -1,0 +1,304 @@
+"""The key bindings of every screen (the help screen lists them: ``client/tui/help.py``)."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from prompt_toolkit.filters import Condition, Filter
+from prompt_toolkit.key_binding import KeyBindings, KeyPressEvent
+
+from client.tui.lobby_screen import TableForm
+
+if TYPE_CHECKING:
+    from client.tui.app import TuiApp
+
+E = KeyPressEvent
+
+
+def build_key_bindings(tui: TuiApp) -> KeyBindings:
+    """All bindings; each screen's are active only on that screen and never while the input line is open."""
+    kb = KeyBindings()
+    typing = Condition(lambda: tui.input_mode is not None)
+    free = ~typing
+
+    def on(screen: str) -> Filter:
+        return free & Condition(lambda: tui.screen == screen)
+
+    lobby = on("lobby") & Condition(lambda: tui.lobby.form is None and not tui.lobby.picking)
+    form = on("lobby") & Condition(lambda: tui.lobby.form is not None)
+    games = on("lobby") & Condition(lambda: tui.lobby.picking)
+    table = on("table")
+    sheet = on("sheet")
+    sol = on("solitaire")
+
+    @kb.add("c-c")
+    def _quit(event: E) -> None:
+        event.app.exit(result=0)
+
+    @kb.add("q", filter=free & Condition(lambda: tui.screen in ("lobby", "login")))
+    def _q(event: E) -> None:
+        event.app.exit(result=0)
+
+    @kb.add("escape", filter=typing, eager=True)
+    def _cancel(event: E) -> None:
+        if tui.input_mode in ("name", "password"):
+            return
+        if tui.input_mode == "table" and tui.lobby.form is not None and not tui.lobby.form.name:
+            tui.lobby.form = None
+        tui.cancel_input()
+
+    @kb.add("?", filter=free)
+    @kb.add("f1", filter=free)
+    def _help(event: E) -> None:
+        if tui.screen == "help":
+            tui.back()
+        elif tui.screen != "login":
+            tui.show("help")
+
+    @kb.add("escape", filter=on("help"), eager=True)
+    def _help_back(event: E) -> None:
+        tui.back()
+
+    @kb.add("l", filter=free & Condition(lambda: tui.screen in ("table", "solitaire", "sheet")))
+    def _to_lobby(event: E) -> None:
+        tui.show("lobby")
+        tui.spawn(tui.session.refresh_rooms())
+
+    @kb.add("t", filter=lobby)
+    def _to_table(event: E) -> None:
+        if tui.model.table is not None:
+            tui.show("table")
+        elif tui.solitaire is not None:
+            tui.show("solitaire")
+
+    # Lobby ------------------------------------------------------------------------------------------
+
+    @kb.add("up", filter=on("lobby"))
+    def _up(event: E) -> None:
+        tui.lobby.move(tui.model, -1)
+
+    @kb.add("down", filter=on("lobby"))
+    def _down(event: E) -> None:
+        tui.lobby.move(tui.model, 1)
+
+    @kb.add("r", filter=lobby)
+    def _refresh(event: E) -> None:
+        tui.spawn(tui.session.refresh_rooms())
+
+    @kb.add("enter", filter=lobby)
+    @kb.add("j", filter=lobby)
+    def _sit(event: E) -> None:
+        room = tui.lobby.selected(tui.model)
+        if room is not None:
+            tui.spawn(tui.sit(str(room["room"])))
+
+    @kb.add("w", filter=lobby)
+    def _watch(event: E) -> None:
+        room = tui.lobby.selected(tui.model)
+        if room is not None:
+            tui.spawn(tui.watch(str(room["room"])))
+
+    @kb.add("b", filter=lobby)
+    @kb.add("f", filter=lobby)
+    def _bots(event: E) -> None:
+        room = tui.lobby.selected(tui.model)
+        if room is not None:
+            every = event.key_sequence[0].key == "f"
+            tui.spawn(tui.fill_bots(str(room["room"]), room.get("players", {}), every))
+
+    @kb.add("n", filter=lobby)
+    def _new(event: E) -> None:
+        tui.lobby.form = TableForm()
+        tui.ask("table", "Table name: ", f"{tui.model.name}'s table"[:40])
+
+    @kb.add("o", filter=lobby)
+    def _games(event: E) -> None:
+        tui.lobby.picking = True
+
+    @kb.add("left", filter=form)
+    def _form_left(event: E) -> None:
+        assert tui.lobby.form is not None
+        tui.lobby.form.cycle(-1)
+
+    @kb.add("right", filter=form)
+    def _form_right(event: E) -> None:
+        assert tui.lobby.form is not None
+        tui.lobby.form.cycle(1)
+
+    @kb.add("e", filter=form)
+    def _form_name(event: E) -> None:
+        assert tui.lobby.form is not None
+        tui.ask("table", "Table name: ", tui.lobby.form.name)
+
+    @kb.add("enter", filter=form)
+    def _form_go(event: E) -> None:
+        tui.spawn(tui.create_table())
+
+    @kb.add("escape", filter=form | games, eager=True)
+    def _form_cancel(event: E) -> None:
+        tui.lobby.form = None
+        tui.lobby.picking = False
+
+    @kb.add("enter", filter=games)
+    def _open_game(event: E) -> None:
+        tui.open_solitaire(tui.lobby.game_name())
+
+    # Barbu table ------------------------------------------------------------------------------------
+
+    def current() -> object:
+        return tui.model.table
+
+    @kb.add("left", filter=table)
+    def _left(event: E) -> None:
+        if tui.model.table is not None:
+            tui.barbu.move_card(tui.model.table, -1)
+
+    @kb.add("right", filter=table)
+    def _right(event: E) -> None:
+        if tui.model.table is not None:
+            tui.barbu.move_card(tui.model.table, 1)
+
+    @kb.add("up", filter=table)
+    def _menu_up(event: E) -> None:
+        if tui.model.table is not None:
+            tui.barbu.move_menu(tui.model.table, -1)
+
+    @kb.add("down", filter=table)
+    def _menu_down(event: E) -> None:
+        if tui.model.table is not None:
+            tui.barbu.move_menu(tui.model.table, 1)
+
+    @kb.add("space", filter=table)
+    def _tick(event: E) -> None:
+        if tui.model.table is not None:
+            tui.barbu.toggle(tui.model.table)
+
+    @kb.add("escape", filter=table, eager=True)
+    def _menu_back(event: E) -> None:
+        tui.barbu.back()
+
+    @kb.add("enter", filter=table)
+    def _confirm(event: E) -> None:
+        if tui.model.table is not None:
+            action, notice = tui.barbu.confirm(tui.model.table)
+            tui.spawn(tui.act(action, notice))
+
+    @kb.add("p", filter=table)
+    def _pass(event: E) -> None:
+        table_ = tui.model.table
+        if table_ is not None and any(
+            a.get("action") == "pass" for a in (table_.view or {}).get("legal", [])
+        ):
+            tui.spawn(tui.act({"action": "pass"}))
+
+    @kb.add(":", filter=table)
+    def _type_card(event: E) -> None:
+        tui.ask("card", "Card: ")
+
+    @kb.add("c", filter=table)
+    def _chat(event: E) -> None:
+        if current() is not None:
+            tui.ask("chat", "Say: ")
+
+    @kb.add("s", filter=table)
+    def _sheet(event: E) -> None:
+        tui.sheet_top = 10**6
+        tui.show("sheet")
+
+    @kb.add("b", filter=table)
+    @kb.add("f", filter=table)
+    def _table_bots(event: E) -> None:
+        table_ = tui.model.table
+        if table_ is not None:
+            every = event.key_sequence[0].key == "f"
+            tui.spawn(tui.fill_bots(table_.room, table_.players, every))
+
+    @kb.add("x", filter=table)
+    def _leave(event: E) -> None:
+        tui.spawn(tui.session.leave())
+        tui.show("lobby")
+
+    # Score sheet ------------------------------------------------------------------------------------
+
+    @kb.add("up", filter=sheet)
+    def _sheet_up(event: E) -> None:
+        tui.sheet_top = max(0, tui.sheet_top - 1)
+
+    @kb.add("down", filter=sheet)
+    def _sheet_down(event: E) -> None:
+        tui.sheet_top += 1
+
+    @kb.add("pageup", filter=sheet)
+    def _sheet_pgup(event: E) -> None:
+        tui.sheet_top = max(0, tui.sheet_top - 10)
+
+    @kb.add("pagedown", filter=sheet)
+    def _sheet_pgdn(event: E) -> None:
+        tui.sheet_top += 10
+
+    @kb.add("escape", filter=sheet, eager=True)
+    @kb.add("s", filter=sheet)
+    def _sheet_back(event: E) -> None:
+        tui.back()
+
+    # Solitaire --------------------------------------------------------------------------------------
+
+    def moves(drow: int, dcol: int) -> None:
+        if tui.solitaire is not None:
+            tui.solitaire.move_cursor(drow, dcol)
+
+    @kb.add("left", filter=sol)
+    def _sl(event: E) -> None:
+        moves(0, -1)
+
+    @kb.add("right", filter=sol)
+    @kb.add("tab", filter=sol)
+    def _sr(event: E) -> None:
+        moves(0, 1)
+
+    @kb.add("up", filter=sol)
+    def _su(event: E) -> None:
+        moves(-1, 0)
+
+    @kb.add("down", filter=sol)
+    def _sd(event: E) -> None:
+        moves(1, 0)
+
+    def sol_key(key: str, method: str) -> None:
+        @kb.add(key, filter=sol)
+        def _run(event: E) -> None:
+            if tui.solitaire is not None:
+                getattr(tui.solitaire, method)()
+
+    for key, method in (
+        ("enter", "select"),
+        ("space", "select"),
+        ("u", "undo"),
+        ("r", "redo"),
+        ("h", "show_hint"),
+        ("n", "new_deal"),
+        ("a", "auto"),
+        ("f", "to_foundation"),
+    ):
+        sol_key(key, method)
+
+    @kb.add("d", filter=sol)
+    def _draw(event: E) -> None:
+        if tui.solitaire is not None:
+            tui.solitaire.source = None
+            tui.solitaire.place("s")
+            tui.solitaire.select()
+
+    @kb.add(":", filter=sol)
+    def _type_move(event: E) -> None:
+        tui.ask("move", "Move: ")
+
+    @kb.add("escape", filter=sol, eager=True)
+    def _sol_escape(event: E) -> None:
+        if tui.solitaire is not None and tui.solitaire.source is not None:
+            tui.solitaire.source = None
+            tui.solitaire.message = "Cancelled."
+        else:
+            tui.show("lobby")
+
+    return kb

@@ -1,0 +1,160 @@
+"""The lobby: the server's tables with their seats and state, the new-table form, and the solitaire games.
+
+``LobbyScreen`` keeps the cursors and the form's values; the rooms come from the model (``list-rooms``).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+from prompt_toolkit.formatted_text import StyleAndTextTuples
+
+from client.tui.model import Model
+from engine.barbu.rules import DOMINOES_SCORES, HEART_LEAD, ROTATION, TRUMP_DUTY
+from engine.cards import SEATS
+from engine.solitaire import GAMES
+
+#: The new-table form's switches: record key, label, choices (the first is the default).
+VARIANT_FIELDS: tuple[tuple[str, str, tuple[Any, ...]], ...] = (
+    ("heart-lead", "Heart lead", HEART_LEAD),
+    ("trump-duty", "Trump duty", ("ruff", *(d for d in TRUMP_DUTY if d != "ruff"))),
+    ("dominoes-scores", "Dominoes scores", tuple(DOMINOES_SCORES)),
+    ("rotation", "Declarer rotation", ROTATION),
+    ("early-end", "End hands early", (True, False)),
+)
+
+
+def room_seats(room: dict[str, Any]) -> str:
+    """``N:alice E:bot S:- W:-`` for a room summary."""
+    players: dict[str, Any] = room.get("players", {})
+    away = set(room.get("away", []))
+    cells = []
+    for seat in SEATS:
+        owner = players.get(seat)
+        name = "-" if owner is None else ("bot" if str(owner).startswith("bot:") else str(owner))
+        cells.append(f"{seat}:{name[:8]}{'?' if seat in away else ''}")
+    return " ".join(cells)
+
+
+def room_state(room: dict[str, Any]) -> str:
+    """``waiting``, ``hand 3/28``, ``over``."""
+    state = str(room.get("state", "?"))
+    if state == "playing" and room.get("hand_number"):
+        return f"hand {room['hand_number']}/28"
+    return state
+
+
+@dataclass
+class TableForm:
+    """The new-table form: a name and one value index per switch; ``row`` 0 is the name."""
+
+    name: str = ""
+    values: list[int] = field(default_factory=lambda: [0] * len(VARIANT_FIELDS))
+    row: int = 0
+
+    def variants(self) -> dict[str, Any]:
+        """The switches set away from their defaults, as ``create-table`` wants them."""
+        return {
+            key: choices[i] for (key, _, choices), i in zip(VARIANT_FIELDS, self.values, strict=True) if i
+        }
+
+    def cycle(self, step: int) -> None:
+        """Change the value of the switch on the current row."""
+        if self.row:
+            n = len(VARIANT_FIELDS[self.row - 1][2])
+            self.values[self.row - 1] = (self.values[self.row - 1] + step) % n
+
+
+@dataclass
+class LobbyScreen:
+    """Keyboard state of the lobby.
+
+    Attributes:
+        room: index of the selected room.
+        form: the new-table form while it is open.
+        picking: whether the solitaire game list is open; ``game`` its cursor.
+    """
+
+    room: int = 0
+    form: TableForm | None = None
+    picking: bool = False
+    game: int = 0
+
+    def selected(self, model: Model) -> dict[str, Any] | None:
+        """The selected room's summary, if any."""
+        if not model.rooms:
+            return None
+        self.room %= len(model.rooms)
+        return model.rooms[self.room]
+
+    def move(self, model: Model, step: int) -> None:
+        """Move the cursor of whatever list is open."""
+        if self.form is not None:
+            self.form.row = (self.form.row + step) % (len(VARIANT_FIELDS) + 1)
+        elif self.picking:
+            self.game = (self.game + step) % len(GAMES)
+        elif model.rooms:
+            self.room = (self.room + step) % len(model.rooms)
+
+    def game_name(self) -> str:
+        """The selected solitaire game's registry name."""
+        return list(GAMES)[self.game % len(GAMES)]
+
+
+def lobby_lines(model: Model, screen: LobbyScreen) -> StyleAndTextTuples:
+    """The lobby (or the open form or game list over it)."""
+    if screen.form is not None:
+        return form_lines(screen.form)
+    if screen.picking:
+        return games_lines(screen)
+    out: StyleAndTextTuples = [("class:title", f"Lobby of {model.url} - you are {model.name}\n\n")]
+    if not model.rooms:
+        out.append(("class:dim", "No tables yet. Press n to open one.\n"))
+    out.append(("class:label", f"  {'table':<18} {'state':<10} {'seats':<36} watching\n"))
+    for i, room in enumerate(model.rooms[:14]):
+        style = "class:cursor" if i == screen.room % max(len(model.rooms), 1) else ""
+        name = str(room.get("name", "?"))[:18]
+        kind = "" if room.get("kind") == "barbu" else f"[{room.get('kind')}] "
+        line = f"  {kind + name:<18} {room_state(room):<10} {room_seats(room):<36} {room.get('spectators', 0):>3} "
+        out += [(style, line), ("", "\n")]
+    out.append(("", "\n"))
+    return out
+
+
+def form_lines(form: TableForm) -> StyleAndTextTuples:
+    """The new-table form."""
+    out: StyleAndTextTuples = [("class:title", "Open a new Barbu table\n\n")]
+    cursor = "class:cursor"
+    out += [
+        ("", "  Table name:      "),
+        (cursor if form.row == 0 else "class:input", f" {form.name or ' '} "),
+    ]
+    out.append(("", "\n\n"))
+    for i, (_, label, choices) in enumerate(VARIANT_FIELDS, start=1):
+        value = choices[form.values[i - 1]]
+        text = ("on" if value else "off") if isinstance(value, bool) else str(value)
+        default = " (default)" if form.values[i - 1] == 0 else ""
+        out += [
+            ("", f"  {label + ':':<18}"),
+            (cursor if form.row == i else "", f" < {text} > "),
+            ("class:dim", default),
+        ]
+        out.append(("", "\n"))
+    out.append(
+        ("class:dim", "\n  Type the name; Up/Down: field; Left/Right: change; Enter: open; Esc: cancel\n")
+    )
+    return out
+
+
+def games_lines(screen: LobbyScreen) -> StyleAndTextTuples:
+    """The solitaire games to open, with the selected game's rules card."""
+    out: StyleAndTextTuples = [("class:title", "Open a solitaire room\n\n")]
+    names = list(GAMES)
+    for i, name in enumerate(names):
+        style = "class:cursor" if i == screen.game % len(names) else ""
+        out += [(style, f"  {GAMES[name].title:<16}"), ("", "\n")]
+    out.append(("", "\n"))
+    rules = GAMES[screen.game_name()].rules.splitlines()
+    out += [("class:dim", line[:78] + "\n") for line in rules[:5]]
+    return out

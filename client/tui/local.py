@@ -1,0 +1,76 @@
+"""``barbu play --local``: a private server in this process on a free loopback port, with its SQLite file in
+the user's data directory, and a table where three server bots wait for the player in seat S."""
+
+from __future__ import annotations
+
+import os
+import time
+from pathlib import Path
+from types import TracebackType
+from typing import TYPE_CHECKING
+
+from server.app import BarbuServer
+from server.config import ServerConfig
+
+if TYPE_CHECKING:
+    from client.tui.app import TuiApp
+
+LOCAL_SEAT = "S"
+BOT_SEATS = ("N", "E", "W")
+
+
+def data_dir() -> Path:
+    """Where ``--local`` keeps its store: ``$XDG_DATA_HOME/barbu`` or ``~/.local/share/barbu``."""
+    base = os.environ.get("XDG_DATA_HOME") or str(Path.home() / ".local" / "share")
+    return Path(base) / "barbu"
+
+
+class LocalServer:
+    """A server for one player, started and stopped with ``async with``.
+
+    Args:
+        db: the SQLite file (default: ``data_dir()/local.sqlite3``).
+        bot_delay: seconds each bot waits before playing, so the player can follow the cards.
+    """
+
+    def __init__(self, db: Path | None = None, bot_delay: float = 0.7):
+        if db is None:
+            db = data_dir() / "local.sqlite3"
+        db.parent.mkdir(parents=True, exist_ok=True)
+        self.config = ServerConfig(host="127.0.0.1", port=0, db=str(db), bot_delay=bot_delay, grace=3600.0)
+        self.server = BarbuServer(self.config)
+
+    @property
+    def url(self) -> str:
+        """The server's ``ws://127.0.0.1:PORT``."""
+        return self.server.url
+
+    async def __aenter__(self) -> LocalServer:
+        await self.server.start()
+        return self
+
+    async def __aexit__(
+        self, kind: type[BaseException] | None, exc: BaseException | None, tb: TracebackType | None
+    ) -> None:
+        await self.server.stop()
+
+
+def local_table_name() -> str:
+    """A fresh table name (names of open tables must differ)."""
+    return time.strftime("game %m-%d %H:%M:%S")
+
+
+async def seat_local_player(tui: TuiApp) -> None:
+    """After the login: back to the table the player still holds, or a new table with three bots and the
+    player in seat S (the match starts when the last bot sits)."""
+    session = tui.session
+    if session.held:
+        await tui.sit(session.held[0])
+        return
+    room = await session.create_table(local_table_name(), {})
+    if room is None:
+        return
+    await tui.sit(room, LOCAL_SEAT)
+    for seat in BOT_SEATS:
+        await session.add_bot(room, seat)
+    tui.model.say("Three bots have joined. Press ? for the keys; Enter plays the selected card.")

@@ -1,0 +1,93 @@
+"""What the terminal client knows: the connection, the lobby, the table it sits at or watches, chat, notices.
+
+Only ``session`` writes the network parts; screens read them. Nothing here talks to the network.
+"""
+
+from __future__ import annotations
+
+from collections import deque
+from dataclasses import dataclass, field
+from typing import Any
+
+from engine.cards import SEATS
+
+CHAT_LINES = 50
+
+
+@dataclass
+class TableModel:
+    """One Barbu table as last seen: the snapshot's fields, the view (the seat's or a spectator's), the
+    sequence number of the last action it reflects, the last finished trick and the chat."""
+
+    room: str
+    name: str = ""
+    seat: str | None = None
+    state: str = "waiting"
+    seq: int = -1
+    players: dict[str, Any] = field(default_factory=dict)
+    away: list[str] = field(default_factory=list)
+    variants: dict[str, Any] = field(default_factory=dict)
+    view: dict[str, Any] | None = None
+    last_trick: dict[str, Any] | None = None
+    chat: deque[str] = field(default_factory=lambda: deque(maxlen=CHAT_LINES))
+
+    def player(self, seat: str) -> str:
+        """The name shown for ``seat``: the player, ``bot`` for a server bot, ``(empty)``."""
+        owner = self.players.get(seat)
+        if owner is None:
+            return "(empty)"
+        text = str(owner)
+        return "bot" if text.startswith("bot:") else text
+
+    def players_by_seat(self) -> dict[str, str]:
+        """Every seat's shown name."""
+        return {s: self.player(s) for s in SEATS}
+
+    def set_view(self, view: dict[str, Any] | None, seq: int) -> None:
+        """Take a newer view (an older ``seq`` is ignored) and remember the last finished trick."""
+        if seq < self.seq:
+            return
+        self.seq = seq
+        self.view = view
+        if view is not None and view.get("tricks"):
+            self.last_trick = view["tricks"][-1]
+
+    @property
+    def my_turn(self) -> bool:
+        """Whether this client's seat is to move and has legal actions."""
+        v = self.view
+        return (
+            v is not None and self.seat is not None and v.get("to_move") == self.seat and bool(v.get("legal"))
+        )
+
+
+@dataclass
+class Model:
+    """Everything the screens draw from.
+
+    Attributes:
+        url: the server address.
+        name: the player name (after login).
+        status: the connection state in words (``connected``, ``reconnecting in 2 s (attempt 3)`` ...).
+        connected: whether requests can be sent now.
+        rooms: the lobby's room summaries as last listed.
+        table: the table being played or watched, if any.
+        notice: the latest one-line message (errors, what happened).
+    """
+
+    url: str
+    name: str = ""
+    status: str = "not connected"
+    connected: bool = False
+    rooms: list[dict[str, Any]] = field(default_factory=list)
+    table: TableModel | None = None
+    notice: str = ""
+    notice_error: bool = False
+    log: deque[str] = field(default_factory=lambda: deque(maxlen=CHAT_LINES))
+
+    def say(self, text: str, error: bool = False) -> None:
+        """Set the notice line (and keep it in the log)."""
+        self.notice = text
+        self.notice_error = error
+        if text:
+            self.log.append(text)

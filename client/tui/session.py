@@ -1,0 +1,311 @@
+"""The client's side of the network: log in, keep the model up to date from pushes, and reconnect.
+
+``Session.start(name, password)`` connects and logs in once (errors go back to the login screen); then a
+background task reads pushes and, when the connection drops, reconnects with growing pauses, comes back with
+the resume token (logging in again if the server forgot it) and re-joins the table it was at. Every change
+calls ``on_change`` so the screen redraws.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+from collections.abc import Awaitable, Callable, Sequence
+from typing import Any, TypeVar
+
+from client.connection import Connection, ConnectionLost, ServerError
+from client.tui.events import event_text
+from client.tui.model import Model, TableModel
+from protocol import ChatPush, Error, EventPush, Message, Players, ProtocolError, Snapshot, Turn
+
+log = logging.getLogger(__name__)
+
+T = TypeVar("T")
+RETRY_DELAYS = (0.2, 0.5, 1.0, 2.0, 3.0, 5.0)
+NETWORK_ERRORS = (OSError, ConnectionLost, TimeoutError, ProtocolError)
+
+
+class Session:
+    """One player's session with one server.
+
+    Args:
+        model: the model to keep up to date (its ``url`` is the server's address).
+        on_change: called after every change of the model (from the event loop).
+        retry_delays: pauses between reconnection attempts (the last one repeats).
+        timeout: seconds to wait for a reply.
+    """
+
+    def __init__(
+        self,
+        model: Model,
+        on_change: Callable[[], None],
+        retry_delays: Sequence[float] = RETRY_DELAYS,
+        timeout: float = 10.0,
+    ):
+        self.model = model
+        self.on_change = on_change
+        self.retry_delays = tuple(retry_delays)
+        self.timeout = timeout
+        self.conn: Connection | None = None
+        self.password: str | None = None
+        self.token: str | None = None
+        self.reconnects = 0
+        self.held: list[str] = []
+        self._task: asyncio.Task[None] | None = None
+        self._refreshing: asyncio.Task[None] | None = None
+        self._dirty = False
+
+    # Life -------------------------------------------------------------------------------------------
+
+    async def start(self, name: str, password: str | None) -> None:
+        """Connect and log in as ``name``; then follow pushes and reconnect in the background.
+
+        Raises:
+            ServerError: the server refused the login (``bad-password``, ``name-taken``, ...).
+            OSError, ConnectionLost, TimeoutError: the server cannot be reached.
+        """
+        self.model.status = f"connecting to {self.model.url}"
+        self.on_change()
+        conn = await Connection.connect(self.model.url, client="barbu-tui/0.1", timeout=self.timeout)
+        try:
+            reply = await conn.login(name, password)
+        except BaseException:
+            await conn.close()
+            self.model.status = "not connected"
+            raise
+        self.password = password
+        self.token = reply.token
+        self.held = list(reply.rooms)
+        self.model.name = reply.name
+        self._attach(conn)
+        self._task = asyncio.get_running_loop().create_task(self._follow())
+        await self.refresh_rooms()
+
+    async def stop(self) -> None:
+        """Stop following and close the connection."""
+        for task in (self._task, self._refreshing):
+            if task is not None:
+                task.cancel()
+                with contextlib.suppress(asyncio.CancelledError, Exception):
+                    await task
+        self._task = self._refreshing = None
+        if self.conn is not None:
+            with contextlib.suppress(Exception):
+                await self.conn.close()
+            self.conn = None
+        self.model.connected = False
+
+    def _attach(self, conn: Connection) -> None:
+        self.conn = conn
+        self.model.connected = True
+        self.model.status = "connected"
+        self.on_change()
+
+    async def _follow(self) -> None:
+        """Read pushes; on a drop, reconnect and carry on, forever (until cancelled)."""
+        while True:
+            conn = self.conn
+            if conn is not None:
+                try:
+                    async for push in conn.pushes():
+                        self._on_push(push)
+                except NETWORK_ERRORS:
+                    pass
+                with contextlib.suppress(Exception):
+                    await conn.close()
+            self.conn = None
+            self.model.connected = False
+            await self._reconnect()
+
+    async def _reconnect(self) -> None:
+        attempt = 0
+        while True:
+            delay = self.retry_delays[min(attempt, len(self.retry_delays) - 1)]
+            attempt += 1
+            self.model.status = f"connection lost - reconnecting (attempt {attempt})"
+            self.on_change()
+            await asyncio.sleep(delay)
+            try:
+                conn = await Connection.connect(self.model.url, client="barbu-tui/0.1", timeout=self.timeout)
+            except (*NETWORK_ERRORS, ServerError) as exc:
+                log.info("reconnect attempt %d failed: %s", attempt, exc)
+                continue
+            try:
+                rooms = await self._log_back_in(conn)
+            except (*NETWORK_ERRORS, ServerError) as exc:
+                log.info("log-in after reconnect failed: %s", exc)
+                with contextlib.suppress(Exception):
+                    await conn.close()
+                continue
+            self.reconnects += 1
+            self._attach(conn)
+            self.model.say(f"Reconnected to {self.model.url}.")
+            await self._rejoin(rooms)
+            await self.refresh_rooms()
+            return
+
+    async def _log_back_in(self, conn: Connection) -> list[str]:
+        if self.token is not None:
+            try:
+                reply = await conn.resume(self.token)
+            except ServerError as exc:
+                if exc.code != "bad-token":
+                    raise
+            else:
+                return reply.rooms
+        reply = await conn.login(self.model.name, self.password)
+        self.token = reply.token
+        return reply.rooms
+
+    async def _rejoin(self, held: list[str]) -> None:
+        """After a reconnect: the server gives back held seats itself; a seat freed before the start is
+        taken again, a watched table watched again."""
+        table = self.model.table
+        if table is None or table.room in held:
+            return
+        if table.seat is not None:
+            await self.sit(table.room, table.seat)
+        else:
+            await self.watch(table.room)
+
+    # Pushes -----------------------------------------------------------------------------------------
+
+    def _on_push(self, push: Message) -> None:
+        table = self.model.table
+        if isinstance(push, Snapshot):
+            self._take_snapshot(push)
+        elif isinstance(push, Error):
+            self.model.say(f"{push.code}: {push.message}", error=True)
+        elif table is None or getattr(push, "room", None) != table.room:
+            return
+        elif isinstance(push, Turn):
+            table.set_view(push.view, push.seq)
+        elif isinstance(push, EventPush):
+            text = event_text(push.event, table)
+            if text:
+                self.model.say(text)
+            self.request_refresh()
+        elif isinstance(push, ChatPush):
+            table.chat.append(f"{push.name}: {push.text}")
+        elif isinstance(push, Players):
+            changed = table.state != push.state
+            table.players, table.away, table.state = push.players, push.away, push.state
+            if changed:
+                self.request_refresh()
+        self.on_change()
+
+    def _take_snapshot(self, snap: Snapshot) -> None:
+        table = self.model.table
+        if table is None or table.room != snap.room:
+            table = TableModel(room=snap.room)
+            self.model.table = table
+        table.name, table.seat, table.state = snap.name, snap.seat, snap.state
+        table.players, table.away, table.variants = snap.players, snap.away, snap.variants
+        table.set_view(snap.view, snap.seq)
+
+    def request_refresh(self) -> None:
+        """Ask for the table's snapshot soon (requests arriving meanwhile are merged into one)."""
+        self._dirty = True
+        if self._refreshing is None or self._refreshing.done():
+            self._refreshing = asyncio.get_running_loop().create_task(self._refresh())
+
+    async def _refresh(self) -> None:
+        while self._dirty:
+            self._dirty = False
+            table, conn = self.model.table, self.conn
+            if table is None or conn is None:
+                return
+            try:
+                snap = await conn.snapshot(table.room)
+            except (*NETWORK_ERRORS, ServerError):
+                return
+            self._take_snapshot(snap)
+            self.on_change()
+
+    # Requests ---------------------------------------------------------------------------------------
+
+    async def call(self, make: Callable[[Connection], Awaitable[T]]) -> T | None:
+        """Run one request; a refusal or a lost connection becomes the notice and ``None``."""
+        conn = self.conn
+        if conn is None:
+            self.model.say("Not connected - wait for the reconnection.", error=True)
+            self.on_change()
+            return None
+        try:
+            return await make(conn)
+        except ServerError as exc:
+            self.model.say(exc.message if exc.rule is None else f"{exc.message} ({exc.rule})", error=True)
+        except NETWORK_ERRORS as exc:
+            self.model.say(f"Request failed: {exc or type(exc).__name__}", error=True)
+        finally:
+            self.on_change()
+        return None
+
+    async def refresh_rooms(self) -> None:
+        """List the lobby's rooms again."""
+        rooms = await self.call(lambda c: c.list_rooms())
+        if rooms is not None:
+            self.model.rooms = rooms
+            self.on_change()
+
+    async def create_table(self, name: str, variants: dict[str, Any]) -> str | None:
+        """Open a table; returns its room id."""
+        room = await self.call(lambda c: c.create_table(name, variants))
+        if room is not None:
+            self.model.say(f"Table {name!r} is open: take a seat and add bots.")
+            await self.refresh_rooms()
+        return room
+
+    async def sit(self, room: str, seat: str | None = None) -> bool:
+        """Take ``seat`` (any free one when None) at ``room`` and make it the current table."""
+        snap = await self.call(lambda c: c.sit(room, seat))
+        if snap is None:
+            return False
+        self._take_snapshot(snap)
+        self.on_change()
+        return True
+
+    async def watch(self, room: str) -> bool:
+        """Watch ``room``, making it the current table."""
+        snap = await self.call(lambda c: c.watch(room))
+        if snap is None:
+            return False
+        self._take_snapshot(snap)
+        self.on_change()
+        return True
+
+    async def leave(self) -> None:
+        """Leave the current table (a stand-in plays a held seat) and forget it."""
+        table = self.model.table
+        if table is None:
+            return
+        self.model.table = None
+        await self.call(lambda c: c.leave(table.room))
+        await self.refresh_rooms()
+
+    async def add_bot(self, room: str, seat: str) -> None:
+        """Put a server bot into ``seat`` at ``room``."""
+        await self.call(lambda c: c.add_bot(room, seat))
+        await self.refresh_rooms()
+
+    async def act(self, action: dict[str, Any]) -> bool:
+        """Play ``action`` for this client's seat at the current table."""
+        table = self.model.table
+        if table is None or table.seat is None:
+            return False
+        seat = table.seat
+
+        async def send(conn: Connection) -> bool:
+            await conn.act(table.room, seat, action)
+            return True
+
+        done = await self.call(send)
+        self.request_refresh()
+        return done is True
+
+    async def chat(self, text: str) -> None:
+        """Say ``text`` at the current table."""
+        table = self.model.table
+        if table is not None:
+            await self.call(lambda c: c.chat(table.room, text))
