@@ -53,20 +53,18 @@ def encode_frame(message: dict[str, Any]) -> bytes:
     return data
 
 
-def _depth(value: Any) -> int:
-    """Nesting depth of ``value`` (scalars 0, a flat map 1), computed without recursion."""
-    deepest = 0
-    stack: list[tuple[Any, int]] = [(value, 0)]
+def _too_deep(value: dict[str, Any], limit: int) -> int | None:
+    """The nesting depth of map ``value`` (itself depth 1) if it exceeds ``limit``, else None; walks only
+    containers and stops at the first one too deep."""
+    stack: list[tuple[Any, int]] = [(value, 1)]
     while stack:
         item, level = stack.pop()
-        if isinstance(item, dict):
-            level += 1
-            stack.extend((v, level) for v in item.values())
-        elif isinstance(item, list):
-            level += 1
-            stack.extend((v, level) for v in item)
-        deepest = max(deepest, level)
-    return deepest
+        if level > limit:
+            return level
+        for child in item.values() if isinstance(item, dict) else item:
+            if isinstance(child, dict | list):
+                stack.append((child, level + 1))
+    return None
 
 
 def decode_frame(data: bytes | str, limits: Limits = REQUEST_LIMITS) -> dict[str, Any]:
@@ -104,7 +102,7 @@ def decode_frame(data: bytes | str, limits: Limits = REQUEST_LIMITS) -> dict[str
         raise ProtocolError("bad-frame", f"invalid msgpack: {exc or type(exc).__name__}") from None
     if not isinstance(value, dict):
         raise ProtocolError("bad-frame", f"a frame must hold a map, not {type(value).__name__}")
-    depth = _depth(value)
-    if depth > limits.max_depth:
+    depth = _too_deep(value, limits.max_depth)
+    if depth is not None:
         raise ProtocolError("limit", f"nesting depth {depth} exceeds max_depth {limits.max_depth}")
     return value

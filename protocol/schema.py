@@ -27,19 +27,39 @@ class Message:
     def to_wire(self) -> dict[str, Any]:
         """The message as a msgpack-ready map: ``type`` first, then every field (``None`` as nil)."""
         wire: dict[str, Any] = {"type": self.TYPE}
-        for f in dataclasses.fields(self):
+        for f in _fields(type(self)):
             wire[f.name] = getattr(self, f.name)
         return wire
 
 
-_HINTS: dict[type[Message], dict[str, Any]] = {}
+@dataclasses.dataclass(frozen=True)
+class _Field:
+    name: str
+    tp: Any
+    metadata: typing.Mapping[str, Any]
+    required: bool
+    is_float: bool
 
 
-def _hints(cls: type[Message]) -> dict[str, Any]:
-    hints = _HINTS.get(cls)
-    if hints is None:
-        hints = _HINTS[cls] = typing.get_type_hints(cls)
-    return hints
+_FIELDS: dict[type[Message], tuple[_Field, ...]] = {}
+
+
+def _fields(cls: type[Message]) -> tuple[_Field, ...]:
+    """The fields of message class ``cls`` with their resolved types (computed once per class)."""
+    found = _FIELDS.get(cls)
+    if found is None:
+        hints = typing.get_type_hints(cls)
+        found = _FIELDS[cls] = tuple(
+            _Field(
+                f.name,
+                hints[f.name],
+                f.metadata,
+                f.default is dataclasses.MISSING and f.default_factory is dataclasses.MISSING,
+                hints[f.name] in (float, float | None),
+            )
+            for f in dataclasses.fields(cls)
+        )
+    return found
 
 
 def _type_name(tp: Any) -> str:
@@ -104,23 +124,24 @@ def parse_message(cls: type[M], wire: dict[str, Any]) -> M:
         ProtocolError: ``bad-message`` naming the field that is missing, of the wrong type, out of range
             or not expected.
     """
-    hints = _hints(cls)
     values: dict[str, Any] = {}
-    known = {"type"}
-    for f in dataclasses.fields(cls):
-        known.add(f.name)
-        tp = hints[f.name]
+    fields = _fields(cls)
+    for f in fields:
         if f.name not in wire:
-            has_default = f.default is not dataclasses.MISSING or f.default_factory is not dataclasses.MISSING
-            if has_default:
-                continue
-            raise ProtocolError("bad-message", f"{cls.TYPE}: missing field {f.name}", field=f.name)
+            if f.required:
+                raise ProtocolError("bad-message", f"{cls.TYPE}: missing field {f.name}", field=f.name)
+            continue
         value = wire[f.name]
-        if not _matches(value, tp):
-            raise ProtocolError("bad-message", f"{cls.TYPE}: {f.name} must be {_type_name(tp)}", field=f.name)
-        _check_constraints(f.name, value, f.metadata)
-        values[f.name] = float(value) if tp in (float, float | None) and value is not None else value
-    extra = sorted(set(wire) - known)
-    if extra:
-        raise ProtocolError("bad-message", f"{cls.TYPE}: unexpected field {extra[0]}", field=extra[0])
+        if not _matches(value, f.tp):
+            raise ProtocolError(
+                "bad-message", f"{cls.TYPE}: {f.name} must be {_type_name(f.tp)}", field=f.name
+            )
+        if f.metadata:
+            _check_constraints(f.name, value, f.metadata)
+        values[f.name] = float(value) if f.is_float and value is not None else value
+    if len(wire) > len(values) + 1:
+        known = {f.name for f in fields} | {"type"}
+        extra = sorted(set(wire) - known)
+        if extra:
+            raise ProtocolError("bad-message", f"{cls.TYPE}: unexpected field {extra[0]}", field=extra[0])
     return cls(**values)

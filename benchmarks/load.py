@@ -1,0 +1,163 @@
+"""Load test: a server in its own process, N tables of four bot clients in this one.
+
+Prints actions per second (actions accepted by the server across all tables) and the 50th/99th percentile
+of the card latency: the time from a bot sending a card to all four seats of its table receiving the
+``card-played`` event (seconds, shown in ms). Bots use the engine's ``random`` policy so the client side
+costs little; the server's bots are not used (``--bot-delay`` is irrelevant). Run:
+
+    .venv/bin/python -m benchmarks.load --tables 25 --seconds 20 [--think 1.0]
+
+Every loop is bounded by ``--seconds``; the server process is terminated at the end.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import os
+import resource
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from dataclasses import dataclass, field
+
+from client import Connection, ConnectionLost, ServerError
+from engine.barbu import action_from_wire, action_to_wire, make_policy
+from protocol import EventPush, Turn
+
+
+@dataclass
+class Stats:
+    """Send times of cards in flight, delivery counts, and the measured latencies (seconds)."""
+
+    sent: dict[tuple[str, int], float] = field(default_factory=dict)
+    received: dict[tuple[str, int], int] = field(default_factory=dict)
+    latencies: list[float] = field(default_factory=list)
+    actions: int = 0
+    finished: set[str] = field(default_factory=set)
+
+    def delivered(self, room: str, seq: int) -> None:
+        """A seat of ``room`` got the card of action ``seq``; the fourth delivery closes the measurement."""
+        key = (room, seq)
+        count = self.received.get(key, 0) + 1
+        if count < 4:
+            self.received[key] = count
+            return
+        self.received.pop(key, None)
+        start = self.sent.pop(key, None)
+        if start is not None:
+            self.latencies.append(time.perf_counter() - start)
+
+
+def start_server(db: str) -> tuple[subprocess.Popen[str], str]:
+    """Start ``barbu serve`` on a free loopback port; returns the process and its URL."""
+    command = [sys.executable, "-m", "cli.main", "serve", "--port", "0", "--db", db, "--log-level", "WARNING"]
+    proc = subprocess.Popen(command, stdout=subprocess.PIPE, text=True)
+    assert proc.stdout is not None
+    line = proc.stdout.readline()
+    if "listening on" not in line:
+        proc.kill()
+        raise RuntimeError(f"server did not start: {line!r}")
+    return proc, line.split("listening on ", 1)[1].split()[0]
+
+
+async def bot(conn: Connection, room: str, seed: int, stats: Stats, deadline: float, think: float) -> None:
+    """Play this seat with the random policy, waiting ``think`` seconds before each action (a human's pace;
+    0 = as fast as possible), until the match ends or the deadline passes."""
+    policy = make_policy("random", seed)
+    while time.perf_counter() < deadline:
+        try:
+            push = await conn.next_push(max(0.01, deadline - time.perf_counter()))
+        except (TimeoutError, ConnectionLost):
+            return
+        if isinstance(push, EventPush):
+            if push.event["event"] == "card-played":
+                stats.delivered(room, push.seq)
+            elif push.event["event"] == "match-over":
+                stats.finished.add(room)
+                return
+        elif isinstance(push, Turn):
+            legal = [action_from_wire(a) for a in push.view["legal"]]
+            action = action_to_wire(policy.choose(push.view, legal))
+            if think > 0:
+                await asyncio.sleep(think)
+            if action["action"] == "play":
+                stats.sent[(room, push.seq + 1)] = time.perf_counter()
+            try:
+                await conn.act(room, push.seat, action)
+            except (ServerError, ConnectionLost):
+                return
+            stats.actions += 1
+
+
+async def open_table(url: str, index: int, gate: asyncio.Semaphore) -> tuple[str, list[Connection]]:
+    """Four logged-in connections seated at a new table; returns its room id and the connections."""
+    async with gate:
+        conns = [await Connection.connect(url, client="load", timeout=60) for _ in range(4)]
+        for i, conn in enumerate(conns):
+            await conn.login(f"load-{index}-{i}")
+        room = await conns[0].create_table(f"load-{index}")
+        for conn in conns:
+            await conn.sit(room)
+        return room, conns
+
+
+async def run(url: str, tables: int, seconds: float, think: float) -> Stats:
+    """Seat ``tables`` tables, then let their bots play for ``seconds``; prints the throughput."""
+    stats = Stats()
+    gate = asyncio.Semaphore(20)
+    opened = await asyncio.gather(*(open_table(url, i, gate) for i in range(tables)))
+    start = time.perf_counter()
+    deadline = start + seconds
+    await asyncio.gather(
+        *(
+            bot(conn, room, t * 4 + i, stats, deadline, think)
+            for t, (room, conns) in enumerate(opened)
+            for i, conn in enumerate(conns)
+        )
+    )
+    elapsed = time.perf_counter() - start
+    for _, conns in opened:
+        for conn in conns:
+            await conn.close()
+    print(f"tables {tables}  connections {tables * 4}  think {think} s  measured {elapsed:.1f} s")
+    print(f"actions/s {stats.actions / elapsed:.0f}  matches finished {len(stats.finished)}")
+    return stats
+
+
+def main(argv: list[str] | None = None) -> int:
+    """Parse arguments, start the server process, run the load, print the figures; exit 0."""
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--tables", type=int, default=25, help="tables of four bot connections (default 25)")
+    parser.add_argument("--seconds", type=float, default=20.0, help="measured seconds (default 20)")
+    parser.add_argument(
+        "--think",
+        type=float,
+        default=0.0,
+        help="seconds each bot waits before acting (0 = flat out, the default; 1-2 = a human's pace)",
+    )
+    args = parser.parse_args(argv)
+    with tempfile.TemporaryDirectory() as tmp:
+        proc, url = start_server(os.path.join(tmp, "load.sqlite3"))
+        try:
+            stats = asyncio.run(run(url, args.tables, args.seconds, args.think))
+        finally:
+            proc.terminate()
+            proc.wait(10)
+    children = resource.getrusage(resource.RUSAGE_CHILDREN)
+    print(
+        f"cpu seconds: server {children.ru_utime + children.ru_stime:.1f}  clients {time.process_time():.1f}"
+    )
+    if stats.latencies:
+        cuts = statistics.quantiles(stats.latencies, n=100)
+        print(
+            f"card to all four seats: p50 {cuts[49] * 1000:.1f} ms  p99 {cuts[98] * 1000:.1f} ms"
+            f"  ({len(stats.latencies)} cards)"
+        )
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
