@@ -155,6 +155,8 @@ def replay_into(hand: Hand, deal: Any, where: str = "") -> Hand:
     trump = start = None
     try:
         if "trump" in deal:
+            if not isinstance(deal["trump"], str):
+                raise RecordError(_join(where, "trump"), f"not a suit: {deal['trump']!r} (suits are {SUITS})")
             trump = parse_suit(deal["trump"])
         if "start_rank" in deal:
             start = parse_rank(str(deal["start_rank"]))
