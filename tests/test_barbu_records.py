@@ -295,3 +295,12 @@ def test_match_record_may_stop_before_28_deals() -> None:
     assert len(match.history) == 3 and match.over
     assert match.hand.declarer == N
     assert E == 1
+
+
+@pytest.mark.parametrize("trump", [5, None, ["H"]])
+def test_non_text_trump_is_refused_naming_the_field(trump: Any) -> None:
+    hands, cards, _ = scripted("N", follow_tricks("N", EXAMPLE_WINNERS), trump="H")
+    record = write_deal(hands, cards, "N", "trumps", trump="H")
+    record["trump"] = trump
+    err = refusal(record)
+    assert err.where == "trump"
