@@ -231,7 +231,8 @@ class ColumnGame(Game):
                 from_waste.extend((WASTE, j, 1) for j in tops.get(b, ()))
             if targets and self._empty_takes(top):
                 from_waste.extend((WASTE, j, 1) for j in targets)
-        moves = to_foundation + revealing + from_waste + others + to_empty
+        turn = [TURN] if self.stock or (self.redeals_left and self.waste) else []
+        moves = to_foundation + revealing + from_waste + turn + others + to_empty
         if self.rules.foundation_back:
             for f, height in enumerate(self.foundation_height):
                 if height:
@@ -240,8 +241,6 @@ class ColumnGame(Game):
                         moves.extend((FOUNDATION + f, j, 1) for j in tops.get(b, ()))
                     if targets and self._empty_takes(card):
                         moves.extend((FOUNDATION + f, j, 1) for j in targets)
-        if self.stock or (self.redeals_left and self.waste):
-            moves.append(TURN)
         return moves
 
     def _safe_move(self) -> Move | None:

@@ -52,6 +52,28 @@ COVERS: tuple[tuple[int, ...], ...] = tuple(
 _COVER_MASK = tuple(sum(1 << q for q in covers) for covers in COVERS)
 
 
+def _below(pos: int) -> int:
+    mask = 0
+    for q in COVERS[pos]:
+        mask |= 1 << q | _below(q)
+    return mask
+
+
+BELOW: tuple[int, ...] = tuple(_below(p) for p in range(SIZE))
+"""``BELOW[pos]``: the mask of positions covering ``pos`` directly or through other cards."""
+
+_OF_VALUE = tuple(sum(1 << c for c in range(52) if VALUE[c] == v) for v in range(14))
+
+
+def _bits(mask: int) -> list[int]:
+    out = []
+    while mask:
+        low = mask & -mask
+        out.append(low.bit_length() - 1)
+        mask ^= low
+    return out
+
+
 class PyramidGame(Game):
     """A Pyramid game in progress (see the module docstring); built by ``new_game``.
 
@@ -75,6 +97,11 @@ class PyramidGame(Game):
         self.pass_order: list[int] = list(deck[SIZE:])
         self.redeals_left = self.redeals
         self.removed = 0
+        self.position_of = [-1] * 52
+        for p, c in enumerate(self.cards):
+            self.position_of[c] = p
+        self.in_play = (1 << 52) - 1
+        self._unchecked: set[int] = set(range(1, KING))
 
     # -- queries ------------------------------------------------------------------------------------------
 
@@ -87,9 +114,23 @@ class PyramidGame(Game):
         """True when the pyramid card at ``pos`` is still there and no card covers it."""
         return bool(self.present >> pos & 1) and not self.present & _COVER_MASK[pos]
 
+    def exposed_mask(self) -> int:
+        """The positions (bit ``pos``) of the exposed pyramid cards."""
+        present = self.present
+        mask = 0
+        for r in range(1, ROWS + 1):
+            base = r * (r - 1) // 2
+            row = present >> base & ((1 << r) - 1)
+            if r < ROWS:
+                below = present >> (base + r) & ((1 << (r + 1)) - 1)
+                row &= ~(below | below >> 1)
+            mask |= row << base
+        return mask
+
     def available(self) -> list[tuple[int, int]]:
         """The available cards as ``(pile, card)``: exposed pyramid cards, waste tops, the stock top (option)."""
-        out = [(p, self.cards[p]) for p in range(SIZE) if self.exposed(p)]
+        cards = self.cards
+        out = [(p, cards[p]) for p in _bits(self.exposed_mask())]
         out += [(WASTE + k, pile[-1]) for k, pile in enumerate(self.waste) if pile]
         if self.stock_top and self.stock:
             out.append((STOCK, self.stock[-1]))
@@ -98,6 +139,8 @@ class PyramidGame(Game):
     # -- move generation ----------------------------------------------------------------------------------
 
     def _moves(self, prune: bool) -> list[Move]:
+        if prune and self._stranded():
+            return []
         avail = self.available()
         kings: list[Move] = [(REMOVE, p, -1) for p, c in avail if VALUE[c] == KING and p != STOCK]
         pairs: list[Move] = []
@@ -110,6 +153,30 @@ class PyramidGame(Game):
         if self.stock or (self.redeals_left and any(self.waste)):
             moves.append(TURN)
         return moves
+
+    def _stranded(self) -> bool:
+        """True when some pyramid card has no partner left that could ever be available with it (each
+        remaining card of the wanted value covers it or is covered by it), so the pyramid cannot be cleared.
+
+        Only the values whose partners were removed since the last call are looked at (all at first)."""
+        values = self._unchecked
+        self._unchecked = set()
+        in_play = self.in_play
+        position_of = self.position_of
+        for v in values:
+            if v == KING or v == 0:
+                continue
+            for c in _bits(_OF_VALUE[v] & in_play):
+                p = position_of[c]
+                if p < 0 or not self.present >> p & 1:
+                    continue
+                for d in _bits(_OF_VALUE[13 - v] & in_play):
+                    q = position_of[d]
+                    if q < 0 or not (BELOW[p] >> q & 1 or BELOW[q] >> p & 1):
+                        break
+                else:
+                    return True
+        return False
 
     def _safe_move(self) -> Move | None:
         for p, c in self.available():
@@ -137,18 +204,25 @@ class PyramidGame(Game):
             return (_REDEALT, saved)
         card_a = self._take(a)
         card_b = self._take(b) if b >= 0 else -1
+        self._unchecked.add(13 - VALUE[card_a])
+        if b >= 0:
+            self._unchecked.add(13 - VALUE[card_b])
         self.removed += 2 if b >= 0 else 1
         return (_REMOVED, a, b, card_a, card_b)
 
     def _take(self, pile: int) -> int:
         if pile < SIZE:
             self.present &= ~(1 << pile)
-            return self.cards[pile]
-        if pile == STOCK:
-            return self.stock.pop()
-        return self.waste[pile - WASTE].pop()
+            card = self.cards[pile]
+        elif pile == STOCK:
+            card = self.stock.pop()
+        else:
+            card = self.waste[pile - WASTE].pop()
+        self.in_play &= ~(1 << card)
+        return card
 
     def _put(self, pile: int, card: int) -> None:
+        self.in_play |= 1 << card
         if pile < SIZE:
             self.present |= 1 << pile
         elif pile == STOCK:
@@ -315,4 +389,6 @@ class PyramidGame(Game):
         other.stock = list(self.stock)
         other.waste = [list(pile) for pile in self.waste]
         other.pass_order = list(self.pass_order)
+        other.position_of = list(self.position_of)
+        other._unchecked = set(range(1, KING))
         return other
