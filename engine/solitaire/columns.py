@@ -232,6 +232,12 @@ class ColumnGame(Game):
             if targets and self._empty_takes(top):
                 from_waste.extend((WASTE, j, 1) for j in targets)
         turn = [TURN] if self.stock or (self.redeals_left and self.waste) else []
+        if prune and len(revealing) + len(others) + len(to_empty) > 1:
+            urgency = self._urgency()
+            order = lambda m: (urgency[m[0]], -urgency[m[1]])  # noqa: E731
+            revealing.sort(key=order)
+            others.sort(key=order)
+            to_empty.sort(key=order)
         moves = to_foundation + revealing + from_waste + turn + others + to_empty
         if self.rules.foundation_back:
             for f, height in enumerate(self.foundation_height):
@@ -242,6 +248,29 @@ class ColumnGame(Game):
                     if targets and self._empty_takes(card):
                         moves.extend((FOUNDATION + f, j, 1) for j in targets)
         return moves
+
+    def _urgency(self) -> list[int]:
+        """Per column, how soon it needs digging: the least, over its cards, of the cards above a card plus
+        how far that card is from the foundations (its value less the lowest value its suit still needs)."""
+        found = self.on_foundations
+        decks = self.rules.decks
+        lowest = []
+        for suit in range(4):
+            v = 1
+            while v <= 13 and found[card_of(suit, v)] >= decks:
+                v += 1
+            lowest.append(v)
+        out = []
+        for col in self.columns:
+            best = 99
+            depth = len(col) - 1
+            for c in col:
+                score = depth + VALUE[c] - lowest[SUIT[c]]
+                if score < best:
+                    best = score
+                depth -= 1
+            out.append(best)
+        return out
 
     def _safe_move(self) -> Move | None:
         for i, col in enumerate(self.columns):
