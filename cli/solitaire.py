@@ -16,7 +16,16 @@ import random
 import sys
 from typing import Any
 
-from engine.solitaire import GAMES, IllegalMove, RecordError, from_record, new_game, parse_record, solve
+from engine.solitaire import (
+    GAMES,
+    IllegalMove,
+    Outcome,
+    RecordError,
+    from_record,
+    new_game,
+    parse_record,
+    solve,
+)
 from engine.solitaire.base import Game
 
 _SOLVE_HELP = """Search for a win from a record's last position, or from a fresh deal.
@@ -162,7 +171,7 @@ def run_solve(args: argparse.Namespace) -> int:
         return _refused(err)
     result = solve(game, timeout=args.timeout)
     print(result.outcome.value)
-    if result.moves or (result.outcome.value == "solvable"):
+    if result.outcome is Outcome.SOLVABLE:
         winning = dict(record)
         winning["moves"] = list(record.get("moves", [])) + result.moves
         print(json.dumps(winning))

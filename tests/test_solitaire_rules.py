@@ -318,3 +318,18 @@ def _text(c: int) -> str:
     from engine.cards import card_text
 
     return card_text(c)
+
+
+@pytest.mark.parametrize("name", [n for n in COLUMN_GAMES if n != "bakers-dozen"])
+def test_sequences_move_only_where_the_game_allows(name: str) -> None:
+    rules = GAMES[name].columns
+    assert rules is not None
+    game = new_game(name, seed=3)
+    for _ in range(30):
+        assert rules.runs or not any("*" in m for m in game.legal_moves())
+        legal = game.legal_moves()
+        if not legal:
+            break
+        game.apply(legal[-1] if "s" not in legal else "s")
+    if not rules.runs:
+        assert "one card moves at a time" in rule_of(game, "t1>t2*2")
