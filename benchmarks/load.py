@@ -15,6 +15,7 @@ from __future__ import annotations
 import argparse
 import asyncio
 import os
+import random
 import resource
 import statistics
 import subprocess
@@ -26,6 +27,7 @@ from dataclasses import dataclass, field
 from client import Connection, ConnectionLost, ServerError
 from engine.barbu import action_from_wire, action_to_wire, make_policy
 from protocol import EventPush, Turn
+from server.app import tune_gc
 
 
 @dataclass
@@ -64,9 +66,10 @@ def start_server(db: str) -> tuple[subprocess.Popen[str], str]:
 
 
 async def bot(conn: Connection, room: str, seed: int, stats: Stats, deadline: float, think: float) -> None:
-    """Play this seat with the random policy, waiting ``think`` seconds before each action (a human's pace;
-    0 = as fast as possible), until the match ends or the deadline passes."""
+    """Play this seat with the random policy, waiting 0.5-1.5 times ``think`` seconds (uniformly drawn)
+    before each action (a human's pace; 0 = as fast as possible), until the match ends or the deadline."""
     policy = make_policy("random", seed)
+    pace = random.Random(seed)
     while time.perf_counter() < deadline:
         try:
             push = await conn.next_push(max(0.01, deadline - time.perf_counter()))
@@ -82,7 +85,7 @@ async def bot(conn: Connection, room: str, seed: int, stats: Stats, deadline: fl
             legal = [action_from_wire(a) for a in push.view["legal"]]
             action = action_to_wire(policy.choose(push.view, legal))
             if think > 0:
-                await asyncio.sleep(think)
+                await asyncio.sleep(think * pace.uniform(0.5, 1.5))
             if action["action"] == "play":
                 stats.sent[(room, push.seq + 1)] = time.perf_counter()
             try:
@@ -139,6 +142,7 @@ def main(argv: list[str] | None = None) -> int:
         help="seconds each bot waits before acting (0 = flat out, the default; 1-2 = a human's pace)",
     )
     args = parser.parse_args(argv)
+    tune_gc()
     with tempfile.TemporaryDirectory() as tmp:
         proc, url = start_server(os.path.join(tmp, "load.sqlite3"))
         try:
