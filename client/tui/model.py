@@ -43,6 +43,12 @@ class TableModel:
         """Every seat's shown name."""
         return {s: self.player(s) for s in SEATS}
 
+    def newer(self, state: str, seq: int) -> bool:
+        """Whether a snapshot in ``state`` after action ``seq`` is not older than what is shown (a reply can
+        arrive after a push that followed it: the match's start, say)."""
+        order = {"waiting": 0, "playing": 1, "over": 2}
+        return (order.get(state, 0), seq) >= (order.get(self.state, 0), self.seq)
+
     def set_view(self, view: dict[str, Any] | None, seq: int) -> None:
         """Take a newer view (an older ``seq`` is ignored) and remember the last finished trick."""
         if seq < self.seq:

@@ -200,6 +200,8 @@ class Session:
         if table is None or table.room != snap.room:
             table = TableModel(room=snap.room)
             self.model.table = table
+        if not table.newer(snap.state, snap.seq):
+            return
         table.name, table.seat, table.state = snap.name, snap.seat, snap.state
         table.players, table.away, table.variants = snap.players, snap.away, snap.variants
         table.set_view(snap.view, snap.seq)

@@ -1,0 +1,215 @@
+"""The terminal client driven by keys through prompt-toolkit's pipe input (output to ``DummyOutput``), against
+a real server on 127.0.0.1 with its SQLite store in ``tmp_path`` (fixtures in ``conftest.py``).
+
+Covers: log in, open a table from the lobby form, leave and sit again, choose a contract (Trumps, then the
+suit) by keys, double the declarer and play a card by keys and see the trick move on, a solitaire move and its
+undo, and a dropped connection (the server goes down and comes back) that the client resumes by itself.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import time
+from collections.abc import AsyncIterator, Callable
+from contextlib import asynccontextmanager
+from typing import Any
+
+from prompt_toolkit.application import create_app_session
+from prompt_toolkit.formatted_text import StyleAndTextTuples, fragment_list_to_text
+from prompt_toolkit.input import PipeInput, create_pipe_input
+from prompt_toolkit.output import DummyOutput
+
+from client.tui.app import TuiApp
+from client.tui.barbu_screen import hand_line, side_lines, table_lines
+from client.tui.cards import card_label
+from client.tui.solitaire_screen import solitaire_lines
+from engine.cards import SEATS
+from server import BarbuServer
+from server.barbu_table import BarbuTable
+from tests.conftest import Connect, StartServer
+
+ENTER, SPACE = "\r", " "
+RIGHT, DOWN = "\x1b[C", "\x1b[B"
+
+
+async def until(condition: Callable[[], bool], what: str, timeout: float = 10.0) -> None:
+    """Wait until ``condition()`` holds (polling), or fail naming ``what``."""
+    deadline = time.monotonic() + timeout
+    while not condition():
+        if time.monotonic() > deadline:
+            raise AssertionError(f"timed out waiting for {what}")
+        await asyncio.sleep(0.02)
+
+
+@asynccontextmanager
+async def running_tui(url: str, name: str) -> AsyncIterator[tuple[TuiApp, PipeInput]]:
+    """The real application logged in as ``name`` at ``url``, reading keys from a pipe."""
+    with create_pipe_input() as pipe, create_app_session(input=pipe, output=DummyOutput()):
+        tui = TuiApp(url, name=name, retry_delays=(0.05, 0.1, 0.2))
+        task = asyncio.get_running_loop().create_task(tui.run())
+        try:
+            await until(lambda: tui.screen == "lobby", "the lobby after login")
+            yield tui, pipe
+        finally:
+            if not task.done():
+                tui.app.exit(result=0)
+            await asyncio.wait_for(task, 10)
+
+
+def text(fragments: StyleAndTextTuples) -> str:
+    """Formatted text as plain text."""
+    return fragment_list_to_text(fragments)
+
+
+def table_of(server: BarbuServer, room: str) -> BarbuTable:
+    """The server's table object (to read its first declarer)."""
+    assert server.lobby is not None
+    table = server.lobby.rooms[room]
+    assert isinstance(table, BarbuTable)
+    return table
+
+
+def view(tui: TuiApp) -> dict[str, Any]:
+    """The client's current table view."""
+    assert tui.model.table is not None and tui.model.table.view is not None
+    return tui.model.table.view
+
+
+async def seat_with_bots(tui: TuiApp, pipe: PipeInput, server: BarbuServer, helper: Any, offset: int) -> str:
+    """Open a table from the lobby form by keys, give the seat up (``x``; ``helper`` watches so the table
+    stays open), let bots fill every seat but the one ``offset`` seats after the first declarer, and take
+    that one by keys (Enter in the lobby)."""
+    pipe.send_text("n")
+    await until(lambda: tui.input_mode == "table", "the table-name prompt")
+    pipe.send_text(ENTER)
+    await until(lambda: tui.lobby.form is not None and tui.input_mode is None, "the new-table form")
+    pipe.send_text(ENTER)
+    await until(lambda: tui.screen == "table" and tui.model.table is not None, "the new table")
+    assert tui.model.table is not None
+    room, first_seat = tui.model.table.room, tui.model.table.seat
+    assert first_seat == "N"
+    await helper.watch(room)  # a spectator keeps the table open while nobody sits
+    mine = SEATS[(table_of(server, room).first_declarer + offset) % 4]
+    pipe.send_text("x")
+    await until(lambda: tui.screen == "lobby" and tui.model.table is None, "back in the lobby")
+    for seat in SEATS:
+        if seat != mine:
+            await helper.add_bot(room, seat)
+    await tui.session.refresh_rooms()
+    pipe.send_text(ENTER)
+    await until(
+        lambda: tui.model.table is not None and tui.model.table.view is not None,
+        f"the match start {tui.model.notice} {tui.model.rooms} {tui.screen}",
+    )
+    assert tui.model.table is not None and tui.model.table.seat == mine
+    return room
+
+
+async def test_choose_trumps_by_keys(server: BarbuServer, connect: Connect) -> None:
+    helper = await connect(server, "helper")
+    async with running_tui(server.url, "ann") as (tui, pipe):
+        await seat_with_bots(tui, pipe, server, helper, offset=0)
+        table = tui.model.table
+        assert table is not None
+        await until(lambda: table.my_turn, "the contract turn")
+        assert view(tui)["phase"] == "contract"
+        screen = text(side_lines(table, tui.barbu))
+        for name in ("No Tricks", "No Queens", "No Last Two", "No Hearts", "Barbu", "Trumps", "Dominoes"):
+            assert name in screen
+        pipe.send_text(DOWN * 5 + ENTER)
+        await until(lambda: tui.barbu.stage == "trump", "the trump menu")
+        assert "Hearts" in text(side_lines(table, tui.barbu))
+        pipe.send_text(DOWN + ENTER)
+        await until(lambda: view(tui).get("contract") == "trumps", "the contract")
+        assert view(tui)["trump"] == "H"
+        assert "Trumps ♥" in text(table_lines(table))
+
+
+async def test_double_then_play_a_card(server: BarbuServer, connect: Connect) -> None:
+    helper = await connect(server, "helper")
+    async with running_tui(server.url, "bea") as (tui, pipe):
+        await seat_with_bots(tui, pipe, server, helper, offset=1)
+        table = tui.model.table
+        assert table is not None
+        me = table.seat
+        await until(lambda: table.my_turn and view(tui)["phase"] == "double", "the doubling turn")
+        declarer = view(tui)["declarer"]
+        targets = tui.barbu.targets(table)
+        assert declarer in targets
+        assert "Double whom?" in text(side_lines(table, tui.barbu))
+        pipe.send_text(DOWN * targets.index(declarer) + SPACE + ENTER)
+        await until(lambda: [me, declarer] in view(tui)["doubles"], "the double")
+
+        await until(lambda: table.my_turn and view(tui)["phase"] == "play", "the first turn to play")
+        while view(tui)["legal"][0]["action"] == "pass":  # Dominoes: pass (by keys) until a card fits
+            seq = table.seq
+            assert "Enter passes" in text(hand_line(table, tui.barbu))
+            pipe.send_text(ENTER)
+            await until(lambda s=seq: table.seq > s and table.my_turn, "the next turn after a pass")
+        before = list(view(tui)["hand"])
+        legal = view(tui)["legal"]
+        playable = {a["card"] for a in legal}
+        assert "Hand" in text(hand_line(table, tui.barbu))
+        pipe.send_text(RIGHT + ENTER)
+        await until(lambda: len(view(tui)["hand"]) == len(before) - 1, "the card played")
+        played = (set(before) - set(view(tui)["hand"])).pop()
+        assert played in playable
+        if view(tui)["rows"]:
+            assert played in view(tui)["rows"][played[1]]
+            return
+        await until(lambda: table.last_trick is not None and played in table.last_trick["cards"], "the trick")
+        await until(lambda: not table.my_turn or view(tui)["phase"] == "play", "the table settled")
+        if not table.my_turn:
+            assert "Last trick, won by" in text(side_lines(table, tui.barbu))
+            assert card_label(played) in text(side_lines(table, tui.barbu))
+
+
+async def test_solitaire_move_and_undo(server: BarbuServer) -> None:
+    async with running_tui(server.url, "cid") as (tui, pipe):
+        pipe.send_text("o")
+        await until(lambda: tui.lobby.picking, "the game list")
+        pipe.send_text(ENTER)
+        await until(lambda: tui.screen == "solitaire" and tui.solitaire is not None, "the solitaire room")
+        sol = tui.solitaire
+        assert sol is not None
+        start = sol.room.state()
+        assert "Forty Thieves" in text(solitaire_lines(sol, 20))
+        moves = [m for m in sol.room.legal() if m.startswith("t") and "*" not in m]
+        if moves:
+            src, dst = moves[0].split(">")
+            keys = RIGHT * (int(src[1:]) - 1) + ENTER
+            if dst == "f":
+                keys += ENTER
+            else:
+                keys += RIGHT * ((int(dst[1:]) - int(src[1:])) % len(start["columns"])) + ENTER
+        else:
+            keys = "d"
+        pipe.send_text(keys)
+        await until(lambda: sol.room.state()["moves"] == 1, "the move")
+        assert sol.room.state() != start
+        pipe.send_text("u")
+        await until(lambda: sol.room.state()["moves"] == 0, "the undo")
+        assert sol.room.state() == start
+        assert "Undid" in sol.message
+
+
+async def test_reconnects_after_the_server_comes_back(start_server: StartServer, connect: Connect) -> None:
+    server = await start_server()
+    port = server.port
+    helper = await connect(server, "helper")
+    async with running_tui(server.url, "dan") as (tui, pipe):
+        room = await seat_with_bots(tui, pipe, server, helper, offset=2)
+        await helper.close()
+        await server.stop()
+        await until(lambda: not tui.model.connected, "the drop")
+        await until(lambda: "reconnecting" in tui.model.status, "the reconnecting status")
+        assert "reconnecting" in text(tui._status_text())
+        await start_server(port=port)
+        await until(lambda: tui.model.connected and tui.session.reconnects == 1, "the reconnection", 15)
+        await until(
+            lambda: tui.model.table is not None and tui.model.table.view is not None, "the table back"
+        )
+        assert tui.model.table is not None and tui.model.table.room == room
+        status = text(tui._status_text())
+        assert "connected" in status and room != "" and tui.model.table.name in status
+        assert "Reconnected" in tui.model.notice
