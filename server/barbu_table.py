@@ -243,8 +243,8 @@ class BarbuTable(Room):
         )
 
     def holds_seat(self, player: str) -> bool:
-        """Whether ``player`` owns a seat here."""
-        return self._seat_of_player(player) is not None
+        """Whether ``player`` owns a seat here and the match is not over."""
+        return self.state != "over" and self._seat_of_player(player) is not None
 
     @property
     def idle(self) -> bool:
@@ -484,8 +484,17 @@ class BarbuTable(Room):
                 return
             seat = self.seats[index]
             name = seat.owner[len(BOT_PREFIX) :] if seat.is_bot and seat.owner else STANDIN_POLICY
-            action = self._policy(index, name).choose(match.view(index), match.legal_actions(index))
-            self._commit(match, index, action, None, None)
+            legal = match.legal_actions(index)
+            action = self._policy(index, name).choose(match.view(index), legal)
+            try:
+                self._commit(match, index, action, None, None)
+            except ProtocolError:
+                log.exception(
+                    "table %s: policy %s chose an illegal action; playing the first legal one",
+                    self.room_id,
+                    name,
+                )
+                self._commit(match, index, legal[0], None, None)
 
     def _policy(self, index: int, name: str) -> Policy:
         key = (index, name)

@@ -109,7 +109,9 @@ class Lobby:
         if peer.player is None:
             raise ProtocolError("login-first", "log in (or resume) first")
         if isinstance(request, ListRooms):
-            rooms = [room.summary() for room in self.rooms.values()]
+            for listed in list(self.rooms.values()):
+                self._sweep(listed)
+            rooms = [listed.summary() for listed in self.rooms.values()]
             peer.send(Rooms(id=request.id, rooms=rooms))
         elif isinstance(request, CreateTable):
             self._create_table(peer, request)

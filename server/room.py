@@ -98,7 +98,7 @@ class Room(ABC):
 
     @abstractmethod
     def holds_seat(self, player: str) -> bool:
-        """Whether ``player`` holds a seat in this room."""
+        """Whether ``player`` holds a seat in this room that ``attach`` would give back."""
 
     @property
     @abstractmethod
