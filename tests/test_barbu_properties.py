@@ -15,7 +15,7 @@ from engine.barbu.hand import Hand
 from engine.barbu.match import seeded_deals
 from engine.barbu.rules import CONTRACT_TOTALS, CONTRACTS, DOMINOES_SCORES, HEART_LEAD, TRUMP_DUTY
 from engine.cards import SEATS, texts
-from tests.barbu_helpers import views_json
+from tests.barbu_helpers import check_deal, views_json
 
 POLICY = st.sampled_from(["random", "heuristic"])
 POLICIES = st.lists(POLICY, min_size=4, max_size=4)
@@ -45,6 +45,7 @@ SETTINGS = settings(max_examples=12, deadline=None, suppress_health_check=[Healt
 
 def check_finished_hand(hand: Hand, variants: Variants) -> None:
     assert hand.contract is not None
+    check_deal(hand.dealt)  # 13 distinct cards each
     assert sum(hand.contract_scores) == TOTALS[hand.contract] == CONTRACT_TOTALS[hand.contract]
     assert sum(hand.settlements()) == 0
     if hand.contract == "dominoes":

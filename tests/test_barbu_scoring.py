@@ -99,15 +99,15 @@ def test_no_queens_with_early_end_off_plays_13_tricks_same_scores() -> None:
 
 
 def no_last_two_tricks() -> list[str]:
-    # 11 tricks everybody follows (won by anyone; E wins the 11th), then E wins the 12th leading 2D (nobody
-    # else has a diamond) and S the 13th, overtaking E's 5C with 6C.
-    tricks = follow_tricks("N", "NSWENSWENSEEE")[:11]
-    return [*tricks, "2D 2S 2H 2C", "5C 6C 3C 4C"]
+    # 11 tricks in which everybody follows (N wins the 11th), then with the last eight cards: N leads 3C and
+    # E's 5C wins the 12th (S follows low, W has no club); E leads 2C and S's 6C wins the 13th.
+    tricks = follow_tricks("N", "NSWENSWENSNNN")[:11]
+    return [*tricks, "3C 5C 4C 2H", "2C 6C 2D 2S"]
 
 
 def test_no_last_two_scores_minus_10_for_12th_and_minus_20_for_13th() -> None:
     hands, cards, winners = scripted("N", no_last_two_tricks())
-    assert winners[10:] == ["E", "E", "S"]
+    assert winners[10:] == ["N", "E", "S"]
     hand = start_hand(hands, contract="no-last-two")
     play(hand, cards)
     assert hand.over and len(hand.tricks) == 13
