@@ -99,7 +99,7 @@ def test_engine_writer_round_trips() -> None:
 def test_illegal_play_names_index_seat_card_and_rule() -> None:
     err = refusal(kh_not_following_record())
     assert err.where == "play[17]"
-    assert "E KH" in str(err) and "must follow suit D" in str(err)
+    assert str(err) == "play[17] E KH: must follow suit D"
     assert "\n" not in str(err)
 
 
@@ -304,3 +304,11 @@ def test_non_text_trump_is_refused_naming_the_field(trump: Any) -> None:
     record["trump"] = trump
     err = refusal(record)
     assert err.where == "trump"
+
+
+@pytest.mark.parametrize("start_rank", [7, None, ["7"]])
+def test_non_text_start_rank_is_refused_naming_the_field(start_rank: Any) -> None:
+    record = example_record()
+    record.update(contract="dominoes", start_rank=start_rank, doubles=[], redoubles=[], play=[])
+    err = refusal(record)
+    assert err.where == "start_rank"

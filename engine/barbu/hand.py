@@ -395,7 +395,7 @@ class Hand:
         led = self.trick[0] // 13
         if hand & SUIT_MASKS[led] and c // 13 != led:
             raise IllegalAction("must-follow-suit", f"must follow suit {SUITS[led]}")
-        if self.variants.trump_duty == "overtrump":
+        if self.duty == "overtrump" and (c // 13 == self.trump or c // 13 == led):
             raise IllegalAction("must-overtrump", "must play a trump higher than the trumps already played")
         assert self.trump is not None
         raise IllegalAction(

@@ -51,8 +51,9 @@ class RecordError(ValueError):
     """A record the reader refuses. ``where`` is the path of the offending field (``deals[3].play[17]``);
     ``str()`` is the one-line report: where, then the seat and action when there is one, then the rule."""
 
-    def __init__(self, where: str, message: str) -> None:
-        super().__init__(f"{where}: {message}" if where else message)
+    def __init__(self, where: str, message: str, action: str = "") -> None:
+        head = f"{where} {action}" if action else where
+        super().__init__(f"{head}: {message}" if head else message)
         self.where = where
 
 
@@ -137,9 +138,7 @@ def _apply(hand: Hand, action: Action, where: str, what: str) -> None:
     try:
         hand.apply(seat if seat is not None else hand.declarer, action)
     except IllegalAction as err:
-        raise RecordError(
-            where, f"{SEATS[seat] if seat is not None else '-'} {what}: {err}".strip()
-        ) from None
+        raise RecordError(where, str(err), f"{SEATS[seat] if seat is not None else '-'} {what}") from None
 
 
 def replay_into(hand: Hand, deal: Any, where: str = "") -> Hand:
@@ -159,7 +158,11 @@ def replay_into(hand: Hand, deal: Any, where: str = "") -> Hand:
                 raise RecordError(_join(where, "trump"), f"not a suit: {deal['trump']!r} (suits are {SUITS})")
             trump = parse_suit(deal["trump"])
         if "start_rank" in deal:
-            start = parse_rank(str(deal["start_rank"]))
+            if not isinstance(deal["start_rank"], str):
+                raise RecordError(
+                    _join(where, "start_rank"), f'not a rank: {deal["start_rank"]!r} (a text, e.g. "7")'
+                )
+            start = parse_rank(deal["start_rank"])
     except NotationError as err:
         raise RecordError(_join(where, "trump" if "suit" in str(err) else "start_rank"), str(err)) from None
     if (trump is None) == (contract == TRUMPS):
@@ -201,7 +204,7 @@ def replay_into(hand: Hand, deal: Any, where: str = "") -> Hand:
         raise RecordError(here, "must be a list of cards (and 'pass' in Dominoes)")
     for i, item in enumerate(play):
         if hand.phase == OVER:
-            raise RecordError(f"{here}[{i}]", f"{item}: the hand is already over")
+            raise RecordError(f"{here}[{i}]", "the hand is already over", str(item))
         seat = hand.to_move
         assert seat is not None
         action: Action
@@ -211,11 +214,11 @@ def replay_into(hand: Hand, deal: Any, where: str = "") -> Hand:
             try:
                 action = Play(parse_card(item))
             except NotationError as err:
-                raise RecordError(f"{here}[{i}]", f"{SEATS[seat]} {item!r}: {err}") from None
+                raise RecordError(f"{here}[{i}]", str(err), f"{SEATS[seat]} {item!r}") from None
         try:
             hand.apply(seat, action)
         except IllegalAction as err:
-            raise RecordError(f"{here}[{i}]", f"{SEATS[seat]} {item}: {err}") from None
+            raise RecordError(f"{here}[{i}]", str(err), f"{SEATS[seat]} {item}") from None
     if hand.phase != OVER:
         raise RecordError(here, f"the hand is not finished: {SEATS[hand.to_move or 0]} is still to play")
     return hand
