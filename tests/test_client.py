@@ -3,12 +3,15 @@
 
 from __future__ import annotations
 
+import asyncio
 import signal
 import subprocess
 import sys
 from pathlib import Path
 
+import msgpack
 import pytest
+from websockets.asyncio.client import connect as ws_connect
 
 from cli.main import main as barbu
 from client import Connection, ConnectionLost
@@ -79,3 +82,40 @@ async def test_connection_lost_when_the_server_stops(server: BarbuServer, connec
             await conn.next_push(5)
     with pytest.raises(ConnectionLost):
         await conn.list_rooms()
+
+
+async def test_a_client_written_from_the_spec_alone_plays_a_seat(server: BarbuServer) -> None:
+    """Plain websockets + msgpack, following docs/protocol.md "A minimal bot, step by step"."""
+    async with ws_connect(server.url, compression=None, proxy=None, max_size=1 << 20) as ws:
+
+        async def reply(request: dict[str, object]) -> dict[str, object]:
+            await ws.send(msgpack.packb(request))
+            while True:
+                message = msgpack.unpackb(await ws.recv())
+                if message.get("id") == request["id"]:
+                    assert message["type"] != "error", message
+                    return dict(message)
+
+        assert (await reply({"type": "hello", "id": 1, "version": 1, "client": "spec-bot"}))[
+            "type"
+        ] == "welcome"
+        token = (await reply({"type": "login", "id": 2, "name": "spec"}))["token"]
+        assert isinstance(token, str)
+        room = (await reply({"type": "create-table", "id": 3, "name": "spec"}))["room"]
+        assert (await reply({"type": "sit", "id": 4, "room": room, "seat": "S"}))["seat"] == "S"
+        for i, seat in enumerate(("N", "E", "W")):
+            await reply({"type": "add-bot", "id": 5 + i, "room": room, "seat": seat, "policy": "random"})
+        next_id, turns = 100, 0
+        while True:
+            message = msgpack.unpackb(await asyncio.wait_for(ws.recv(), 10))
+            if message["type"] == "turn":
+                next_id += 1
+                turns += 1
+                act = {"type": "act", "id": next_id, "room": room, "seat": message["seat"]}
+                await ws.send(msgpack.packb({**act, "action": message["view"]["legal"][0]}))
+            elif message["type"] == "event" and message["event"]["event"] == "match-over":
+                break
+            elif message["type"] == "error":
+                raise AssertionError(message)
+    assert turns > 13 * 28 / 4
+    assert server.store is not None and server.store.room(int(str(room))).status == "over"
