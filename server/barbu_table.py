@@ -302,6 +302,14 @@ class BarbuTable(Room):
             self._push_players()
             self._start_if_full()
 
+    async def watch(self, peer: Peer, request_id: int) -> None:
+        """Add ``peer`` as a spectator and reply with the public snapshot; a peer playing a seat here just
+        gets its seat's snapshot (it already receives everything a spectator would)."""
+        if self._seat_of_peer(peer) is not None:
+            peer.send(self.snapshot(peer, request_id))
+            return
+        await super().watch(peer, request_id)
+
     async def leave(self, peer: Peer) -> None:
         """Stop watching; give up the seat before the start; hand it to a stand-in at once during the match
         (``sit`` takes it back)."""
