@@ -22,6 +22,7 @@ from prompt_toolkit.output import DummyOutput
 from client.tui.app import TuiApp
 from client.tui.barbu_screen import hand_line, side_lines, table_lines
 from client.tui.cards import card_label
+from client.tui.model import TableModel
 from client.tui.solitaire_screen import solitaire_lines
 from engine.cards import SEATS
 from server import BarbuServer
@@ -56,6 +57,11 @@ async def running_tui(url: str, name: str) -> AsyncIterator[tuple[TuiApp, PipeIn
             await asyncio.wait_for(task, 10)
 
 
+def moved_on(table: TableModel, seq: int) -> Callable[[], bool]:
+    """A condition: the table moved past action ``seq`` and it is this seat's turn again."""
+    return lambda: table.seq > seq and table.my_turn
+
+
 def text(fragments: StyleAndTextTuples) -> str:
     """Formatted text as plain text."""
     return fragment_list_to_text(fragments)
@@ -84,7 +90,9 @@ async def seat_with_bots(tui: TuiApp, pipe: PipeInput, server: BarbuServer, help
     pipe.send_text(ENTER)
     await until(lambda: tui.lobby.form is not None and tui.input_mode is None, "the new-table form")
     pipe.send_text(ENTER)
-    await until(lambda: tui.screen == "table" and tui.model.table is not None, "the new table")
+    await until(
+        lambda: tui.screen == "table" and tui.model.table is not None, f"the new table {tui.model.notice}"
+    )
     assert tui.model.table is not None
     room, first_seat = tui.model.table.room, tui.model.table.seat
     assert first_seat == "N"
@@ -145,7 +153,7 @@ async def test_double_then_play_a_card(server: BarbuServer, connect: Connect) ->
             seq = table.seq
             assert "Enter passes" in text(hand_line(table, tui.barbu))
             pipe.send_text(ENTER)
-            await until(lambda s=seq: table.seq > s and table.my_turn, "the next turn after a pass")
+            await until(moved_on(table, seq), "the next turn after a pass")
         before = list(view(tui)["hand"])
         legal = view(tui)["legal"]
         playable = {a["card"] for a in legal}

@@ -96,6 +96,7 @@ class BarbuScreen:
 
     def choices(self, table: TableModel) -> list[Choice]:
         """The decision menu for the seat to move (empty when there is none: the hand is used to play)."""
+        self.sync(table)
         if not table.my_turn:
             return []
         view = table.view or {}
@@ -160,6 +161,7 @@ class BarbuScreen:
 
     def move_card(self, table: TableModel, step: int) -> None:
         """Move the hand cursor to the next card (the next playable one when it is this seat's turn)."""
+        self.sync(table)
         hand = self.hand(table)
         if not hand:
             return
@@ -183,6 +185,7 @@ class BarbuScreen:
 
     def confirm(self, table: TableModel) -> tuple[dict[str, Any] | None, str]:
         """Enter: the wire action to send now (or None) and a notice (why nothing was sent, or empty)."""
+        self.sync(table)
         if not table.my_turn:
             return None, "It is not your turn."
         view = table.view or {}

@@ -252,11 +252,11 @@ class Session:
             self.on_change()
 
     async def create_table(self, name: str, variants: dict[str, Any]) -> str | None:
-        """Open a table; returns its room id."""
+        """Open a table; returns its room id. (Sit at once: the server drops a table nobody sits at or
+        watches whenever the lobby is listed.)"""
         room = await self.call(lambda c: c.create_table(name, variants))
         if room is not None:
-            self.model.say(f"Table {name!r} is open: take a seat and add bots.")
-            await self.refresh_rooms()
+            self.model.say(f"Table {name!r} is open: add bots (b, f) or wait for friends.")
         return room
 
     async def sit(self, room: str, seat: str | None = None) -> bool:
