@@ -284,8 +284,10 @@ def headline(table: TableModel) -> StyleAndTextTuples:
             what = what[:-1] + "10"
     elif phase == "over":
         what = "match over"
+    elif view.get("declarer") == table.seat:
+        what = "you choose the contract"
     else:
-        what = f"{view.get('declarer')} to choose a contract"
+        what = f"{view.get('declarer')} {table.player(str(view.get('declarer')))} chooses the contract"
     out: StyleAndTextTuples = [("class:title", title), ("class:contract", what)]
     label = doubles_label(view)
     if label:

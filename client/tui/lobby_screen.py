@@ -5,6 +5,7 @@
 
 from __future__ import annotations
 
+import textwrap
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -155,6 +156,6 @@ def games_lines(screen: LobbyScreen) -> StyleAndTextTuples:
         style = "class:cursor" if i == screen.game % len(names) else ""
         out += [(style, f"  {GAMES[name].title:<16}"), ("", "\n")]
     out.append(("", "\n"))
-    rules = GAMES[screen.game_name()].rules.splitlines()
-    out += [("class:dim", line[:78] + "\n") for line in rules[:5]]
+    rules = textwrap.wrap(" ".join(GAMES[screen.game_name()].rules.split()), 78)
+    out += [("class:dim", line + "\n") for line in rules[:5]]
     return out

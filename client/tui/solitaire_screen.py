@@ -140,6 +140,9 @@ class SolitaireScreen:
         if self.source is None:
             if here == "s" and self._try(["s"]):
                 return
+            hint = self.hint
+            if hint is not None and hint.replace("+", ">").split(">")[0] == here and self._try([hint]):
+                return
             self.source, self.message = here, f"From {here}: choose where to (Enter), Esc to cancel."
             return
         src = self.source
@@ -221,6 +224,11 @@ def _pile(name: str, card: str | None, screen: SolitaireScreen, label: str = "")
     return text
 
 
+def _stock(count: int, screen: SolitaireScreen) -> StyleAndTextTuples:
+    extra = " class:cursor" if screen.cursor() == "s" else ""
+    return [(f"class:label{extra}", f"Stock {count:<2}"), ("", "  ")]
+
+
 def status_text(state: dict[str, Any], title: str) -> tuple[str, str]:
     """The style and the words for won, lost or in play."""
     if state["won"]:
@@ -237,11 +245,11 @@ def solitaire_lines(screen: SolitaireScreen, height: int) -> StyleAndTextTuples:
     out: StyleAndTextTuples = [(style, words), ("", "\n\n")]
     if "pyramid" in state:
         return out + _pyramid(state, screen)
-    out += _pile("s", None if not state["stock"] else "??", screen, "Stock ")
-    out.append(("class:dim", f"{state['stock']:<3} "))
+    out += _stock(state["stock"], screen)
     waste: list[str] = state["waste"]
     out += _pile("w", waste[-1] if waste else None, screen, "Waste ")
     out.append(("class:dim", f"({len(waste)})  " if waste else "     "))
+    out.append(("class:label", "Found. "))
     for i, pile in enumerate(state["foundations"]):
         out += _pile(f"f{i + 1}", pile[-1] if pile else None, screen)
         out.append(("", " "))
@@ -287,8 +295,9 @@ def _pyramid(state: dict[str, Any], screen: SolitaireScreen) -> StyleAndTextTupl
         out.append(("", "\n"))
     out.append(("", "\n"))
     top = state.get("stock_top")
-    out += _pile("s", top if top else ("??" if state["stock"] else None), screen, "Stock ")
-    out.append(("class:dim", f"({state['stock']})  "))
+    out += _stock(state["stock"], screen)
+    if top:
+        out += [("class:dim", "top "), card_fragment(str(top)), ("", "  ")]
     waste = state["waste"]
     if waste and isinstance(waste[0], list):
         for k, pile in enumerate(waste):

@@ -1,0 +1,163 @@
+"""Drive ``barbu play --local`` in a tmux window of 80x24 and save a capture of every screen.
+
+Usage: ``.venv/bin/python benchmarks/tui_screens.py [OUT_DIR]`` (default ``/tmp/barbu-tui-screens``).
+Each capture is saved twice: ``NN-name.txt`` (plain text, to read) and ``NN-name.ansi`` (with colours, to
+``cat`` in a terminal). The script plays the first hand to its end by pressing Enter only (the first contract
+on the menu, the doubles ticked by default, the selected playable card), as a newcomer would, then visits the
+score sheet, help, lobby, new-table form, solitaire (Forty Thieves and Pyramid) and a resize. The local
+server's SQLite file lives in a temporary directory, removed at the end with the tmux session.
+"""
+
+from __future__ import annotations
+
+import shutil
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+SESSION = "barbu-tui-screens"
+
+
+class Tmux:
+    """One detached tmux session running a command at a fixed size."""
+
+    def __init__(self, command: str, width: int = 80, height: int = 24):
+        subprocess.run(["tmux", "kill-session", "-t", SESSION], capture_output=True, check=False)
+        subprocess.run(
+            ["tmux", "new-session", "-d", "-s", SESSION, "-x", str(width), "-y", str(height), command],
+            check=True,
+        )
+
+    def keys(self, *keys: str, pause: float = 0.3) -> None:
+        """Send tmux key names (``Enter``, ``Down``, ``C-c``) or literal text, then wait."""
+        for key in keys:
+            subprocess.run(["tmux", "send-keys", "-t", SESSION, key], check=True)
+            time.sleep(pause)
+
+    def capture(self, colour: bool = False) -> str:
+        """The visible screen."""
+        args = ["tmux", "capture-pane", "-p", "-t", SESSION] + (["-e"] if colour else [])
+        return subprocess.run(args, capture_output=True, text=True, check=True).stdout
+
+    def resize(self, width: int, height: int) -> None:
+        """Resize the window (the application redraws)."""
+        subprocess.run(
+            ["tmux", "resize-window", "-t", SESSION, "-x", str(width), "-y", str(height)], check=True
+        )
+        time.sleep(0.6)
+
+    def close(self) -> None:
+        """End the session (and the client and its server with it)."""
+        subprocess.run(["tmux", "kill-session", "-t", SESSION], capture_output=True, check=False)
+
+
+class Shots:
+    """Numbered captures in ``folder``."""
+
+    def __init__(self, tmux: Tmux, folder: Path):
+        self.tmux, self.folder, self.count = tmux, folder, 0
+        folder.mkdir(parents=True, exist_ok=True)
+        for old in folder.glob("*.txt"):
+            old.unlink()
+        for old in folder.glob("*.ansi"):
+            old.unlink()
+
+    def take(self, name: str) -> str:
+        """Save the screen as ``NN-name``; returns its text."""
+        self.count += 1
+        stem = self.folder / f"{self.count:02d}-{name}"
+        text = self.tmux.capture()
+        stem.with_suffix(".txt").write_text(text)
+        stem.with_suffix(".ansi").write_text(self.tmux.capture(colour=True))
+        return text
+
+
+def wait_for(tmux: Tmux, words: str, timeout: float = 20.0) -> str:
+    """Wait until ``words`` are on the screen; returns the screen."""
+    deadline = time.monotonic() + timeout
+    while True:
+        screen = tmux.capture()
+        if words in screen or time.monotonic() > deadline:
+            return screen
+        time.sleep(0.2)
+
+
+def play_first_hand(tmux: Tmux, shots: Shots) -> None:
+    """Press Enter on every decision of the first hand, capturing each kind of decision once."""
+    seen: set[str] = set()
+    deadline = time.monotonic() + 240
+    while time.monotonic() < deadline:
+        screen = tmux.capture()
+        if "Hand 2/28" in screen or "scored" in screen:
+            shots.take("hand-scored")
+            return
+        status = screen.splitlines()[0] if screen else ""
+        if "YOUR TURN" in status:
+            phase = status.split("YOUR TURN (")[1].split(")")[0]
+            if phase not in seen:
+                seen.add(phase)
+                shots.take(f"turn-{phase}")
+            tmux.keys("Enter", pause=0.4)
+            if phase == "play" and "play-after" not in seen:
+                seen.add("play-after")
+                time.sleep(0.8)
+                shots.take("trick-after-playing")
+        else:
+            time.sleep(0.3)
+
+
+def main(argv: list[str]) -> int:
+    """Run the tour and save the captures; returns the exit status."""
+    if shutil.which("tmux") is None:
+        print("tmux is not installed", file=sys.stderr)
+        return 1
+    folder = Path(argv[0]) if argv else Path(tempfile.gettempdir()) / "barbu-tui-screens"
+    with tempfile.TemporaryDirectory() as data:
+        barbu = ROOT / ".venv" / "bin" / "barbu"
+        command = f"{barbu} play --local --name newcomer --db {data}/local.sqlite3 --bot-delay 0.15"
+        tmux = Tmux(command)
+        try:
+            shots = Shots(tmux, folder)
+            wait_for(tmux, "seat S")
+            time.sleep(1.0)
+            shots.take("table-start")
+            play_first_hand(tmux, shots)
+            tmux.keys("s")
+            shots.take("score-sheet")
+            tmux.keys("Escape", "?")
+            shots.take("help")
+            tmux.keys("Escape", "l", pause=0.8)
+            shots.take("lobby")
+            tmux.keys("n")
+            shots.take("new-table-name")
+            tmux.keys("Enter", "Down", "Right", "Down", "Right")
+            shots.take("new-table-form")
+            tmux.keys("Escape", "o")
+            shots.take("solitaire-games")
+            tmux.keys("Enter")
+            shots.take("forty-thieves")
+            tmux.keys("h")
+            shots.take("forty-thieves-hint")
+            tmux.keys("Enter")
+            shots.take("forty-thieves-source")
+            tmux.keys("d", "d", "u")
+            shots.take("forty-thieves-undo")
+            tmux.keys("Escape", "Escape", "o", *["Down"] * 9, "Enter")
+            shots.take("pyramid")
+            tmux.resize(100, 30)
+            shots.take("resized-100x30")
+            tmux.resize(80, 24)
+            tmux.keys("Escape", "t")
+            shots.take("table-again")
+            tmux.keys("C-c", pause=1.0)
+        finally:
+            tmux.close()
+    print(f"{shots.count} screens saved in {folder}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))
