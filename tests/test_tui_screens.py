@@ -1,0 +1,162 @@
+"""The terminal client's screens drawn from real engine views and solitaire states (no network): contract
+menus offer only the contracts left, the doubling dialog, the Dominoes rows, the hand's order and colours,
+the 80-column score sheet, and the solitaire layouts with won and lost said plainly."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from prompt_toolkit.formatted_text import StyleAndTextTuples, fragment_list_to_text
+
+from client.tui.barbu_screen import BarbuScreen, hand_line, side_lines, table_lines
+from client.tui.cards import card_fragment, sort_hand
+from client.tui.help import HELP
+from client.tui.model import TableModel
+from client.tui.sheet_screen import sheet_rows
+from client.tui.solitaire_screen import (
+    SolitaireRoom,
+    SolitaireScreen,
+    pile_rows,
+    solitaire_lines,
+    status_text,
+)
+from engine.barbu import Match, action_from_wire, make_policy
+from engine.cards import SEATS
+
+
+def text(fragments: StyleAndTextTuples) -> str:
+    """Formatted text as plain text."""
+    return fragment_list_to_text(fragments)
+
+
+def seated(match: Match, seat: int) -> TableModel:
+    """A table model holding ``seat``'s view of ``match``."""
+    table = TableModel(room="1", name="t", seat=SEATS[seat], state="playing")
+    table.players = {s: f"p{s}" for s in SEATS}
+    table.set_view(match.view(seat), 0)
+    return table
+
+
+def act(match: Match, wire: dict[str, Any]) -> None:
+    """Apply a wire action for the seat to move."""
+    seat = match.to_move
+    assert seat is not None
+    match.apply(seat, action_from_wire(wire))
+
+
+def play_out_hand(match: Match) -> None:
+    """Let bots play until the current hand is scored."""
+    number = match.hand_number
+    bots = [make_policy("heuristic", s) for s in range(4)]
+    while match.hand_number == number and match.to_move is not None:
+        seat = match.to_move
+        match.apply(seat, bots[seat].choose(match.view(seat), match.legal_actions(seat)))
+
+
+def test_contract_menu_offers_only_the_contracts_left() -> None:
+    match = Match.new(7)
+    declarer = match.to_move
+    assert declarer is not None
+    screen = BarbuScreen()
+    labels = [c.label for c in screen.choices(seated(match, declarer))]
+    assert len(labels) == 7
+    act(match, {"action": "contract", "contract": "no-tricks"})
+    play_out_hand(match)
+    assert match.to_move == declarer and match.phase == "contract"
+    table = seated(match, declarer)
+    labels = [c.label for c in BarbuScreen().choices(table)]
+    assert len(labels) == 6 and not any("No Tricks" in label for label in labels)
+    assert "you choose the contract" in text(table_lines(table))
+
+
+def test_dominoes_asks_the_rank_then_shows_four_rows() -> None:
+    match = Match.new(11)
+    declarer = match.to_move
+    assert declarer is not None
+    table = seated(match, declarer)
+    screen = BarbuScreen()
+    screen.menu = [c.stage for c in screen.choices(table)].index("rank")
+    assert screen.confirm(table) == (None, "") and screen.stage == "rank"
+    ranks = [c.action for c in screen.choices(table)]
+    assert len(ranks) == 13
+    screen.menu = 4
+    action, _ = screen.confirm(table)
+    assert action == {"action": "contract", "contract": "dominoes", "start_rank": "6"}
+    act(match, action)
+    while match.phase != "play":
+        act(match, match.view(match.to_move)["legal"][0])
+    act(match, match.view(match.to_move)["legal"][0])
+    drawn = text(table_lines(seated(match, declarer))).splitlines()
+    assert "Dominoes 6" in drawn[0]
+    rows = [line for line in drawn if line.strip()[:1] in "♠♥♣♦" and line.strip()]
+    assert len(rows) == 4
+    assert any(" 6" in row for row in rows)
+
+
+def test_doubling_dialog_ticks_and_sends() -> None:
+    match = Match.new(5)
+    act(match, {"action": "contract", "contract": "no-queens"})
+    seat = match.to_move
+    assert seat is not None
+    table = seated(match, seat)
+    screen = BarbuScreen()
+    drawn = text(side_lines(table, screen))
+    assert "Double whom?" in drawn and "You owe" in drawn
+    targets = screen.targets(table)
+    assert len(targets) == 3
+    screen.toggle(table)
+    action, _ = screen.confirm(table)
+    assert action == {"action": "double", "targets": [targets[0]]}
+
+
+def test_hand_sorted_by_suit_in_colour_with_playable_marked() -> None:
+    assert sort_hand(["2C", "AS", "KH", "3D", "QS"]) == ["AS", "QS", "KH", "2C", "3D"]
+    assert card_fragment("QH")[0] == "class:red" and card_fragment("QS")[0] == "class:black"
+    assert card_fragment("TD")[1] == "10♦"
+    match = Match.new(2)
+    act(match, {"action": "contract", "contract": "no-tricks"})
+    while match.phase != "play":
+        act(match, match.view(match.to_move)["legal"][0])
+    act(match, match.view(match.to_move)["legal"][0])
+    seat = match.to_move
+    assert seat is not None
+    table = seated(match, seat)
+    fragments = hand_line(table, BarbuScreen())
+    styles = [style for style, _, *_ in fragments if "class:red" in style or "class:black" in style]
+    assert len(styles) == 13
+    playable = {a["card"] for a in match.view(seat)["legal"]}
+    assert sum("playable" in s for s in styles) == len(playable)
+    assert sum("dim" in s for s in styles) == 13 - len(playable)
+
+
+def test_score_sheet_fits_80_columns_with_doubles() -> None:
+    match = Match.new(9)
+    act(match, {"action": "contract", "contract": "barbu"})
+    for _ in range(3):
+        legal = match.view(match.to_move)["legal"]
+        act(match, legal[-1])
+    play_out_hand(match)
+    history = match.view(0)["history"]
+    header, rows = sheet_rows(history, {s: "a-long-player-name" for s in SEATS})
+    assert all(len(line) <= 80 for line in header + rows)
+    assert ">" in rows[0] and "Barbu" in rows[0] and "Totals" in rows[-1]
+
+
+def test_help_fits_the_screen() -> None:
+    lines = HELP.splitlines()
+    assert len(lines) <= 21 and all(len(line) <= 80 for line in lines)
+
+
+def test_solitaire_layouts_and_outcome_words() -> None:
+    room = SolitaireRoom("forty-thieves", seed=1)
+    screen = SolitaireScreen(room)
+    drawn = text(solitaire_lines(screen, 20))
+    assert "t10" in drawn and "Stock 64" in drawn
+    assert all(len(line) <= 80 for line in drawn.splitlines())
+    state = room.state()
+    assert "you won" in status_text({**state, "won": True, "over": True}, "Forty Thieves")[1]
+    assert "lost" in status_text({**state, "over": True}, "Forty Thieves")[1]
+    pyramid = SolitaireRoom("pyramid", seed=1)
+    rows = pile_rows(pyramid.state())
+    assert rows[0] == ["p1.1"] and rows[-1][0] == "s" and len(rows) == 8
+    assert len(text(solitaire_lines(SolitaireScreen(pyramid), 20)).splitlines()) <= 20
