@@ -211,7 +211,10 @@ class TuiApp:
 
     def _log_text(self) -> StyleAndTextTuples:
         height = max(self.app.output.get_size().rows - TABLE_HEIGHT - 6, 0)
-        lines = list(self.model.log)[:-1][-height:] if height else []
+        lines = list(self.model.log)
+        if lines and lines[-1] == self.model.notice:
+            lines.pop()
+        lines = lines[-height:] if height else []
         return [("class:dim", "\n".join(lines))]
 
     def _solitaire_text(self) -> StyleAndTextTuples:

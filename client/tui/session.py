@@ -188,6 +188,7 @@ class Session:
             self.request_refresh()
         elif isinstance(push, ChatPush):
             table.chat.append(f"{push.name}: {push.text}")
+            self.model.log.append(f"{push.name} says: {push.text}")
         elif isinstance(push, Players):
             changed = table.state != push.state
             table.players, table.away, table.state = push.players, push.away, push.state
