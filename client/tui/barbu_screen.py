@@ -339,6 +339,10 @@ def dominoes_lines(table: TableModel) -> StyleAndTextTuples:
 def hand_line(table: TableModel, screen: BarbuScreen) -> StyleAndTextTuples:
     """The seat's hand, sorted by suit, playable cards bright and the others dimmed, the cursor reversed."""
     hand = screen.hand(table)
+    if table.view is None:
+        return [
+            ("class:warn", "The match starts when all four seats are taken: b adds a bot, f fills them all.")
+        ]
     if table.seat is None:
         return [("class:dim", "You are watching this table.")]
     if not hand:
