@@ -3,7 +3,8 @@ a real server on 127.0.0.1 with its SQLite store in ``tmp_path`` (fixtures in ``
 
 Covers: log in, open a table from the lobby form, leave and sit again, choose a contract (Trumps, then the
 suit) by keys, double the declarer and play a card by keys and see the trick move on, a solitaire move and its
-undo, and a dropped connection (the server goes down and comes back) that the client resumes by itself.
+undo, and a dropped connection (the server goes down and comes back) that the client resumes by itself, and
+``--local``: three bots and the player at one table, Enter a legal first move.
 """
 
 from __future__ import annotations
@@ -12,6 +13,7 @@ import asyncio
 import time
 from collections.abc import AsyncIterator, Callable
 from contextlib import asynccontextmanager
+from pathlib import Path
 from typing import Any
 
 from prompt_toolkit.application import create_app_session
@@ -22,6 +24,7 @@ from prompt_toolkit.output import DummyOutput
 from client.tui.app import TuiApp
 from client.tui.barbu_screen import hand_line, side_lines, table_lines
 from client.tui.cards import card_label
+from client.tui.local import LOCAL_SEAT, LocalServer, seat_local_player
 from client.tui.model import TableModel
 from client.tui.solitaire_screen import solitaire_lines
 from engine.cards import SEATS
@@ -221,3 +224,24 @@ async def test_reconnects_after_the_server_comes_back(start_server: StartServer,
         status = text(tui._status_text())
         assert "connected" in status and room != "" and tui.model.table.name in status
         assert "Reconnected" in tui.model.notice
+
+
+async def test_local_game_seats_the_player_with_three_bots(tmp_path: Path) -> None:
+    async with LocalServer(tmp_path / "local.sqlite3", bot_delay=0.0) as local:
+        with create_pipe_input() as pipe, create_app_session(input=pipe, output=DummyOutput()):
+            tui = TuiApp(local.url, name="newcomer", after_login=seat_local_player)
+            task = asyncio.get_running_loop().create_task(tui.run())
+            try:
+                await until(
+                    lambda: tui.model.table is not None and tui.model.table.view is not None, "the match"
+                )
+                table = tui.model.table
+                assert table is not None and table.seat == LOCAL_SEAT and tui.screen == "table"
+                assert all(str(table.players[s]).startswith("bot:") for s in SEATS if s != LOCAL_SEAT)
+                await until(lambda: table.my_turn, "the newcomer's first turn")
+                seq = table.seq
+                pipe.send_text(ENTER)  # Enter alone is always a legal choice
+                await until(lambda: table.seq > seq, "the newcomer's action")
+            finally:
+                tui.app.exit(result=0)
+                await asyncio.wait_for(task, 10)
