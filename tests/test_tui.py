@@ -245,3 +245,14 @@ async def test_local_game_seats_the_player_with_three_bots(tmp_path: Path) -> No
             finally:
                 tui.app.exit(result=0)
                 await asyncio.wait_for(task, 10)
+
+
+async def test_no_reconnect_fight_when_resumed_elsewhere(server: BarbuServer, connect: Connect) -> None:
+    async with running_tui(server.url, "eve") as (tui, _pipe):
+        token = tui.session.token
+        assert token is not None
+        other = await connect(server)
+        await other.resume(token)
+        await until(lambda: tui.model.status == "signed in elsewhere", "the client to stop")
+        await asyncio.sleep(0.3)
+        assert tui.session.reconnects == 0 and other.name == "eve"

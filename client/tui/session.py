@@ -23,6 +23,8 @@ log = logging.getLogger(__name__)
 
 T = TypeVar("T")
 RETRY_DELAYS = (0.2, 0.5, 1.0, 2.0, 3.0, 5.0)
+#: The server's close reason when the same player resumes on another connection (no reconnect then).
+REPLACED = "resumed on another connection"
 NETWORK_ERRORS = (OSError, ConnectionLost, TimeoutError, ProtocolError)
 
 
@@ -114,6 +116,13 @@ class Session:
                     pass
                 with contextlib.suppress(Exception):
                     await conn.close()
+                if REPLACED in (conn.ws.close_reason or ""):
+                    self.conn = None
+                    self.model.connected = False
+                    self.model.status = "signed in elsewhere"
+                    self.model.say("You logged in from another terminal; this one stopped.", error=True)
+                    self.on_change()
+                    return
             self.conn = None
             self.model.connected = False
             await self._reconnect()
