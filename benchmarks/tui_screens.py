@@ -4,7 +4,7 @@ Usage: ``.venv/bin/python benchmarks/tui_screens.py [OUT_DIR]`` (default ``/tmp/
 Each capture is saved twice: ``NN-name.txt`` (plain text, to read) and ``NN-name.ansi`` (with colours, to
 ``cat`` in a terminal). The script plays the first hand to its end by pressing Enter only (the first contract
 on the menu, the doubles ticked by default, the selected playable card), as a newcomer would, then visits the
-score sheet, help, lobby, new-table form, solitaire (Forty Thieves and Pyramid) and a resize. The local
+score sheet, help, lobby, new-table form, solitaire (Forty Thieves and Pyramid), a resize, and plays on\nto a Dominoes hand. The local
 server's SQLite file lives in a temporary directory, removed at the end with the tmux session.
 """
 
@@ -109,6 +109,30 @@ def play_first_hand(tmux: Tmux, shots: Shots) -> None:
             time.sleep(0.3)
 
 
+def play_to_dominoes(tmux: Tmux, shots: Shots) -> None:
+    """Pick Dominoes (the last contract on the menu) when it is the player's choice, else play on with Enter
+    until a declarer picks it; capture the layout a few moves in."""
+    deadline = time.monotonic() + 180
+    moves_seen = 0
+    while time.monotonic() < deadline:
+        screen = tmux.capture()
+        status = screen.splitlines()[0] if screen else ""
+        if "Dominoes" in screen.splitlines()[1] and "chooses" not in screen.splitlines()[1]:
+            moves_seen += 1
+            if moves_seen == 6:
+                shots.take("dominoes")
+                return
+        if "YOUR TURN (contract)" in status and "Dominoes" in screen:
+            tmux.keys("Up", "Enter")
+            shots.take("dominoes-rank")
+            tmux.keys("Enter")
+            continue
+        if "YOUR TURN" in status:
+            tmux.keys("Enter", pause=0.4)
+        else:
+            time.sleep(0.3)
+
+
 def main(argv: list[str]) -> int:
     """Run the tour and save the captures; returns the exit status."""
     if shutil.which("tmux") is None:
@@ -152,6 +176,7 @@ def main(argv: list[str]) -> int:
             tmux.resize(80, 24)
             tmux.keys("Escape", "t")
             shots.take("table-again")
+            play_to_dominoes(tmux, shots)
             tmux.keys("C-c", pause=1.0)
         finally:
             tmux.close()
