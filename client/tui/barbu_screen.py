@@ -322,9 +322,9 @@ def dominoes_lines(table: TableModel) -> StyleAndTextTuples:
     for suit in SUIT_ORDER:
         cards = rows.get(suit, [])
         out.append((card_fragment("2" + suit)[0], f" {SUIT_SYMBOLS[suit]}  "))
-        out.append(
-            (card_fragment("2" + suit)[0], " ".join(card_label(c)[:-1].rjust(2) for c in cards) or "-")
-        )
+        opener = card_label(f"{view.get('start_rank')}{suit}")
+        shown = " ".join(card_label(c)[:-1].rjust(2) for c in cards) or f"- opens with {opener}"
+        out.append((card_fragment("2" + suit)[0], shown))
         out.append(("", "\n"))
     out.append(("", "\n"))
     finish = [str(s) for s in view.get("finish_order", [])]
