@@ -6,6 +6,7 @@ HELP = """\
 barbu play - keys                                       (Esc, ? or F1 to close)
 Everywhere   ? F1 help    Ctrl-C or q quit    l lobby    t back to your table
 Lobby        Up/Down choose a table   Enter sit (first free seat)   w watch
+             Shift+N E S W sit in that seat
              b add a bot to the first empty seat   f fill empty seats with bots
              n new table (name, then rule variants)   o solitaire   r refresh
 Barbu table  Left/Right choose a card   Enter play it   :  type a card (qs, 10h)

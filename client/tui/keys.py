@@ -92,6 +92,16 @@ def build_key_bindings(tui: TuiApp) -> KeyBindings:
         if room is not None:
             tui.spawn(tui.sit(str(room["room"])))
 
+    def sit_at(seat: str) -> None:
+        @kb.add(seat, filter=lobby)
+        def _sit_at(event: E) -> None:
+            room = tui.lobby.selected(tui.model)
+            if room is not None:
+                tui.spawn(tui.sit(str(room["room"]), seat))
+
+    for letter in "NESW":
+        sit_at(letter)
+
     @kb.add("w", filter=lobby)
     def _watch(event: E) -> None:
         room = tui.lobby.selected(tui.model)
