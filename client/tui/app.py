@@ -233,7 +233,13 @@ class TuiApp:
         """Run ``coro`` in the background (key handlers must not block)."""
         task = asyncio.get_running_loop().create_task(coro)
         self._tasks.add(task)
-        task.add_done_callback(self._tasks.discard)
+        task.add_done_callback(self._task_done)
+
+    def _task_done(self, task: asyncio.Task[Any]) -> None:
+        self._tasks.discard(task)
+        if not task.cancelled() and task.exception() is not None:
+            self.model.say(f"Something went wrong: {task.exception()!r}", error=True)
+            self.invalidate()
 
     async def run(self) -> int:
         """Run until the user quits; returns the exit status."""

@@ -111,7 +111,11 @@ class Session:
             if conn is not None:
                 try:
                     async for push in conn.pushes():
-                        self._on_push(push)
+                        try:
+                            self._on_push(push)
+                        except (KeyError, TypeError, ValueError, AttributeError) as exc:
+                            log.warning("cannot show %s: %r", push.TYPE, exc)
+                            self.model.say(f"Cannot show a {push.TYPE} message: {exc!r}", error=True)
                 except NETWORK_ERRORS:
                     pass
                 with contextlib.suppress(Exception):
