@@ -6,7 +6,7 @@ import argparse
 import json
 import sys
 
-from cli.sheet import score_sheet
+from client.sheet import score_sheet
 from engine.barbu import POLICIES, Match, make_policy
 from engine.cards import SEATS
 

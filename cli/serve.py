@@ -12,7 +12,7 @@ import sys
 from pathlib import Path
 
 from cli.bot import BotsResult, run_bots
-from cli.sheet import score_sheet
+from client.sheet import score_sheet
 from engine.barbu import POLICIES
 from server import BarbuServer, ServerConfig, run_server
 

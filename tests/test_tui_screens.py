@@ -8,11 +8,11 @@ from typing import Any
 
 from prompt_toolkit.formatted_text import StyleAndTextTuples, fragment_list_to_text
 
+from client.sheet import sheet_rows
 from client.tui.barbu_screen import BarbuScreen, hand_line, side_lines, table_lines
 from client.tui.cards import card_fragment, sort_hand
 from client.tui.help import HELP
 from client.tui.model import TableModel
-from client.tui.sheet_screen import sheet_rows
 from client.tui.solitaire_screen import (
     SolitaireRoom,
     SolitaireScreen,

@@ -12,7 +12,7 @@ from typing import Any
 
 from prompt_toolkit.formatted_text import StyleAndTextTuples
 
-from cli.sheet import contract_label, doubles_label
+from client.sheet import contract_label, doubles_label
 from client.tui.cards import SUIT_NAMES, SUIT_ORDER, SUIT_SYMBOLS, card_fragment, card_label, sort_hand
 from client.tui.model import TableModel
 from engine.barbu import CONTRACTS

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from cli.sheet import contract_label
+from client.sheet import contract_label
 from client.tui.cards import card_label
 from client.tui.model import TableModel
 

@@ -37,28 +37,40 @@ def doubles_label(row: dict[str, Any]) -> str:
     return " ".join(out)
 
 
-def score_sheet(history: list[dict[str, Any]], players: dict[str, str] | None = None) -> str:
-    """The score sheet of the hands in ``history`` (rows as in ``Match.view()["history"]``): each hand's
-    scores with the running totals in brackets, then the totals and the winner(s). Fits 80 columns."""
+def sheet_rows(
+    history: list[dict[str, Any]], players: dict[str, str] | None = None
+) -> tuple[list[str], list[str]]:
+    """The score sheet of the hands in ``history`` (rows as in ``Match.view()["history"]``) as text lines:
+    the header (players, column titles) and one line a hand with each seat's score and running total in
+    brackets, then the totals line. Every line is at most 78 characters."""
     players = players or {s: s for s in SEATS}
-    lines = [
-        " ".join(f"{s}={players.get(s, s)}" for s in SEATS),
-        f"{'#':>2} {'D':1} {'contract':<13} {'doubles':<15}" + "".join(f"{s:>12}" for s in SEATS),
+    header = [
+        "  ".join(f"{s}={players.get(s, s)[:14]}" for s in SEATS),
+        f"{'#':>2} {'D':1} {'contract':<11} {'doubles':<13}" + "".join(f"{s:>12}" for s in SEATS),
     ]
     totals = dict.fromkeys(SEATS, 0)
+    rows = []
     for row in history:
-        cells = []
+        cells = ""
         for s in SEATS:
             totals[s] += row["scores"][s]
-            cells.append(f"{row['scores'][s]:>5} ({totals[s]:>4})")
+            cells += f"{row['scores'][s]:>5} ({totals[s]:>4})"
         label = doubles_label(row)
-        lines.append(
-            f"{row['hand_number']:>2} {row['declarer']} {contract_label(row):<13} {label[:15]:<15}"
-            + "".join(f"{c:>12}" for c in cells)
+        rows.append(
+            f"{row['hand_number']:>2} {row['declarer']} {contract_label(row)[:11]:<11} {label[:13]:<13}{cells}"
         )
-    lines.append(f"{'':>2} {'':1} {'Totals':<13} {'':<15}" + "".join(f"{totals[s]:>12}" for s in SEATS))
+    rows.append(f"{'':>2} {'':1} {'Totals':<11} {'':<13}" + "".join(f"{totals[s]:>12}" for s in SEATS))
+    return header, rows
+
+
+def score_sheet(history: list[dict[str, Any]], players: dict[str, str] | None = None) -> str:
+    """The score sheet (:func:`sheet_rows`) as one text, with the winner(s) on the last line."""
+    header, rows = sheet_rows(history, players)
+    lines = header + rows
     if history:
+        totals = {s: sum(row["scores"][s] for row in history) for s in SEATS}
         top = max(totals.values())
+        names = players or {}
         winners = [s for s in SEATS if totals[s] == top]
-        lines.append("Winner: " + ", ".join(f"{s} ({players.get(s, s)})" for s in winners) + f" with {top}")
+        lines.append("Winner: " + ", ".join(f"{s} ({names.get(s, s)})" for s in winners) + f" with {top}")
     return "\n".join(lines)
