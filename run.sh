@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
-# The main job: set up .venv, then a self-play match between built-in bots, printed as a score sheet.
+# The main job: set up .venv, then play Barbu in the terminal against three bots on a local server
+# (`barbu play --local`). Extra arguments go to `barbu play`.
 set -euo pipefail
 cd "$(dirname "$0")"
 bash scripts/setup-venv.sh main
-exec .venv/bin/barbu selfplay --matches 1 --seed 1 --players heuristic,heuristic,heuristic,heuristic "$@"
+exec .venv/bin/barbu play --local "$@"
