@@ -7,7 +7,7 @@ costs little; the server's bots are not used (``--bot-delay`` is irrelevant). Ru
 
     .venv/bin/python -m benchmarks.load --tables 25 --seconds 20 [--think 1.0]
 
-Every loop is bounded by ``--seconds``; the server process is terminated at the end.
+Every bot is cancelled after ``--seconds``; the server process is terminated at the end.
 """
 
 from __future__ import annotations
@@ -28,6 +28,10 @@ from client import Connection, ConnectionLost, ServerError
 from engine.barbu import action_from_wire, action_to_wire, make_policy
 from protocol import EventPush, Turn
 from server.app import tune_gc
+
+
+#: Seconds allowed for seating all tables, and again for closing all connections.
+SETUP_LIMIT = 300.0
 
 
 @dataclass
@@ -65,16 +69,12 @@ def start_server(db: str) -> tuple[subprocess.Popen[str], str]:
     return proc, line.split("listening on ", 1)[1].split()[0]
 
 
-async def bot(conn: Connection, room: str, seed: int, stats: Stats, deadline: float, think: float) -> None:
+async def bot(conn: Connection, room: str, seed: int, stats: Stats, think: float) -> None:
     """Play this seat with the random policy, waiting 0.5-1.5 times ``think`` seconds (uniformly drawn)
-    before each action (a human's pace; 0 = as fast as possible), until the match ends or the deadline."""
+    before each action (a human's pace; 0 = as fast as possible), until the match ends or it is cancelled."""
     policy = make_policy("random", seed)
     pace = random.Random(seed)
-    while time.perf_counter() < deadline:
-        try:
-            push = await conn.next_push(max(0.01, deadline - time.perf_counter()))
-        except (TimeoutError, ConnectionLost):
-            return
+    async for push in conn.pushes():
         if isinstance(push, EventPush):
             if push.event["event"] == "card-played":
                 stats.delivered(room, push.seq)
@@ -111,21 +111,22 @@ async def run(url: str, tables: int, seconds: float, think: float) -> Stats:
     """Seat ``tables`` tables, then let their bots play for ``seconds``; prints the throughput."""
     stats = Stats()
     gate = asyncio.Semaphore(20)
-    opened = await asyncio.gather(*(open_table(url, i, gate) for i in range(tables)))
+    setup = asyncio.gather(*(open_table(url, i, gate) for i in range(tables)))
+    opened = await asyncio.wait_for(setup, SETUP_LIMIT)
     start = time.perf_counter()
-    deadline = start + seconds
-    await asyncio.gather(
-        *(
-            bot(conn, room, t * 4 + i, stats, deadline, think)
-            for t, (room, conns) in enumerate(opened)
-            for i, conn in enumerate(conns)
-        )
-    )
+    bots = [
+        asyncio.create_task(bot(conn, room, t * 4 + i, stats, think))
+        for t, (room, conns) in enumerate(opened)
+        for i, conn in enumerate(conns)
+    ]
+    _, running = await asyncio.wait(bots, timeout=seconds)
     elapsed = time.perf_counter() - start
-    for _, conns in opened:
-        for conn in conns:
-            await conn.close()
-    print(f"tables {tables}  connections {tables * 4}  think {think} s  measured {elapsed:.1f} s")
+    for task in running:
+        task.cancel()
+    await asyncio.gather(*bots, return_exceptions=True)
+    closing = [conn.close() for _, conns in opened for conn in conns]
+    await asyncio.wait_for(asyncio.gather(*closing, return_exceptions=True), SETUP_LIMIT)
+    print(f"tables {tables}  connections {tables * 4}  think {think} s  measured {elapsed:.1f} s", flush=True)
     print(f"actions/s {stats.actions / elapsed:.0f}  matches finished {len(stats.finished)}")
     return stats
 

@@ -247,7 +247,10 @@ class Connection:
             ConnectionLost: the connection closed and no push is left.
             TimeoutError: none within ``timeout`` seconds (default: the connection's timeout).
         """
-        item = await asyncio.wait_for(self._pushes.get(), self.timeout if timeout is None else timeout)
+        if self._pushes.empty():
+            item = await asyncio.wait_for(self._pushes.get(), self.timeout if timeout is None else timeout)
+        else:
+            item = self._pushes.get_nowait()
         if item is None:
             self._pushes.put_nowait(None)
             raise ConnectionLost("connection closed")
