@@ -29,7 +29,6 @@ from engine.barbu import action_from_wire, action_to_wire, make_policy
 from protocol import EventPush, Turn
 from server.app import tune_gc
 
-
 #: Seconds allowed for seating all tables, and again for closing all connections.
 SETUP_LIMIT = 300.0
 
