@@ -18,7 +18,15 @@ from typing import Any
 
 from engine.cards import card_text
 from engine.solitaire.base import Game, Move, Token
-from engine.solitaire.errors import IllegalMove
+from engine.solitaire.column_moves import (
+    ANY_FOUNDATION,
+    FOUNDATION,
+    STOCK,
+    TURN,
+    WASTE,
+    move_text,
+    parse_move,
+)
 from engine.solitaire.rules import (
     BASES,
     BUILDERS,
@@ -32,11 +40,6 @@ from engine.solitaire.rules import (
     card_of,
 )
 
-WASTE = -1
-STOCK = -2
-ANY_FOUNDATION = -3
-FOUNDATION = 100
-TURN: Move = (STOCK, WASTE, 0)
 _UNLIMITED = 1000
 
 _TURNED, _REDEALT, _MOVED = 0, 1, 2
@@ -128,10 +131,10 @@ class ColumnGame(Game):
         self.foundation_height = [1 if rules.aces_out else 0] * f
         self.redeals_left = rules.redeals
         self.on_foundations = [rules.decks if rules.aces_out and VALUE[c] == 1 else 0 for c in range(52)]
-        self._builds_on = BUILDS_ON[rules.build]
+        self.builds_on = BUILDS_ON[rules.build]
         self._bases = BASES[rules.build]
         self._builders = BUILDERS[rules.build]
-        self._multi = rules.runs or rules.supermove
+        self.several_move = rules.runs or rules.supermove
 
     # -- queries ------------------------------------------------------------------------------------------
 
@@ -167,13 +170,14 @@ class ColumnGame(Game):
         """How many top cards of a non-empty ``column`` form a built, face-up run (at least 1)."""
         col = self.columns[column]
         limit = len(col) - self.down[column]
-        table = self._builds_on
+        table = self.builds_on
         n = 1
         while n < limit and table[col[-n - 1] * 52 + col[-n]]:
             n += 1
         return n
 
-    def _max_run(self, to_empty: bool) -> int:
+    def max_run(self, to_empty: bool) -> int:
+        """How many cards may move as one run onto a column (to an empty one with ``to_empty``)."""
         if self.rules.runs:
             return _UNLIMITED
         if self.rules.supermove:
@@ -181,7 +185,8 @@ class ColumnGame(Game):
             return 1 << max(empty, 0)
         return 1
 
-    def _empty_takes(self, card: int) -> bool:
+    def empty_takes(self, card: int) -> bool:
+        """True when an empty column accepts ``card`` (as a single card or the base of a run)."""
         rule = self.rules.empty
         return rule is Empty.ANY or (rule is Empty.KING and VALUE[card] == KING)
 
@@ -203,15 +208,15 @@ class ColumnGame(Game):
             else:
                 empties.append(j)
         targets = empties[:1] if prune else empties
-        run_cap = self._max_run(False) if self._multi else 1
-        empty_cap = self._max_run(True) if self._multi else 1
+        run_cap = self.max_run(False) if self.several_move else 1
+        empty_cap = self.max_run(True) if self.several_move else 1
         for i, col in enumerate(cols):
             if not col:
                 continue
             if goes_up(col[-1]):
                 to_foundation.append((i, ANY_FOUNDATION, 1))
             size = len(col)
-            longest = min(self.run_length(i), max(run_cap, empty_cap)) if self._multi else 1
+            longest = min(self.run_length(i), max(run_cap, empty_cap)) if self.several_move else 1
             for n in range(1, longest + 1):
                 base = col[-n]
                 bucket = revealing if n == size - self.down[i] else others
@@ -220,7 +225,7 @@ class ColumnGame(Game):
                         for j in tops.get(b, ()):
                             if j != i:
                                 bucket.append((i, j, n))
-                if targets and n <= empty_cap and self._empty_takes(base) and not (prune and n == size):
+                if targets and n <= empty_cap and self.empty_takes(base) and not (prune and n == size):
                     to_empty.extend((i, j, n) for j in targets)
         from_waste: list[Move] = []
         if self.waste:
@@ -229,7 +234,7 @@ class ColumnGame(Game):
                 to_foundation.append((WASTE, ANY_FOUNDATION, 1))
             for b in bases[top]:
                 from_waste.extend((WASTE, j, 1) for j in tops.get(b, ()))
-            if targets and self._empty_takes(top):
+            if targets and self.empty_takes(top):
                 from_waste.extend((WASTE, j, 1) for j in targets)
         turn = [TURN] if self.stock or (self.redeals_left and self.waste) else []
         if prune and len(revealing) + len(others) + len(to_empty) > 1:
@@ -245,7 +250,7 @@ class ColumnGame(Game):
                     card = card_of(self.foundation_suit[f], height)
                     for b in bases[card]:
                         moves.extend((FOUNDATION + f, j, 1) for j in tops.get(b, ()))
-                    if targets and self._empty_takes(card):
+                    if targets and self.empty_takes(card):
                         moves.extend((FOUNDATION + f, j, 1) for j in targets)
         return moves
 
@@ -377,155 +382,11 @@ class ColumnGame(Game):
             key += (tuple(self.stock),)
         return key
 
-    # -- notation -----------------------------------------------------------------------------------------
-
-    def _pile_name(self, pile: int) -> str:
-        if 0 <= pile < FOUNDATION:
-            return f"t{pile + 1}"
-        if pile >= FOUNDATION:
-            return f"f{pile - FOUNDATION + 1}"
-        return {WASTE: "w", STOCK: "s", ANY_FOUNDATION: "f"}[pile]
-
     def _text(self, move: Move) -> str:
-        if move == TURN:
-            return "s"
-        src, dst, n = move
-        run = f"*{n}" if n > 1 else ""
-        return f"{self._pile_name(src)}>{self._pile_name(dst)}{run}"
-
-    def _pile(self, name: str, text: str) -> int:
-        fixed = {"s": STOCK, "w": WASTE, "f": ANY_FOUNDATION}
-        if name in fixed:
-            if name != "f" and self.rules.turn == 0:
-                raise IllegalMove(text, f"{self.title} has no stock or waste")
-            return fixed[name]
-        if len(name) >= 2 and name[0] in "tf" and name[1:].isdigit():
-            k = int(name[1:])
-            if name[0] == "t" and 1 <= k <= self.rules.columns:
-                return k - 1
-            if name[0] == "f" and 1 <= k <= self.rules.foundations:
-                return FOUNDATION + k - 1
-        raise IllegalMove(text, f"no pile {name!r} in {self.title}")
+        return move_text(move)
 
     def _parse(self, text: str) -> Move:
-        t = text.strip().lower() if isinstance(text, str) else ""
-        if t == "s":
-            self._check_turn(text)
-            return TURN
-        body, star, count = t.partition("*")
-        n = 1
-        if star:
-            if not count.isdigit() or int(count) < 1:
-                raise IllegalMove(text, "a run length is a number of cards, e.g. t1>t2*3")
-            n = int(count)
-        a, sep, b = body.partition(">")
-        if not sep:
-            raise IllegalMove(text, "not a move (moves are s, A>B or A>B*N, e.g. t3>t5, w>f)")
-        src, dst = self._pile(a, text), self._pile(b, text)
-        self._check(src, dst, n, text)
-        return (src, dst, n)
-
-    def _check_turn(self, text: str) -> None:
-        if self.rules.turn == 0:
-            raise IllegalMove(text, f"{self.title} has no stock")
-        if self.stock:
-            return
-        if not self.waste:
-            raise IllegalMove(text, "the stock and the waste are empty")
-        if self.rules.redeals == 0:
-            raise IllegalMove(text, "the stock is empty: it is gone through once, no redeal")
-        if self.redeals_left == 0:
-            raise IllegalMove(text, f"the stock is empty and all {self.rules.redeals} redeals are used")
-
-    def _source_card(self, src: int, n: int, text: str) -> int:
-        if src == ANY_FOUNDATION:
-            raise IllegalMove(text, "name the foundation to take from, e.g. f1")
-        if src == STOCK:
-            if self.rules.turn != 1:
-                raise IllegalMove(
-                    text,
-                    f"the stock is turned {self.rules.turn} at a time onto the waste; play the waste top",
-                )
-            if not self.stock:
-                raise IllegalMove(text, "the stock is empty")
-            if n > 1:
-                raise IllegalMove(text, "one card at a time comes from the stock")
-            return self.stock[-1]
-        if src == WASTE:
-            if not self.waste:
-                raise IllegalMove(text, "the waste is empty")
-            if n > 1:
-                raise IllegalMove(text, "one card at a time comes from the waste")
-            return self.waste[-1]
-        if src >= FOUNDATION:
-            if not self.rules.foundation_back:
-                raise IllegalMove(text, "a card on a foundation stays there")
-            f = src - FOUNDATION
-            if not self.foundation_height[f]:
-                raise IllegalMove(text, f"f{f + 1} is empty")
-            if n > 1:
-                raise IllegalMove(text, "one card at a time comes back from a foundation")
-            return card_of(self.foundation_suit[f], self.foundation_height[f])
-        col = self.columns[src]
-        if not col:
-            raise IllegalMove(text, f"t{src + 1} is empty")
-        if n > 1:
-            if not self._multi:
-                raise IllegalMove(text, f"only one card moves at a time in {self.title}")
-            if n > len(col) - self.down[src]:
-                raise IllegalMove(text, f"t{src + 1} has only {len(col) - self.down[src]} face-up cards")
-            if self.run_length(src) < n:
-                raise IllegalMove(
-                    text, f"the top {n} cards of t{src + 1} are not a run built {self.rules.build.words}"
-                )
-        return col[-n]
-
-    def _check(self, src: int, dst: int, n: int, text: str) -> None:
-        if dst == STOCK:
-            raise IllegalMove(text, "nothing goes back to the stock")
-        if dst == WASTE:
-            raise IllegalMove(text, "cards reach the waste only by turning the stock (s)")
-        if src == dst:
-            raise IllegalMove(text, "a card cannot move onto its own pile")
-        base = self._source_card(src, n, text)
-        name = card_text(base)
-        if dst == ANY_FOUNDATION or dst >= FOUNDATION:
-            if src >= FOUNDATION:
-                raise IllegalMove(text, "a foundation card goes back only to a column")
-            if n > 1:
-                raise IllegalMove(text, "one card at a time goes to a foundation")
-            if dst == ANY_FOUNDATION:
-                if not self.goes_up(base):
-                    raise IllegalMove(
-                        text, f"no foundation takes {name}: foundations build up in suit from the Ace"
-                    )
-                return
-            f = dst - FOUNDATION
-            height = self.foundation_height[f]
-            if height == 0:
-                if VALUE[base] != 1:
-                    raise IllegalMove(text, f"f{f + 1} is empty and takes an Ace only")
-            elif self.foundation_suit[f] != SUIT[base] or VALUE[base] != height + 1:
-                top = card_text(card_of(self.foundation_suit[f], height))
-                raise IllegalMove(
-                    text, f"{name} does not go on {top} on f{f + 1}: foundations build up in suit"
-                )
-            return
-        dest = self.columns[dst]
-        if dest:
-            if not self._builds_on[dest[-1] * 52 + base]:
-                raise IllegalMove(
-                    text,
-                    f"{name} does not go on {card_text(dest[-1])}: columns build {self.rules.build.words}",
-                )
-        elif self.rules.empty is Empty.NONE:
-            raise IllegalMove(text, "an emptied column stays empty")
-        elif self.rules.empty is Empty.KING and VALUE[base] != KING:
-            raise IllegalMove(text, f"an empty column takes a King only, not {name}")
-        if n > 1 and not self.rules.runs:
-            cap = self._max_run(not dest)
-            if n > cap:
-                raise IllegalMove(text, f"at most {cap} cards move at once with the empty columns there are")
+        return parse_move(self, text)
 
     # -- views --------------------------------------------------------------------------------------------
 
