@@ -333,3 +333,13 @@ def test_sequences_move_only_where_the_game_allows(name: str) -> None:
         game.apply(legal[-1] if "s" not in legal else "s")
     if not rules.runs:
         assert "one card moves at a time" in rule_of(game, "t1>t2*2")
+
+
+def test_stock_card_plays_straight_to_a_column() -> None:
+    game = forty(stock="9S 2C")
+    game.apply("s>t3")  # 9S on TS, same suit
+    state = game.state()
+    assert state["columns"][2][-2:] == ["TS", "9S"] and state["stock"] == 63 and state["waste"] == []
+    assert "does not go on 3H" in rule_of(game, "s>t10")  # 2C on 3H: not the same suit
+    game.undo()
+    assert game.state()["stock"] == 64
