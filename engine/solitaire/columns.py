@@ -239,11 +239,23 @@ class ColumnGame(Game):
         turn = [TURN] if self.stock or (self.redeals_left and self.waste) else []
         if prune and len(revealing) + len(others) + len(to_empty) > 1:
             urgency = self._urgency()
-            order = lambda m: (urgency[m[0]], -urgency[m[1]])  # noqa: E731
+            table = self.builds_on
+            down = self.down
+
+            def order(m: Move) -> tuple[int, int, int]:
+                col = cols[m[0]]
+                under = len(col) - m[2] - 1
+                churn = under >= down[m[0]] and under >= 0 and table[col[under] * 52 + col[under + 1]]
+                return (churn, urgency[m[0]], -urgency[m[1]])
+
             revealing.sort(key=order)
             others.sort(key=order)
             to_empty.sort(key=order)
-        moves = to_foundation + revealing + from_waste + turn + others + to_empty
+        # Where runs move, splitting runs gives many more column moves: the stock is tried before them.
+        if self.rules.runs:
+            moves = to_foundation + revealing + from_waste + turn + others + to_empty
+        else:
+            moves = to_foundation + revealing + from_waste + others + turn + to_empty
         if self.rules.foundation_back:
             for f, height in enumerate(self.foundation_height):
                 if height:
