@@ -3,7 +3,7 @@
 ``Connection.connect(url)`` opens a WebSocket, says ``hello`` and returns a connection whose ``welcome``
 holds the server's version, limits and features. Each request method sends one request and awaits the reply
 with the same ``id`` (a refusal raises ``ServerError``); pushes (``snapshot`` with nil id, ``event``, ``turn``,
-``chat``, ``players``, and errors without an id) arrive in order on ``next_push()`` / ``pushes()``.
+``chat``, ``players``, ``solitaire-state``, and errors without an id) arrive in order on ``next_push()`` / ``pushes()``.
 """
 
 from __future__ import annotations
@@ -23,23 +23,32 @@ from protocol import (
     REPLY_LIMITS,
     Act,
     AddBot,
+    AutoMoves,
     Chat,
     CreateTable,
     Error,
+    GetHint,
     GetSnapshot,
     Hello,
+    Hint,
     Leave,
     ListRooms,
     LoggedIn,
     Login,
     Message,
+    Move,
+    NewDeal,
     Ok,
+    OpenSolitaire,
     ProtocolError,
+    Redo,
+    Resign,
     Resume,
     RoomCreated,
     Rooms,
     Sit,
     Snapshot,
+    Undo,
     Watch,
     Welcome,
     decode_frame,
@@ -181,6 +190,11 @@ class Connection:
         """The lobby: one summary map per open room (``docs/protocol.md`` "Room summary")."""
         return (await self.request(ListRooms(id=self.next_id()), Rooms)).rooms
 
+    async def lobby(self) -> Rooms:
+        """The whole ``rooms`` reply: ``rooms`` (summaries) and ``daily`` (each solitaire game's deal of the
+        day with its results table, ``docs/protocol.md`` "The day's deals")."""
+        return await self.request(ListRooms(id=self.next_id()), Rooms)
+
     async def create_table(
         self,
         name: str,
@@ -233,6 +247,79 @@ class Connection:
             ServerError: ``illegal`` (``rule`` says which), ``not-your-seat``, ``not-started``, ...
         """
         await self.request(Act(id=self.next_id(), room=room, seat=seat, action=action), Ok)
+
+    # Solitaire --------------------------------------------------------------------------------------
+
+    async def open_solitaire(
+        self, game: str, options: dict[str, Any] | None = None, seed: int | None = None
+    ) -> Snapshot:
+        """Open a solitaire room of ``game`` with ``options``, dealt from ``seed`` (None: the day's deal), and
+        play it; returns its snapshot (``view`` is the solitaire view). Another unfinished solitaire room of
+        this player is finished first (resigned).
+
+        Raises:
+            ServerError: ``unknown-game`` (field ``game``), ``unknown-option`` (field ``options``).
+        """
+        request = OpenSolitaire(id=self.next_id(), game=game, options=options or {}, seed=seed)
+        return await self.request(request, Snapshot)
+
+    async def move(self, room: str, move: str) -> None:
+        """Make solitaire ``move`` (``shared/formats.md`` notation, e.g. ``t3>t5``); a ``solitaire-state``
+        push follows.
+
+        Raises:
+            ServerError: ``illegal`` (``rule``: the rule broken, in words), ``not-your-room``, ``room-over``.
+        """
+        await self.request(Move(id=self.next_id(), room=room, move=move), Ok)
+
+    async def undo(self, room: str) -> None:
+        """Take back the last solitaire move.
+
+        Raises:
+            ServerError: ``illegal`` (rule ``nothing to undo``), ``not-your-room``, ``room-over``.
+        """
+        await self.request(Undo(id=self.next_id(), room=room), Ok)
+
+    async def redo(self, room: str) -> None:
+        """Make the last undone solitaire move again.
+
+        Raises:
+            ServerError: ``illegal`` (rule ``nothing to redo``), ``not-your-room``, ``room-over``.
+        """
+        await self.request(Redo(id=self.next_id(), room=room), Ok)
+
+    async def auto(self, room: str) -> None:
+        """Make every safe move to the foundations.
+
+        Raises:
+            ServerError: ``illegal`` (rule ``no safe move to the foundations``), ``not-your-room``.
+        """
+        await self.request(AutoMoves(id=self.next_id(), room=room), Ok)
+
+    async def hint(self, room: str) -> str | None:
+        """A good next move in solitaire ``room`` (None: no move is left); changes nothing.
+
+        Raises:
+            ServerError: ``not-your-room``, ``room-over``.
+        """
+        return (await self.request(GetHint(id=self.next_id(), room=room), Hint)).move
+
+    async def new_deal(self, room: str, seed: int | None = None) -> Snapshot:
+        """Finish the game of ``room`` (resigned) and play a new deal of the same game and options from
+        ``seed`` (None: a random one) in a new room; returns the new room's snapshot.
+
+        Raises:
+            ServerError: ``not-your-room``.
+        """
+        return await self.request(NewDeal(id=self.next_id(), room=room, seed=seed), Snapshot)
+
+    async def resign(self, room: str) -> None:
+        """Give up the game of ``room`` (recorded as lost when no move was left, else as resigned).
+
+        Raises:
+            ServerError: ``not-your-room``, ``room-over``.
+        """
+        await self.request(Resign(id=self.next_id(), room=room), Ok)
 
     async def snapshot(self, room: str) -> Snapshot:
         """Ask for the snapshot of ``room`` again."""

@@ -25,6 +25,9 @@ ERROR_CODES: dict[str, str] = {
     "not-your-seat": "the request names a seat the player does not hold",
     "not-started": "the match has not started (seats still empty)",
     "room-over": "the room's game is over; it takes no more actions or seats",
+    "not-your-room": "the solitaire room is another player's: watch it, or open your own",
+    "unknown-game": "no solitaire game has this name",
+    "unknown-option": "the game has no such option, or the option does not take this value",
     "illegal": "the game refused the action; the rule field names the rule broken",
     "internal": "the server failed; the request had no effect",
 }

@@ -143,6 +143,84 @@ class GetSnapshot(Message):
     room: str = _field(metadata=_ROOM)
 
 
+@dataclass(frozen=True)
+class OpenSolitaire(Message):
+    """Open a solitaire room of ``game`` (``shared/rules/solitaire.md``) with its ``options`` and deal ``seed``
+    (nil: the day's deal); the opener plays it, others may watch."""
+
+    TYPE = "open-solitaire"
+    id: int = _field(metadata=_ID)
+    game: str = _field(metadata={"min_len": 1, "max_len": 32})
+    options: dict[str, Any] = _field(default_factory=dict, metadata={"max_len": 16})
+    seed: int | None = _field(default=None, metadata=_ID)
+
+
+@dataclass(frozen=True)
+class Move(Message):
+    """Make solitaire ``move`` (``shared/formats.md`` notation, e.g. ``t3>t5``) in ``room``."""
+
+    TYPE = "move"
+    id: int = _field(metadata=_ID)
+    room: str = _field(metadata=_ROOM)
+    move: str = _field(metadata={"min_len": 1, "max_len": 32})
+
+
+@dataclass(frozen=True)
+class Undo(Message):
+    """Take back the last solitaire move in ``room``."""
+
+    TYPE = "undo"
+    id: int = _field(metadata=_ID)
+    room: str = _field(metadata=_ROOM)
+
+
+@dataclass(frozen=True)
+class Redo(Message):
+    """Make again the last solitaire move undone in ``room``."""
+
+    TYPE = "redo"
+    id: int = _field(metadata=_ID)
+    room: str = _field(metadata=_ROOM)
+
+
+@dataclass(frozen=True)
+class AutoMoves(Message):
+    """Make every safe move to the foundations in solitaire ``room``."""
+
+    TYPE = "auto"
+    id: int = _field(metadata=_ID)
+    room: str = _field(metadata=_ROOM)
+
+
+@dataclass(frozen=True)
+class GetHint(Message):
+    """Ask for a good next move in solitaire ``room`` (changes nothing)."""
+
+    TYPE = "hint"
+    id: int = _field(metadata=_ID)
+    room: str = _field(metadata=_ROOM)
+
+
+@dataclass(frozen=True)
+class NewDeal(Message):
+    """Finish the game of solitaire ``room`` and open a new room of the same game and options, dealt from
+    ``seed`` (nil: a random deal)."""
+
+    TYPE = "new-deal"
+    id: int = _field(metadata=_ID)
+    room: str = _field(metadata=_ROOM)
+    seed: int | None = _field(default=None, metadata=_ID)
+
+
+@dataclass(frozen=True)
+class Resign(Message):
+    """Give up the game of solitaire ``room`` (recorded as lost when no move was left, else resigned)."""
+
+    TYPE = "resign"
+    id: int = _field(metadata=_ID)
+    room: str = _field(metadata=_ROOM)
+
+
 # Server messages: replies and pushes ----------------------------------------------------------------
 
 
@@ -174,11 +252,13 @@ class LoggedIn(Message):
 
 @dataclass(frozen=True)
 class Rooms(Message):
-    """Reply to ``list-rooms``: one map per open room (``docs/protocol.md`` "Room summary")."""
+    """Reply to ``list-rooms``: one map per open room (``docs/protocol.md`` "Room summary") and, in
+    ``daily``, the day's deal of each solitaire game with its results table."""
 
     TYPE = "rooms"
     id: int
     rooms: list[dict[str, Any]]
+    daily: list[dict[str, Any]] = _field(default_factory=list)
 
 
 @dataclass(frozen=True)
@@ -261,6 +341,27 @@ class Players(Message):
 
 
 @dataclass(frozen=True)
+class Hint(Message):
+    """Reply to ``hint``: a good next ``move`` in ``room`` (nil: no move is left)."""
+
+    TYPE = "hint"
+    id: int
+    room: str
+    move: str | None
+
+
+@dataclass(frozen=True)
+class SolitaireState(Message):
+    """Pushed to the player and the watchers of solitaire ``room`` after action number ``seq``: the full
+    solitaire ``view`` (``docs/protocol.md`` "The solitaire view")."""
+
+    TYPE = "solitaire-state"
+    room: str
+    seq: int
+    view: dict[str, Any]
+
+
+@dataclass(frozen=True)
 class Error(Message):
     """A refused request (``id`` nil when the frame could not be read): ``code`` from the error table, a
     human ``message``, the offending ``field`` and, for ``illegal``, the game's ``rule``."""
@@ -275,11 +376,17 @@ class Error(Message):
 
 REQUESTS: dict[str, type[Message]] = {
     c.TYPE: c
-    for c in (Hello, Login, Resume, ListRooms, CreateTable, Sit, Watch, Leave, AddBot, Chat, Act, GetSnapshot)
+    for c in (
+        *(Hello, Login, Resume, ListRooms, CreateTable, Sit, Watch, Leave, AddBot, Chat, Act, GetSnapshot),
+        *(OpenSolitaire, Move, Undo, Redo, AutoMoves, GetHint, NewDeal, Resign),
+    )
 }
 SERVER_MESSAGES: dict[str, type[Message]] = {
     c.TYPE: c
-    for c in (Welcome, LoggedIn, Rooms, RoomCreated, Ok, Snapshot, EventPush, Turn, ChatPush, Players, Error)
+    for c in (
+        *(Welcome, LoggedIn, Rooms, RoomCreated, Ok, Snapshot, EventPush, Turn, ChatPush, Players, Error),
+        *(Hint, SolitaireState),
+    )
 }
 
 

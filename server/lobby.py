@@ -1,7 +1,8 @@
 """The lobby: sessions (hello, login, resume), the list of open rooms, and routing of room requests.
 
 ``ROOM_KINDS`` maps a store ``kind`` to its ``Room`` class, used to rebuild rooms after a restart; a new room
-kind (solitaire) adds its class there and its creation request to ``Lobby.handle``.
+kind adds its class there and its creation request to ``Lobby.handle`` (``open-solitaire`` and ``new-deal``
+create solitaire rooms; ``list-rooms`` also sends the day's deals with their results).
 """
 
 from __future__ import annotations
@@ -9,6 +10,8 @@ from __future__ import annotations
 import asyncio
 import hmac
 import logging
+import secrets
+from typing import Any
 
 from protocol import (
     FEATURES,
@@ -22,7 +25,9 @@ from protocol import (
     LoggedIn,
     Login,
     Message,
+    NewDeal,
     Ok,
+    OpenSolitaire,
     ProtocolError,
     Resume,
     RoomCreated,
@@ -35,12 +40,14 @@ from server.barbu_table import BOT_PREFIX, BarbuTable
 from server.config import ServerConfig
 from server.peer import Peer
 from server.room import Room
+from server.solitaire_daily import daily_table
+from server.solitaire_room import SolitaireRoom
 from server.store import Store
 
 log = logging.getLogger(__name__)
 
 SERVER_NAME = "barbu-server/0.1"
-ROOM_KINDS: dict[str, type[Room]] = {BarbuTable.kind: BarbuTable}
+ROOM_KINDS: dict[str, type[Room]] = {BarbuTable.kind: BarbuTable, SolitaireRoom.kind: SolitaireRoom}
 
 
 def check_player_name(name: str) -> None:
@@ -112,9 +119,11 @@ class Lobby:
             for listed in list(self.rooms.values()):
                 self._sweep(listed)
             rooms = [listed.summary() for listed in self.rooms.values()]
-            peer.send(Rooms(id=request.id, rooms=rooms))
+            peer.send(Rooms(id=request.id, rooms=rooms, daily=daily_table(self.store)))
         elif isinstance(request, CreateTable):
             self._create_table(peer, request)
+        elif isinstance(request, OpenSolitaire):
+            await self._open_solitaire(peer, request.id, request.game, request.options, request.seed)
         else:
             room_id = getattr(request, "room", None)
             room = self.rooms.get(room_id) if isinstance(room_id, str) else None
@@ -196,8 +205,29 @@ class Lobby:
         self.rooms[table.room_id] = table
         peer.send(RoomCreated(id=request.id, room=table.room_id))
 
+    async def _open_solitaire(
+        self, peer: Peer, request_id: int, game: str, options: dict[str, Any], seed: int | None
+    ) -> None:
+        """Deal a solitaire room for ``peer``'s player and seat them (the reply is its snapshot); the
+        player's other unfinished solitaire room is finished first (``SolitaireRoom.abandon``)."""
+        player = peer.player
+        assert player is not None
+        room = SolitaireRoom.open(self.store, self.config, player, game, options, seed)
+        for other in list(self.rooms.values()):
+            if isinstance(other, SolitaireRoom) and other.holds_seat(player):
+                await other.abandon()
+                self._sweep(other)
+        self.rooms[room.room_id] = room
+        async with room.lock:
+            room.take_seat(peer, request_id)
+
     async def _room_request(self, peer: Peer, room: Room, request: Message) -> None:
-        if isinstance(request, Sit):
+        if isinstance(request, NewDeal):
+            if not isinstance(room, SolitaireRoom) or room.player != peer.player:
+                raise ProtocolError("not-your-room", f"room {room.room_id} is not your solitaire room")
+            seed = secrets.randbits(48) if request.seed is None else request.seed
+            await self._open_solitaire(peer, request.id, room.game.name, room.game.options, seed)
+        elif isinstance(request, Sit):
             await room.join(peer, request.seat, request.id)
         elif isinstance(request, Watch):
             await room.watch(peer, request.id)

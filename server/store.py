@@ -204,9 +204,12 @@ class Store:
 
     # Solitaire results --------------------------------------------------------------------------------
 
-    def add_result(self, room: int, game: str, player: str, won: bool, score: int, moves: int) -> None:
-        """Record a finished solitaire game of ``room`` in today's (UTC) results for ``game``."""
-        day = time.strftime("%Y-%m-%d", time.gmtime())
+    def add_result(
+        self, room: int, game: str, player: str, won: bool, score: int, moves: int, day: str | None = None
+    ) -> None:
+        """Record a finished solitaire game of ``room`` in the results of ``game`` on ``day`` (``YYYY-MM-DD``;
+        None: today, UTC)."""
+        day = day or time.strftime("%Y-%m-%d", time.gmtime())
         self._db.execute(
             "INSERT OR REPLACE INTO results(day, game, player, room, won, score, moves) "
             "VALUES(?, ?, ?, ?, ?, ?, ?)",

@@ -1,0 +1,438 @@
+"""A solitaire room: one player plays one deal through ``engine.solitaire``; others may watch.
+
+Rules come from the engine (``shared/rules/solitaire.md``); this module routes. The player who opened the
+room is its only player (``not-your-room`` for anyone else); watchers see the same state, which never shows a
+face-down or stock card (``Game.state()``). Requests are applied one at a time under the room's lock; every
+accepted action is appended to the store's action log, then the reply and a ``solitaire-state`` push go out.
+Logged actions (``seat`` NULL) are ``{"action": "move", "move": M}``, ``{"action": "undo"}``,
+``{"action": "redo"}`` and ``{"action": "resign"}``; the safe moves of ``auto`` are logged as single moves.
+After a restart ``restore`` replays the log. A game ends won (at once), lost (resigned when no move is left)
+or resigned; its ``solitaire/1`` record goes into the room's store row and, for the day's deal, a row into
+the day's results table.
+"""
+
+from __future__ import annotations
+
+import asyncio
+from typing import Any, ClassVar
+
+from engine.solitaire import GAMES, Game, IllegalMove, RecordError, new_game
+from protocol import (
+    AutoMoves,
+    GetHint,
+    GetSnapshot,
+    Hint,
+    Message,
+    Move,
+    Ok,
+    Players,
+    ProtocolError,
+    Redo,
+    Resign,
+    Snapshot,
+    SolitaireState,
+    Undo,
+    encode_frame,
+)
+from server.config import ServerConfig
+from server.peer import Peer
+from server.room import Room
+from server.solitaire_daily import daily_seed, today
+from server.store import RoomRow, Store
+
+#: The pseudo-seat of a solitaire room's player in snapshots and ``players`` pushes.
+PLAYER = "player"
+#: Search positions a hint may visit (about 0.25 s on one core; run off the event loop).
+HINT_NODES = 4000
+
+
+class SolitaireRoom(Room):
+    """A solitaire room (room kind ``solitaire``).
+
+    Args:
+        player: the name of the player who opened it (the only one who may act).
+        game: the engine game, dealt (and, when restored, replayed).
+        daily: the UTC day (``YYYY-MM-DD``) whose deal this is, None for any other deal.
+    """
+
+    kind: ClassVar[str] = "solitaire"
+
+    def __init__(
+        self,
+        store_id: int,
+        name: str,
+        store: Store,
+        config: ServerConfig,
+        *,
+        player: str,
+        game: Game,
+        daily: str | None,
+    ):
+        super().__init__(store_id, name, store, config)
+        self.player = player
+        self.game = game
+        self.daily = daily
+        self.peer: Peer | None = None
+        self.seq = 0
+        self.result: str | None = None
+        self._redoable = 0
+
+    # Creation and restoration ---------------------------------------------------------------------
+
+    @classmethod
+    def open(
+        cls,
+        store: Store,
+        config: ServerConfig,
+        player: str,
+        game: str,
+        options: dict[str, Any],
+        seed: int | None,
+    ) -> SolitaireRoom:
+        """Deal ``game`` with ``options`` from ``seed`` (None: the day's deal) for ``player``; store the room.
+
+        Raises:
+            ProtocolError: ``unknown-game`` (field ``game``), ``unknown-option`` (field ``options``: a name
+                the game does not have or a value it does not take).
+        """
+        day = today()
+        dealt = new_room_game(game, options, daily_seed(game, day) if seed is None else seed)
+        is_daily = dealt.seed == daily_seed(game, day) and not dealt.to_record()["options"]
+        daily = day if is_daily else None
+        stored = {"game": game, "options": dealt.options, "seed": dealt.seed, "daily": daily}
+        name = f"{GAMES[game].title} ({player})"
+        store_id = store.create_room(cls.kind, name, stored)
+        store.set_players(store_id, {PLAYER: player})
+        store.set_status(store_id, "playing")
+        return cls(store_id, name, store, config, player=player, game=dealt, daily=daily)
+
+    @classmethod
+    def restore(cls, row: RoomRow, store: Store, config: ServerConfig) -> SolitaireRoom:
+        """Rebuild a room from its store row by replaying its action log (the player is away until back).
+
+        Raises:
+            ValueError: the config or a logged action does not replay (naming the action number).
+        """
+        c = row.config
+        game = new_game(str(c["game"]), dict(c["options"]), seed=int(c["seed"]))
+        room = cls(row.id, row.name, store, config, player=row.players[PLAYER], game=game, daily=c["daily"])
+        for logged in store.actions(row.id):
+            if logged.seq != room.seq + 1 or room.result is not None:
+                raise ValueError(f"room {row.id}: action {logged.seq} breaks the sequence")
+            try:
+                room.result = room._perform(logged.action)
+            except (IllegalMove, KeyError, TypeError) as exc:
+                raise ValueError(f"room {row.id}: action {logged.seq} {logged.action}: {exc}") from None
+            room.seq = logged.seq
+        if room.result is not None:
+            room._finish(room.result)
+        return room
+
+    # Room interface --------------------------------------------------------------------------------
+
+    @property
+    def state(self) -> str:
+        """``playing`` until the game is finished (won, lost or resigned), then ``over``."""
+        return "playing" if self.result is None else "over"
+
+    def summary(self) -> dict[str, Any]:
+        """The lobby entry: room, kind, name, state, players, away, spectators, game, options, daily, seed (the
+        day's deal's, else nil until over), moves, result."""
+        return {
+            "room": self.room_id,
+            "kind": self.kind,
+            "name": self.name,
+            "state": self.state,
+            "players": {PLAYER: self.player},
+            "away": self._away(),
+            "spectators": len(self.spectators),
+            "game": self.game.name,
+            "options": self.game.options,
+            "daily": self.daily,
+            "seed": self._public_seed(),
+            "moves": self.game.moves,
+            "result": self.result,
+        }
+
+    def view(self) -> dict[str, Any]:
+        """The solitaire view (``docs/protocol.md`` "The solitaire view"): the same for player and watchers."""
+        return {
+            "game": self.game.name,
+            "title": GAMES[self.game.name].title,
+            "options": self.game.options,
+            "player": self.player,
+            "daily": self.daily,
+            "seed": self._public_seed(),
+            "result": self.result,
+            "moves": self.game.moves,
+            "layout": self.game.state(),
+            "legal": [] if self.result is not None else self.game.legal_moves(),
+            "can_undo": self.result is None and self.game.moves > 0,
+            "can_redo": self.result is None and self._redoable > 0,
+        }
+
+    def snapshot(self, peer: Peer | None, request_id: int | None) -> Snapshot:
+        """The full state; ``seat`` is ``player`` for the player's connection, nil for a watcher."""
+        return Snapshot(
+            id=request_id,
+            room=self.room_id,
+            kind=self.kind,
+            name=self.name,
+            seat=PLAYER if peer is not None and peer is self.peer else None,
+            state=self.state,
+            seq=self.seq,
+            players={PLAYER: self.player},
+            away=self._away(),
+            variants=self.game.options,
+            view=self.view(),
+        )
+
+    def holds_seat(self, player: str) -> bool:
+        """Whether ``player`` opened this room and its game is not finished."""
+        return player == self.player and self.result is None
+
+    @property
+    def idle(self) -> bool:
+        """Finished, and neither the player nor a watcher is here."""
+        return self.result is not None and self.peer is None and not self.spectators
+
+    def stop(self) -> None:
+        """Nothing runs in the background of a solitaire room (hints are awaited by their request)."""
+
+    def discard(self) -> None:
+        """The lobby drops the finished room; its store row is already ``over`` or ``closed``."""
+        self.stop()
+
+    async def join(self, peer: Peer, seat: str | None, request_id: int) -> None:
+        """``sit``: the player comes back to their room (replies with the snapshot).
+
+        Raises:
+            ProtocolError: ``not-your-room`` (someone else's room: watch it), ``room-over``.
+        """
+        async with self.lock:
+            self.take_seat(peer, request_id)
+
+    def take_seat(self, peer: Peer, request_id: int | None) -> None:
+        """Make ``peer`` the player's connection and send it the snapshot (call under the lock).
+
+        Raises:
+            ProtocolError: ``not-your-room``, ``room-over``.
+        """
+        if peer.player != self.player:
+            raise ProtocolError("not-your-room", f"room {self.room_id} is {self.player}'s: watch it instead")
+        if self.result is not None:
+            raise ProtocolError("room-over", f"the game in room {self.room_id} is over")
+        self.peer = peer
+        self.spectators.discard(peer)
+        peer.rooms.add(self)
+        peer.send(self.snapshot(peer, request_id))
+        self._push_players()
+
+    async def watch(self, peer: Peer, request_id: int) -> None:
+        """Watch the room (the player's own connection just gets its snapshot)."""
+        if peer is self.peer:
+            peer.send(self.snapshot(peer, request_id))
+            return
+        await super().watch(peer, request_id)
+
+    async def leave(self, peer: Peer) -> None:
+        """Stop watching, or stop playing for now (the game waits; ``sit`` or logging in again returns)."""
+        async with self.lock:
+            self._drop(peer)
+
+    async def detach(self, peer: Peer) -> None:
+        """The connection dropped: the game waits for the player."""
+        async with self.lock:
+            self._drop(peer)
+
+    async def attach(self, peer: Peer) -> bool:
+        """The player is back on ``peer`` (login or resume): give the room back with a snapshot push."""
+        if not self.holds_seat(peer.player or ""):
+            return False
+        async with self.lock:
+            self.take_seat(peer, None)
+        return True
+
+    async def handle(self, peer: Peer, request: Message) -> None:
+        """``move``, ``undo``, ``redo``, ``auto``, ``resign``, ``hint`` and ``snapshot``.
+
+        Raises:
+            ProtocolError: ``not-your-room`` (not the player's connection), ``room-over``, ``illegal`` (the
+                engine's rule in words in ``rule``: ``nothing to undo``, ``nothing to redo``, ``no safe move
+                to the foundations``, or the rule of ``shared/rules/solitaire.md`` a move breaks),
+                ``unknown-type``; the room is unchanged.
+        """
+        if isinstance(request, GetSnapshot):
+            peer.send(self.snapshot(peer, request.id))
+        elif isinstance(request, GetHint):
+            await self._hint(peer, request)
+        elif isinstance(request, Move | Undo | Redo | Resign | AutoMoves):
+            await self._act(peer, request)
+        else:
+            raise ProtocolError(
+                "unknown-type", f"a solitaire room does not take {request.TYPE}", field="type"
+            )
+
+    async def abandon(self) -> None:
+        """The player opens another room: finish this game as resigned (lost when no move is left); a game
+        without a move is just closed. Watchers get the final state."""
+        async with self.lock:
+            if self.result is not None:
+                return
+            if self.seq == 0:
+                self.result = "resigned"
+                self.store.set_status(self.store_id, "closed")
+            else:
+                self._commit([{"action": "resign"}])
+            self.peer = None
+            self._push_state()
+
+    # Play -----------------------------------------------------------------------------------------
+
+    async def _act(self, peer: Peer, request: Move | Undo | Redo | Resign | AutoMoves) -> None:
+        async with self.lock:
+            self._check_player(peer)
+            if isinstance(request, AutoMoves):
+                made = self.game.auto_moves()
+                if not made:
+                    raise ProtocolError(
+                        "illegal", "no safe move to the foundations", rule="no safe move to the foundations"
+                    )
+                self._redoable = 0
+                for _ in made:
+                    self.game.undo()
+                actions = [{"action": "move", "move": move} for move in made]
+            elif isinstance(request, Move):
+                actions = [{"action": "move", "move": request.move}]
+            else:
+                actions = [{"action": request.TYPE}]
+            self._commit(actions)
+            peer.send(Ok(id=request.id))
+            self._push_state()
+
+    def _commit(self, actions: list[dict[str, Any]]) -> None:
+        """Apply ``actions`` in order, each appended to the store once accepted; finish the game when it
+        ends (call under the lock).
+
+        Raises:
+            ProtocolError: ``illegal`` for the first action refused (only possible for the first one).
+        """
+        for action in actions:
+            try:
+                result = self._perform(action)
+            except IllegalMove as exc:
+                raise ProtocolError("illegal", str(exc), field="move", rule=exc.rule) from None
+            self.seq += 1
+            self.store.append_action(self.store_id, self.seq, None, action)
+            if result is not None:
+                self._finish(result)
+                return
+
+    def _perform(self, action: dict[str, Any]) -> str | None:
+        """Apply one logged ``action`` to the game; returns the result when it ends the game, else None.
+
+        Raises:
+            IllegalMove: the engine refuses the move, or there is nothing to undo or redo.
+            KeyError: not an action of the log's format.
+        """
+        kind = action["action"]
+        if kind == "move":
+            self.game.apply(str(action["move"]))
+            self._redoable = 0
+        elif kind == "undo":
+            if self.game.undo() is None:
+                raise IllegalMove("undo", "nothing to undo")
+            self._redoable += 1
+        elif kind == "redo":
+            if self.game.redo() is None:
+                raise IllegalMove("redo", "nothing to redo")
+            self._redoable -= 1
+        elif kind == "resign":
+            return "lost" if self.game.over else "resigned"
+        else:
+            raise KeyError(f"unknown solitaire action {kind!r}")
+        return "won" if self.game.won else None
+
+    def _finish(self, result: str) -> None:
+        """Store the finished game's record and, for the day's deal, its row in the results table."""
+        self.result = result
+        self.store.set_status(self.store_id, "over", self.game.to_record())
+        if self.daily is not None:
+            self.store.add_result(
+                self.store_id,
+                self.game.name,
+                self.player,
+                result == "won",
+                cards_home(self.game.state()),
+                self.game.moves,
+                day=self.daily,
+            )
+
+    async def _hint(self, peer: Peer, request: GetHint) -> None:
+        async with self.lock:
+            self._check_player(peer)
+            position = self.game.copy()
+        move = await asyncio.to_thread(position.hint, HINT_NODES)
+        peer.send(Hint(id=request.id, room=self.room_id, move=move))
+
+    def _check_player(self, peer: Peer) -> None:
+        if peer is not self.peer:
+            raise ProtocolError(
+                "not-your-room", f"room {self.room_id} is {self.player}'s game: you may watch"
+            )
+        if self.result is not None:
+            raise ProtocolError("room-over", f"the game in room {self.room_id} is over ({self.result})")
+
+    # Members --------------------------------------------------------------------------------------
+
+    def _drop(self, peer: Peer) -> None:
+        self.spectators.discard(peer)
+        peer.rooms.discard(self)
+        if peer is self.peer:
+            self.peer = None
+            self._push_players()
+
+    def _members(self) -> list[Peer]:
+        return ([] if self.peer is None else [self.peer]) + list(self.spectators)
+
+    def _away(self) -> list[str]:
+        return [PLAYER] if self.peer is None and self.result is None else []
+
+    def _public_seed(self) -> int | None:
+        """The seed when it gives nothing away: the day's deal (public anyway) or a finished game."""
+        return self.game.seed if self.daily is not None or self.result is not None else None
+
+    def _push_state(self) -> None:
+        frame = encode_frame(SolitaireState(room=self.room_id, seq=self.seq, view=self.view()).to_wire())
+        for member in self._members():
+            member.send_frame(frame)
+
+    def _push_players(self) -> None:
+        push = Players(room=self.room_id, state=self.state, players={PLAYER: self.player}, away=self._away())
+        frame = encode_frame(push.to_wire())
+        for member in self._members():
+            member.send_frame(frame)
+
+
+def new_room_game(game: str, options: dict[str, Any], seed: int) -> Game:
+    """``engine.solitaire.new_game`` with its refusals as protocol errors.
+
+    Raises:
+        ProtocolError: ``unknown-game`` (field ``game``), ``unknown-option`` (field ``options``),
+            ``bad-message`` (field ``seed``).
+    """
+    try:
+        return new_game(game, options, seed=seed)
+    except RecordError as exc:
+        if exc.field == "game":
+            raise ProtocolError("unknown-game", str(exc), field="game") from None
+        if exc.field.startswith("options"):
+            raise ProtocolError("unknown-option", str(exc), field="options") from None
+        raise ProtocolError("bad-message", str(exc), field="seed") from None
+
+
+def cards_home(layout: dict[str, Any]) -> int:
+    """The score of a position: cards on the foundations (Pyramid: cards removed)."""
+    if "foundations" in layout:
+        return sum(len(pile) for pile in layout["foundations"])
+    return int(layout["removed"])

@@ -1,0 +1,221 @@
+"""Solitaire rooms end to end: real server on a loopback port, real WebSocket clients, real SQLite file."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from cli.main import main as barbu
+from client import Connection, ServerError
+from engine.solitaire import from_record, new_game, solve
+from protocol import LoggedIn, Message, Players, Snapshot, SolitaireState
+from server import BarbuServer
+from server.solitaire_daily import daily_seed, today
+from tests.conftest import Connect, StartServer
+
+#: A Baker's Dozen deal the solver wins in a few milliseconds (96 moves).
+WINNABLE = ("bakers-dozen", 3)
+
+
+async def state_push(conn: Connection) -> SolitaireState:
+    """The next ``solitaire-state`` push (other pushes skipped)."""
+    while True:
+        push = await conn.next_push(5.0)
+        if isinstance(push, SolitaireState):
+            return push
+
+
+def cards(layout: dict[str, Any]) -> str:
+    """The visible layout as one comparable JSON text."""
+    return json.dumps(layout, sort_keys=True)
+
+
+async def test_play_illegal_undo_redo_hint_and_a_watcher(server: BarbuServer, connect: Connect) -> None:
+    alice = await connect(server, "alice")
+    snap = await alice.open_solitaire("forty-thieves", seed=8)
+    room, view = snap.room, snap.view
+    assert snap.kind == "solitaire" and snap.seat == "player" and snap.state == "playing" and view is not None
+    assert view["seed"] is None and view["daily"] is None and view["moves"] == 0
+    assert view["layout"]["stock"] == 64 and view["layout"]["waste"] == []  # a count, never the cards
+    bob = await connect(server, "bob")
+    watched = await bob.watch(room)
+    assert watched.seat is None and watched.view == view
+
+    first = view["legal"][0]
+    await alice.move(room, first)
+    mine, seen = await state_push(alice), await state_push(bob)
+    assert mine == seen and mine.seq == 1 and mine.view["moves"] == 1 and mine.view["can_undo"]
+
+    with pytest.raises(ServerError) as refused:
+        await alice.move(room, "t1>t1")
+    assert refused.value.code == "illegal" and refused.value.rule
+    with pytest.raises(ServerError) as not_yours:
+        await bob.move(room, mine.view["legal"][0])
+    assert not_yours.value.code == "not-your-room"
+    with pytest.raises(ServerError) as no_hint:
+        await bob.hint(room)
+    assert no_hint.value.code == "not-your-room"
+    after = await alice.snapshot(room)
+    assert after.seq == 1 and after.view == mine.view
+
+    await alice.undo(room)
+    undone = await state_push(bob)
+    assert undone.seq == 2 and cards(undone.view["layout"]) == cards(view["layout"])
+    assert undone.view["can_redo"] and not undone.view["can_undo"]
+    await alice.redo(room)
+    assert (await state_push(bob)).view["layout"] == mine.view["layout"]
+    with pytest.raises(ServerError) as nothing:
+        await alice.redo(room)
+    assert nothing.value.code == "illegal" and nothing.value.rule == "nothing to redo"
+
+    hint = await alice.hint(room)
+    assert hint is not None
+    alice.take_pushes()
+    await alice.move(room, hint)
+    assert (await state_push(alice)).view["moves"] == 2
+
+    for game, options, code in [("klondike", {}, "unknown-game"), ("pyramid", {"draw": 5}, "unknown-option")]:
+        with pytest.raises(ServerError) as bad:
+            await bob.open_solitaire(game, options)
+        assert bad.value.code == code
+    listed = {r["room"]: r for r in await bob.list_rooms()}
+    assert listed[room]["kind"] == "solitaire" and listed[room]["players"] == {"player": "alice"}
+    assert listed[room]["moves"] == 2 and listed[room]["state"] == "playing"
+
+
+async def test_reconnect_gets_the_full_state(server: BarbuServer, connect: Connect) -> None:
+    alice = await connect(server, "alice")
+    room = (await alice.open_solitaire("pyramid", {"draw": 3}, seed=5)).room
+    await alice.move(room, "s")
+    before = await state_push(alice)
+    token = alice.token
+    assert token is not None
+    await alice.close()
+    again = await connect(server)
+    back = await again.resume(token)
+    assert isinstance(back, LoggedIn) and back.rooms == [room]
+    push: Message = await again.next_push(5.0)
+    while not isinstance(push, Snapshot):
+        push = await again.next_push(5.0)
+    assert push.seat == "player" and push.seq == 1 and push.view == before.view
+    await again.move(room, "s")
+    assert (await state_push(again)).seq == 2
+
+
+async def test_a_win_through_the_server_is_stored_and_replays(
+    server: BarbuServer, connect: Connect, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    game, seed = WINNABLE
+    solution = solve(new_game(game, seed=seed), max_nodes=50_000)
+    assert solution.moves
+    alice = await connect(server, "alice")
+    watcher = await connect(server, "watcher")
+    room = (await alice.open_solitaire(game, seed=seed)).room
+    await watcher.watch(room)
+    for move in solution.moves:
+        await alice.move(room, move)
+    final = await alice.snapshot(room)
+    assert final.state == "over" and final.view is not None
+    assert final.view["result"] == "won" and final.view["seed"] == seed and final.view["legal"] == []
+    with pytest.raises(ServerError) as over:
+        await alice.undo(room)
+    assert over.value.code == "room-over"
+    pushes = [p for p in watcher.take_pushes() if isinstance(p, SolitaireState)]
+    assert len(pushes) == len(solution.moves) and pushes[-1].view["result"] == "won"
+
+    assert server.store is not None
+    row = server.store.room(int(room))
+    assert row.status == "over" and row.record is not None
+    assert row.record["format"] == "solitaire/1" and row.record["moves"] == list(solution.moves)
+    assert from_record(row.record).won
+    path = tmp_path / "won.json"
+    path.write_text(json.dumps(row.record))
+    assert barbu(["solitaire", "replay", str(path)]) == 0
+    assert json.loads(capsys.readouterr().out)["won"] is True
+    assert server.store.results(today(), game) == []
+
+
+async def test_the_days_deal_and_its_results_table(server: BarbuServer, connect: Connect) -> None:
+    lobby = await (await connect(server, "carol")).lobby()
+    daily = {d["game"]: d for d in lobby.daily}
+    assert daily["pyramid"]["seed"] == daily_seed("pyramid", today()) and daily["pyramid"]["results"] == []
+
+    alice, bob = await connect(server, "alice"), await connect(server, "bob")
+    a = await alice.open_solitaire("pyramid")
+    b = await bob.open_solitaire("pyramid")
+    assert a.view is not None and b.view is not None
+    assert a.view["daily"] == today() and a.view["seed"] == daily["pyramid"]["seed"]
+    assert a.view["layout"] == b.view["layout"]
+    moved = 0
+    while True:
+        legal = (await alice.snapshot(a.room)).view or {}
+        if not legal["legal"]:
+            break
+        await alice.move(a.room, legal["legal"][0])
+        moved += 1
+    await alice.resign(a.room)
+    await bob.move(b.room, "s")
+    await bob.resign(b.room)
+    rows = {r["player"]: r for r in (await alice.lobby()).daily[list(daily).index("pyramid")]["results"]}
+    assert rows["alice"]["moves"] == moved and not rows["alice"]["won"]
+    assert rows["bob"]["moves"] == 1 and rows["bob"]["room"] == int(b.room)
+    assert server.store is not None
+    stored = server.store.room(int(a.room))
+    assert stored.status == "over" and stored.record is not None and len(stored.record["moves"]) == moved
+    assert (await alice.snapshot(a.room)).view["result"] == "lost"  # type: ignore[index]
+    assert (await bob.snapshot(b.room)).view["result"] == "resigned"  # type: ignore[index]
+
+
+async def test_new_deal_finishes_the_old_game(server: BarbuServer, connect: Connect) -> None:
+    alice = await connect(server, "alice")
+    bob = await connect(server, "bob")
+    old = await alice.open_solitaire("streets", seed=4)
+    await bob.watch(old.room)
+    with pytest.raises(ServerError) as not_yours:
+        await bob.new_deal(old.room)
+    assert not_yours.value.code == "not-your-room"
+    await alice.move(old.room, "s")
+    new = await alice.new_deal(old.room, seed=9)
+    assert new.room != old.room and new.view is not None and new.view["game"] == "streets"
+    last = await state_push(bob)
+    while last.view["result"] is None:
+        last = await state_push(bob)
+    assert last.view["result"] == "resigned" and last.view["seed"] == 4
+    assert server.store is not None and server.store.room(int(old.room)).status == "over"
+
+
+async def test_restart_restores_the_room(start_server: StartServer, connect: Connect) -> None:
+    first = await start_server()
+    alice = await connect(first, "alice")
+    snap = await alice.open_solitaire("forty-thieves", seed=8)
+    room = snap.room
+    for _ in range(3):
+        view = (await alice.snapshot(room)).view
+        assert view is not None
+        await alice.move(room, view["legal"][0])
+    await alice.undo(room)
+    before = await alice.snapshot(room)
+    token = alice.token
+    assert token is not None
+    await alice.close()
+    await first.stop()
+
+    second = await start_server()
+    again = await connect(second)
+    assert (await again.resume(token)).rooms == [room]
+    push: Message = await again.next_push(5.0)
+    while not isinstance(push, Snapshot):
+        push = await again.next_push(5.0)
+    assert push.seq == before.seq == 4 and push.view == before.view
+    await again.redo(room)
+    assert (await state_push(again)).view["moves"] == 3
+    watcher = await connect(second, "watcher")
+    assert (await watcher.watch(room)).view == (await again.snapshot(room)).view
+    await again.leave(room)
+    players = await watcher.next_push(5.0)
+    while not isinstance(players, Players):
+        players = await watcher.next_push(5.0)
+    assert players.away == ["player"]
