@@ -3,7 +3,7 @@ a real server on 127.0.0.1 with its SQLite store in ``tmp_path`` (fixtures in ``
 
 Covers: log in, open a table from the lobby form, leave and sit again, choose a contract (Trumps, then the
 suit) by keys, double the declarer and play a card by keys and see the trick move on, a solitaire move and its
-undo, and a dropped connection (the server goes down and comes back) that the client resumes by itself, and
+undo in a server room (the day's deal), and a dropped connection (the server goes down and comes back) that the client resumes by itself, and
 ``--local``: three bots and the player at one table, Enter a legal first move.
 """
 
@@ -201,7 +201,13 @@ async def test_solitaire_move_and_undo(server: BarbuServer) -> None:
         pipe.send_text("u")
         await until(lambda: sol.room.state()["moves"] == 0, "the undo")
         assert sol.room.state() == start
-        assert "Undid" in sol.message
+        await until(lambda: "Undid" in sol.message, "the undo's notice")
+        solitaire = tui.model.solitaire
+        assert solitaire is not None and solitaire.seat == "player" and solitaire.view["daily"]
+        assert server.store is not None and server.lobby is not None
+        assert solitaire.room in server.lobby.rooms
+        logged = [a.action["action"] for a in server.store.actions(int(solitaire.room))]
+        assert logged == ["move", "undo"]
 
 
 async def test_reconnects_after_the_server_comes_back(start_server: StartServer, connect: Connect) -> None:

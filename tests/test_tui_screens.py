@@ -12,7 +12,7 @@ from client.sheet import sheet_rows
 from client.tui.barbu_screen import BarbuScreen, hand_line, side_lines, table_lines
 from client.tui.cards import card_fragment, sort_hand
 from client.tui.help import HELP
-from client.tui.model import TableModel
+from client.tui.model import Model, SolitaireModel, TableModel
 from client.tui.solitaire_screen import (
     SolitaireRoom,
     SolitaireScreen,
@@ -22,6 +22,7 @@ from client.tui.solitaire_screen import (
 )
 from engine.barbu import Match, action_from_wire, make_policy
 from engine.cards import SEATS
+from engine.solitaire import GAMES, new_game
 
 
 def text(fragments: StyleAndTextTuples) -> str:
@@ -147,8 +148,17 @@ def test_help_fits_the_screen() -> None:
     assert len(lines) <= 21 and all(len(line) <= 80 for line in lines)
 
 
+def dealt(game: str, seed: int) -> SolitaireRoom:
+    """A solitaire room as the screen sees it, its view that of a fresh deal (nothing is sent)."""
+    deal = new_game(game, seed=seed)
+    view = {"title": GAMES[game].title, "layout": deal.state(), "legal": deal.legal_moves(), "result": None}
+    model = Model("ws://test")
+    model.solitaire = SolitaireModel(room="1", seat="player", seq=0, view=view)
+    return SolitaireRoom(model, lambda kind, move: None)
+
+
 def test_solitaire_layouts_and_outcome_words() -> None:
-    room = SolitaireRoom("forty-thieves", seed=1)
+    room = dealt("forty-thieves", 1)
     screen = SolitaireScreen(room)
     drawn = text(solitaire_lines(screen, 20))
     assert "t10" in drawn and "Stock 64" in drawn
@@ -156,7 +166,7 @@ def test_solitaire_layouts_and_outcome_words() -> None:
     state = room.state()
     assert "you won" in status_text({**state, "won": True, "over": True}, "Forty Thieves")[1]
     assert "lost" in status_text({**state, "over": True}, "Forty Thieves")[1]
-    pyramid = SolitaireRoom("pyramid", seed=1)
+    pyramid = dealt("pyramid", 1)
     rows = pile_rows(pyramid.state())
     assert rows[0] == ["p1.1"] and rows[-1][0] == "s" and len(rows) == 8
     assert len(text(solitaire_lines(SolitaireScreen(pyramid), 20)).splitlines()) <= 20

@@ -23,6 +23,7 @@ from prompt_toolkit.layout import (
 )
 from prompt_toolkit.widgets import TextArea
 
+from cli.solitaire import parse_options
 from client.connection import ServerError
 from client.tui.barbu_screen import TABLE_WIDTH, BarbuScreen, hand_line, side_lines, table_lines
 from client.tui.help import HELP
@@ -34,6 +35,7 @@ from client.tui.sheet_screen import sheet_lines
 from client.tui.solitaire_screen import SolitaireRoom, SolitaireScreen, solitaire_lines
 from client.tui.style import STYLE
 from engine.cards import SEATS
+from engine.solitaire import RecordError
 
 LOBBY_REFRESH = 2.0
 TABLE_HEIGHT = 13
@@ -42,7 +44,7 @@ KEY_HINTS = {
     "lobby": "Enter sit  w watch  b bot  f fill  n new table  o solitaire  r refresh  ? help  q quit",
     "table": "←→ card  Enter play/choose  Space tick  s sheet  c chat  l lobby  ? help",
     "sheet": "Up/Down scroll   Esc or s: back to the table",
-    "solitaire": "arrows  Enter pick/drop  d draw  u undo  r redo  h hint  n new  Esc  ? help",
+    "solitaire": "arrows  Enter pick/drop  d draw  u undo  r redo  h hint  n new  x resign  Esc  ? help",
     "help": "Esc: back",
 }
 
@@ -337,6 +339,8 @@ class TuiApp:
                 self.spawn(self.session.act(action))
         elif mode == "move" and text and self.solitaire is not None:
             self.solitaire.typed(text)
+        elif mode == "deal" and text:
+            self._open_typed(text)
         elif mode == "table" and self.lobby.form is not None:
             if text:
                 self.lobby.form.name = text
@@ -347,16 +351,25 @@ class TuiApp:
     # Actions used by the key bindings ---------------------------------------------------------------
 
     async def sit(self, room: str, seat: str | None = None) -> None:
-        """Take a seat and show the table."""
-        if await self.session.sit(room, seat):
-            self.barbu = BarbuScreen()
-            self.show("table")
+        """Take a seat and show the table; at someone else's solitaire room, watch it; at one's own, play."""
+        summary = next((r for r in self.model.rooms if str(r.get("room")) == room), {})
+        if summary.get("kind") == "solitaire" and summary.get("players", {}).get("player") != self.model.name:
+            await self.watch(room)
+        elif await self.session.sit(room, seat):
+            self._show_room(room)
 
     async def watch(self, room: str) -> None:
-        """Watch a table."""
+        """Watch a table or a solitaire room."""
         if await self.session.watch(room):
-            self.barbu = BarbuScreen()
-            self.show("table")
+            self._show_room(room)
+
+    def _show_room(self, room: str) -> None:
+        solitaire = self.model.solitaire
+        if solitaire is not None and solitaire.room == room:
+            self._show_solitaire()
+            return
+        self.barbu = BarbuScreen()
+        self.show("table")
 
     async def fill_bots(self, room: str, players: dict[str, Any], every: bool) -> None:
         """Add a server bot to the first empty seat (every empty seat when ``every``)."""
@@ -377,12 +390,60 @@ class TuiApp:
         if room is not None:
             await self.sit(room)
 
-    def open_solitaire(self, game: str, seed: int | None = None) -> None:
-        """Open a solitaire room of ``game`` (played in this process) and show it."""
+    def open_solitaire(
+        self, game: str, options: dict[str, Any] | None = None, seed: int | None = None
+    ) -> None:
+        """Open a server room of solitaire ``game`` with ``options`` (``seed`` None: the day's deal) and show
+        it once the server has dealt it."""
         self.lobby.picking = False
-        self.solitaire = SolitaireScreen(SolitaireRoom(game, seed))
-        self.solitaire.message = "Arrows move, Enter picks a pile then its target; ? for all keys."
+        self.spawn(self._open_solitaire(game, options or {}, seed))
+
+    async def _open_solitaire(self, game: str, options: dict[str, Any], seed: int | None) -> None:
+        if await self.session.open_solitaire(game, options, seed):
+            self._show_solitaire()
+            assert self.solitaire is not None
+            self.solitaire.message = "Arrows move, Enter picks a pile then its target; ? for all keys."
+
+    def _show_solitaire(self) -> None:
+        if self.solitaire is None:
+            self.solitaire = SolitaireScreen(SolitaireRoom(self.model, self.submit_solitaire))
+        self.solitaire.source = self.solitaire.hint = None
+        self.solitaire.message = ""
         self.show("solitaire")
+
+    def submit_solitaire(self, kind: str, move: str | None) -> None:
+        """Send solitaire request ``kind`` in the background (``client.tui.solitaire_screen.Submit``)."""
+        self.spawn(self._solitaire(kind, move))
+
+    async def _solitaire(self, kind: str, move: str | None) -> None:
+        screen = self.solitaire
+        if screen is None:
+            return
+        if kind == "hint":
+            hint = await self.session.solitaire_hint()
+            if hint is not None or not self.model.notice_error:
+                screen.hinted(hint)
+        elif await self.session.solitaire(kind, move):
+            done = {"move": f"Moved {move}.", "undo": "Undid the last move.", "redo": "Redid the move."}
+            more = {"auto": "Made the safe moves.", "resign": "You gave up.", "new-deal": "New deal."}
+            screen.message = {**done, **more}[kind]
+            return
+        else:
+            screen.message = self.model.notice
+        self.invalidate()
+
+    def _open_typed(self, text: str) -> None:
+        """Open the selected game with the options and ``seed=N`` typed as ``K=V`` words."""
+        try:
+            options = parse_options(text.split())
+        except RecordError as exc:
+            self.model.say(str(exc), error=True)
+            return
+        seed = options.pop("seed", None)
+        if seed is not None and (isinstance(seed, bool) or not isinstance(seed, int)):
+            self.model.say("seed=N takes a whole number", error=True)
+            return
+        self.open_solitaire(self.lobby.game_name(), options, seed)
 
     async def act(self, action: dict[str, Any] | None, notice: str = "") -> None:
         """Send a Barbu action (or show why none was sent)."""

@@ -9,6 +9,8 @@ Lobby        Up/Down choose a table   Enter sit (first free seat)   w watch
              Shift+N E S W sit in that seat
              b add a bot to the first empty seat   f fill empty seats with bots
              n new table (name, then rule variants)   o solitaire   r refresh
+Games list   Enter the day's deal   r a random deal   :  options and seed
+             (draw=3 seed=12)   Enter on a solitaire room: play yours, or watch
 Barbu table  Left/Right choose a card   Enter play it   :  type a card (qs, 10h)
              Contract: Up/Down, Enter (Trumps asks the suit, Dominoes the rank),
              Esc back.  Doubles: Up/Down, Space ticks a player, Enter sends
@@ -19,5 +21,5 @@ Barbu table  Left/Right choose a card   Enter play it   :  type a card (qs, 10h)
 Solitaire    Arrows move between piles   Enter/Space pick the source, then the
              target (Enter twice: to a foundation / remove a King)   Esc cancel
              d or Enter on the stock: turn it   f to foundation   a auto-moves
-             u undo   r redo   h hint   n new deal   :  type a move (t3>t5)
+             u undo   r redo   h hint   n new deal   x resign   :  type a move
 """

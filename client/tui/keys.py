@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import secrets
 from typing import TYPE_CHECKING
 
 from prompt_toolkit.filters import Condition, Filter
@@ -153,6 +154,14 @@ def build_key_bindings(tui: TuiApp) -> KeyBindings:
     def _open_game(event: E) -> None:
         tui.open_solitaire(tui.lobby.game_name())
 
+    @kb.add("r", filter=games)
+    def _open_random(event: E) -> None:
+        tui.open_solitaire(tui.lobby.game_name(), seed=secrets.randbits(48))
+
+    @kb.add(":", filter=games)
+    def _open_with(event: E) -> None:
+        tui.ask("deal", "Options (K=V ..., seed=N): ")
+
     # Barbu table ------------------------------------------------------------------------------------
 
     def current() -> object:
@@ -289,6 +298,7 @@ def build_key_bindings(tui: TuiApp) -> KeyBindings:
         ("n", "new_deal"),
         ("a", "auto"),
         ("f", "to_foundation"),
+        ("x", "resign"),
     ):
         sol_key(key, method)
 

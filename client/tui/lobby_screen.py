@@ -27,8 +27,12 @@ VARIANT_FIELDS: tuple[tuple[str, str, tuple[Any, ...]], ...] = (
 
 
 def room_seats(room: dict[str, Any]) -> str:
-    """``N:alice E:bot S:- W:-`` for a room summary."""
+    """``N:alice E:bot S:- W:-`` for a table's summary, ``alice plays Pyramid`` for a solitaire room's."""
     players: dict[str, Any] = room.get("players", {})
+    if room.get("kind") == "solitaire":
+        game = GAMES[room["game"]].title if room.get("game") in GAMES else str(room.get("game"))
+        gone = " (away)" if room.get("away") else ""
+        return f"{players.get('player')}{gone} plays {game}{' (day)' if room.get('daily') else ''}"
     away = set(room.get("away", []))
     cells = []
     for seat in SEATS:
@@ -39,8 +43,10 @@ def room_seats(room: dict[str, Any]) -> str:
 
 
 def room_state(room: dict[str, Any]) -> str:
-    """``waiting``, ``hand 3/28``, ``over``."""
+    """``waiting``, ``hand 3/28``, ``over``; solitaire: ``move 12``, ``won``, ``lost``, ``resigned``."""
     state = str(room.get("state", "?"))
+    if room.get("kind") == "solitaire":
+        return str(room.get("result") or f"move {room.get('moves', 0)}")
     if state == "playing" and room.get("hand_number"):
         return f"hand {room['hand_number']}/28"
     return state
@@ -108,7 +114,7 @@ def lobby_lines(model: Model, screen: LobbyScreen) -> StyleAndTextTuples:
     if screen.form is not None:
         return form_lines(screen.form)
     if screen.picking:
-        return games_lines(screen)
+        return games_lines(screen, model)
     out: StyleAndTextTuples = [("class:title", f"Lobby of {model.url} - you are {model.name}\n\n")]
     if not model.rooms:
         out.append(("class:dim", "No tables yet. Press n to open one.\n"))
@@ -148,14 +154,36 @@ def form_lines(form: TableForm) -> StyleAndTextTuples:
     return out
 
 
-def games_lines(screen: LobbyScreen) -> StyleAndTextTuples:
-    """The solitaire games to open, with the selected game's rules card."""
-    out: StyleAndTextTuples = [("class:title", "Open a solitaire room\n\n")]
+def games_lines(screen: LobbyScreen, model: Model) -> StyleAndTextTuples:
+    """The solitaire games to open, each with who played the day's deal, and the selected game's rules card
+    and the day's results table."""
+    out: StyleAndTextTuples = [
+        ("class:title", "Open a solitaire room: Enter the day's deal, r a random one\n\n")
+    ]
+    daily = {str(d["game"]): d for d in model.daily}
     names = list(GAMES)
     for i, name in enumerate(names):
         style = "class:cursor" if i == screen.game % len(names) else ""
-        out += [(style, f"  {GAMES[name].title:<16}"), ("", "\n")]
+        played = daily.get(name, {}).get("results", [])
+        won = sum(1 for r in played if r.get("won"))
+        today = f"today: {len(played)} played, {won} won" if played else ""
+        out += [(style, f"  {GAMES[name].title:<16}"), ("class:dim", f"  {today}"), ("", "\n")]
     out.append(("", "\n"))
     rules = textwrap.wrap(" ".join(GAMES[screen.game_name()].rules.split()), 78)
-    out += [("class:dim", line + "\n") for line in rules[:5]]
+    out += [("class:dim", line + "\n") for line in rules[:4]]
+    return out + results_lines(daily.get(screen.game_name()))
+
+
+def results_lines(daily: dict[str, Any] | None) -> StyleAndTextTuples:
+    """The day's deal of one game (``rooms.daily`` entry) and its results table: who won it in how many
+    moves, best first."""
+    if daily is None:
+        return []
+    out: StyleAndTextTuples = [("class:label", f"\nDeal of {daily['day']} (seed {daily['seed']})\n")]
+    results: list[dict[str, Any]] = daily.get("results", [])
+    if not results:
+        return [*out, ("class:dim", "  Nobody has finished it yet.\n")]
+    for place, row in enumerate(results[:5], start=1):
+        outcome = "won" if row.get("won") else f"{row.get('score')} cards home"
+        out.append(("", f"  {place}. {row.get('player')!s:<24} {outcome:<16} {row.get('moves')} moves\n"))
     return out

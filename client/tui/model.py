@@ -1,4 +1,5 @@
-"""What the terminal client knows: the connection, the lobby, the table it sits at or watches, chat, notices.
+"""What the terminal client knows: the connection, the lobby, the table it sits at or watches, the solitaire
+room it plays or watches, chat, notices.
 
 Only ``session`` writes the network parts; screens read them. Nothing here talks to the network.
 """
@@ -68,6 +69,23 @@ class TableModel:
 
 
 @dataclass
+class SolitaireModel:
+    """One solitaire room as last seen: its id, ``seat`` (``player`` when this client plays it, None when
+    watching), the number ``seq`` of the last action the ``view`` reflects, and the solitaire view
+    (``docs/protocol.md`` "The solitaire view")."""
+
+    room: str
+    seat: str | None
+    seq: int = -1
+    view: dict[str, Any] = field(default_factory=dict)
+
+    def take(self, seq: int, view: dict[str, Any]) -> None:
+        """Take ``view`` unless it is older than the one shown (a reply can arrive after a later push)."""
+        if seq >= self.seq:
+            self.seq, self.view = seq, view
+
+
+@dataclass
 class Model:
     """Everything the screens draw from.
 
@@ -78,6 +96,8 @@ class Model:
         connected: whether requests can be sent now.
         rooms: the lobby's room summaries as last listed.
         table: the table being played or watched, if any.
+        solitaire: the solitaire room being played or watched, if any.
+        daily: the day's deal of each solitaire game with its results (``rooms.daily``).
         notice: the latest one-line message (errors, what happened).
     """
 
@@ -87,6 +107,8 @@ class Model:
     connected: bool = False
     rooms: list[dict[str, Any]] = field(default_factory=list)
     table: TableModel | None = None
+    solitaire: SolitaireModel | None = None
+    daily: list[dict[str, Any]] = field(default_factory=list)
     notice: str = ""
     notice_error: bool = False
     log: deque[str] = field(default_factory=lambda: deque(maxlen=CHAT_LINES))

@@ -16,8 +16,18 @@ from typing import Any, TypeVar
 
 from client.connection import Connection, ConnectionLost, ServerError
 from client.tui.events import event_text
-from client.tui.model import Model, TableModel
-from protocol import ChatPush, Error, EventPush, Message, Players, ProtocolError, Snapshot, Turn
+from client.tui.model import Model, SolitaireModel, TableModel
+from protocol import (
+    ChatPush,
+    Error,
+    EventPush,
+    Message,
+    Players,
+    ProtocolError,
+    Snapshot,
+    SolitaireState,
+    Turn,
+)
 
 log = logging.getLogger(__name__)
 
@@ -172,8 +182,11 @@ class Session:
         return reply.rooms
 
     async def _rejoin(self, held: list[str]) -> None:
-        """After a reconnect: the server gives back held seats itself; a seat freed before the start is
-        taken again, a watched table watched again."""
+        """After a reconnect: the server gives back held seats (and the player's solitaire room) itself; a
+        seat freed before the start is taken again, a watched table or solitaire room watched again."""
+        solitaire = self.model.solitaire
+        if solitaire is not None and solitaire.room not in held and solitaire.seat is None:
+            await self.watch(solitaire.room)
         table = self.model.table
         if table is None or table.room in held:
             return
@@ -186,8 +199,12 @@ class Session:
 
     def _on_push(self, push: Message) -> None:
         table = self.model.table
+        solitaire = self.model.solitaire
         if isinstance(push, Snapshot):
             self._take_snapshot(push)
+        elif isinstance(push, SolitaireState):
+            if solitaire is not None and solitaire.room == push.room:
+                solitaire.take(push.seq, push.view)
         elif isinstance(push, Error):
             self.model.say(f"{push.code}: {push.message}", error=True)
         elif table is None or getattr(push, "room", None) != table.room:
@@ -210,6 +227,12 @@ class Session:
         self.on_change()
 
     def _take_snapshot(self, snap: Snapshot) -> None:
+        if snap.kind == "solitaire":
+            solitaire = self.model.solitaire
+            if solitaire is None or solitaire.room != snap.room or solitaire.seat != snap.seat:
+                solitaire = self.model.solitaire = SolitaireModel(room=snap.room, seat=snap.seat)
+            solitaire.take(snap.seq, snap.view or {})
+            return
         table = self.model.table
         if table is None or table.room != snap.room:
             table = TableModel(room=snap.room)
@@ -259,10 +282,10 @@ class Session:
         return None
 
     async def refresh_rooms(self) -> None:
-        """List the lobby's rooms again."""
-        rooms = await self.call(lambda c: c.list_rooms())
-        if rooms is not None:
-            self.model.rooms = rooms
+        """List the lobby's rooms and the day's solitaire deals again."""
+        lobby = await self.call(lambda c: c.lobby())
+        if lobby is not None:
+            self.model.rooms, self.model.daily = lobby.rooms, lobby.daily
             self.on_change()
 
     async def create_table(self, name: str, variants: dict[str, Any]) -> str | None:
@@ -325,3 +348,38 @@ class Session:
         table = self.model.table
         if table is not None:
             await self.call(lambda c: c.chat(table.room, text))
+
+    # Solitaire --------------------------------------------------------------------------------------
+
+    async def open_solitaire(self, game: str, options: dict[str, Any], seed: int | None) -> bool:
+        """Open a solitaire room of ``game`` (``seed`` None: the day's deal) and make it the current one."""
+        snap = await self.call(lambda c: c.open_solitaire(game, options, seed))
+        if snap is None:
+            return False
+        self._take_snapshot(snap)
+        self.on_change()
+        return True
+
+    async def solitaire(self, kind: str, move: str | None = None) -> bool:
+        """Send ``kind`` (``move`` with ``move``, ``undo``, ``redo``, ``auto``, ``resign``, ``new-deal``) for the
+        current solitaire room; the new state comes as a push (``new-deal``: the new room's snapshot)."""
+        room = self.model.solitaire
+        if room is None:
+            return False
+
+        async def send(conn: Connection) -> bool:
+            if kind == "move" and move is not None:
+                await conn.move(room.room, move)
+            elif kind == "new-deal":
+                self._take_snapshot(await conn.new_deal(room.room))
+            else:
+                calls = {"undo": conn.undo, "redo": conn.redo, "auto": conn.auto, "resign": conn.resign}
+                await calls[kind](room.room)
+            return True
+
+        return await self.call(send) is True
+
+    async def solitaire_hint(self) -> str | None:
+        """A good next move in the current solitaire room (None: none left, or the request failed)."""
+        room = self.model.solitaire
+        return None if room is None else await self.call(lambda c: c.hint(room.room))

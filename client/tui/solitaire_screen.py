@@ -1,74 +1,83 @@
 """A solitaire room: the layout (tableau, foundations, stock and waste, or the pyramid), a cursor over the
-piles, a source and a target chosen with the keyboard, undo, redo, hint, new deal, won or lost.
+piles, a source and a target chosen with the keyboard, undo, redo, hint, new deal, resign, won or lost.
 
-The game runs in this process through ``engine.solitaire`` (``SolitaireRoom``); moves use the notation of
-``shared/formats.md`` (``t3>t5``, ``s``, ``w>f``, ``p7.1+w``).
+The game runs in a server room (``docs/protocol.md`` "Solitaire rooms"): ``SolitaireRoom`` reads the room's
+latest view from the model and hands every request to ``submit`` (the app sends it in the background; the
+new state arrives as a push). Moves use the notation of ``shared/formats.md`` (``t3>t5``, ``s``, ``w>f``,
+``p7.1+w``); a move the view does not list as legal is refused here without a round trip.
 """
 
 from __future__ import annotations
 
-import secrets
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
 from prompt_toolkit.formatted_text import StyleAndTextTuples
 
 from client.tui.cards import card_fragment
-from engine.solitaire import GAMES, Game, IllegalMove, new_game
+from client.tui.model import Model
+from engine.solitaire import IllegalMove
 
-HINT_NODES = 4000
+#: ``submit(kind, move)``: send solitaire request ``kind`` (``move``, ``undo``, ``redo``, ``auto``, ``hint``,
+#: ``new-deal``, ``resign``) for the current room, ``move`` the move text for ``move``.
+Submit = Callable[[str, str | None], None]
 
 
 class SolitaireRoom:
-    """One solitaire game being played: deal, moves, undo, redo, hint.
+    """The solitaire room of ``model.solitaire`` as the screen sees it.
 
     Args:
-        game: a name of ``engine.solitaire.GAMES``.
-        seed: the deal's seed (None: a random one).
+        model: the client's model (its ``solitaire`` is kept up to date by the session).
+        submit: sends a request for the room (see ``Submit``).
     """
 
-    def __init__(self, game: str, seed: int | None = None):
-        self.game_name = game
-        self.title = GAMES[game].title
-        self.seed = secrets.randbits(31) if seed is None else seed
-        self.game: Game = new_game(game, seed=self.seed)
+    def __init__(self, model: Model, submit: Submit):
+        self.model = model
+        self.submit = submit
+
+    @property
+    def view(self) -> dict[str, Any]:
+        """The room's solitaire view (``docs/protocol.md`` "The solitaire view"), ``{}`` before the first."""
+        room = self.model.solitaire
+        return {} if room is None else room.view
+
+    @property
+    def title(self) -> str:
+        """The game's title, e.g. ``Forty Thieves``."""
+        return str(self.view.get("title", "solitaire"))
+
+    @property
+    def watching(self) -> bool:
+        """Whether this client only watches (someone else plays)."""
+        room = self.model.solitaire
+        return room is None or room.seat is None
 
     def state(self) -> dict[str, Any]:
-        """The position as ``Game.state()`` (``shared/formats.md``)."""
-        return self.game.state()
+        """The position: the view's ``layout`` (``shared/formats.md`` ``solitaire replay`` object)."""
+        layout: dict[str, Any] = self.view.get("layout", {})
+        return layout
 
     def legal(self) -> list[str]:
         """The legal moves now."""
-        return self.game.legal_moves()
+        legal: list[str] = self.view.get("legal", [])
+        return legal
 
     def apply(self, move: str) -> None:
-        """Make ``move``.
+        """Send ``move`` if the view lists it as legal.
 
         Raises:
-            IllegalMove: the move breaks a rule; nothing changed.
+            IllegalMove: this client watches, or the move is not legal now; nothing is sent.
         """
-        self.game.apply(move)
+        if self.watching:
+            raise IllegalMove(move, f"you are watching {self.view.get('player', 'someone')}'s game")
+        if move not in self.legal():
+            raise IllegalMove(move, "not a legal move now")
+        self.submit("move", move)
 
-    def undo(self) -> str | None:
-        """Take back the last move (its text, or None)."""
-        return self.game.undo()
-
-    def redo(self) -> str | None:
-        """Make the last undone move again (its text, or None)."""
-        return self.game.redo()
-
-    def hint(self) -> str | None:
-        """A good next move, or None when none is left."""
-        return self.game.hint(max_nodes=HINT_NODES)
-
-    def auto(self) -> list[str]:
-        """Every safe move to the foundations."""
-        return self.game.auto_moves()
-
-    def new_deal(self) -> None:
-        """A fresh deal of the same game."""
-        self.seed = secrets.randbits(31)
-        self.game = new_game(self.game_name, seed=self.seed)
+    def send(self, kind: str, move: str | None = None) -> None:
+        """Send request ``kind`` as is (the server's answer, or its refusal, comes back as the notice)."""
+        self.submit(kind, move)
 
 
 def pile_rows(state: dict[str, Any]) -> list[list[str]]:
@@ -169,44 +178,54 @@ class SolitaireScreen:
             self.message = f"The top card of {pile} cannot go to a foundation."
 
     def typed(self, move: str) -> None:
-        """Make a move typed in the notation (``t3>t5``)."""
-        if not self._try([move.strip()]):
-            try:
-                self.room.apply(move.strip())
-            except IllegalMove as exc:
-                self.message = str(exc)
+        """Make a move typed in the notation (``t3>t5``); one the view does not list (``s>t4``) goes to the
+        server, which makes it or says which rule it breaks."""
+        if not self._try([move.strip()]) and not self.room.watching:
+            self.room.send("move", move.strip())
+            self.message = f"Trying {move.strip()}..."
+
+    def _request(self, kind: str, allowed: bool, refused: str) -> None:
+        self.source = None
+        if self.room.watching:
+            self.message = "You are watching: only the player moves."
+        elif not allowed:
+            self.message = refused
+        else:
+            self.room.send(kind)
 
     def undo(self) -> None:
         """Take back the last move."""
-        undone = self.room.undo()
-        self.source = None
-        self.message = f"Undid {undone}." if undone else "Nothing to undo."
+        self._request("undo", bool(self.room.view.get("can_undo")), "Nothing to undo.")
 
     def redo(self) -> None:
         """Make the undone move again."""
-        done = self.room.redo()
-        self.message = f"Redid {done}." if done else "Nothing to redo."
+        self._request("redo", bool(self.room.view.get("can_redo")), "Nothing to redo.")
 
     def show_hint(self) -> None:
-        """Find a good move and put the cursor on its source pile."""
-        self.hint = self.room.hint()
-        if self.hint is None:
+        """Ask the server for a good move (``hinted`` shows it)."""
+        self._request("hint", bool(self.room.legal()), "No move left.")
+
+    def hinted(self, move: str | None) -> None:
+        """Show the hint ``move`` and put the cursor on its source pile."""
+        self.hint = move
+        if move is None:
             self.message = "No move left."
             return
-        self.message = f"Hint: {self.hint}"
-        first = self.hint.replace("+", ">").split(">")[0]
-        self.place(first)
+        self.message = f"Hint: {move}"
+        self.place(move.replace("+", ">").split(">")[0])
 
     def auto(self) -> None:
         """Make every safe move to the foundations."""
-        made = self.room.auto()
-        self.message = f"Auto: {' '.join(made)}" if made else "No safe move to the foundations."
+        self._request("auto", self.room.view.get("result") is None, "The game is over.")
 
     def new_deal(self) -> None:
-        """Deal again."""
-        self.room.new_deal()
-        self.source = self.hint = None
-        self.message = "New deal."
+        """Deal again (a new room; the unfinished game counts as resigned)."""
+        self.hint = None
+        self._request("new-deal", True, "")
+
+    def resign(self) -> None:
+        """Give the game up (lost when no move is left)."""
+        self._request("resign", self.room.view.get("result") is None, "The game is over.")
 
 
 def _pile(name: str, card: str | None, screen: SolitaireScreen, label: str = "") -> StyleAndTextTuples:
@@ -229,20 +248,27 @@ def _stock(count: int, screen: SolitaireScreen) -> StyleAndTextTuples:
     return [(f"class:label{extra}", f"Stock {count:<2}"), ("", "  ")]
 
 
-def status_text(state: dict[str, Any], title: str) -> tuple[str, str]:
-    """The style and the words for won, lost or in play."""
+def status_text(state: dict[str, Any], title: str, result: str | None = None) -> tuple[str, str]:
+    """The style and the words for won, lost, resigned or in play (``result`` from the server's view)."""
     if state["won"]:
         return "class:won", f"{title}: you won in {state['moves']} moves! n: new deal"
+    if result is not None:
+        return "class:warn", f"{title}: {result} after {state['moves']} moves. n: new deal"
     if state["over"]:
-        return "class:warn", f"{title}: no move left - this game is lost. u: undo, n: new deal"
+        return "class:warn", f"{title}: no move left - this game is lost. u: undo, x: resign, n: new deal"
     return "class:title", f"{title} - move {state['moves']}"
 
 
 def solitaire_lines(screen: SolitaireScreen, height: int) -> StyleAndTextTuples:
     """The whole layout in ``height`` lines at most."""
     state = screen.room.state()
-    style, words = status_text(state, screen.room.title)
-    out: StyleAndTextTuples = [(style, words), ("", "\n\n")]
+    if not state:
+        return [("class:dim", "Waiting for the server...")]
+    view = screen.room.view
+    style, words = status_text(state, screen.room.title, view.get("result"))
+    who = f"  ({view.get('player')} plays; you watch)" if screen.room.watching else ""
+    daily = f"  the deal of {view['daily']}" if view.get("daily") else ""
+    out: StyleAndTextTuples = [(style, words), ("class:dim", daily + who), ("", "\n\n")]
     if "pyramid" in state:
         return out + _pyramid(state, screen)
     out += _stock(state["stock"], screen)
