@@ -1,4 +1,4 @@
-"""``barbu export`` and ``barbu matches``: read matches back from a server's SQLite store."""
+"""``barbu export`` and ``barbu matches``: read matches and solitaire games back from a server's SQLite store."""
 
 from __future__ import annotations
 
@@ -6,22 +6,28 @@ import argparse
 import json
 import sys
 from pathlib import Path
+from typing import Any
 
 from engine.cards import SEATS
 from server.barbu_table import replay_log
-from server.store import Store, StoreError
+from server.config import ServerConfig
+from server.solitaire_room import SolitaireRoom
+from server.store import RoomRow, Store, StoreError
 
 
 def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     """Add ``export`` and ``matches`` to the ``barbu`` parser."""
     p = sub.add_parser(
         "export",
-        help="write a stored match as a barbu-match/1 record",
-        description="Print (or write to --out) the barbu-match/1 record of match MATCH_ID from the store: "
-        "the final record of a finished match, or the record so far of one in progress or interrupted.",
+        help="write a stored match (barbu-match/1) or solitaire game (solitaire/1) as a record",
+        description="Print (or write to --out) the record of room MATCH_ID from the store: a Barbu table's "
+        "barbu-match/1 record or a solitaire room's solitaire/1 record; the final record of a finished game, "
+        "or the record so far of one in progress or interrupted.",
     )
     p.add_argument("--db", required=True, metavar="PATH", help="the server's SQLite file")
-    p.add_argument("match_id", type=int, metavar="MATCH_ID", help="the match id (its table's room id)")
+    p.add_argument(
+        "match_id", type=int, metavar="MATCH_ID", help="the room id (a table's is also its match id)"
+    )
     p.add_argument("--out", metavar="FILE", help="write the record here instead of standard output")
     p.set_defaults(func=run_export)
     m = sub.add_parser(
@@ -47,13 +53,10 @@ def run_export(args: argparse.Namespace) -> int:
         return 1
     try:
         row = store.room(args.match_id)
-        if row.kind != "barbu":
-            print(f"room {args.match_id} is a {row.kind} room, not a Barbu match", file=sys.stderr)
+        if row.kind not in ("barbu", SolitaireRoom.kind):
+            print(f"room {args.match_id} is a {row.kind} room: no record to export", file=sys.stderr)
             return 1
-        record = row.record
-        if record is None:
-            match, _ = replay_log(row, store)
-            record = match.to_record(row.players)
+        record = row.record if row.record is not None else _record_so_far(row, store)
     except (StoreError, ValueError) as exc:
         print(f"{args.db}: {exc}", file=sys.stderr)
         return 1
@@ -66,6 +69,18 @@ def run_export(args: argparse.Namespace) -> int:
     else:
         sys.stdout.write(text)
     return 0
+
+
+def _record_so_far(row: RoomRow, store: Store) -> dict[str, Any]:
+    """The record of an unfinished room, from its log (nothing is written to the store).
+
+    Raises:
+        ValueError: the log does not replay.
+    """
+    if row.kind == SolitaireRoom.kind:
+        return SolitaireRoom.replayed(row, store, ServerConfig(db=store.path)).game.to_record()
+    match, _ = replay_log(row, store)
+    return match.to_record(row.players)
 
 
 def run_matches(args: argparse.Namespace) -> int:

@@ -214,8 +214,11 @@ class Lobby:
         assert player is not None
         room = SolitaireRoom.open(self.store, self.config, player, game, options, seed)
         for other in list(self.rooms.values()):
-            if isinstance(other, SolitaireRoom) and other.holds_seat(player):
-                await other.abandon()
+            if isinstance(other, SolitaireRoom) and other.player == player:
+                if other.holds_seat(player):
+                    await other.abandon()
+                else:
+                    await other.leave(peer)
                 self._sweep(other)
         self.rooms[room.room_id] = room
         async with room.lock:

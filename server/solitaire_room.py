@@ -108,14 +108,32 @@ class SolitaireRoom(Room):
 
     @classmethod
     def restore(cls, row: RoomRow, store: Store, config: ServerConfig) -> SolitaireRoom:
-        """Rebuild a room from its store row by replaying its action log (the player is away until back).
+        """Rebuild a room from its store row by replaying its action log (the player is away until back); a
+        game whose log ends it (stopped before it was marked over) is finished now.
+
+        Raises:
+            ValueError: the config or a logged action does not replay (naming the action number).
+        """
+        room = cls.replayed(row, store, config)
+        if room.result is not None:
+            room._finish(room.result)
+        return room
+
+    @classmethod
+    def replayed(cls, row: RoomRow, store: Store, config: ServerConfig) -> SolitaireRoom:
+        """The room of store ``row`` with its whole action log replayed, writing nothing to the store
+        (``barbu export`` reads a game in progress this way).
 
         Raises:
             ValueError: the config or a logged action does not replay (naming the action number).
         """
         c = row.config
-        game = new_game(str(c["game"]), dict(c["options"]), seed=int(c["seed"]))
-        room = cls(row.id, row.name, store, config, player=row.players[PLAYER], game=game, daily=c["daily"])
+        try:
+            game = new_game(str(c["game"]), dict(c["options"]), seed=int(c["seed"]))
+            player = row.players[PLAYER]
+        except (RecordError, KeyError, TypeError) as exc:
+            raise ValueError(f"room {row.id}: bad solitaire config {c}: {exc}") from None
+        room = cls(row.id, row.name, store, config, player=player, game=game, daily=c.get("daily"))
         for logged in store.actions(row.id):
             if logged.seq != room.seq + 1 or room.result is not None:
                 raise ValueError(f"room {row.id}: action {logged.seq} breaks the sequence")
@@ -124,8 +142,6 @@ class SolitaireRoom(Room):
             except (IllegalMove, KeyError, TypeError) as exc:
                 raise ValueError(f"room {row.id}: action {logged.seq} {logged.action}: {exc}") from None
             room.seq = logged.seq
-        if room.result is not None:
-            room._finish(room.result)
         return room
 
     # Room interface --------------------------------------------------------------------------------

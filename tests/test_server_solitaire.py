@@ -10,7 +10,7 @@ import pytest
 
 from cli.main import main as barbu
 from client import Connection, ServerError
-from engine.solitaire import from_record, new_game, solve
+from engine.solitaire import GAMES, from_record, new_game, solve
 from protocol import LoggedIn, Message, Players, Snapshot, SolitaireState
 from server import BarbuServer
 from server.solitaire_daily import daily_seed, today
@@ -219,3 +219,27 @@ async def test_restart_restores_the_room(start_server: StartServer, connect: Con
     while not isinstance(players, Players):
         players = await watcher.next_push(5.0)
     assert players.away == ["player"]
+
+
+async def test_every_game_opens_plays_undoes_and_resigns_in_a_room(
+    server: BarbuServer, connect: Connect, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    alice = await connect(server, "alice")
+    assert server.store is not None
+    for game in GAMES:
+        snap = await alice.open_solitaire(game, seed=11)
+        assert snap.view is not None and snap.view["game"] == game
+        first = snap.view["legal"][0]
+        await alice.move(snap.room, first)
+        await alice.undo(snap.room)
+        await alice.move(snap.room, first)
+        path = tmp_path / f"{game}.json"
+        assert barbu(["export", "--db", server.config.db, snap.room, "--out", str(path)]) == 0
+        assert json.loads(path.read_text())["moves"] == [first]
+        await alice.resign(snap.room)
+        record = server.store.room(int(snap.room)).record
+        assert record is not None and record["game"] == game and from_record(record).moves == 1
+        assert barbu(["solitaire", "replay", str(path)]) == 0
+    capsys.readouterr()
+    listed = [r for r in await alice.list_rooms() if r["kind"] == "solitaire"]
+    assert [r["game"] for r in listed] == ["bakers-dozen"]  # finished rooms go once their player moves on
