@@ -150,7 +150,8 @@ class Connection:
         self._pending[rid] = future
         try:
             await self.ws.send(encode_frame(message.to_wire()))
-            reply = await asyncio.wait_for(future, self.timeout)
+            async with asyncio.timeout(self.timeout):
+                reply = await future
         except ConnectionClosed:
             raise ConnectionLost("connection closed") from None
         finally:
@@ -335,7 +336,8 @@ class Connection:
             TimeoutError: none within ``timeout`` seconds (default: the connection's timeout).
         """
         if self._pushes.empty():
-            item = await asyncio.wait_for(self._pushes.get(), self.timeout if timeout is None else timeout)
+            async with asyncio.timeout(self.timeout if timeout is None else timeout):
+                item = await self._pushes.get()
         else:
             item = self._pushes.get_nowait()
         if item is None:

@@ -74,5 +74,6 @@ class Peer:
         self.closed = True
         with contextlib.suppress(asyncio.QueueFull):
             self._queue.put_nowait(None)
-        with contextlib.suppress(asyncio.CancelledError, asyncio.TimeoutError):
-            await asyncio.wait_for(self._writer, 1.0)
+        with contextlib.suppress(asyncio.CancelledError, TimeoutError):
+            async with asyncio.timeout(1.0):
+                await self._writer
