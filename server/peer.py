@@ -74,6 +74,6 @@ class Peer:
         self.closed = True
         with contextlib.suppress(asyncio.QueueFull):
             self._queue.put_nowait(None)
-        with contextlib.suppress(asyncio.CancelledError, TimeoutError):
+        with contextlib.suppress(TimeoutError):
             async with asyncio.timeout(1.0):
                 await self._writer
