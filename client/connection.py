@@ -9,7 +9,6 @@ with the same ``id`` (a refusal raises ``ServerError``); pushes (``snapshot`` wi
 from __future__ import annotations
 
 import asyncio
-import contextlib
 import itertools
 from collections.abc import AsyncIterator
 from types import TracebackType
@@ -128,8 +127,7 @@ class Connection:
     async def close(self) -> None:
         """Close the WebSocket and stop reading."""
         await self.ws.close()
-        with contextlib.suppress(asyncio.CancelledError):
-            await self._reader
+        await asyncio.wait([self._reader])
 
     def next_id(self) -> int:
         """A fresh request id."""
