@@ -6,8 +6,9 @@ only. Schema (version 1):
 - ``players(name, token, created)``: one row per player name; ``token`` is the current resume token.
 - ``rooms(id, kind, name, config, players, status, created, updated, record)``: one row per room. ``kind`` is
   ``barbu`` (a table: one match) or ``solitaire``; ``config`` is the JSON needed to rebuild the game from its
-  log (Barbu: ``seed``, ``variants``, ``first_declarer``, ``turn_time``, ``grace``); ``players`` maps seat
-  letters to player names (``bot:<policy>`` for bots); ``status`` is ``waiting``, ``playing``, ``over`` or
+  log (Barbu: ``seed``, ``variants``, ``first_declarer``, ``turn_time``, ``grace``; solitaire: ``game``,
+  ``options``, ``seed``, ``daily``); ``players`` maps seat letters to player names (``bot:<policy>`` for bots;
+  solitaire: ``{"player": name}``); ``status`` is ``waiting``, ``playing``, ``over`` or
   ``closed`` (abandoned before the start); ``record`` is the finished game's record JSON (``barbu-match/1``
   or ``solitaire/1``).
 - ``actions(room, seq, seat, action, at)``: every accepted action in order (``seq`` from 1), ``seat`` 0..3 or

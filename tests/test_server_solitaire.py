@@ -55,6 +55,9 @@ async def test_play_illegal_undo_redo_hint_and_a_watcher(server: BarbuServer, co
     with pytest.raises(ServerError) as not_yours:
         await bob.move(room, mine.view["legal"][0])
     assert not_yours.value.code == "not-your-room"
+    with pytest.raises(ServerError) as no_seat:
+        await bob.sit(room)
+    assert no_seat.value.code == "not-your-room"
     with pytest.raises(ServerError) as no_hint:
         await bob.hint(room)
     assert no_hint.value.code == "not-your-room"
