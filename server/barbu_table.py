@@ -13,6 +13,7 @@ from __future__ import annotations
 import asyncio
 import logging
 import secrets
+import time
 from collections.abc import Callable, Coroutine
 from dataclasses import dataclass
 from typing import Any, ClassVar
@@ -122,6 +123,7 @@ class BarbuTable(Room):
         self._timer: asyncio.TimerHandle | None = None
         self._tasks: set[asyncio.Task[None]] = set()
         self._policies: dict[tuple[int, str], Policy] = {}
+        self.created = time.monotonic()
 
     # Creation and restoration ---------------------------------------------------------------------
 
@@ -250,7 +252,8 @@ class BarbuTable(Room):
     def idle(self) -> bool:
         """Over, or waiting with no human seated; and nobody connected."""
         humans = any(s.owner is not None and not s.is_bot for s in self.seats)
-        finished = self.state == "over" or (self.state == "waiting" and not humans)
+        young = time.monotonic() - self.created < self.config.empty_table_ttl
+        finished = self.state == "over" or (self.state == "waiting" and not humans and not young)
         return finished and not self.spectators and all(s.peer is None for s in self.seats)
 
     def stop(self) -> None:

@@ -21,6 +21,8 @@ class ServerConfig:
         ping_interval: seconds between keepalive pings (None: no pings).
         ping_timeout: seconds to wait for a pong before closing the connection.
         max_backlog: frames allowed to queue for a slow client before it is disconnected.
+        empty_table_ttl: seconds a new table waits for its first player before the lobby may drop it (so a
+            table is not swept away between its creation and its creator sitting down).
     """
 
     host: str = "127.0.0.1"
@@ -33,3 +35,4 @@ class ServerConfig:
     ping_interval: float | None = 20.0
     ping_timeout: float | None = 20.0
     max_backlog: int = 2048
+    empty_table_ttl: float = 300.0

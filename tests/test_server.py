@@ -392,3 +392,18 @@ async def test_healthz_over_plain_http(server: BarbuServer) -> None:
     writer.close()
     await writer.wait_closed()
     assert head.startswith(b"HTTP/1.1 200") and head.endswith(b"ok\n")
+
+
+async def test_a_new_table_survives_another_players_lobby_listing(
+    start_server: StartServer, connect: Connect
+) -> None:
+    """A table nobody sits at yet stays listed until ``empty_table_ttl`` has passed (then it is swept)."""
+    server = await start_server(empty_table_ttl=0.5)
+    alice, bob = await connect(server, "alice"), await connect(server, "bob")
+    room = await alice.create_table("fresh")
+    assert room in [r["room"] for r in await bob.list_rooms()]
+    snap = await alice.sit(room, "N")
+    assert snap.seat == "N"
+    await alice.leave(room)
+    await asyncio.sleep(0.6)
+    assert room not in [r["room"] for r in await bob.list_rooms()]
