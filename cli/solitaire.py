@@ -4,6 +4,7 @@ Sub-commands:
     ``deal GAME [--seed N] [--option K=V ...]``: print the layout as text.
     ``replay FILE``: print the state after the record's moves as JSON (``shared/formats.md``), or one line on
         stderr naming the 0-based move index, the move and the rule broken (or the malformed field).
+    ``play GAME [--seed N] [--out FILE] [--option K=V ...]``: play at a line prompt.
     ``solve (FILE | --game G --seed N [--option K=V ...]) [--timeout S]``: print ``solvable`` and a winning
         ``solitaire/1`` record, ``unsolvable``, or ``unknown``.
 """
@@ -62,6 +63,17 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     )
     replay.add_argument("file", metavar="FILE", help="the record file, or - for standard input")
     replay.set_defaults(func=run_replay)
+
+    play = games.add_parser(
+        "play",
+        help="play a game at a line prompt",
+        description="Play GAME at a line prompt: type moves (t3>t5, s, w>f ...) or ? for the commands.",
+    )
+    play.add_argument("game", metavar="GAME", choices=list(GAMES), help="one of: " + " ".join(GAMES))
+    play.add_argument("--seed", type=int, help="the deal's seed (default: a random one, printed)")
+    play.add_argument("--out", metavar="FILE", help="write the game's solitaire/1 record here at the end")
+    _add_option_arg(play)
+    play.set_defaults(func=run_play)
 
     solver = games.add_parser(
         "solve",
@@ -137,6 +149,17 @@ def run_deal(args: argparse.Namespace) -> int:
     print(f"Seed: {seed}")
     print(game.render())
     return 0
+
+
+def run_play(args: argparse.Namespace) -> int:
+    """Play ``args.game`` at a line prompt (:mod:`cli.solitaire_play`)."""
+    from cli.solitaire_play import run_play as play
+
+    try:
+        options = parse_options(args.option)
+    except RecordError as err:
+        return _refused(err)
+    return play(args, options)
 
 
 def run_replay(args: argparse.Namespace) -> int:

@@ -1,0 +1,82 @@
+"""``barbu solitaire play GAME``: play a solitaire game at a plain line prompt (no full-screen terminal
+needed, and it reads moves from a pipe as well as from a person)."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import random
+import sys
+from typing import TextIO
+
+from engine.solitaire import IllegalMove, RecordError, new_game
+from engine.solitaire.base import Game
+
+HELP = """Moves are written as in the records: s (turn the stock), t3>t5, w>f, t1>f2, s>t4, t1>t2*3,
+p7.1+w (two cards totalling 13), p7.1 (a King alone). Commands:
+  l  list the legal moves      h  hint               a  safe moves to the foundations
+  u  undo                      r  redo               ?  this help
+  q  quit (with --out, the record so far is written)"""
+
+
+def run_play(args: argparse.Namespace, options: dict[str, object]) -> int:
+    """Play ``args.game`` from ``args.seed`` (random when absent) on stdin/stdout; 0 when the session ends
+    (won, lost, or quit), 1 for a bad game option."""
+    seed = args.seed if args.seed is not None else random.SystemRandom().randrange(1 << 31)
+    try:
+        game = new_game(args.game, options, seed=seed)
+    except RecordError as err:
+        print(str(err), file=sys.stderr)
+        return 1
+    print(f"{args.game}, seed {seed}. Type ? for help.")
+    play_session(game, sys.stdin, sys.stdout)
+    if args.out:
+        with open(args.out, "w", encoding="utf-8") as f:
+            json.dump(game.to_record(), f)
+            f.write("\n")
+        print(f"record written to {args.out}")
+    return 0
+
+
+def play_session(game: Game, read: TextIO, write: TextIO) -> None:
+    """Show ``game``, read one command or move a line from ``read`` until it is over or the player quits."""
+    print(game.render(), file=write)
+    while not game.over:
+        write.write(f"move {game.moves + 1}> ")
+        write.flush()
+        line = read.readline()
+        if not line:
+            print(file=write)
+            return
+        command = line.strip()
+        if command in ("q", "quit"):
+            return
+        print(_command(game, command), file=write)
+    if game.won:
+        print(f"Won in {game.moves} moves.", file=write)
+    else:
+        print(f"No moves left: the game is lost after {game.moves} moves.", file=write)
+
+
+def _command(game: Game, command: str) -> str:
+    """Carry out one line and say what happened (the layout after a change, or why nothing changed)."""
+    if command in ("", "?", "help"):
+        return HELP
+    if command == "l":
+        return " ".join(game.legal_moves()) or "no legal move"
+    if command == "h":
+        hint = game.hint()
+        return f"hint: {hint}" if hint else "no hint: the solver finds no winning move from here"
+    if command in ("u", "r"):
+        done = game.undo() if command == "u" else game.redo()
+        if done is None:
+            return f"nothing to {'undo' if command == 'u' else 'redo'}"
+        return game.render()
+    if command == "a":
+        moved = game.auto_moves()
+        return game.render() if moved else "no safe move to the foundations"
+    try:
+        game.apply(command)
+    except IllegalMove as err:
+        return f"refused: {err.rule}"
+    return game.render()
