@@ -316,26 +316,16 @@ class BarbuTable(Room):
     async def leave(self, peer: Peer) -> None:
         """Stop watching; give up the seat before the start; hand it to a stand-in at once during the match
         (``sit`` takes it back)."""
-        async with self.lock:
-            self.spectators.discard(peer)
-            peer.rooms.discard(self)
-            index = self._seat_of_peer(peer)
-            if index is None:
-                return
-            seat = self.seats[index]
-            seat.peer = None
-            if self.state == "waiting":
-                seat.owner = None
-                self.store.set_players(self.store_id, self._players_record())
-            elif self.state == "playing":
-                seat.cancel_grace()
-                seat.standin = True
-                self._drive()
-            self._push_players()
+        await self._vacate(peer, dropped=False)
 
     async def detach(self, peer: Peer) -> None:
         """The connection dropped: free the seat before the start; during the match hold it and start the
         grace period, after which a stand-in bot plays it."""
+        await self._vacate(peer, dropped=True)
+
+    async def _vacate(self, peer: Peer, *, dropped: bool) -> None:
+        """``peer`` is no longer here: a seat is freed before the start; during the match a dropped player's
+        seat is held for the grace period, a player who left is replaced by a stand-in at once."""
         async with self.lock:
             self.spectators.discard(peer)
             peer.rooms.discard(self)
@@ -347,8 +337,12 @@ class BarbuTable(Room):
             if self.state == "waiting":
                 seat.owner = None
                 self.store.set_players(self.store_id, self._players_record())
-            elif self.state == "playing":
+            elif self.state == "playing" and dropped:
                 self._start_grace(index)
+            elif self.state == "playing":
+                seat.cancel_grace()
+                seat.standin = True
+                self._drive()
             self._push_players()
 
     async def attach(self, peer: Peer) -> bool:
