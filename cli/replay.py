@@ -8,7 +8,9 @@ import json
 import sys
 from typing import Any
 
+from cli.textfile import read_text
 from engine.barbu import RecordError, deal_result, match_result, read_deal, read_match
+from engine.jsontext import JsonTextError, loads, show
 
 
 def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
@@ -26,31 +28,29 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
 
 def load_records(path: str) -> list[tuple[str, Any]]:
     """The JSON records of ``path`` (``-`` for stdin) as ``(label, object)`` pairs; the label is ``""`` for a
-    single-object file or ``"line N: "`` for JSON lines.
+    single-record file or ``"line N: "`` for JSON lines (one record a line).
 
     Raises:
         OSError: the file cannot be read.
-        RecordError: the text is neither one JSON value nor JSON lines.
+        JsonTextError: the text is not UTF-8, or neither one JSON value nor JSON lines (naming the line).
     """
-    if path == "-":
-        text = sys.stdin.read()
-    else:
-        with open(path, encoding="utf-8") as f:
-            text = f.read()
+    text = read_text(path)
     try:
-        return [("", json.loads(text))]
-    except json.JSONDecodeError as whole:
-        records: list[tuple[str, Any]] = []
-        for n, line in enumerate(text.splitlines(), 1):
-            if not line.strip():
-                continue
+        return [("", loads(text))]
+    except JsonTextError as whole:
+        lines = [(n, line) for n, line in enumerate(text.splitlines(), 1) if line.strip()]
+        if not lines:
+            raise JsonTextError("the file holds no record") from None
+        try:
+            first = loads(lines[0][1])
+        except JsonTextError:
+            raise whole from None  # not JSON lines: report the error where the whole text breaks
+        records: list[tuple[str, Any]] = [(f"line {lines[0][0]}: ", first)]
+        for n, line in lines[1:]:
             try:
-                records.append((f"line {n}: ", json.loads(line)))
-            except json.JSONDecodeError as err:
-                first = whole if len(records) == 0 and n == 1 else err
-                raise RecordError(f"line {n}", f"not JSON: {first.msg} at column {first.colno}") from None
-        if not records:
-            raise RecordError("", "the file holds no record") from None
+                records.append((f"line {n}: ", loads(line)))
+            except JsonTextError as err:
+                raise JsonTextError(f"line {n}: {err}") from None
         return records
 
 
@@ -60,29 +60,34 @@ def check(record: Any) -> dict[str, Any]:
     Raises:
         RecordError: the record is malformed or breaks a rule.
     """
-    fmt = record.get("format") if isinstance(record, dict) else None
+    if not isinstance(record, dict):
+        raise RecordError("", "a record must be a JSON object")
+    fmt = record.get("format")
     if fmt == "barbu-match/1":
         return match_result(read_match(record))
     if fmt == "barbu-deal/1":
         return deal_result(read_deal(record))
-    raise RecordError("format", f"must be 'barbu-deal/1' or 'barbu-match/1', not {fmt!r}")
+    raise RecordError("format", f"must be 'barbu-deal/1' or 'barbu-match/1', not {show(fmt)}")
 
 
 def run(args: argparse.Namespace) -> int:
-    """Replay each record of ``args.file``; 0 when all are valid, 1 at the first refused one, 2 unreadable."""
+    """Check every record of ``args.file``, then print their results; 0 when all are valid, 1 (and no
+    result printed) at the first refused one, 2 when the file cannot be read."""
     try:
         records = load_records(args.file)
     except OSError as err:
         print(f"{args.file}: cannot read: {err.strerror or err}", file=sys.stderr)
         return 2
-    except RecordError as err:
+    except JsonTextError as err:
         print(f"{args.file}: {err}", file=sys.stderr)
         return 1
+    results = []
     for label, record in records:
         try:
-            result = check(record)
+            results.append(check(record))
         except RecordError as err:
             print(f"{label}{err}", file=sys.stderr)
             return 1
+    for result in results:
         print(json.dumps(result))
     return 0

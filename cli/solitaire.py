@@ -17,6 +17,8 @@ import random
 import sys
 from typing import Any
 
+from cli.textfile import read_text
+from engine.jsontext import JsonTextError
 from engine.solitaire import (
     GAMES,
     IllegalMove,
@@ -122,10 +124,11 @@ def parse_options(pairs: list[str]) -> dict[str, Any]:
 
 
 def _read(path: str) -> str:
-    if path == "-":
-        return sys.stdin.read()
-    with open(path, encoding="utf-8") as f:
-        return f.read()
+    """The text of ``path`` (``-``: stdin); raises ``OSError``, or ``RecordError`` for bytes that are not UTF-8."""
+    try:
+        return read_text(path)
+    except JsonTextError as err:
+        raise RecordError("record", str(err)) from None
 
 
 def _load(path: str) -> tuple[dict[str, Any], Game]:

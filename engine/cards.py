@@ -12,6 +12,8 @@ from __future__ import annotations
 import random
 from collections.abc import Iterable, Iterator
 
+from engine.jsontext import show
+
 RANKS = "23456789TJQKA"
 SUITS = "SHDC"
 SEATS = "NESW"
@@ -50,11 +52,11 @@ def parse_rank(text: str) -> int:
     Raises:
         NotationError: the text is not a rank.
     """
-    t = text.strip().upper()
+    t = text.upper()
     if t == "10":
         t = "T"
     if len(t) != 1 or t not in RANKS:
-        raise NotationError(f"not a rank: {text!r} (ranks are {RANKS}, or 10)")
+        raise NotationError(f"not a rank: {show(text)} (ranks are {RANKS}, or 10)")
     return RANKS.index(t)
 
 
@@ -64,9 +66,9 @@ def parse_suit(text: str) -> int:
     Raises:
         NotationError: the text is not a suit.
     """
-    t = text.strip().upper()
+    t = text.upper()
     if len(t) != 1 or t not in SUITS:
-        raise NotationError(f"not a suit: {text!r} (suits are {SUITS})")
+        raise NotationError(f"not a suit: {show(text)} (suits are {SUITS})")
     return SUITS.index(t)
 
 
@@ -77,11 +79,11 @@ def parse_card(text: str) -> Card:
         NotationError: the text is not a card.
     """
     if not isinstance(text, str) or len(text) < 2:
-        raise NotationError(f"not a card: {text!r} (a card is rank + suit, e.g. QS, TH)")
+        raise NotationError(f"not a card: {show(text)} (a card is rank + suit, e.g. QS, TH)")
     try:
         return card(parse_rank(text[:-1]), parse_suit(text[-1]))
     except NotationError:
-        raise NotationError(f"not a card: {text!r} (a card is rank + suit, e.g. QS, TH)") from None
+        raise NotationError(f"not a card: {show(text)} (a card is rank + suit, e.g. QS, TH)") from None
 
 
 def card_text(c: Card) -> str:
@@ -90,14 +92,14 @@ def card_text(c: Card) -> str:
 
 
 def parse_seat(text: str) -> Seat:
-    """Parse a seat letter (``"N"``, ``"e"``) to 0..3.
+    """Parse a seat letter (``"N"``; upper case only, as ``shared/formats.md`` writes seats) to 0..3.
 
     Raises:
         NotationError: the text is not a seat.
     """
-    t = text.strip().upper() if isinstance(text, str) else ""
+    t = text if isinstance(text, str) else ""
     if len(t) != 1 or t not in SEATS:
-        raise NotationError(f"not a seat: {text!r} (seats are N E S W)")
+        raise NotationError(f"not a seat: {show(text)} (seats are N E S W)")
     return SEATS.index(t)
 
 

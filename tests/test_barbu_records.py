@@ -253,7 +253,7 @@ def test_match_record_from_a_selfplay_match() -> None:
         (lambda r: r["deals"][4]["hands"]["N"].pop(), "deals[4].hands.N"),
         (lambda r: r["deals"][1]["play"].append("AS"), "deals[1].play"),
         (lambda r: r.update(players={"N": "a"}), "players"),
-        (lambda r: r.update(deals=[]), "deals"),
+        (lambda r: r.update(deals=r["deals"] * 5), "deals"),
         (lambda r: r["deals"][1].update(variants={"early-end": False}), "deals[1].variants"),
     ],
     ids=[
@@ -265,7 +265,7 @@ def test_match_record_from_a_selfplay_match() -> None:
         "deal-12-cards",
         "deal-card-after-end",
         "players",
-        "no-deals",
+        "over-28-deals",
         "deal-variants-differ",
     ],
 )
@@ -312,3 +312,40 @@ def test_non_text_start_rank_is_refused_naming_the_field(start_rank: Any) -> Non
     record.update(contract="dominoes", start_rank=start_rank, doubles=[], redoubles=[], play=[])
     err = refusal(record)
     assert err.where == "start_rank"
+
+
+def test_match_record_with_no_finished_hand_is_accepted() -> None:
+    record = Match.new(3).to_record({"N": "a", "E": "b", "S": "c", "W": "d"})
+    assert record["deals"] == []
+    match = read_match(record)
+    assert match.totals == [0, 0, 0, 0] and match.history == []
+
+
+@pytest.mark.parametrize(
+    ("field", "value", "where"),
+    [
+        ("doubles", None, "doubles"),
+        ("redoubles", None, "redoubles"),
+        ("variants", None, "variants"),
+        ("declarer", "n", "declarer"),
+        ("declarer", " N", "declarer"),
+    ],
+)
+def test_null_and_loose_values_are_refused_not_guessed(field: str, value: Any, where: str) -> None:
+    record = example_record()
+    record[field] = value
+    assert refusal(record).where == where
+
+
+def test_cards_with_spaces_are_refused() -> None:
+    record = example_record()
+    record["play"][0] = record["play"][0][0] + " " + record["play"][0][1]
+    assert refusal(record).where == "play[0]"
+
+
+def test_totals_must_be_whole_numbers() -> None:
+    record = Match.new(3).to_record()
+    record["totals"] = {"N": 0.0, "E": 0, "S": 0, "W": 0}
+    with pytest.raises(RecordError) as err:
+        read_match(record)
+    assert err.value.where == "totals.N"

@@ -69,9 +69,9 @@ def test_non_text_card_is_refused() -> None:
 def test_seats_are_n_e_s_w_clockwise() -> None:
     assert SEATS == "NESW"
     assert [parse_seat(s) for s in "NESW"] == [0, 1, 2, 3]
-    assert parse_seat("w") == 3
+    assert seat_text(3) == "W"
     assert seat_text(1) == "E"
-    for bad in ("X", "", "NE"):
+    for bad in ("X", "", "NE", "w", " N"):  # seats are written upper case only (formats.md)
         with pytest.raises(NotationError, match="not a seat"):
             parse_seat(bad)
 

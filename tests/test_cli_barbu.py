@@ -126,13 +126,13 @@ def test_replay_json_lines_one_result_per_record(tmp_path: Path, capsys: pytest.
     assert all(r["scores"] == EXPECTED_EXAMPLE["scores"] for r in results)
 
 
-def test_replay_json_lines_stops_at_the_refused_record(
+def test_replay_json_lines_prints_nothing_when_a_record_is_refused(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
     text = json.dumps(example_record()) + "\n" + json.dumps(kh_record()) + "\n"
     status, out, err = replay(write(tmp_path, "deals.jsonl", text), capsys)
     assert status != 0
-    assert len(out.splitlines()) == 1
+    assert out == ""
     lines = err.splitlines()
     assert len(lines) == 1
     assert "line 2" in lines[0] and "play[17]" in lines[0] and "must follow suit D" in lines[0]
@@ -213,3 +213,37 @@ def test_replay_match_record_with_wrong_totals_is_refused(
     status, out, err = replay(write(tmp_path, "wrong.json", record), capsys)
     assert status != 0 and out == ""
     assert err.splitlines()[0].startswith("totals.W")
+
+
+@pytest.mark.parametrize(
+    ("content", "expected"),
+    [
+        (b"\xff\xfe{}", "not UTF-8 text"),
+        (b'{"totals": 1' + b"0" * 4400 + b"}", "too many digits"),
+        (b"[" * 1000 + b"]" * 1000, "nested too deeply"),
+        (b'{"format": "barbu-deal/1", "format": "barbu-deal/1"}', "appears twice"),
+        (b"[]", "must be a JSON object"),
+    ],
+)
+def test_unreadable_json_gets_one_line_never_a_traceback(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], content: bytes, expected: str
+) -> None:
+    path = tmp_path / "bad.json"
+    path.write_bytes(content)
+    assert main(["replay", str(path)]) == 1
+    err = capsys.readouterr().err
+    assert expected in err and err.count("\n") == 1 and "Traceback" not in err
+
+
+def test_a_pretty_printed_record_reports_the_line_where_json_breaks(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    out = tmp_path / "one.json"
+    assert main(["selfplay", "--matches", "1", "--seed", "2", "--out", str(out)]) == 0
+    lines = out.read_text().splitlines()
+    broken = next(i for i, line in enumerate(lines) if line.endswith(",") and i > 5)
+    lines[broken] = lines[broken][:-1]
+    out.write_text("\n".join(lines))
+    capsys.readouterr()
+    assert main(["replay", str(out)]) == 1
+    assert f"line {broken + 2} column" in capsys.readouterr().err

@@ -27,6 +27,7 @@ from engine.cards import (
     parse_suit,
     seat_text,
 )
+from engine.jsontext import show
 
 
 class IllegalAction(ValueError):
@@ -114,10 +115,10 @@ def action_from_wire(data: Any) -> Action:
         "pass": {"action"},
     }
     if kind not in expected:
-        raise IllegalAction("bad-action", f"action: unknown kind {kind!r} (one of {', '.join(expected)})")
+        raise IllegalAction("bad-action", f"action: unknown kind {show(kind)} (one of {', '.join(expected)})")
     extra = set(data) - expected[kind]
     if extra:
-        raise IllegalAction("bad-action", f"{kind}: unexpected field {sorted(map(str, extra))[0]!r}")
+        raise IllegalAction("bad-action", f"{kind}: unexpected field {show(sorted(map(str, extra))[0])}")
     try:
         if kind == "play":
             return Play(parse_card(_field(data, "card")))
@@ -127,7 +128,7 @@ def action_from_wire(data: Any) -> Action:
             contract = _field(data, "contract")
             if contract not in CONTRACTS:
                 raise IllegalAction(
-                    "bad-action", f"contract: {contract!r} is not one of {', '.join(CONTRACTS)}"
+                    "bad-action", f"contract: {show(contract)} is not one of {', '.join(CONTRACTS)}"
                 )
             trump = data.get("trump")
             start = data.get("start_rank")
@@ -147,7 +148,7 @@ def action_from_wire(data: Any) -> Action:
 
 def _field(data: dict[str, Any], name: str) -> str:
     if name not in data:
-        raise IllegalAction("bad-action", f"{data.get('action')}: missing field {name!r}")
+        raise IllegalAction("bad-action", f"{show(data.get('action'))}: missing field {name!r}")
     return _text(data[name], name)
 
 

@@ -26,6 +26,7 @@ from engine.cards import (
     parse_suit,
     texts,
 )
+from engine.jsontext import show
 
 if TYPE_CHECKING:
     from engine.barbu.match import Match
@@ -68,7 +69,12 @@ def _seat(value: Any, where: str) -> int:
         raise RecordError(where, str(err)) from None
 
 
-def _variants(value: Any, where: str) -> Variants:
+def _variants(record: dict[str, Any], where: str) -> Variants:
+    if "variants" not in record:
+        return Variants()
+    value = record["variants"]
+    if not isinstance(value, dict):
+        raise RecordError(_join(where, "variants"), "must be an object of switches (or absent)")
     try:
         return Variants.from_dict(value)
     except RuleSetError as err:
@@ -84,7 +90,7 @@ def _check_keys(obj: Any, allowed: set[str], fmt: str, where: str) -> dict[str, 
         if key not in allowed:
             raise RecordError(_join(where, str(key)), f"unknown field in a {fmt} record")
     if obj.get("format") != fmt:
-        raise RecordError(_join(where, "format"), f"must be {fmt!r}, not {obj.get('format')!r}")
+        raise RecordError(_join(where, "format"), f"must be {fmt!r}, not {show(obj.get('format'))}")
     return obj
 
 
@@ -117,9 +123,10 @@ def read_hands(deal: Any, where: str) -> list[int]:
     return out
 
 
-def _pairs(value: Any, where: str) -> list[tuple[int, int]]:
-    if value is None:
+def _pairs(deal: dict[str, Any], key: str, where: str) -> list[tuple[int, int]]:
+    if key not in deal:
         return []
+    value = deal[key]
     if not isinstance(value, list):
         raise RecordError(where, "must be a list of [seat, seat] pairs")
     out: list[tuple[int, int]] = []
@@ -150,17 +157,19 @@ def replay_into(hand: Hand, deal: Any, where: str = "") -> Hand:
     assert hand.phase == CONTRACT
     contract = deal.get("contract")
     if contract not in CONTRACTS:
-        raise RecordError(_join(where, "contract"), f"{contract!r} is not one of {', '.join(CONTRACTS)}")
+        raise RecordError(_join(where, "contract"), f"{show(contract)} is not one of {', '.join(CONTRACTS)}")
     trump = start = None
     try:
         if "trump" in deal:
             if not isinstance(deal["trump"], str):
-                raise RecordError(_join(where, "trump"), f"not a suit: {deal['trump']!r} (suits are {SUITS})")
+                raise RecordError(
+                    _join(where, "trump"), f"not a suit: {show(deal['trump'])} (suits are {SUITS})"
+                )
             trump = parse_suit(deal["trump"])
         if "start_rank" in deal:
             if not isinstance(deal["start_rank"], str):
                 raise RecordError(
-                    _join(where, "start_rank"), f'not a rank: {deal["start_rank"]!r} (a text, e.g. "7")'
+                    _join(where, "start_rank"), f'not a rank: {show(deal["start_rank"])} (a text, e.g. "7")'
                 )
             start = parse_rank(deal["start_rank"])
     except NotationError as err:
@@ -171,7 +180,7 @@ def replay_into(hand: Hand, deal: Any, where: str = "") -> Hand:
         raise RecordError(_join(where, "start_rank"), "present for Dominoes (a rank), and only for Dominoes")
     _apply(hand, ChooseContract(contract, trump, start), _join(where, "contract"), contract)
 
-    doubles = _pairs(deal.get("doubles"), _join(where, "doubles"))
+    doubles = _pairs(deal, "doubles", _join(where, "doubles"))
     for a, _b in doubles:
         if a == hand.declarer:
             raise RecordError(
@@ -183,7 +192,7 @@ def replay_into(hand: Hand, deal: Any, where: str = "") -> Hand:
         names = " ".join(SEATS[t] for t in sorted(targets)) or "nobody"
         _apply(hand, Double(targets), _join(where, "doubles"), f"doubles {names}")
 
-    redoubles = _pairs(deal.get("redoubles"), _join(where, "redoubles"))
+    redoubles = _pairs(deal, "redoubles", _join(where, "redoubles"))
     done: set[tuple[int, int]] = set()
     while hand.phase == REDOUBLE:
         seat = hand.to_move
@@ -214,7 +223,7 @@ def replay_into(hand: Hand, deal: Any, where: str = "") -> Hand:
             try:
                 action = Play(parse_card(item))
             except NotationError as err:
-                raise RecordError(f"{here}[{i}]", str(err), f"{SEATS[seat]} {item!r}") from None
+                raise RecordError(f"{here}[{i}]", str(err), f"{SEATS[seat]} {show(item)}") from None
         try:
             hand.apply(seat, action)
         except IllegalAction as err:
@@ -231,7 +240,7 @@ def read_deal(deal: Any) -> Hand:
         RecordError: see the module docstring.
     """
     _check_keys(deal, _DEAL_KEYS, DEAL_FORMAT, "")
-    variants = _variants(deal.get("variants"), "")
+    variants = _variants(deal, "")
     declarer = _seat(deal.get("declarer"), "declarer")
     return replay_into(Hand(declarer, read_hands(deal, ""), variants), deal)
 
@@ -293,10 +302,10 @@ def read_match(record: Any) -> Match:
     Raises:
         RecordError: see the module docstring.
     """
-    from engine.barbu.match import Match
+    from engine.barbu.match import Match, seeded_deals
 
     _check_keys(record, _MATCH_KEYS, MATCH_FORMAT, "")
-    variants = _variants(record.get("variants"), "")
+    variants = _variants(record, "")
     players = record.get("players")
     if players is not None and (
         not isinstance(players, dict)
@@ -306,18 +315,18 @@ def read_match(record: Any) -> Match:
         raise RecordError("players", "must map each of N E S W to a player name")
     first = _seat(record.get("first_declarer"), "first_declarer")
     deals = record.get("deals")
-    if not isinstance(deals, list) or not 1 <= len(deals) <= HANDS_PER_MATCH:
-        raise RecordError("deals", f"must be a list of 1 to {HANDS_PER_MATCH} barbu-deal/1 records")
-
+    if not isinstance(deals, list) or len(deals) > HANDS_PER_MATCH:
+        raise RecordError("deals", f"must be a list of up to {HANDS_PER_MATCH} barbu-deal/1 records")
     def source(index: int, dealer: int) -> list[int]:
         where = f"deals[{index}]"
         deal = _check_keys(deals[index], _DEAL_KEYS, DEAL_FORMAT, where)
         return read_hands(deal, where)
 
-    match = Match(variants, first, source, hands_total=len(deals))
+    # No deals: a match that has not finished a hand yet (its record still says who declares first).
+    match = Match(variants, first, source if deals else seeded_deals(0), hands_total=len(deals))
     for index, deal in enumerate(deals):
         where = f"deals[{index}]"
-        if "variants" in deal and _variants(deal["variants"], where) != variants:
+        if "variants" in deal and _variants(deal, where) != variants:
             raise RecordError(f"{where}.variants", "differ from the match's variants")
         declarer = _seat(deal.get("declarer"), f"{where}.declarer")
         if declarer != match.hand.declarer:
@@ -328,15 +337,18 @@ def read_match(record: Any) -> Match:
             )
         replay_into(match.hand, deal, where)
         match.step()
-    totals = record.get("totals")
-    if totals is not None:
+    if "totals" in record:
+        totals = record["totals"]
         if not isinstance(totals, dict) or sorted(totals) != sorted(SEATS):
-            raise RecordError("totals", "must map each of N E S W to a number")
+            raise RecordError("totals", "must map each of N E S W to a whole number")
         for s in range(4):
-            if totals[SEATS[s]] != match.totals[s]:
+            value = totals[SEATS[s]]
+            if not isinstance(value, int) or isinstance(value, bool):
+                raise RecordError(f"totals.{SEATS[s]}", f"must be a whole number, not {show(value)}")
+            if value != match.totals[s]:
                 raise RecordError(
                     f"totals.{SEATS[s]}",
-                    f"is {totals[SEATS[s]]!r} but the deals' scores add up to {match.totals[s]}",
+                    f"is {value} but the deals' scores add up to {match.totals[s]}",
                 )
     return match
 

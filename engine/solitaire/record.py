@@ -6,10 +6,10 @@ with a ``RecordError`` naming the field; a move the rules forbid raises ``Illega
 
 from __future__ import annotations
 
-import json
 from typing import Any
 
 from engine.cards import NotationError, parse_card
+from engine.jsontext import JsonTextError, loads
 from engine.solitaire.base import Game
 from engine.solitaire.catalogue import new_game
 from engine.solitaire.errors import IllegalMove, RecordError
@@ -25,9 +25,9 @@ def parse_record(text: str) -> dict[str, Any]:
         RecordError: field ``record``, when the text is not JSON or not an object.
     """
     try:
-        obj = json.loads(text)
-    except json.JSONDecodeError as exc:
-        raise RecordError("record", f"not JSON: {exc.msg} at line {exc.lineno} column {exc.colno}") from None
+        obj = loads(text)
+    except JsonTextError as exc:
+        raise RecordError("record", str(exc)) from None
     if not isinstance(obj, dict):
         raise RecordError("record", "must be a JSON object")
     return obj
