@@ -67,7 +67,7 @@ class CreateTable(Message):
 
     TYPE = "create-table"
     id: int = _field(metadata=_ID)
-    name: str = _field(metadata={"min_len": 1, "max_len": 40})
+    name: str = _field(metadata={"min_len": 1, "max_len": 40, "printable": True})
     variants: dict[str, Any] = _field(default_factory=dict, metadata={"max_len": 16})
     turn_time: float | None = _field(default=None, metadata={"min": 1, "max": 3600})
     grace: float | None = _field(default=None, metadata={"min": 0, "max": 3600})
@@ -120,7 +120,7 @@ class Chat(Message):
     TYPE = "chat"
     id: int = _field(metadata=_ID)
     room: str = _field(metadata=_ROOM)
-    text: str = _field(metadata={"min_len": 1, "max_len": 500})
+    text: str = _field(metadata={"min_len": 1, "max_len": 500, "printable": True})
 
 
 @dataclass(frozen=True)

@@ -3,12 +3,14 @@
 A message class is a frozen dataclass with a class attribute ``TYPE`` (its ``type`` field on the wire).
 Field types may be ``int``, ``float`` (an int is accepted), ``str``, ``bool``, ``dict[str, Any]``,
 ``list[str]``, ``list[dict[str, Any]]``, ``Any``, or any of those ``| None``. Constraints sit in the field
-metadata: ``max_len`` / ``min_len`` (strings and lists), ``min`` / ``max`` (numbers), ``choices`` (strings).
+metadata: ``max_len`` / ``min_len`` (strings and lists), ``min`` / ``max`` (numbers, which must also be finite),
+``choices`` (strings), ``printable`` (strings: no control or format characters, ``str.isprintable``).
 """
 
 from __future__ import annotations
 
 import dataclasses
+import math
 import types
 import typing
 from typing import Any, ClassVar, TypeVar, Union
@@ -110,6 +112,12 @@ def _check_constraints(name: str, value: Any, meta: typing.Mapping[str, Any]) ->
     if "choices" in meta and value not in meta["choices"]:
         allowed = ", ".join(str(c) for c in meta["choices"] if c is not None)
         raise ProtocolError("bad-message", f"{name} must be one of {allowed}, not {value!r}", field=name)
+    if meta.get("printable") and isinstance(value, str) and not value.isprintable():
+        raise ProtocolError(
+            "bad-message", f"{name} must be printable text (no control or direction characters)", field=name
+        )
+    if isinstance(value, float) and not math.isfinite(value):
+        raise ProtocolError("bad-message", f"{name} must be a finite number", field=name)
     if isinstance(value, int | float) and not isinstance(value, bool):
         if "min" in meta and value < meta["min"]:
             raise ProtocolError("bad-message", f"{name} must be at least {meta['min']}", field=name)

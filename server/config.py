@@ -21,6 +21,9 @@ class ServerConfig:
         ping_interval: seconds between keepalive pings (None: no pings).
         ping_timeout: seconds to wait for a pong before closing the connection.
         max_backlog: frames allowed to queue for a slow client before it is disconnected.
+        max_waiting_tables: unstarted tables one player may have created at a time.
+        max_rooms: open rooms (tables and solitaire rooms) the server holds at most.
+        max_listed: rooms a ``list-rooms`` reply lists at most (the player's own first, then the newest).
         empty_table_ttl: seconds a new table waits for its first player before the lobby may drop it (so a
             table is not swept away between its creation and its creator sitting down).
     """
@@ -36,3 +39,6 @@ class ServerConfig:
     ping_timeout: float | None = 20.0
     max_backlog: int = 2048
     empty_table_ttl: float = 300.0
+    max_waiting_tables: int = 3
+    max_rooms: int = 1000
+    max_listed: int = 200

@@ -75,6 +75,7 @@ class Lobby:
         self.config = config
         self.rooms: dict[str, Room] = {}
         self.online: dict[str, Peer] = {}
+        self.creators: dict[str, str] = {}  # room id -> player who created the table (this run)
         self.closing = False
 
     def restore(self) -> None:
@@ -118,7 +119,7 @@ class Lobby:
         if isinstance(request, ListRooms):
             for listed in list(self.rooms.values()):
                 self._sweep(listed)
-            rooms = [listed.summary() for listed in self.rooms.values()]
+            rooms = [listed.summary() for listed in self._listed(peer.player)]
             peer.send(Rooms(id=request.id, rooms=rooms, daily=daily_table(self.store)))
         elif isinstance(request, CreateTable):
             self._create_table(peer, request)
@@ -174,6 +175,14 @@ class Lobby:
                 raise ProtocolError("bad-password", "wrong or missing server password", field="password")
             if request.name in self.online:
                 raise ProtocolError("name-taken", f"{request.name} is connected already", field="name")
+            held = [room.name for room in self.rooms.values() if room.holds_seat(request.name)]
+            if held:
+                # A password is shared by friends; a seat in play is the player's own: only their token.
+                raise ProtocolError(
+                    "seat-held",
+                    f"{request.name} holds a seat at {held[0]!r}: reconnect with its resume token",
+                    field="name",
+                )
             name = request.name
             token = self.store.issue_token(name)
         else:
@@ -195,7 +204,26 @@ class Lobby:
 
     # Rooms ----------------------------------------------------------------------------------------
 
+    def _listed(self, player: str) -> list[Room]:
+        """The rooms a lobby listing shows ``player``: theirs first, then the newest, ``max_listed`` at most."""
+        rooms = sorted(self.rooms.values(), key=lambda r: (not r.holds_seat(player), -r.store_id))
+        return rooms[: self.config.max_listed]
+
     def _create_table(self, peer: Peer, request: CreateTable) -> None:
+        waiting = [
+            rid
+            for rid, creator in self.creators.items()
+            if creator == peer.player
+            and rid in self.rooms
+            and self.rooms[rid].summary()["state"] == "waiting"
+        ]
+        if len(waiting) >= self.config.max_waiting_tables:
+            raise ProtocolError(
+                "too-many-tables",
+                f"{peer.player} has {len(waiting)} tables waiting for players already; fill or leave one first",
+            )
+        if len(self.rooms) >= self.config.max_rooms:
+            raise ProtocolError("too-many-tables", "the server holds as many rooms as it allows; try later")
         for room in self.rooms.values():
             if room.name == request.name and room.summary()["state"] != "over":
                 raise ProtocolError("name-taken", f"an open table is named {request.name!r}", field="name")
@@ -203,6 +231,8 @@ class Lobby:
             self.store, self.config, request.name, request.variants, request.turn_time, request.grace
         )
         self.rooms[table.room_id] = table
+        assert peer.player is not None
+        self.creators[table.room_id] = peer.player
         peer.send(RoomCreated(id=request.id, room=table.room_id))
 
     async def _open_solitaire(
@@ -244,4 +274,5 @@ class Lobby:
     def _sweep(self, room: Room) -> None:
         if room.idle and self.rooms.get(room.room_id) is room:
             del self.rooms[room.room_id]
+            self.creators.pop(room.room_id, None)
             room.discard()

@@ -407,3 +407,63 @@ async def test_a_new_table_survives_another_players_lobby_listing(
     await alice.leave(room)
     await asyncio.sleep(0.6)
     assert room not in [r["room"] for r in await bob.list_rooms()]
+
+
+async def test_a_held_seat_is_taken_back_only_with_its_resume_token(
+    server: BarbuServer, connect: Connect
+) -> None:
+    """Knowing the server password and a friend's name is not enough to sit in their seat mid-match."""
+    room, by_seat = await four_at_table(server, connect, "held", grace=60)
+    victim = by_seat["N"]
+    name, token = victim.name, victim.token
+    assert name is not None and token is not None
+    await victim.close()
+    await asyncio.sleep(0.2)
+    impostor = await connect(server)
+    with pytest.raises(ServerError) as info:
+        await impostor.login(name)
+    assert (info.value.code, info.value.field) == ("seat-held", "name")
+    reply = await impostor.resume(token)
+    assert reply.rooms == [room]
+
+
+async def test_table_creation_is_bounded_per_player_and_listing_is_capped(
+    start_server: StartServer, connect: Connect
+) -> None:
+    server = await start_server(max_listed=4)
+    flooder = await connect(server, "flooder")
+    for i in range(3):
+        await flooder.create_table(f"t{i}")
+    with pytest.raises(ServerError) as info:
+        await flooder.create_table("t3")
+    assert info.value.code == "too-many-tables"
+    others = [await connect(server, f"p{i}") for i in range(3)]
+    for i, conn in enumerate(others):
+        await conn.create_table(f"o{i}")
+    assert len(await others[0].list_rooms()) == 4
+
+
+@pytest.mark.parametrize(
+    ("fields", "field"),
+    [
+        ({"turn_time": float("nan")}, "turn_time"),
+        ({"grace": float("nan")}, "grace"),
+        ({"name": "\x1b[2Jevil"}, "name"),
+        ({"name": "abc\u202edef"}, "name"),
+    ],
+)
+async def test_non_finite_numbers_and_control_characters_are_refused(
+    server: BarbuServer, connect: Connect, fields: dict[str, Any], field: str
+) -> None:
+    alice = await connect(server, "alice")
+    settings: dict[str, Any] = {"name": "ok"}
+    settings.update(fields)
+    name = settings.pop("name")
+    with pytest.raises(ServerError) as info:
+        await alice.create_table(name, **settings)
+    assert (info.value.code, info.value.field) == ("bad-message", field)
+    room = await alice.create_table("fine")
+    await alice.sit(room)
+    with pytest.raises(ServerError) as info:
+        await alice.chat(room, "line one\nline two")
+    assert (info.value.code, info.value.field) == ("bad-message", "text")
