@@ -56,6 +56,12 @@ def run_export(args: argparse.Namespace) -> int:
         if row.kind not in ("barbu", SolitaireRoom.kind):
             print(f"room {args.match_id} is a {row.kind} room: no record to export", file=sys.stderr)
             return 1
+        if row.kind == "barbu" and row.record is None and len(row.players) < 4:
+            print(
+                f"match {args.match_id} never started (seats still empty): no record to export",
+                file=sys.stderr,
+            )
+            return 1
         record = row.record if row.record is not None else _record_so_far(row, store)
     except (StoreError, ValueError) as exc:
         print(f"{args.db}: {exc}", file=sys.stderr)
@@ -91,11 +97,16 @@ def run_matches(args: argparse.Namespace) -> int:
     try:
         for row in store.rooms("barbu"):
             hands = len(row.record["deals"]) if row.record else "-"
-            players = ",".join(row.players.get(s, "-") for s in SEATS)
+            players = ",".join(_printable(row.players.get(s, "-")) for s in SEATS)
             totals = ""
             if row.record and "totals" in row.record:
                 totals = " ".join(f"{s}{row.record['totals'][s]:+d}" for s in SEATS)
-            print(f"{row.id}\t{row.status}\t{hands}\t{row.name}\t{players}\t{totals}".rstrip())
+            print(f"{row.id}\t{row.status}\t{hands}\t{_printable(row.name)}\t{players}\t{totals}".rstrip())
     finally:
         store.close()
     return 0
+
+
+def _printable(text: str) -> str:
+    """``text`` with control and format characters escaped, so a stored name cannot drive the terminal."""
+    return "".join(c if c.isprintable() else f"\\u{ord(c):04x}" for c in text)

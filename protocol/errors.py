@@ -31,6 +31,7 @@ ERROR_CODES: dict[str, str] = {
     "unknown-game": "no solitaire game has this name",
     "unknown-option": "the game has no such option, or the option does not take this value",
     "illegal": "the game refused the action; the rule field names the rule broken",
+    "slow-down": "too many chat messages in a short time; wait a few seconds",
     "internal": "the server failed; the request had no effect",
 }
 

@@ -24,6 +24,9 @@ class ServerConfig:
         max_waiting_tables: unstarted tables one player may have created at a time.
         max_rooms: open rooms (tables and solitaire rooms) the server holds at most.
         max_listed: rooms a ``list-rooms`` reply lists at most (the player's own first, then the newest).
+        login_timeout: seconds a new connection has to log in (or resume) before it is closed.
+        chat_burst: chat messages one connection may send within ``chat_window`` seconds.
+        chat_window: the span, in seconds, over which ``chat_burst`` counts.
         empty_table_ttl: seconds a new table waits for its first player before the lobby may drop it (so a
             table is not swept away between its creation and its creator sitting down).
     """
@@ -39,6 +42,9 @@ class ServerConfig:
     ping_timeout: float | None = 20.0
     max_backlog: int = 2048
     empty_table_ttl: float = 300.0
+    login_timeout: float = 30.0
+    chat_burst: int = 10
+    chat_window: float = 10.0
     max_waiting_tables: int = 3
     max_rooms: int = 1000
     max_listed: int = 200

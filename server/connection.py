@@ -3,6 +3,7 @@ answer every refusal with a typed ``error`` while the connection and the rooms c
 
 from __future__ import annotations
 
+import asyncio
 import logging
 
 from websockets.asyncio.server import ServerConnection
@@ -16,14 +17,25 @@ log = logging.getLogger(__name__)
 
 
 async def serve_connection(ws: ServerConnection, lobby: Lobby) -> None:
-    """Serve ``ws`` until it closes; then its seats are held (or freed before a match starts)."""
+    """Serve ``ws`` until it closes; then its seats are held (or freed before a match starts). A connection
+    not logged in ``config.login_timeout`` seconds after it opened is closed (code 1008)."""
     peer = Peer(ws, lobby.config.max_backlog)
+
+    def login_deadline() -> None:
+        # A connection that never logs in holds a socket and a task for nothing: close it.
+        if peer.player is None and not peer.closed:
+            asyncio.get_running_loop().create_task(
+                ws.close(1008, "log in (or resume) within the time allowed")
+            )
+
+    deadline = asyncio.get_running_loop().call_later(lobby.config.login_timeout, login_deadline)
     try:
         async for frame in ws:
             await handle_frame(peer, frame, lobby)
     except ConnectionClosed:
         pass
     finally:
+        deadline.cancel()
         await lobby.disconnected(peer)
         await peer.close()
 

@@ -18,6 +18,7 @@ from protocol import (
     PROTOCOL_VERSION,
     REQUEST_LIMITS,
     SUPPORTED_VERSIONS,
+    Chat,
     CreateTable,
     Hello,
     Leave,
@@ -116,6 +117,10 @@ class Lobby:
             return
         if peer.player is None:
             raise ProtocolError("login-first", "log in (or resume) first")
+        if isinstance(request, Chat) and not peer.may_chat(self.config.chat_burst, self.config.chat_window):
+            raise ProtocolError(
+                "slow-down", f"at most {self.config.chat_burst} chat messages a {self.config.chat_window:g} s"
+            )
         if isinstance(request, ListRooms):
             for listed in list(self.rooms.values()):
                 self._sweep(listed)

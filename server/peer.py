@@ -10,6 +10,8 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
+import time
+from collections import deque
 from typing import TYPE_CHECKING
 
 from websockets.asyncio.server import ServerConnection
@@ -39,6 +41,18 @@ class Peer:
         self.closed = False
         self._queue: asyncio.Queue[bytes | None] = asyncio.Queue(max_backlog)
         self._writer = asyncio.get_running_loop().create_task(self._write())
+        self._chats: deque[float] = deque()
+
+    def may_chat(self, burst: int, window: float) -> bool:
+        """Whether one more chat message is allowed: at most ``burst`` in any ``window`` seconds (counted
+        when allowed)."""
+        now = time.monotonic()
+        while self._chats and now - self._chats[0] >= window:
+            self._chats.popleft()
+        if len(self._chats) >= burst:
+            return False
+        self._chats.append(now)
+        return True
 
     def __repr__(self) -> str:
         return f"<Peer {self.player or '?'} {self.ws.remote_address}>"

@@ -119,3 +119,17 @@ async def test_a_client_written_from_the_spec_alone_plays_a_seat(server: BarbuSe
                 raise AssertionError(message)
     assert turns > 13 * 28 / 4
     assert server.store is not None and server.store.room(int(str(room))).status == "over"
+
+
+def test_export_refuses_a_table_that_never_started(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    from server.store import Store
+
+    db = tmp_path / "s.sqlite3"
+    store = Store(str(db))
+    room = store.create_room("barbu", "empty", {"seed": 1, "variants": {}, "first_declarer": "N"})
+    store.set_players(room, {"E": "bot:heuristic"})
+    store.close()
+    assert barbu(["export", "--db", str(db), str(room)]) == 1
+    assert "never started" in capsys.readouterr().err

@@ -9,6 +9,7 @@ from typing import Any
 
 import msgpack
 import pytest
+import websockets
 
 from cli.main import main as barbu
 from client import Connection, ServerError, play_match
@@ -467,3 +468,24 @@ async def test_non_finite_numbers_and_control_characters_are_refused(
     with pytest.raises(ServerError) as info:
         await alice.chat(room, "line one\nline two")
     assert (info.value.code, info.value.field) == ("bad-message", "text")
+
+
+async def test_chat_floods_are_slowed_down(start_server: StartServer, connect: Connect) -> None:
+    server = await start_server(chat_burst=3, chat_window=30)
+    alice = await connect(server, "alice")
+    room = await alice.create_table("talk")
+    await alice.sit(room)
+    for i in range(3):
+        await alice.chat(room, f"hello {i}")
+    with pytest.raises(ServerError) as info:
+        await alice.chat(room, "one too many")
+    assert info.value.code == "slow-down"
+    assert (await alice.snapshot(room)).room == room  # the connection carries on
+
+
+async def test_a_connection_that_never_logs_in_is_closed(start_server: StartServer) -> None:
+    server = await start_server(login_timeout=0.3)
+    async with websockets.connect(server.url) as ws:
+        with pytest.raises(websockets.ConnectionClosed) as info:
+            await asyncio.wait_for(ws.recv(), 5)
+    assert info.value.rcvd is not None and info.value.rcvd.code == 1008
