@@ -51,3 +51,12 @@ def test_quit_and_an_illegal_move_change_nothing() -> None:
     play_session(game, io.StringIO("f1>t1\nq\n"), shown)
     assert game.state() == before
     assert "refused:" in shown.getvalue()
+
+
+def test_a_move_with_a_non_ascii_digit_is_refused_at_the_prompt() -> None:
+    game = new_game("forty-thieves", {}, seed=7)
+    before = game.state()
+    shown = io.StringIO()
+    play_session(game, io.StringIO("t1>t2*\u00b2\nt1>t\u0663\nq\n"), shown)
+    assert game.state() == before
+    assert shown.getvalue().count("refused:") == 2

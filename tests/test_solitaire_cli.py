@@ -97,3 +97,26 @@ def test_solve_says_unsolvable_and_unknown(tmp_path: Path, capsys: pytest.Captur
 def test_solve_needs_a_file_or_a_deal(capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["solitaire", "solve", "--game", "pyramid"]) == 1
     assert capsys.readouterr().err.count("\n") == 1
+
+
+@pytest.mark.parametrize("move", ["t1>t2*\u00b2", "t1>t\u0663", "t01>t2"])
+def test_replay_refuses_a_move_with_non_ascii_or_padded_numbers(
+    move: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    record = new_game("forty-thieves", seed=3).to_record()
+    record["moves"] = [move]
+    assert main(["solitaire", "replay", write(tmp_path, record)]) == 1
+    captured = capsys.readouterr()
+    assert captured.out == "" and captured.err.count("\n") == 1
+    assert captured.err.startswith(f"moves[0] {move}: ")
+
+
+def test_a_record_without_options_takes_the_defaults(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    record = new_game("pyramid", seed=1).to_record()
+    del record["options"]
+    assert main(["solitaire", "replay", write(tmp_path, record)]) == 0
+    record["options"] = None
+    assert main(["solitaire", "replay", write(tmp_path, record)]) == 1
+    assert capsys.readouterr().err.splitlines()[-1].startswith("options: ")

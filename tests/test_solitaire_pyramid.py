@@ -136,3 +136,8 @@ def test_state_never_shows_the_stock() -> None:
     text = str(game.state())
     for c in game.deck[28:]:
         assert f"'{card_text(c)}'" not in text
+
+
+@pytest.mark.parametrize("move", ["p7.1+p\u0667.2", "p07.6", "p7.06", "p\u00b2.1", "p7.\u0036\u0301"])
+def test_only_ascii_numbers_without_leading_zeros_name_pyramid_cards(move: str) -> None:
+    assert "no pile" in rule_of(pyramid(), move)

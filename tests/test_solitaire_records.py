@@ -74,6 +74,7 @@ BASE: dict[str, Any] = {"format": "solitaire/1", "game": "pyramid", "options": {
         ({"game": "klondike"}, "game"),
         ({"options": {"draw": 4}}, "options.draw"),
         ({"options": []}, "options"),
+        ({"options": None}, "options"),
         ({"seed": "x"}, "seed"),
         ({"seed": True}, "seed"),
         ({"deck": ["AS"]}, "deck"),

@@ -340,6 +340,29 @@ def test_stock_card_plays_straight_to_a_column() -> None:
     game.apply("s>t3")  # 9S on TS, same suit
     state = game.state()
     assert state["columns"][2][-2:] == ["TS", "9S"] and state["stock"] == 63 and state["waste"] == []
-    assert "does not go on 3H" in rule_of(game, "s>t10")  # 2C on 3H: not the same suit
+    rule = rule_of(game, "s>t10")  # 2C on 3H: not the same suit
+    assert rule.startswith("the stock's top card does not go on t10 (3H)") and "2C" not in rule
     game.undo()
     assert game.state()["stock"] == 64
+
+
+@pytest.mark.parametrize(
+    "move",
+    ["t1>t2*\u00b2", "t1>t\u0663", "t01>t2", "t1>t02", "t1>t2*02", "t1>t2*0", "t\uff11>t2", "t1>t2*+2"],
+)
+def test_only_ascii_numbers_without_leading_zeros_name_piles_and_runs(move: str) -> None:
+    game = forty()
+    rule = rule_of(game, move)
+    assert "\n" not in rule and ("no pile" in rule or rule.startswith("not a move"))
+
+
+def test_a_refused_stock_card_is_not_named() -> None:
+    game = forty(stock="8D 9S")  # 8D on top of the stock, face down
+    for move, where in (("s>t1", "t1 (9H)"), ("s>t5", "t5 (AS)")):
+        rule = rule_of(game, move)
+        assert rule.startswith(f"the stock's top card does not go on {where}") and "8D" not in rule
+    rule = rule_of(game, "s>f")
+    assert rule.startswith("no foundation takes the stock's top card") and "8D" not in rule
+    game.apply("t5>f1")  # AS home
+    rule = rule_of(game, "s>f1")
+    assert rule.startswith("the stock's top card does not go on f1 (AS)") and "8D" not in rule

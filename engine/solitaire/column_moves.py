@@ -13,7 +13,7 @@ from typing import TYPE_CHECKING
 from engine.cards import card_text
 from engine.solitaire.base import Move
 from engine.solitaire.errors import IllegalMove
-from engine.solitaire.rules import KING, SUIT, VALUE, Empty, card_of
+from engine.solitaire.rules import KING, SUIT, VALUE, Empty, card_of, number
 
 if TYPE_CHECKING:
     from engine.solitaire.columns import ColumnGame
@@ -49,8 +49,8 @@ def _pile(game: ColumnGame, name: str, text: str) -> int:
         if name != "f" and game.rules.turn == 0:
             raise IllegalMove(text, f"{game.title} has no stock or waste")
         return fixed[name]
-    if len(name) >= 2 and name[0] in "tf" and name[1:].isdigit():
-        k = int(name[1:])
+    k = number(name[1:]) if len(name) >= 2 and name[0] in "tf" else None
+    if k is not None:
         if name[0] == "t" and 1 <= k <= game.rules.columns:
             return k - 1
         if name[0] == "f" and 1 <= k <= game.rules.foundations:
@@ -71,9 +71,10 @@ def parse_move(game: ColumnGame, text: str) -> Move:
     body, star, count = t.partition("*")
     n = 1
     if star:
-        if not count.isdigit() or int(count) < 1:
-            raise IllegalMove(text, "a run length is a number of cards, e.g. t1>t2*3")
-        n = int(count)
+        run = number(count)
+        if run is None or run < 1:
+            raise IllegalMove(text, "not a move: a run length is a number of cards, e.g. t1>t2*3")
+        n = run
     a, sep, b = body.partition(">")
     if not sep:
         raise IllegalMove(text, "not a move (moves are s, A>B or A>B*N, e.g. t3>t5, w>f)")
@@ -147,7 +148,8 @@ def _check(game: ColumnGame, src: int, dst: int, n: int, text: str) -> None:
     if src == dst:
         raise IllegalMove(text, "a card cannot move onto its own pile")
     base = _source_card(game, src, n, text)
-    name = card_text(base)
+    # The stock's top card is face down: a refusal never names it.
+    name = "the stock's top card" if src == STOCK else card_text(base)
     if dst == ANY_FOUNDATION or dst >= FOUNDATION:
         if src >= FOUNDATION:
             raise IllegalMove(text, "a foundation card goes back only to a column")
@@ -166,19 +168,23 @@ def _check(game: ColumnGame, src: int, dst: int, n: int, text: str) -> None:
                 raise IllegalMove(text, f"f{f + 1} is empty and takes an Ace only")
         elif game.foundation_suit[f] != SUIT[base] or VALUE[base] != height + 1:
             top = card_text(card_of(game.foundation_suit[f], height))
-            raise IllegalMove(text, f"{name} does not go on {top} on f{f + 1}: foundations build up in suit")
+            on = f"f{f + 1} ({top})" if src == STOCK else f"{top} on f{f + 1}"
+            raise IllegalMove(text, f"{name} does not go on {on}: foundations build up in suit")
         return
     dest = game.columns[dst]
     if dest:
         if not game.builds_on[dest[-1] * 52 + base]:
+            on = f"t{dst + 1} ({card_text(dest[-1])})" if src == STOCK else card_text(dest[-1])
             raise IllegalMove(
                 text,
-                f"{name} does not go on {card_text(dest[-1])}: columns build {game.rules.build.words}",
+                f"{name} does not go on {on}: columns build {game.rules.build.words}",
             )
     elif game.rules.empty is Empty.NONE:
         raise IllegalMove(text, "an emptied column stays empty")
     elif game.rules.empty is Empty.KING and VALUE[base] != KING:
-        raise IllegalMove(text, f"an empty column takes a King only, not {name}")
+        raise IllegalMove(
+            text, "an empty column takes a King only" + ("" if src == STOCK else f", not {name}")
+        )
     if n > 1 and not game.rules.runs:
         cap = game.max_run(not dest)
         if n > cap:

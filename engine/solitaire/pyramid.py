@@ -17,7 +17,7 @@ from typing import Any
 from engine.cards import card_text
 from engine.solitaire.base import Game, Move, Token
 from engine.solitaire.errors import IllegalMove
-from engine.solitaire.rules import KING, VALUE
+from engine.solitaire.rules import KING, VALUE, number
 
 ROWS = 7
 SIZE = ROWS * (ROWS + 1) // 2
@@ -282,8 +282,9 @@ class PyramidGame(Game):
             return WASTE + int(name[1]) - 1
         if name.startswith("p"):
             r, dot, i = name[1:].partition(".")
-            if dot and r.isdigit() and i.isdigit() and 1 <= int(r) <= ROWS and 1 <= int(i) <= int(r):
-                return position(int(r), int(i))
+            row, index = number(r), number(i)
+            if dot and row is not None and index is not None and 1 <= row <= ROWS and 1 <= index <= row:
+                return position(row, index)
         raise IllegalMove(text, f"no pile {name!r} in Pyramid (piles: p1.1 .. p7.7, w or w1 w2 w3, s)")
 
     def _card(self, pile: int, other: int, text: str) -> int:

@@ -75,7 +75,10 @@ def from_record(record: dict[str, Any]) -> Game:
     for i, move in enumerate(moves):
         if not isinstance(move, str):
             raise RecordError(f"moves[{i}]", "a move is a string such as 't3>t5'")
-    game = new_game(record["game"], record.get("options", {}), seed=seed, deck=deck)
+    options = record.get("options", {})
+    if not isinstance(options, dict):
+        raise RecordError("options", "must be a map of option names to values")
+    game = new_game(record["game"], options, seed=seed, deck=deck)
     for i, move in enumerate(moves):
         try:
             game.apply(move)

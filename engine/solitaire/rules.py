@@ -103,3 +103,11 @@ _EMPTY_WORDS = {
     Empty.NONE: "an emptied column stays empty",
     Empty.KING: "an empty column takes a King only",
 }
+
+
+def number(text: str) -> int | None:
+    """The whole number ``text`` writes in ASCII digits without a leading zero (``"0"`` itself is 0), else
+    None: ``"12"`` is 12; ``"012"``, ``"+1"``, ``" 1"``, ``"²"`` and ``"٣"`` are not numbers of the notation."""
+    if not text or not (text.isascii() and text.isdigit()) or (len(text) > 1 and text[0] == "0"):
+        return None
+    return int(text)
