@@ -13,8 +13,10 @@ from typing import Any
 from websockets.exceptions import WebSocketException
 
 from client import Connection, ConnectionLost, ServerError, play_match
-from engine.barbu import POLICIES, make_policy
+from client.bot import come_back
+from engine.barbu import POLICIES, Policy, make_policy
 from engine.cards import SEATS
+from protocol import ProtocolError, Snapshot
 
 
 @dataclass(frozen=True)
@@ -65,30 +67,74 @@ async def _find_or_create(conn: Connection, table: str) -> str:
     raise last
 
 
+async def _play_on(conns: list[Connection], i: int, url: str, room: str, policy: Policy) -> dict[str, int]:
+    """Play bot ``i``'s seat to the end; after a drop (a server restart, say) come back with its resume token
+    (``conns[i]`` becomes the new connection) and play on."""
+    while True:
+        try:
+            return await play_match(conns[i], room, policy)
+        except ConnectionLost:
+            token = conns[i].token
+            await conns[i].close()
+            if token is None:
+                raise
+            conns[i] = await come_back(url, token, client="barbu-bot")
+
+
 async def run_bots(url: str, table: str, count: int, policy: str, password: str | None) -> BotsResult:
-    """Connect ``count`` bots to ``url``, seat them at ``table`` (created if absent) and play the match.
+    """Connect ``count`` bots to ``url``, seat them at ``table`` (created if absent) and play the match;
+    a bot whose connection drops comes back with its resume token (``client.bot.come_back``).
 
     Raises:
-        ServerError: the server refused a login, the table or a seat.
-        ConnectionLost, OSError: the server went away.
+        ServerError: the server refused a login, the table, a seat or a resume token.
+        ConnectionLost, OSError: the server went away (for good).
     """
     tag = secrets.token_hex(2)
-    conns = [await Connection.connect(url, client=f"barbu-bot/{policy}") for _ in range(count)]
+    conns: list[Connection] = []
     try:
+        for _ in range(count):
+            conns.append(await Connection.connect(url, client=f"barbu-bot/{policy}"))
         for i, conn in enumerate(conns):
             await conn.login(f"{policy}-{tag}-{i + 1}", password)
         room = await _find_or_create(conns[0], table)
         for conn in conns:
             await conn.sit(room)
         seed = secrets.randbits(32)
-        games = [play_match(conn, room, make_policy(policy, seed + i)) for i, conn in enumerate(conns)]
-        totals = (await asyncio.gather(*games))[0]
-        final = await conns[0].snapshot(room)
+        async with asyncio.TaskGroup() as group:
+            games = [
+                group.create_task(_play_on(conns, i, url, room, make_policy(policy, seed + i)))
+                for i in range(count)
+            ]
+        totals = games[0].result()
+        final = await _final_snapshot(conns, url, room)
         view = final.view or {}
         return BotsResult(room, totals, final.players, list(view.get("history", [])))
+    except BaseExceptionGroup as group:
+        raise _first(group) from None
     finally:
         for conn in conns:
             await conn.close()
+
+
+async def _final_snapshot(conns: list[Connection], url: str, room: str) -> Snapshot:
+    """The room's snapshot after the match (coming back once more if the connection just dropped)."""
+    try:
+        return await conns[0].snapshot(room)
+    except ConnectionLost:
+        token = conns[0].token
+        if token is None:
+            raise
+        await conns[0].close()
+        conns[0] = await come_back(url, token, client="barbu-bot")
+        return await conns[0].snapshot(room)
+
+
+def _first(group: BaseExceptionGroup[BaseException]) -> BaseException:
+    """The first leaf of an exception group (the bots' task group fails with the first bot's error)."""
+    first: BaseException = group
+    while isinstance(first, BaseExceptionGroup):
+        first = first.exceptions[0]
+    return first
 
 
 def run(args: argparse.Namespace) -> int:
@@ -102,8 +148,14 @@ def run(args: argparse.Namespace) -> int:
     except ServerError as exc:
         print(f"server refused: {exc}", file=sys.stderr)
         return 1
-    except (OSError, ConnectionLost, WebSocketException) as exc:
-        print(f"cannot reach {args.server}: {exc}", file=sys.stderr)
+    except (OSError, ConnectionLost, WebSocketException, TimeoutError, ProtocolError) as exc:
+        print(f"cannot reach {args.server}: {exc or type(exc).__name__}", file=sys.stderr)
+        return 1
+    except KeyboardInterrupt:
+        print("interrupted", file=sys.stderr)
+        return 1
+    except Exception as exc:  # one line, never a traceback
+        print(f"bots failed: {type(exc).__name__}: {exc}", file=sys.stderr)
         return 1
     print(f"match {result.room}")
     print("totals " + " ".join(f"{s} {result.totals[s]:+d}" for s in SEATS))

@@ -47,7 +47,7 @@ async def _main(args: argparse.Namespace) -> int:
         return await TuiApp(args.url, name=args.name, password=args.password).run()
     name = args.name or _user()
     async with LocalServer(args.db, args.bot_delay) as server:
-        tui = TuiApp(server.url, name=name, after_login=seat_local_player)
+        tui = TuiApp(server.url, name=name, after_login=seat_local_player, server_key=server.key)
         return await tui.run()
 
 

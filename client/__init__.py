@@ -3,6 +3,6 @@ and ``play_match`` (a bot: an engine policy answering ``turn`` pushes). Shared b
 bots; the wire itself is specified in ``docs/protocol.md``."""
 
 from client.bot import play_match
-from client.connection import Connection, ConnectionLost, ServerError
+from client.connection import BadReply, Connection, ConnectionLost, ServerError
 
-__all__ = ["Connection", "ConnectionLost", "ServerError", "play_match"]
+__all__ = ["BadReply", "Connection", "ConnectionLost", "ServerError", "play_match"]

@@ -1,16 +1,25 @@
 """A bot is a policy over its seat's view: it waits for ``turn`` pushes and answers each with an action.
 
-``play_match`` plays the seat a connection holds at a table until the ``match-over`` event and returns the
-final totals. The policies are the engine's (``engine.barbu.make_policy``: ``random``, ``heuristic``).
+``play_match`` plays the seat a connection holds at a table until the ``match-over`` event (or a snapshot of
+the match over, when it ended while the bot was away) and returns the final totals. ``come_back`` reconnects
+after a drop and resumes with the token, retrying with growing pauses for a bounded time. The policies are the engine's (``engine.barbu.make_policy``: ``random``, ``heuristic``).
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable
+import asyncio
+import time
+from collections.abc import Callable, Sequence
+
+from websockets.exceptions import WebSocketException
 
 from client.connection import Connection, ConnectionLost, ServerError
 from engine.barbu import Policy, action_from_wire, action_to_wire
-from protocol import EventPush, Message, Turn
+from protocol import EventPush, Message, ProtocolError, Snapshot, Turn
+
+#: Pauses between reconnection attempts (the last one repeats) and how long to keep trying, in seconds.
+BACKOFF = (0.2, 0.5, 1.0, 2.0, 4.0, 8.0)
+GIVE_UP_AFTER = 60.0
 
 
 async def play_match(
@@ -47,4 +56,48 @@ async def play_match(
         elif isinstance(push, EventPush) and push.room == room and push.event.get("event") == "match-over":
             totals: dict[str, int] = push.event["totals"]
             return totals
+        elif isinstance(push, Snapshot) and push.room == room and push.state == "over" and push.view:
+            final: dict[str, int] = push.view["totals"]
+            return final
     raise ConnectionLost(f"connection closed before the match at room {room} ended")
+
+
+async def come_back(
+    url: str,
+    token: str,
+    client: str = "barbu-bot/0.1",
+    delays: Sequence[float] = BACKOFF,
+    give_up_after: float = GIVE_UP_AFTER,
+) -> Connection:
+    """Reconnect to ``url`` and ``resume`` with ``token``, retrying with the pauses ``delays`` (the last one
+    repeats) for at most ``give_up_after`` seconds. The server pushes the seats' snapshots (and a ``turn``)
+    on the new connection.
+
+    Raises:
+        ConnectionLost: the server did not come back in time.
+        ServerError: the server refused the token (``bad-token``).
+    """
+    deadline = time.monotonic() + give_up_after
+    attempt = 0
+    last = "no attempt"
+    while True:
+        left = deadline - time.monotonic()
+        if left <= 0:
+            raise ConnectionLost(f"the server did not come back within {give_up_after:g} s ({last})")
+        await asyncio.sleep(min(delays[min(attempt, len(delays) - 1)], left))
+        attempt += 1
+        try:
+            conn = await Connection.connect(url, client=client, timeout=max(1.0, min(10.0, left)))
+        except (OSError, TimeoutError, ConnectionLost, ProtocolError, WebSocketException) as exc:
+            last = str(exc) or type(exc).__name__
+            continue
+        try:
+            await conn.resume(token)
+        except (TimeoutError, ConnectionLost, ProtocolError) as exc:
+            last = str(exc) or type(exc).__name__
+            await conn.close()
+            continue
+        except BaseException:
+            await conn.close()
+            raise
+        return conn

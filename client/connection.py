@@ -4,6 +4,10 @@
 holds the server's version, limits and features. Each request method sends one request and awaits the reply
 with the same ``id`` (a refusal raises ``ServerError``); pushes (``snapshot`` with nil id, ``event``, ``turn``,
 ``chat``, ``players``, ``solitaire-state``, and errors without an id) arrive in order on ``next_push()`` / ``pushes()``.
+
+A frame from the server that this client cannot read (over ``REPLY_LIMITS``, or malformed) closes the
+connection with a one-line reason: the pending requests raise ``BadReply`` (a ``ConnectionLost``) saying why,
+and the pushes end.
 """
 
 from __future__ import annotations
@@ -74,6 +78,16 @@ class ConnectionLost(Exception):
     """The connection closed before the reply arrived (or before the next push)."""
 
 
+class BadReply(ConnectionLost):
+    """The server sent a frame this client cannot read (beyond the client's unpack limits, or malformed); the
+    client closed the connection. ``code`` is the ``ProtocolError`` code (``too-large``, ``limit``,
+    ``bad-frame``, ``bad-message``)."""
+
+    def __init__(self, code: str, message: str):
+        super().__init__(f"unreadable reply from the server ({code}): {message}")
+        self.code = code
+
+
 class Connection:
     """A logged-in (or not yet) client connection; create with ``await Connection.connect(url)``.
 
@@ -91,6 +105,7 @@ class Connection:
         self._ids = itertools.count(1)
         self._pending: dict[int, asyncio.Future[Message]] = {}
         self._pushes: asyncio.Queue[Message | None] = asyncio.Queue()
+        self.lost: ConnectionLost | None = None
         self._reader = asyncio.get_running_loop().create_task(self._read())
 
     @classmethod
@@ -151,7 +166,7 @@ class Connection:
             async with asyncio.timeout(self.timeout):
                 reply = await future
         except ConnectionClosed:
-            raise ConnectionLost("connection closed") from None
+            raise self._lost() from None
         finally:
             self._pending.pop(rid, None)
         if isinstance(reply, Error):
@@ -340,7 +355,7 @@ class Connection:
             item = self._pushes.get_nowait()
         if item is None:
             self._pushes.put_nowait(None)
-            raise ConnectionLost("connection closed")
+            raise self._lost()
         return item
 
     def take_pushes(self) -> list[Message]:
@@ -363,10 +378,25 @@ class Connection:
                 return
             yield item
 
+    def _lost(self) -> ConnectionLost:
+        """Why the connection is gone: the unreadable frame, or the close code and reason."""
+        if self.lost is not None:
+            return self.lost
+        reason = self.ws.close_reason or ""
+        code = self.ws.close_code
+        if code in (None, 1000) and not reason:
+            return ConnectionLost("connection closed")
+        return ConnectionLost(f"connection closed ({code}{' ' + reason if reason else ''})")
+
     async def _read(self) -> None:
         try:
             async for frame in self.ws:
-                message = parse_server_message(decode_frame(frame, REPLY_LIMITS))
+                try:
+                    message = parse_server_message(decode_frame(frame, REPLY_LIMITS))
+                except ProtocolError as exc:
+                    self.lost = BadReply(exc.code, exc.message)
+                    await self.ws.close(1002, exc.code)
+                    break
                 rid = getattr(message, "id", None)
                 future = self._pending.get(rid) if isinstance(rid, int) else None
                 if future is not None and not future.done():
@@ -376,7 +406,15 @@ class Connection:
         except ConnectionClosed:
             pass
         finally:
+            lost = self._lost()
             for future in self._pending.values():
                 if not future.done():
-                    future.set_exception(ConnectionLost("connection closed"))
+                    future.set_exception(lost)
+                    future.add_done_callback(_retrieved)
             self._pushes.put_nowait(None)
+
+
+def _retrieved(future: asyncio.Future[Message]) -> None:
+    """Mark a future's exception as seen: its request may have stopped waiting (no "never retrieved")."""
+    if not future.cancelled():
+        future.exception()

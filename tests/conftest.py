@@ -22,6 +22,14 @@ StartServer = Callable[..., Awaitable[BarbuServer]]
 Connect = Callable[..., Awaitable[Connection]]
 
 
+@pytest.fixture(autouse=True)
+def data_home(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    """Every test keeps client data (resume tokens) under ``tmp_path/data``, not in the user's home."""
+    home = tmp_path / "data"
+    monkeypatch.setenv("XDG_DATA_HOME", str(home))
+    return home
+
+
 @pytest.fixture
 async def start_server(tmp_path: Path) -> AsyncIterator[StartServer]:
     """A factory starting servers on free loopback ports; the store defaults to ``tmp_path/barbu.sqlite3``."""

@@ -4,12 +4,17 @@ a real server on 127.0.0.1 with its SQLite store in ``tmp_path`` (fixtures in ``
 Covers: log in, open a table from the lobby form, leave and sit again, choose a contract (Trumps, then the
 suit) by keys, double the declarer and play a card by keys and see the trick move on, a solitaire move and its
 undo in a server room (the day's deal), and a dropped connection (the server goes down and comes back) that the client resumes by itself, and
-``--local``: three bots and the player at one table, Enter a legal first move.
+``--local``: three bots and the player at one table, Enter a legal first move, and back at the same hand
+after a restart. Resume tokens: kept (mode 0600) per server and name, used on the next start, a refused one
+replaced by a login, a corrupt file ignored, and a login by the name of a player holding a seat refused with
+the reason said plainly.
 """
 
 from __future__ import annotations
 
 import asyncio
+import json
+import stat
 import time
 from collections.abc import AsyncIterator, Callable
 from contextlib import asynccontextmanager
@@ -27,6 +32,7 @@ from client.tui.cards import card_label
 from client.tui.local import LOCAL_SEAT, LocalServer, seat_local_player
 from client.tui.model import TableModel
 from client.tui.solitaire_screen import solitaire_lines
+from client.tui.tokens import TokenStore
 from engine.cards import SEATS
 from server import BarbuServer
 from server.barbu_table import BarbuTable
@@ -46,18 +52,27 @@ async def until(condition: Callable[[], bool], what: str, timeout: float = 10.0)
 
 
 @asynccontextmanager
-async def running_tui(url: str, name: str) -> AsyncIterator[tuple[TuiApp, PipeInput]]:
-    """The real application logged in as ``name`` at ``url``, reading keys from a pipe."""
+async def started_tui(url: str, name: str, **options: Any) -> AsyncIterator[tuple[TuiApp, PipeInput]]:
+    """The real application started at ``url`` with ``name`` (``options`` go to ``TuiApp``), reading keys
+    from a pipe; it quits when the block ends."""
     with create_pipe_input() as pipe, create_app_session(input=pipe, output=DummyOutput()):
-        tui = TuiApp(url, name=name, retry_delays=(0.05, 0.1, 0.2))
+        options.setdefault("retry_delays", (0.05, 0.1, 0.2))
+        tui = TuiApp(url, name=name, **options)
         task = asyncio.get_running_loop().create_task(tui.run())
         try:
-            await until(lambda: tui.screen == "lobby", "the lobby after login")
             yield tui, pipe
         finally:
             if not task.done():
                 tui.app.exit(result=0)
             await asyncio.wait_for(task, 10)
+
+
+@asynccontextmanager
+async def running_tui(url: str, name: str) -> AsyncIterator[tuple[TuiApp, PipeInput]]:
+    """The real application logged in as ``name`` at ``url``, reading keys from a pipe."""
+    async with started_tui(url, name) as (tui, pipe):
+        await until(lambda: tui.screen == "lobby", "the lobby after login")
+        yield tui, pipe
 
 
 def moved_on(table: TableModel, seq: int) -> Callable[[], bool]:
@@ -262,3 +277,98 @@ async def test_no_reconnect_fight_when_resumed_elsewhere(server: BarbuServer, co
         await until(lambda: tui.model.status == "signed in elsewhere", "the client to stop")
         await asyncio.sleep(0.3)
         assert tui.session.reconnects == 0 and other.name == "eve"
+
+
+def tokens_file(data_home: Path) -> Path:
+    """Where the client keeps resume tokens under the test's ``XDG_DATA_HOME``."""
+    return data_home / "barbu" / "tokens.json"
+
+
+async def test_the_resume_token_is_kept_and_used_on_the_next_start(
+    server: BarbuServer, connect: Connect, data_home: Path
+) -> None:
+    helper = await connect(server, "helper")
+    async with running_tui(server.url, "gus") as (tui, pipe):
+        room = await seat_with_bots(tui, pipe, server, helper, offset=3)
+        token = tui.session.token
+    assert token is not None
+    path = tokens_file(data_home)
+    assert stat.S_IMODE(path.stat().st_mode) == 0o600
+    assert TokenStore(path).get(server.url, "gus") == token
+    async with running_tui(server.url, "gus") as (tui, _pipe):
+        assert tui.session.token == token  # resumed: a login by name would have rotated it
+        assert tui.session.held == [room]
+        await until(lambda: tui.model.table is not None and tui.model.table.room == room, "the seat back")
+
+
+async def test_a_refused_token_falls_back_to_a_login(server: BarbuServer, data_home: Path) -> None:
+    TokenStore(tokens_file(data_home)).put(server.url, "ivy", "not-a-token-the-server-knows")
+    async with running_tui(server.url, "ivy") as (tui, _pipe):
+        token = tui.session.token
+        assert token is not None and token != "not-a-token-the-server-knows"
+        assert any("no longer knows this terminal's resume token" in line for line in tui.model.log)
+    assert TokenStore(tokens_file(data_home)).get(server.url, "ivy") == token
+
+
+async def test_a_seat_held_by_the_name_is_refused_and_said_plainly(
+    server: BarbuServer, connect: Connect, data_home: Path
+) -> None:
+    helper = await connect(server, "helper")
+    async with running_tui(server.url, "hal") as (tui, pipe):
+        await seat_with_bots(tui, pipe, server, helper, offset=1)
+    tokens_file(data_home).write_text("{ this is not json", encoding="utf-8")  # corrupt: ignored
+    async with started_tui(server.url, "hal") as (tui, _pipe):
+        await until(lambda: tui.input_mode == "name", f"the name prompt again ({tui.model.notice})")
+        assert tui.model.notice == (
+            "hal holds a seat in a match; only the terminal that has its resume token can take it back."
+        )
+        assert tui.model.notice_error and not tui.model.connected
+
+
+async def test_local_game_comes_back_to_the_same_hand(tmp_path: Path, data_home: Path) -> None:
+    db = tmp_path / "local.sqlite3"
+    seen: dict[str, Any] = {}
+    for run in range(2):
+        async with LocalServer(db, bot_delay=0.0) as local:
+            options: dict[str, Any] = {"after_login": seat_local_player, "server_key": local.key}
+            async with started_tui(local.url, "lou", **options) as (tui, _pipe):
+                await until(lambda: tui.model.table is not None and tui.model.table.my_turn, "the turn")
+                table = tui.model.table
+                assert table is not None and table.view is not None and tui.screen == "table"
+                now = {"room": table.room, "hand": table.view["hand"], "token": tui.session.token}
+                if run == 0:
+                    seen = now
+                else:
+                    assert now == seen
+    keys = list(json.loads(tokens_file(data_home).read_text(encoding="utf-8")))
+    assert keys == [f"local:{db.resolve()}\nlou"]
+
+
+async def test_typing_a_table_name_replaces_the_suggested_one(server: BarbuServer) -> None:
+    async with running_tui(server.url, "kim") as (tui, pipe):
+        pipe.send_text("n")
+        await until(lambda: tui.input_mode == "table", "the table-name prompt")
+        assert tui.input.text == "" and "kim's table" in tui.prompt
+        pipe.send_text("poker night" + ENTER)
+        await until(lambda: tui.lobby.form is not None and tui.input_mode is None, "the new-table form")
+        assert tui.lobby.form is not None and tui.lobby.form.name == "poker night"
+
+
+async def test_a_failing_reconnect_says_why(
+    start_server: StartServer, connect: Connect, tmp_path: Path
+) -> None:
+    server = await start_server()
+    port = server.port
+    async with started_tui(server.url, "max", retry_delays=(1.0,)) as (tui, _pipe):
+        await until(lambda: tui.screen == "lobby", "the lobby after login")
+        await server.stop()
+        await until(lambda: not tui.model.connected, "the drop")
+        fresh = await start_server(port=port, db=str(tmp_path / "fresh.sqlite3"))  # knows no token
+        other = await connect(fresh, "max")
+        await until(lambda: "is in use" in tui.model.notice, f"the refusal said ({tui.model.notice})", 15)
+        assert (
+            tui.model.notice == "Reconnect refused: max is in use: connected from somewhere else. Retrying."
+        )
+        assert any("no longer knows this terminal's resume token for max" in line for line in tui.model.log)
+        await other.close()
+        await until(lambda: tui.model.connected and tui.session.reconnects == 1, "the reconnection", 15)

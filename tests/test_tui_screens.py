@@ -9,8 +9,9 @@ from typing import Any
 from prompt_toolkit.formatted_text import StyleAndTextTuples, fragment_list_to_text
 
 from client.sheet import sheet_rows
-from client.tui.barbu_screen import BarbuScreen, hand_line, side_lines, table_lines
-from client.tui.cards import card_fragment, sort_hand
+from client.tui.barbu_screen import TABLE_WIDTH, BarbuScreen, hand_line, side_lines, table_lines
+from client.tui.cards import card_fragment, card_label, sort_hand
+from client.tui.events import event_text
 from client.tui.help import HELP
 from client.tui.model import Model, SolitaireModel, TableModel
 from client.tui.solitaire_screen import (
@@ -92,6 +93,10 @@ def test_dominoes_asks_the_rank_then_shows_four_rows() -> None:
     rows = [line for line in drawn if line.strip()[:1] in "♠♥♣♦" and line.strip()]
     assert len(rows) == 4
     assert any(" 6" in row for row in rows)
+    other = next(s for s in SEATS if s != table.seat)
+    played = event_text({"event": "card-played", "seat": other, "card": "6H"}, table)
+    assert played == f"{other} p{other} played {card_label('6H')}."
+    assert event_text({"event": "passed", "seat": table.seat}, table) == "you passed (no card to play)."
 
 
 def test_doubling_dialog_ticks_and_sends() -> None:
@@ -103,6 +108,8 @@ def test_doubling_dialog_ticks_and_sends() -> None:
     screen = BarbuScreen()
     drawn = text(side_lines(table, screen))
     assert "Double whom?" in drawn and "You owe" in drawn
+    assert "Space ticks, Enter sends." in drawn
+    assert max(len(line) for line in drawn.splitlines()) <= 80 - TABLE_WIDTH - 2  # the side panel at 80
     targets = screen.targets(table)
     assert len(targets) == 3
     screen.toggle(table)
@@ -170,3 +177,14 @@ def test_solitaire_layouts_and_outcome_words() -> None:
     rows = pile_rows(pyramid.state())
     assert rows[0] == ["p1.1"] and rows[-1][0] == "s" and len(rows) == 8
     assert len(text(solitaire_lines(SolitaireScreen(pyramid), 20)).splitlines()) <= 20
+
+
+def test_the_log_shows_each_message_once_and_the_notice_apart() -> None:
+    model = Model("ws://x")
+    model.say("Welcome, ann. Press ? for the keys.")
+    model.note("bob says: hi")
+    assert model.earlier() == ["bob says: hi"]  # the notice line shows the welcome: not repeated above
+    model.say("W bob played 5♥.")
+    assert model.earlier() == ["Welcome, ann. Press ? for the keys.", "bob says: hi"]
+    model.say("")
+    assert model.earlier()[-1] == "W bob played 5♥."

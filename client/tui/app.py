@@ -30,10 +30,11 @@ from client.tui.help import HELP
 from client.tui.keys import build_key_bindings
 from client.tui.lobby_screen import LobbyScreen, lobby_lines
 from client.tui.model import Model
-from client.tui.session import NETWORK_ERRORS, RETRY_DELAYS, Session
+from client.tui.session import NETWORK_ERRORS, RETRY_DELAYS, Session, refusal_text
 from client.tui.sheet_screen import sheet_lines
 from client.tui.solitaire_screen import SolitaireRoom, SolitaireScreen, solitaire_lines
 from client.tui.style import STYLE
+from client.tui.tokens import TokenStore
 from engine.cards import SEATS
 from engine.solitaire import RecordError
 
@@ -58,6 +59,8 @@ class TuiApp:
         password: the server password (None: ask only if the server wants one).
         after_login: a coroutine function run once after the first login (``--local`` seats the player).
         retry_delays: the reconnect pauses.
+        tokens: where resume tokens are kept between runs (default: ``TokenStore()``, the user's data dir).
+        server_key: the server's name among the kept tokens (default: ``url``).
     """
 
     def __init__(
@@ -67,9 +70,17 @@ class TuiApp:
         password: str | None = None,
         after_login: Callable[[TuiApp], Awaitable[None]] | None = None,
         retry_delays: tuple[float, ...] = RETRY_DELAYS,
+        tokens: TokenStore | None = None,
+        server_key: str | None = None,
     ):
         self.model = Model(url)
-        self.session = Session(self.model, self.invalidate, retry_delays)
+        self.session = Session(
+            self.model,
+            self.invalidate,
+            retry_delays,
+            tokens=tokens if tokens is not None else TokenStore(),
+            server_key=server_key,
+        )
         self.screen = "login"
         self.back_to = "lobby"
         self.lobby = LobbyScreen()
@@ -212,12 +223,11 @@ class TuiApp:
         return sheet_lines(table.view or {}, table.players_by_seat(), self.sheet_top, height)
 
     def _log_text(self) -> StyleAndTextTuples:
-        height = max(self.app.output.get_size().rows - TABLE_HEIGHT - 6, 0)
-        lines = list(self.model.log)
-        if lines and lines[-1] == self.model.notice:
-            lines.pop()
-        lines = lines[-height:] if height else []
-        return [("class:dim", "\n".join(lines))]
+        """The earlier messages, the newest last, right above the notice line (blank space goes on top)."""
+        rows = self.app.output.get_size().rows  # less the table, hand (2), status, notice, key hints, input
+        height = max(rows - TABLE_HEIGHT - 5 - (self.input_mode is not None), 0)
+        lines = self.model.earlier()[-height:] if height else []
+        return [("class:dim", "\n" * (height - len(lines)) + "\n".join(lines))]
 
     def _solitaire_text(self) -> StyleAndTextTuples:
         if self.solitaire is None:
@@ -276,7 +286,8 @@ class TuiApp:
                 self.model.say("Wrong or missing server password." if self.password else "", error=True)
                 self.ask("password", "Server password: ", "", secret=True)
             else:
-                self.model.say(exc.message, error=True)
+                self.model.status = "not connected" if exc.code != "seat-held" else "seat held"
+                self.model.say(refusal_text(exc, name), error=True)
                 self.ask("name", "Name: ", name)
             return
         except NETWORK_ERRORS as exc:
@@ -344,6 +355,8 @@ class TuiApp:
         elif mode == "table" and self.lobby.form is not None:
             if text:
                 self.lobby.form.name = text
+            elif not self.lobby.form.name and self.lobby.form.suggested:
+                self.lobby.form.name = self.lobby.form.suggested
             elif not self.lobby.form.name:
                 self.lobby.form = None
         return False

@@ -411,7 +411,8 @@ def decision_lines(table: TableModel, screen: BarbuScreen, choices: list[Choice]
     else:
         declarer = str(view.get("declarer"))
         verb = "Double whom?" if phase == "double" else "Redouble whom?"
-        out.append(("class:label", f"{verb} Space ticks, Enter\n"))
+        out.append(("class:label", f"{verb}\n"))
+        out.append(("class:dim", "Space ticks, Enter sends.\n"))
         owed = view.get("doubles_owed", {}).get(table.seat)
         if phase == "double" and owed is not None and table.seat != declarer:
             out.append(("class:dim", f"You owe {declarer} {owed} more double(s).\n"))

@@ -32,6 +32,8 @@ def event_text(event: dict[str, Any], table: TableModel) -> str:
     if kind == "redoubled":
         targets = ", ".join(str(t) for t in event.get("targets", []))
         return f"{_who(table, event.get('seat'))} redoubled {targets}." if targets else ""
+    if kind == "card-played":
+        return f"{_who(table, event.get('seat'))} played {card_label(str(event.get('card')))}."
     if kind == "passed":
         return f"{_who(table, event.get('seat'))} passed (no card to play)."
     if kind == "player-out":

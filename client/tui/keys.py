@@ -119,8 +119,9 @@ def build_key_bindings(tui: TuiApp) -> KeyBindings:
 
     @kb.add("n", filter=lobby)
     def _new(event: E) -> None:
-        tui.lobby.form = TableForm()
-        tui.ask("table", "Table name: ", f"{tui.model.name}'s table"[:40])
+        suggested = f"{tui.model.name}'s table"[:40]
+        tui.lobby.form = TableForm(suggested=suggested)
+        tui.ask("table", f"Table name (Enter: {suggested}): ")
 
     @kb.add("o", filter=lobby)
     def _games(event: E) -> None:

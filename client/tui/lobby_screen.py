@@ -54,9 +54,11 @@ def room_state(room: dict[str, Any]) -> str:
 
 @dataclass
 class TableForm:
-    """The new-table form: a name and one value index per switch; ``row`` 0 is the name."""
+    """The new-table form: a name and one value index per switch; ``row`` 0 is the name. ``suggested`` is the
+    name taken when the user types none."""
 
     name: str = ""
+    suggested: str = ""
     values: list[int] = field(default_factory=lambda: [0] * len(VARIANT_FIELDS))
     row: int = 0
 

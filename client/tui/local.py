@@ -1,14 +1,14 @@
 """``barbu play --local``: a private server in this process on a free loopback port, with its SQLite file in
-the user's data directory, and a table where three server bots wait for the player in seat S."""
+the user's data directory (``client.tui.tokens.data_dir``), and a table where three server bots wait for the player in seat S."""
 
 from __future__ import annotations
 
-import os
 import time
 from pathlib import Path
 from types import TracebackType
 from typing import TYPE_CHECKING
 
+from client.tui.tokens import data_dir
 from server.app import BarbuServer
 from server.config import ServerConfig
 
@@ -17,12 +17,6 @@ if TYPE_CHECKING:
 
 LOCAL_SEAT = "S"
 BOT_SEATS = ("N", "E", "W")
-
-
-def data_dir() -> Path:
-    """Where ``--local`` keeps its store: ``$XDG_DATA_HOME/barbu`` or ``~/.local/share/barbu``."""
-    base = os.environ.get("XDG_DATA_HOME") or str(Path.home() / ".local" / "share")
-    return Path(base) / "barbu"
 
 
 class LocalServer:
@@ -37,8 +31,14 @@ class LocalServer:
         if db is None:
             db = data_dir() / "local.sqlite3"
         db.parent.mkdir(parents=True, exist_ok=True)
+        self.db = db
         self.config = ServerConfig(host="127.0.0.1", port=0, db=str(db), bot_delay=bot_delay, grace=3600.0)
         self.server = BarbuServer(self.config)
+
+    @property
+    def key(self) -> str:
+        """The server's name among the kept resume tokens: its store file (the port changes every run)."""
+        return f"local:{self.db.resolve()}"
 
     @property
     def url(self) -> str:

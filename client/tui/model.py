@@ -99,6 +99,9 @@ class Model:
         solitaire: the solitaire room being played or watched, if any.
         daily: the day's deal of each solitaire game with its results (``rooms.daily``).
         notice: the latest one-line message (errors, what happened).
+        log: the latest messages, oldest first (the notice among them, unless cleared).
+        notice_at: how many messages had been logged when the notice was (0: the notice is not logged).
+        logged: how many messages have been logged in all.
     """
 
     url: str
@@ -112,10 +115,27 @@ class Model:
     notice: str = ""
     notice_error: bool = False
     log: deque[str] = field(default_factory=lambda: deque(maxlen=CHAT_LINES))
+    notice_at: int = 0
+    logged: int = 0
 
     def say(self, text: str, error: bool = False) -> None:
         """Set the notice line (and keep it in the log)."""
         self.notice = text
         self.notice_error = error
+        self.notice_at = 0
         if text:
-            self.log.append(text)
+            self.note(text)
+            self.notice_at = self.logged
+
+    def note(self, text: str) -> None:
+        """Keep ``text`` in the log without making it the notice."""
+        self.log.append(text)
+        self.logged += 1
+
+    def earlier(self) -> list[str]:
+        """The log without the message shown as the notice, oldest first."""
+        lines = list(self.log)
+        index = self.notice_at - (self.logged - len(lines)) - 1
+        if self.notice_at and 0 <= index < len(lines):
+            del lines[index]
+        return lines

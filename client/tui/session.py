@@ -1,9 +1,11 @@
 """The client's side of the network: log in, keep the model up to date from pushes, and reconnect.
 
-``Session.start(name, password)`` connects and logs in once (errors go back to the login screen); then a
-background task reads pushes and, when the connection drops, reconnects with growing pauses, comes back with
-the resume token (logging in again if the server forgot it) and re-joins the table it was at. Every change
-calls ``on_change`` so the screen redraws.
+``Session.start(name, password)`` connects and comes back with the resume token kept from an earlier run
+(``client.tui.tokens``), or logs in by name when there is none or the server refuses it (errors go back to the
+login screen); then a background task reads pushes and, when the connection drops, reconnects with growing
+pauses, comes back with the resume token (logging in again if the server forgot it) and re-joins the table it
+was at. A server refuses a login by name for a player holding a seat (``seat-held``): that is said plainly.
+Every change calls ``on_change`` so the screen redraws.
 """
 
 from __future__ import annotations
@@ -17,6 +19,7 @@ from typing import Any, TypeVar
 from client.connection import Connection, ConnectionLost, ServerError
 from client.tui.events import event_text
 from client.tui.model import Model, SolitaireModel, TableModel
+from client.tui.tokens import TokenStore
 from protocol import (
     ChatPush,
     Error,
@@ -36,6 +39,23 @@ RETRY_DELAYS = (0.2, 0.5, 1.0, 2.0, 3.0, 5.0)
 #: The server's close reason when the same player resumes on another connection (no reconnect then).
 REPLACED = "resumed on another connection"
 NETWORK_ERRORS = (OSError, ConnectionLost, TimeoutError, ProtocolError)
+#: Refusals of a login after which retrying cannot help (the user must act).
+FINAL_REFUSALS = ("seat-held", "bad-password")
+
+
+def refusal_text(exc: ServerError, name: str) -> str:
+    """Why the server refused to let ``name`` in, in words."""
+    if exc.code == "seat-held":
+        return (
+            f"{name} holds a seat in a match; only the terminal that has its resume token can take it back."
+        )
+    if exc.code == "bad-token":
+        return f"The server no longer knows this terminal's resume token for {name}."
+    if exc.code == "name-taken":
+        return f"{name} is in use: connected from somewhere else."
+    if exc.code == "bad-password":
+        return "Wrong or missing server password."
+    return exc.message
 
 
 class Session:
@@ -46,6 +66,9 @@ class Session:
         on_change: called after every change of the model (from the event loop).
         retry_delays: pauses between reconnection attempts (the last one repeats).
         timeout: seconds to wait for a reply.
+        tokens: where resume tokens are kept between runs (None: nowhere).
+        server_key: the server's name in ``tokens`` (default: its address; ``--local``, whose port changes,
+            names its store file instead).
     """
 
     def __init__(
@@ -54,8 +77,12 @@ class Session:
         on_change: Callable[[], None],
         retry_delays: Sequence[float] = RETRY_DELAYS,
         timeout: float = 10.0,
+        tokens: TokenStore | None = None,
+        server_key: str | None = None,
     ):
         self.model = model
+        self.tokens = tokens
+        self.server_key = server_key or model.url
         self.on_change = on_change
         self.retry_delays = tuple(retry_delays)
         self.timeout = timeout
@@ -80,16 +107,15 @@ class Session:
         self.model.status = f"connecting to {self.model.url}"
         self.on_change()
         conn = await Connection.connect(self.model.url, client="barbu-tui/0.1", timeout=self.timeout)
+        self.password = password
+        self.token = None if self.tokens is None else self.tokens.get(self.server_key, name)
         try:
-            reply = await conn.login(name, password)
+            rooms = await self._log_back_in(conn, name)
         except BaseException:
             await conn.close()
             self.model.status = "not connected"
             raise
-        self.password = password
-        self.token = reply.token
-        self.held = list(reply.rooms)
-        self.model.name = reply.name
+        self.held = rooms
         self._attach(conn)
         self._task = asyncio.get_running_loop().create_task(self._follow())
         await self.refresh_rooms()
@@ -155,11 +181,21 @@ class Session:
                 log.info("reconnect attempt %d failed: %s", attempt, exc)
                 continue
             try:
-                rooms = await self._log_back_in(conn)
+                rooms = await self._log_back_in(conn, self.model.name)
             except (*NETWORK_ERRORS, ServerError) as exc:
                 log.info("log-in after reconnect failed: %s", exc)
                 with contextlib.suppress(Exception):
                     await conn.close()
+                if not isinstance(exc, ServerError):
+                    continue
+                why = refusal_text(exc, self.model.name)
+                if exc.code in FINAL_REFUSALS:
+                    self.model.status = "not connected"
+                    self.model.say(f"Cannot reconnect: {why}", error=True)
+                    self.on_change()
+                    return
+                if self.model.notice != f"Reconnect refused: {why} Retrying.":
+                    self.model.say(f"Reconnect refused: {why} Retrying.", error=True)
                 continue
             self.reconnects += 1
             self._attach(conn)
@@ -168,18 +204,32 @@ class Session:
             await self.refresh_rooms()
             return
 
-    async def _log_back_in(self, conn: Connection) -> list[str]:
+    async def _log_back_in(self, conn: Connection, name: str) -> list[str]:
+        """Resume with the token when there is one, else (or when the server refuses it) log in as ``name``;
+        keeps the token (here and in ``tokens``). Returns the rooms where the player holds a seat.
+
+        Raises:
+            ServerError: the login was refused (``seat-held``, ``name-taken``, ``bad-password``, ...).
+        """
+        reply = None
         if self.token is not None:
             try:
                 reply = await conn.resume(self.token)
             except ServerError as exc:
                 if exc.code != "bad-token":
                     raise
-            else:
-                return reply.rooms
-        reply = await conn.login(self.model.name, self.password)
-        self.token = reply.token
-        return reply.rooms
+                self.model.say(refusal_text(exc, name) + " Logging in by name.", error=True)
+                self._keep_token(name, None)
+        if reply is None:
+            reply = await conn.login(name, self.password)
+        self.model.name = reply.name
+        self._keep_token(reply.name, reply.token)
+        return list(reply.rooms)
+
+    def _keep_token(self, name: str, token: str | None) -> None:
+        self.token = token
+        if self.tokens is not None:
+            self.tokens.put(self.server_key, name, token)
 
     async def _rejoin(self, held: list[str]) -> None:
         """After a reconnect: the server gives back held seats (and the player's solitaire room) itself; a
@@ -218,7 +268,7 @@ class Session:
             self.request_refresh()
         elif isinstance(push, ChatPush):
             table.chat.append(f"{push.name}: {push.text}")
-            self.model.log.append(f"{push.name} says: {push.text}")
+            self.model.note(f"{push.name} says: {push.text}")
         elif isinstance(push, Players):
             changed = table.state != push.state
             table.players, table.away, table.state = push.players, push.away, push.state

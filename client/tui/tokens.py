@@ -1,0 +1,72 @@
+"""Resume tokens kept between runs of the terminal client, one per (server, player name).
+
+The file is ``$XDG_DATA_HOME/barbu/tokens.json`` (default ``~/.local/share/barbu/tokens.json``), a JSON map
+``{"<server>\\n<name>": "<token>"}`` written with mode 0600 (a token takes back a seat: keep it secret). A
+missing, unreadable or corrupt file counts as empty; a failure to write is logged and otherwise ignored (the
+session goes on, it only cannot be resumed after a restart).
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+import os
+from pathlib import Path
+
+log = logging.getLogger(__name__)
+
+
+def data_dir() -> Path:
+    """The client's data directory: ``$XDG_DATA_HOME/barbu`` or ``~/.local/share/barbu``."""
+    base = os.environ.get("XDG_DATA_HOME") or str(Path.home() / ".local" / "share")
+    return Path(base) / "barbu"
+
+
+class TokenStore:
+    """The resume tokens file.
+
+    Args:
+        path: the JSON file (default: ``data_dir()/tokens.json``).
+    """
+
+    def __init__(self, path: Path | None = None):
+        self.path = path if path is not None else data_dir() / "tokens.json"
+
+    @staticmethod
+    def _key(server: str, name: str) -> str:
+        return f"{server}\n{name}"
+
+    def _load(self) -> dict[str, str]:
+        try:
+            data = json.loads(self.path.read_text(encoding="utf-8"))
+        except (OSError, ValueError):
+            return {}
+        if not isinstance(data, dict):
+            return {}
+        return {k: v for k, v in data.items() if isinstance(k, str) and isinstance(v, str)}
+
+    def get(self, server: str, name: str) -> str | None:
+        """The token kept for ``name`` at ``server``, if any."""
+        return self._load().get(self._key(server, name))
+
+    def put(self, server: str, name: str, token: str | None) -> None:
+        """Keep ``token`` for ``name`` at ``server`` (None: forget it)."""
+        data = self._load()
+        key = self._key(server, name)
+        if token is None:
+            if data.pop(key, None) is None:
+                return
+        elif data.get(key) == token:
+            return
+        else:
+            data[key] = token
+        tmp = self.path.with_name(self.path.name + ".tmp")
+        try:
+            self.path.parent.mkdir(parents=True, exist_ok=True)
+            fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
+            with os.fdopen(fd, "w", encoding="utf-8") as out:
+                json.dump(data, out, indent=1, sort_keys=True)
+            os.chmod(tmp, 0o600)
+            os.replace(tmp, self.path)
+        except OSError as exc:
+            log.warning("cannot keep the resume token in %s: %s", self.path, exc)
