@@ -30,6 +30,8 @@ ERROR_CODES: dict[str, str] = {
     "not-your-room": "the solitaire room is another player's: watch it, or open your own",
     "unknown-game": "no solitaire game has this name",
     "unknown-option": "the game has no such option, or the option does not take this value",
+    "daily-played": "the player finished the day's deal of this game today, or is playing it in another room",
+    "no-hint": "hints are not given on the day's deal",
     "illegal": "the game refused the action; the rule field names the rule broken",
     "slow-down": "too many chat messages in a short time; wait a few seconds",
     "internal": "the server failed; the request had no effect",

@@ -1,14 +1,19 @@
 """The day's deal of each solitaire game and its results table (``docs/protocol.md`` "The day's deals").
 
-The day's deal of ``game`` is the seed ``daily_seed(game, day)``: the first six bytes of
-``sha256("barbu-daily/1:<day>:<game>")`` as an integer (below 2^48, so it fits the wire's 2^53), where
-``day`` is the UTC date ``YYYY-MM-DD``. Everyone playing a game with its default options on that seed that
-day plays the same deal; their finished games make the day's results table (store table ``results``).
+The day's deal of ``game`` is the seed ``daily_seed(secret, game, day)``: the first six bytes of
+``HMAC-SHA256(secret, "barbu-daily/2:<day>:<game>")`` as an integer (below 2^48, so it fits the wire's 2^53),
+where ``day`` is the UTC date ``YYYY-MM-DD`` and ``secret`` the server's own random secret (``daily_secret``,
+kept in the store's ``meta`` table). Only the server can work the seed out, and it never sends the seed of a
+current day's deal, so the deal cannot be solved offline. Everyone playing a game with its default options
+on that deal that day plays the same cards; the first game each player finishes on it makes their row of
+the day's results table (store table ``results``).
 """
 
 from __future__ import annotations
 
 import hashlib
+import hmac
+import secrets
 import time
 from typing import Any
 
@@ -17,6 +22,8 @@ from server.store import Store
 
 #: Most rows of one game's results table sent in the lobby.
 RESULTS_SHOWN = 20
+#: The ``meta`` key of the secret the day's deals are derived from.
+SECRET_KEY = "daily-secret"
 
 
 def today() -> str:
@@ -24,24 +31,29 @@ def today() -> str:
     return time.strftime("%Y-%m-%d", time.gmtime())
 
 
-def daily_seed(game: str, day: str) -> int:
-    """The seed of ``game``'s deal on ``day`` (``YYYY-MM-DD``, UTC): an int in 0 .. 2^48-1."""
-    digest = hashlib.sha256(f"barbu-daily/1:{day}:{game}".encode()).digest()
+def daily_secret(store: Store) -> bytes:
+    """The server's secret for the day's deals: 32 random bytes made the first time and kept in ``store``."""
+    return bytes.fromhex(store.meta_once(SECRET_KEY, secrets.token_hex(32)))
+
+
+def daily_seed(secret: bytes, game: str, day: str) -> int:
+    """The seed of ``game``'s deal on ``day`` (``YYYY-MM-DD``, UTC) under ``secret``: an int in 0 .. 2^48-1."""
+    digest = hmac.new(secret, f"barbu-daily/2:{day}:{game}".encode(), hashlib.sha256).digest()
     return int.from_bytes(digest[:6], "big")
 
 
 def daily_table(store: Store, day: str | None = None) -> list[dict[str, Any]]:
     """The lobby's ``daily`` list: for every game of ``GAMES``, ``{"game", "title", "day", "seed",
-    "results"}`` where ``results`` are the day's finished games on that deal, best first (won, then more
-    cards home, then fewer moves; ``{"player", "room", "won", "score", "moves"}``, at most
-    ``RESULTS_SHOWN``)."""
+    "results"}`` where ``seed`` is None (the day's seed is never sent while that day is current) and
+    ``results`` are the day's finished games on that deal, one per player, best first (won, then more cards
+    home, then fewer moves; ``{"player", "room", "won", "score", "moves"}``, at most ``RESULTS_SHOWN``)."""
     day = day or today()
     return [
         {
             "game": name,
             "title": info.title,
             "day": day,
-            "seed": daily_seed(name, day),
+            "seed": None,
             "results": store.results(day, name)[:RESULTS_SHOWN],
         }
         for name, info in GAMES.items()

@@ -8,12 +8,16 @@ Logged actions (``seat`` NULL) are ``{"action": "move", "move": M}``, ``{"action
 ``{"action": "redo"}`` and ``{"action": "resign"}``; the safe moves of ``auto`` are logged as single moves.
 After a restart ``restore`` replays the log. A game ends won (at once), lost (resigned when no move is left)
 or resigned; its ``solitaire/1`` record goes into the room's store row and, for the day's deal, a row into
-the day's results table.
+the day's results table. The day's deal (``server.solitaire_daily``) is guarded: its seed is never sent while
+its day is current, ``hint`` is refused on it (``no-hint``), and a player who finished it that day (or is
+playing it in another room) may not open it again (``daily-played``); the results table keeps their first
+finished game.
 """
 
 from __future__ import annotations
 
 import asyncio
+import secrets
 from typing import Any, ClassVar
 
 from engine.solitaire import GAMES, Game, IllegalMove, RecordError, new_game
@@ -37,7 +41,7 @@ from protocol import (
 from server.config import ServerConfig
 from server.peer import Peer
 from server.room import Room
-from server.solitaire_daily import daily_seed, today
+from server.solitaire_daily import daily_secret, daily_seed, today
 from server.store import RoomRow, Store
 
 #: The pseudo-seat of a solitaire room's player in snapshots and ``players`` pushes.
@@ -76,6 +80,8 @@ class SolitaireRoom(Room):
         self.seq = 0
         self.result: str | None = None
         self._redoable = 0
+        #: Every move made, undone ones included (each move of ``auto`` and each ``redo`` counts one).
+        self.made = 0
 
     # Creation and restoration ---------------------------------------------------------------------
 
@@ -89,16 +95,24 @@ class SolitaireRoom(Room):
         options: dict[str, Any],
         seed: int | None,
     ) -> SolitaireRoom:
-        """Deal ``game`` with ``options`` from ``seed`` (None: the day's deal) for ``player``; store the room.
+        """Deal ``game`` with ``options`` from ``seed`` for ``player``; store the room. ``seed`` None deals
+        the day's deal when ``options`` are all defaults, else a random deal; a deal with a seed is never the
+        day's deal.
 
         Raises:
             ProtocolError: ``unknown-game`` (field ``game``), ``unknown-option`` (field ``options``: a name
-                the game does not have or a value it does not take).
+                the game does not have or a value it does not take), ``daily-played`` (field ``seed``: the
+                player finished the day's deal of ``game`` today, or is playing it in another room).
         """
         day = today()
-        dealt = new_room_game(game, options, daily_seed(game, day) if seed is None else seed)
-        is_daily = dealt.seed == daily_seed(game, day) and not dealt.to_record()["options"]
-        daily = day if is_daily else None
+        daily: str | None = None
+        if seed is None:
+            if new_room_game(game, options, 0).to_record()["options"]:
+                seed = secrets.randbits(48)
+            else:
+                check_daily_unplayed(store, player, game, day)
+                seed, daily = daily_seed(daily_secret(store), game, day), day
+        dealt = new_room_game(game, options, seed)
         stored = {"game": game, "options": dealt.options, "seed": dealt.seed, "daily": daily}
         name = f"{GAMES[game].title} ({player})"
         store_id = store.create_room(cls.kind, name, stored)
@@ -152,8 +166,8 @@ class SolitaireRoom(Room):
         return "playing" if self.result is None else "over"
 
     def summary(self) -> dict[str, Any]:
-        """The lobby entry: room, kind, name, state, players, away, spectators, game, options, daily, seed (the
-        day's deal's, else nil until over), moves, result."""
+        """The lobby entry: room, kind, name, state, players, away, spectators, game, options, daily, seed (nil
+        until the game is over, and for the day's deal until its day is past), moves, result."""
         return {
             "room": self.room_id,
             "kind": self.kind,
@@ -276,7 +290,7 @@ class SolitaireRoom(Room):
             ProtocolError: ``not-your-room`` (not the player's connection), ``room-over``, ``illegal`` (the
                 engine's rule in words in ``rule``: ``nothing to undo``, ``nothing to redo``, ``no safe move
                 to the foundations``, or the rule of ``shared/rules/solitaire.md`` a move breaks),
-                ``unknown-type``; the room is unchanged.
+                ``no-hint`` (``hint`` on the day's deal), ``unknown-type``; the room is unchanged.
         """
         if isinstance(request, GetSnapshot):
             peer.send(self.snapshot(peer, request.id))
@@ -355,6 +369,7 @@ class SolitaireRoom(Room):
         if kind == "move":
             self.game.apply(str(action["move"]))
             self._redoable = 0
+            self.made += 1
         elif kind == "undo":
             if self.game.undo() is None:
                 raise IllegalMove("undo", "nothing to undo")
@@ -363,6 +378,7 @@ class SolitaireRoom(Room):
             if self.game.redo() is None:
                 raise IllegalMove("redo", "nothing to redo")
             self._redoable -= 1
+            self.made += 1
         elif kind == "resign":
             return "lost" if self.game.over else "resigned"
         else:
@@ -370,7 +386,9 @@ class SolitaireRoom(Room):
         return "won" if self.game.won else None
 
     def _finish(self, result: str) -> None:
-        """Store the finished game's record and, for the day's deal, its row in the results table."""
+        """Store the finished game's record and, for the day's deal, its row in the results table (the moves
+        there are every move made, undone ones included; only the player's first finished game of the day's
+        deal stays)."""
         self.result = result
         self.store.set_status(self.store_id, "over", self.game.to_record())
         if self.daily is not None:
@@ -380,13 +398,16 @@ class SolitaireRoom(Room):
                 self.player,
                 result == "won",
                 cards_home(self.game.state()),
-                self.game.moves,
+                self.made,
                 day=self.daily,
             )
 
     async def _hint(self, peer: Peer, request: GetHint) -> None:
         async with self.lock:
             self._check_player(peer)
+            if self.daily is not None:
+                # The solver sees the face-down cards: on the day's deal that would be help nobody else had.
+                raise ProtocolError("no-hint", "no hints on the day's deal: everyone plays it unaided")
             position = self.game.copy()
         move = await asyncio.to_thread(position.hint, HINT_NODES)
         peer.send(Hint(id=request.id, room=self.room_id, move=move))
@@ -415,8 +436,11 @@ class SolitaireRoom(Room):
         return [PLAYER] if self.peer is None and self.result is None else []
 
     def _public_seed(self) -> int | None:
-        """The seed when it gives nothing away: the day's deal (public anyway) or a finished game."""
-        return self.game.seed if self.daily is not None or self.result is not None else None
+        """The seed when it gives nothing away: a finished game, except the day's deal while its day is
+        current (others are still playing it)."""
+        if self.result is None or (self.daily is not None and self.daily >= today()):
+            return None
+        return self.game.seed
 
     def _push_state(self) -> None:
         frame = encode_frame(SolitaireState(room=self.room_id, seq=self.seq, view=self.view()).to_wire())
@@ -428,6 +452,30 @@ class SolitaireRoom(Room):
         frame = encode_frame(push.to_wire())
         for member in self._members():
             member.send_frame(frame)
+
+
+def check_daily_unplayed(store: Store, player: str, game: str, day: str) -> None:
+    """Refuse ``player`` a new game of ``game``'s deal of ``day``: they finished it already (only the first
+    finished game counts), or play it in a room still open.
+
+    Raises:
+        ProtocolError: ``daily-played`` (field ``seed``).
+    """
+    title = GAMES[game].title if game in GAMES else game
+    if store.has_result(day, game, player):
+        raise ProtocolError(
+            "daily-played",
+            f"{player} has played the {day} deal of {title}: one game a day counts; give a seed for another deal",
+            field="seed",
+        )
+    for row in store.rooms(SolitaireRoom.kind, ("playing",)):
+        c = row.config
+        if c.get("daily") == day and c.get("game") == game and row.players.get(PLAYER) == player:
+            raise ProtocolError(
+                "daily-played",
+                f"{player} is playing the {day} deal of {title} in room {row.id}: sit there to go on",
+                field="seed",
+            )
 
 
 def new_room_game(game: str, options: dict[str, Any], seed: int) -> Game:

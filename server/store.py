@@ -13,8 +13,10 @@ only. Schema (version 1):
   or ``solitaire/1``).
 - ``actions(room, seq, seat, action, at)``: every accepted action in order (``seq`` from 1), ``seat`` 0..3 or
   NULL (solitaire), ``action`` its wire form as JSON, ``at`` Unix time in seconds.
-- ``results(day, game, player, room, won, score, moves)``: one row per finished solitaire game, for the daily
-  per-game results table.
+- ``results(day, game, player, room, won, score, moves)``: the day's results table of each game: one row per
+  player, game and day, the first day's-deal game the player finished (later ones are not added).
+- ``meta(key, value)``: ``schema`` (the schema version) and ``daily-secret`` (the random secret the day's
+  deals are derived from, created on first use and kept).
 
 Times are Unix seconds (float). Errors from SQLite (``sqlite3.Error``) propagate: a store that cannot write
 must stop the server rather than let it broadcast unlogged actions.
@@ -203,19 +205,36 @@ class Store:
         ).fetchall()
         return [LoggedAction(seq, seat, json.loads(action), at) for seq, seat, action, at in rows]
 
+    # Settings ---------------------------------------------------------------------------------------
+
+    def meta_once(self, key: str, value: str) -> str:
+        """The value of ``key`` in ``meta``, set to ``value`` first if it has none (a later call with another
+        ``value`` returns the kept one)."""
+        self._db.execute("INSERT OR IGNORE INTO meta(key, value) VALUES(?, ?)", (key, value))
+        row = self._db.execute("SELECT value FROM meta WHERE key=?", (key,)).fetchone()
+        return str(row[0])
+
     # Solitaire results --------------------------------------------------------------------------------
 
     def add_result(
         self, room: int, game: str, player: str, won: bool, score: int, moves: int, day: str | None = None
     ) -> None:
         """Record a finished solitaire game of ``room`` in the results of ``game`` on ``day`` (``YYYY-MM-DD``;
-        None: today, UTC)."""
+        None: today, UTC), unless ``player`` has a result of ``game`` that day already (the first one stays)."""
         day = day or time.strftime("%Y-%m-%d", time.gmtime())
         self._db.execute(
-            "INSERT OR REPLACE INTO results(day, game, player, room, won, score, moves) "
-            "VALUES(?, ?, ?, ?, ?, ?, ?)",
-            (day, game, player, room, int(won), score, moves),
+            "INSERT OR IGNORE INTO results(day, game, player, room, won, score, moves) "
+            "SELECT ?, ?, ?, ?, ?, ?, ? WHERE NOT EXISTS "
+            "(SELECT 1 FROM results WHERE day=? AND game=? AND player=?)",
+            (day, game, player, room, int(won), score, moves, day, game, player),
         )
+
+    def has_result(self, day: str, game: str, player: str) -> bool:
+        """Whether ``player`` has a result of ``game`` on ``day`` (``YYYY-MM-DD``, UTC)."""
+        row = self._db.execute(
+            "SELECT 1 FROM results WHERE day=? AND game=? AND player=?", (day, game, player)
+        ).fetchone()
+        return row is not None
 
     def results(self, day: str, game: str) -> list[dict[str, Any]]:
         """The results of ``game`` on ``day`` (``YYYY-MM-DD``, UTC), best first: won, then score, then fewest

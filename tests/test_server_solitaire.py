@@ -13,7 +13,10 @@ from client import Connection, ServerError
 from engine.solitaire import GAMES, from_record, new_game, solve
 from protocol import LoggedIn, Message, Players, Snapshot, SolitaireState
 from server import BarbuServer
-from server.solitaire_daily import daily_seed, today
+from server.config import ServerConfig
+from server.solitaire_daily import daily_secret, daily_seed, today
+from server.solitaire_room import SolitaireRoom
+from server.store import Store
 from tests.conftest import Connect, StartServer
 
 #: A Baker's Dozen deal the solver wins in a few milliseconds (96 moves).
@@ -144,14 +147,20 @@ async def test_a_win_through_the_server_is_stored_and_replays(
 async def test_the_days_deal_and_its_results_table(server: BarbuServer, connect: Connect) -> None:
     lobby = await (await connect(server, "carol")).lobby()
     daily = {d["game"]: d for d in lobby.daily}
-    assert daily["pyramid"]["seed"] == daily_seed("pyramid", today()) and daily["pyramid"]["results"] == []
+    assert daily["pyramid"]["seed"] is None and daily["pyramid"]["results"] == []
 
     alice, bob = await connect(server, "alice"), await connect(server, "bob")
     a = await alice.open_solitaire("pyramid")
-    b = await bob.open_solitaire("pyramid")
+    b = await bob.open_solitaire("pyramid", {"draw": 1})  # all at their defaults: still the day's deal
     assert a.view is not None and b.view is not None
-    assert a.view["daily"] == today() and a.view["seed"] == daily["pyramid"]["seed"]
+    assert a.view["daily"] == b.view["daily"] == today() and a.view["seed"] is None
     assert a.view["layout"] == b.view["layout"]
+    assert server.store is not None
+    seed = daily_seed(daily_secret(server.store), "pyramid", today())
+    assert a.view["layout"] == new_game("pyramid", seed=seed).state()
+    with pytest.raises(ServerError) as no_hint:
+        await alice.hint(a.room)
+    assert no_hint.value.code == "no-hint"
     moved = 0
     while True:
         legal = (await alice.snapshot(a.room)).view or {}
@@ -159,17 +168,68 @@ async def test_the_days_deal_and_its_results_table(server: BarbuServer, connect:
             break
         await alice.move(a.room, legal["legal"][0])
         moved += 1
+        if moved == 1:
+            await alice.undo(a.room)  # the undone move still counts in the results table
+            await alice.redo(a.room)  # and so does making it again
     await alice.resign(a.room)
     await bob.move(b.room, "s")
     await bob.resign(b.room)
     rows = {r["player"]: r for r in (await alice.lobby()).daily[list(daily).index("pyramid")]["results"]}
-    assert rows["alice"]["moves"] == moved and not rows["alice"]["won"]
+    assert rows["alice"]["moves"] == moved + 1 and not rows["alice"]["won"]
     assert rows["bob"]["moves"] == 1 and rows["bob"]["room"] == int(b.room)
-    assert server.store is not None
     stored = server.store.room(int(a.room))
     assert stored.status == "over" and stored.record is not None and len(stored.record["moves"]) == moved
-    assert (await alice.snapshot(a.room)).view["result"] == "lost"  # type: ignore[index]
+    over = (await alice.snapshot(a.room)).view
+    assert over is not None and over["result"] == "lost" and over["seed"] is None  # the day is not over
     assert (await bob.snapshot(b.room)).view["result"] == "resigned"  # type: ignore[index]
+
+    with pytest.raises(ServerError) as again:
+        await alice.open_solitaire("pyramid")
+    assert again.value.code == "daily-played" and again.value.field == "seed"
+    other = await alice.open_solitaire("pyramid", seed=seed)  # the same cards, but not ranked
+    assert other.view is not None and other.view["daily"] is None
+    await alice.resign(other.room)
+    assert len(server.store.results(today(), "pyramid")) == 2
+
+
+async def test_one_result_a_day_even_through_another_room(server: BarbuServer, connect: Connect) -> None:
+    alice = await connect(server, "alice")
+    first = await alice.open_solitaire("streets")
+    assert first.view is not None and first.view["daily"] == today()
+    await alice.move(first.room, first.view["legal"][0])
+    with pytest.raises(ServerError) as playing:
+        await alice.open_solitaire("streets")
+    assert playing.value.code == "daily-played" and f"room {first.room}" in playing.value.message
+    random_deal = await alice.open_solitaire("pyramid", {"draw": 3})  # not the defaults: a random deal
+    assert random_deal.view is not None and random_deal.view["daily"] is None
+    assert server.store is not None
+    rows = server.store.results(today(), "streets")
+    assert [(r["player"], r["room"], r["moves"]) for r in rows] == [("alice", int(first.room), 1)]
+    with pytest.raises(ServerError) as done:
+        await alice.open_solitaire("streets")
+    assert done.value.code == "daily-played"
+
+
+def test_the_days_seed_comes_from_the_stores_secret_and_shows_only_once_the_day_is_past(
+    tmp_path: Path,
+) -> None:
+    one, two = Store(tmp_path / "one.db"), Store(tmp_path / "two.db")
+    secret = daily_secret(one)
+    assert len(secret) == 32 and secret != daily_secret(two)
+    one.close()
+    one = Store(tmp_path / "one.db")
+    assert daily_secret(one) == secret  # kept
+    seeds = {daily_seed(secret, g, d) for g in ("pyramid", "streets") for d in ("2026-01-01", "2026-01-02")}
+    assert len(seeds) == 4 and all(0 <= s < 1 << 48 for s in seeds)
+    config = ServerConfig(db=str(tmp_path / "one.db"))
+    for day, shown in (("2000-01-01", True), (today(), False)):
+        game = new_game("pyramid", seed=daily_seed(secret, "pyramid", day))
+        room = SolitaireRoom(1, "p", one, config, player="alice", game=game, daily=day)
+        assert room.summary()["seed"] is None and room.view()["seed"] is None
+        room.result = "resigned"
+        assert room.view()["seed"] == (game.seed if shown else None) == room.summary()["seed"]
+    one.close()
+    two.close()
 
 
 async def test_new_deal_finishes_the_old_game(server: BarbuServer, connect: Connect) -> None:

@@ -63,6 +63,27 @@ def test_solitaire_results_rank_by_day_and_game(tmp_path: Path) -> None:
     assert store.results(day, "lucas") == []
 
 
+def test_a_players_first_result_of_the_day_stays(tmp_path: Path) -> None:
+    store = Store(tmp_path / "s.sqlite3")
+    rooms = [store.create_room("solitaire", f"s{i}", {"game": "pyramid", "seed": i}) for i in range(3)]
+    assert not store.has_result("2026-01-01", "pyramid", "alice")
+    store.add_result(rooms[0], "pyramid", "alice", won=False, score=20, moves=40, day="2026-01-01")
+    store.add_result(rooms[1], "pyramid", "alice", won=True, score=52, moves=60, day="2026-01-01")
+    store.add_result(rooms[2], "pyramid", "alice", won=True, score=52, moves=60, day="2026-01-02")
+    assert store.has_result("2026-01-01", "pyramid", "alice")
+    assert [(r["room"], r["won"]) for r in store.results("2026-01-01", "pyramid")] == [(rooms[0], False)]
+    assert [r["room"] for r in store.results("2026-01-02", "pyramid")] == [rooms[2]]
+
+
+def test_meta_once_keeps_the_first_value(tmp_path: Path) -> None:
+    path = tmp_path / "s.sqlite3"
+    store = Store(path)
+    assert store.meta_once("daily-secret", "aa") == "aa"
+    assert store.meta_once("daily-secret", "bb") == "aa"
+    store.close()
+    assert Store(path).meta_once("daily-secret", "cc") == "aa"
+
+
 def test_newer_schema_is_refused(tmp_path: Path) -> None:
     path = tmp_path / "s.sqlite3"
     Store(path).close()
