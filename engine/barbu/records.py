@@ -317,6 +317,7 @@ def read_match(record: Any) -> Match:
     deals = record.get("deals")
     if not isinstance(deals, list) or len(deals) > HANDS_PER_MATCH:
         raise RecordError("deals", f"must be a list of up to {HANDS_PER_MATCH} barbu-deal/1 records")
+
     def source(index: int, dealer: int) -> list[int]:
         where = f"deals[{index}]"
         deal = _check_keys(deals[index], _DEAL_KEYS, DEAL_FORMAT, where)
