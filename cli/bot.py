@@ -12,7 +12,7 @@ from typing import Any
 
 from websockets.exceptions import WebSocketException
 
-from client import Connection, ConnectionLost, ServerError, play_match
+from client import BadReply, Connection, ConnectionLost, ServerError, play_match
 from client.bot import come_back
 from engine.barbu import POLICIES, Policy, make_policy
 from engine.cards import SEATS
@@ -73,6 +73,8 @@ async def _play_on(conns: list[Connection], i: int, url: str, room: str, policy:
     while True:
         try:
             return await play_match(conns[i], room, policy)
+        except BadReply:
+            raise  # the server would send it again: no point coming back
         except ConnectionLost:
             token = conns[i].token
             await conns[i].close()
@@ -147,6 +149,9 @@ def run(args: argparse.Namespace) -> int:
         result = asyncio.run(run_bots(args.server, table, args.count, args.policy, args.password))
     except ServerError as exc:
         print(f"server refused: {exc}", file=sys.stderr)
+        return 1
+    except BadReply as exc:
+        print(f"{args.server}: {exc}", file=sys.stderr)
         return 1
     except (OSError, ConnectionLost, WebSocketException, TimeoutError, ProtocolError) as exc:
         print(f"cannot reach {args.server}: {exc or type(exc).__name__}", file=sys.stderr)

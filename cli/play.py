@@ -42,12 +42,17 @@ def run(args: argparse.Namespace) -> int:
 async def _main(args: argparse.Namespace) -> int:
     from client.tui.app import TuiApp
     from client.tui.local import LocalServer, seat_local_player
+    from client.tui.tokens import TokenStore
 
     if not args.local:
         return await TuiApp(args.url, name=args.name, password=args.password).run()
     name = args.name or _user()
+    tokens = TokenStore()
     async with LocalServer(args.db, args.bot_delay) as server:
-        tui = TuiApp(server.url, name=name, after_login=seat_local_player, server_key=server.key)
+        server.seed_token(tokens, name)
+        tui = TuiApp(
+            server.url, name=name, after_login=seat_local_player, tokens=tokens, server_key=server.key
+        )
         return await tui.run()
 
 

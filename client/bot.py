@@ -37,7 +37,8 @@ async def play_match(
         The final totals by seat letter (``{"N": 12, ...}``), from the ``match-over`` event.
 
     Raises:
-        ConnectionLost: the connection closed before the match ended.
+        ConnectionLost: the connection closed before the match ended (``BadReply``: the server sent a frame
+            this client cannot read).
         ServerError: the server refused one of the bot's actions.
     """
     answered = -1
@@ -59,6 +60,8 @@ async def play_match(
         elif isinstance(push, Snapshot) and push.room == room and push.state == "over" and push.view:
             final: dict[str, int] = push.view["totals"]
             return final
+    if conn.lost is not None:
+        raise conn.lost  # an unreadable frame (``BadReply``) closed it
     raise ConnectionLost(f"connection closed before the match at room {room} ended")
 
 

@@ -8,7 +8,7 @@ from pathlib import Path
 from types import TracebackType
 from typing import TYPE_CHECKING
 
-from client.tui.tokens import data_dir
+from client.tui.tokens import TokenStore, data_dir
 from server.app import BarbuServer
 from server.config import ServerConfig
 
@@ -39,6 +39,16 @@ class LocalServer:
     def key(self) -> str:
         """The server's name among the kept resume tokens: its store file (the port changes every run)."""
         return f"local:{self.db.resolve()}"
+
+    def seed_token(self, tokens: TokenStore, name: str) -> None:
+        """When ``tokens`` has no token of ``name`` for this server (a store from before tokens were kept),
+        take the one in the server's own store: the player of a private server owns it, and a login by name
+        would be refused for a seat held there."""
+        store = self.server.store
+        if tokens.get(self.key, name) is None and store is not None:
+            token = store.token_for_player(name)
+            if token is not None:
+                tokens.put(self.key, name, token)
 
     @property
     def url(self) -> str:

@@ -16,7 +16,7 @@ import logging
 from collections.abc import Awaitable, Callable, Sequence
 from typing import Any, TypeVar
 
-from client.connection import Connection, ConnectionLost, ServerError
+from client.connection import BadReply, Connection, ConnectionLost, ServerError
 from client.tui.events import event_text
 from client.tui.model import Model, SolitaireModel, TableModel
 from client.tui.tokens import TokenStore
@@ -156,6 +156,8 @@ class Session:
                     pass
                 with contextlib.suppress(Exception):
                     await conn.close()
+                if isinstance(conn.lost, BadReply):
+                    self.model.say(f"The connection was closed: {conn.lost}", error=True)
                 if REPLACED in (conn.ws.close_reason or ""):
                     self.conn = None
                     self.model.connected = False
