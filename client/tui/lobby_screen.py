@@ -181,7 +181,7 @@ def results_lines(daily: dict[str, Any] | None) -> StyleAndTextTuples:
     moves, best first."""
     if daily is None:
         return []
-    out: StyleAndTextTuples = [("class:label", f"\nDeal of {daily['day']} (seed {daily['seed']})\n")]
+    out: StyleAndTextTuples = [("class:label", f"\nThe day's deal, {daily['day']}\n")]
     results: list[dict[str, Any]] = daily.get("results", [])
     if not results:
         return [*out, ("class:dim", "  Nobody has finished it yet.\n")]
