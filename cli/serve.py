@@ -6,9 +6,11 @@ from __future__ import annotations
 import argparse
 import asyncio
 import logging
+import math
 import os
 import shlex
 import sys
+from collections.abc import Callable
 from pathlib import Path
 
 from cli.bot import BotsResult, run_bots
@@ -37,14 +39,14 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     )
     p.add_argument(
         "--grace",
-        type=float,
+        type=_seconds(0, 3600),
         default=60.0,
         metavar="SECONDS",
         help="default seconds a dropped player's seat is held before a stand-in bot plays (default 60)",
     )
     p.add_argument(
         "--bot-delay",
-        type=float,
+        type=_seconds(0, 60),
         default=0.3,
         metavar="SECONDS",
         help="seconds a server or stand-in bot waits before acting (default 0.3)",
@@ -103,3 +105,18 @@ def run_demo(args: argparse.Namespace) -> int:
     print(f"record:  barbu export --db {shlex.quote(db)} {result.room}")
     print(f"matches: barbu matches --db {shlex.quote(db)}")
     return 0
+
+
+def _seconds(low: float, high: float) -> Callable[[str], float]:
+    """An argparse type: a finite number of seconds from ``low`` to ``high``."""
+
+    def parse(text: str) -> float:
+        try:
+            value = float(text)
+        except ValueError:
+            raise argparse.ArgumentTypeError(f"{text!r} is not a number of seconds") from None
+        if not math.isfinite(value) or not low <= value <= high:
+            raise argparse.ArgumentTypeError(f"{text} must be a number of seconds from {low:g} to {high:g}")
+        return value
+
+    return parse

@@ -24,6 +24,8 @@ class ServerConfig:
         max_waiting_tables: unstarted tables one player may have created at a time.
         max_rooms: open rooms (tables and solitaire rooms) the server holds at most.
         max_listed: rooms a ``list-rooms`` reply lists at most (the player's own first, then the newest).
+        bad_password_delay: seconds a wrong server password waits before it is refused.
+        max_failed_logins: wrong passwords one connection may send before it is closed (code 1008).
         login_timeout: seconds a new connection has to log in (or resume) before it is closed.
         chat_burst: chat messages one connection may send within ``chat_window`` seconds.
         chat_window: the span, in seconds, over which ``chat_burst`` counts.
@@ -43,6 +45,8 @@ class ServerConfig:
     max_backlog: int = 2048
     empty_table_ttl: float = 300.0
     login_timeout: float = 30.0
+    bad_password_delay: float = 1.0
+    max_failed_logins: int = 5
     chat_burst: int = 10
     chat_window: float = 10.0
     max_waiting_tables: int = 3

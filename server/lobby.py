@@ -11,6 +11,7 @@ import asyncio
 import hmac
 import logging
 import secrets
+import unicodedata
 from typing import Any
 
 from protocol import (
@@ -57,7 +58,13 @@ def check_player_name(name: str) -> None:
     Raises:
         ProtocolError: ``bad-message`` on field ``name``.
     """
-    if name != name.strip() or not name.isprintable() or name.lower().startswith(BOT_PREFIX):
+    folded = unicodedata.normalize("NFKC", name).casefold()
+    if (
+        name != name.strip()
+        or not name.isprintable()
+        or unicodedata.normalize("NFKC", name) != name  # full-width and other look-alike forms
+        or folded.replace(" ", "").startswith(BOT_PREFIX)
+    ):
         raise ProtocolError(
             "bad-message", "name: printable, no outer spaces, not starting with 'bot:'", field="name"
         )
@@ -177,10 +184,21 @@ class Lobby:
             wanted = self.config.password
             given = request.password or ""
             if wanted is not None and not hmac.compare_digest(given.encode(), wanted.encode()):
+                peer.failed_logins += 1
+                # Slow guessing down: each wrong password costs a second, and a few close the connection.
+                await asyncio.sleep(self.config.bad_password_delay)
+                if peer.failed_logins >= self.config.max_failed_logins:
+                    asyncio.get_running_loop().create_task(peer.ws.close(1008, "too many wrong passwords"))
                 raise ProtocolError("bad-password", "wrong or missing server password", field="password")
             if request.name in self.online:
                 raise ProtocolError("name-taken", f"{request.name} is connected already", field="name")
-            held = [room.name for room in self.rooms.values() if room.holds_seat(request.name)]
+            # Only a seat in a Barbu match is worth protecting: a solitaire room is the player's alone, and
+            # guarding it would lock out a player who lost their token, for good.
+            held = [
+                room.name
+                for room in self.rooms.values()
+                if isinstance(room, BarbuTable) and room.holds_seat(request.name)
+            ]
             if held:
                 # A password is shared by friends; a seat in play is the player's own: only their token.
                 raise ProtocolError(
@@ -215,6 +233,8 @@ class Lobby:
         return rooms[: self.config.max_listed]
 
     def _create_table(self, peer: Peer, request: CreateTable) -> None:
+        if request.name != request.name.strip() or not request.name.strip():
+            raise ProtocolError("bad-message", "name: no leading or trailing spaces, not blank", field="name")
         waiting = [
             rid
             for rid, creator in self.creators.items()

@@ -42,6 +42,7 @@ class Peer:
         self._queue: asyncio.Queue[bytes | None] = asyncio.Queue(max_backlog)
         self._writer = asyncio.get_running_loop().create_task(self._write())
         self._chats: deque[float] = deque()
+        self.failed_logins = 0
 
     def may_chat(self, burst: int, window: float) -> bool:
         """Whether one more chat message is allowed: at most ``burst`` in any ``window`` seconds (counted

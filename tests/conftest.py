@@ -42,6 +42,7 @@ async def start_server(tmp_path: Path) -> AsyncIterator[StartServer]:
             "db": str(tmp_path / "barbu.sqlite3"),
             "bot_delay": 0.0,
             "ping_interval": None,
+            "bad_password_delay": 0.0,
         }
         settings.update(overrides)
         server = BarbuServer(ServerConfig(**settings))

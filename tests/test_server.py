@@ -12,7 +12,7 @@ import pytest
 import websockets
 
 from cli.main import main as barbu
-from client import Connection, ServerError, play_match
+from client import Connection, ConnectionLost, ServerError, play_match
 from engine.barbu import Match, make_policy
 from engine.cards import SEATS
 from protocol import ChatPush, Error, EventPush, Message, Players, Snapshot, Turn
@@ -489,3 +489,45 @@ async def test_a_connection_that_never_logs_in_is_closed(start_server: StartServ
         with pytest.raises(websockets.ConnectionClosed) as info:
             await asyncio.wait_for(ws.recv(), 5)
     assert info.value.rcvd is not None and info.value.rcvd.code == 1008
+
+
+async def test_password_guessing_is_slowed_and_cut_off(start_server: StartServer, connect: Connect) -> None:
+    server = await start_server(password="sesame", bad_password_delay=0.05, max_failed_logins=3)
+    guesser = await connect(server)
+    for guess in ("a", "b"):
+        with pytest.raises(ServerError) as info:
+            await guesser.login("mallory", guess)
+        assert info.value.code == "bad-password"
+    with pytest.raises((ServerError, ConnectionLost)):
+        await guesser.login("mallory", "c")
+    with pytest.raises(ConnectionLost):
+        await guesser.login("mallory", "sesame")
+
+
+async def test_an_unfinished_solitaire_room_does_not_lock_its_player_out(
+    server: BarbuServer, connect: Connect
+) -> None:
+    solo = await connect(server, "solo")
+    await solo.open_solitaire("pyramid", {}, seed=3)
+    await solo.close()
+    await asyncio.sleep(0.2)
+    again = await connect(server, "solo")  # login by name, without the token
+    assert again.name == "solo"
+
+
+@pytest.mark.parametrize("name", ["ａｌｉｃｅ", "bot：x", "Bot:x", "bot :x"])
+async def test_look_alike_and_bot_like_names_are_refused(
+    server: BarbuServer, connect: Connect, name: str
+) -> None:
+    conn = await connect(server)
+    with pytest.raises(ServerError) as info:
+        await conn.login(name)
+    assert (info.value.code, info.value.field) == ("bad-message", "name")
+
+
+@pytest.mark.parametrize("name", ["  ", " x", "x "])
+async def test_table_names_without_outer_spaces(server: BarbuServer, connect: Connect, name: str) -> None:
+    alice = await connect(server, "alice")
+    with pytest.raises(ServerError) as info:
+        await alice.create_table(name)
+    assert (info.value.code, info.value.field) == ("bad-message", "name")

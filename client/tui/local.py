@@ -3,6 +3,7 @@ the user's data directory (``client.tui.tokens.data_dir``), and a table where th
 
 from __future__ import annotations
 
+import os
 import time
 from pathlib import Path
 from types import TracebackType
@@ -30,7 +31,9 @@ class LocalServer:
     def __init__(self, db: Path | None = None, bot_delay: float = 0.7):
         if db is None:
             db = data_dir() / "local.sqlite3"
-        db.parent.mkdir(parents=True, exist_ok=True)
+        db.parent.mkdir(mode=0o700, parents=True, exist_ok=True)
+        # The store holds this player's resume token: keep it (and SQLite's -wal/-shm files) to this user.
+        os.umask(os.umask(0o077) | 0o077)
         self.db = db
         self.config = ServerConfig(host="127.0.0.1", port=0, db=str(db), bot_delay=bot_delay, grace=3600.0)
         self.server = BarbuServer(self.config)
