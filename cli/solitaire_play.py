@@ -51,6 +51,8 @@ def play_session(game: Game, read: TextIO, write: TextIO) -> None:
         command = line.strip()
         if command in ("q", "quit"):
             return
+        if not command:
+            continue
         print(_command(game, command), file=write)
     if game.won:
         print(f"Won in {game.moves} moves.", file=write)
@@ -60,7 +62,7 @@ def play_session(game: Game, read: TextIO, write: TextIO) -> None:
 
 def _command(game: Game, command: str) -> str:
     """Carry out one line and say what happened (the layout after a change, or why nothing changed)."""
-    if command in ("", "?", "help"):
+    if command in ("?", "help"):
         return HELP
     if command == "l":
         return " ".join(game.legal_moves()) or "no legal move"
