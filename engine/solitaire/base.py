@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from abc import ABC, abstractmethod
 from collections.abc import Hashable
-from typing import Any
+from typing import Any, TypeVar
 
 from engine.cards import card_text
 
@@ -19,6 +19,9 @@ Move = tuple[int, int, int]
 
 Token = tuple[Any, ...]
 """What a game needs to take an applied move back."""
+
+
+G = TypeVar("G", bound="Game")
 
 
 class Game(ABC):
@@ -82,6 +85,17 @@ class Game(ABC):
     @abstractmethod
     def copy(self) -> Game:
         """An independent copy of the position (without the move history)."""
+
+    def _bare_copy(self: G) -> G:
+        """A copy sharing nothing mutable that this class owns (options, deck, an empty history); each game's
+        :meth:`copy` then copies its own piles."""
+        other = type(self).__new__(type(self))
+        other.__dict__.update(self.__dict__)
+        other.options = dict(self.options)
+        other.deck = list(self.deck)
+        other._history = []
+        other._redo = []
+        return other
 
     # -- the public API ----------------------------------------------------------------------------------
 

@@ -430,12 +430,7 @@ class ColumnGame(Game):
 
     def copy(self) -> ColumnGame:
         """An independent copy of the position, without the move history."""
-        other = ColumnGame.__new__(ColumnGame)
-        other.__dict__.update(self.__dict__)
-        other.options = dict(self.options)
-        other.deck = list(self.deck)
-        other._history = []
-        other._redo = []
+        other = self._bare_copy()
         other.columns = [list(col) for col in self.columns]
         other.down = list(self.down)
         other.stock = list(self.stock)

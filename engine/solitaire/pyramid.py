@@ -381,12 +381,7 @@ class PyramidGame(Game):
 
     def copy(self) -> PyramidGame:
         """An independent copy of the position, without the move history."""
-        other = PyramidGame.__new__(PyramidGame)
-        other.__dict__.update(self.__dict__)
-        other.options = dict(self.options)
-        other.deck = list(self.deck)
-        other._history = []
-        other._redo = []
+        other = self._bare_copy()
         other.stock = list(self.stock)
         other.waste = [list(pile) for pile in self.waste]
         other.pass_order = list(self.pass_order)
