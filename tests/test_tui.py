@@ -123,8 +123,8 @@ async def seat_with_bots(tui: TuiApp, pipe: PipeInput, server: BarbuServer, help
             await helper.add_bot(room, seat)
     await tui.session.refresh_rooms()
     pipe.send_text(ENTER)
-    await until(
-        lambda: tui.model.table is not None and tui.model.table.view is not None,
+    await until(  # the snapshot lands before the screen switches: wait for both
+        lambda: tui.screen == "table" and tui.model.table is not None and tui.model.table.view is not None,
         f"the match start {tui.model.notice} {tui.model.rooms} {tui.screen}",
     )
     assert tui.model.table is not None and tui.model.table.seat == mine
@@ -254,7 +254,12 @@ async def test_local_game_seats_the_player_with_three_bots(tmp_path: Path) -> No
             task = asyncio.get_running_loop().create_task(tui.run())
             try:
                 await until(
-                    lambda: tui.model.table is not None and tui.model.table.view is not None, "the match"
+                    lambda: (
+                        tui.screen == "table"
+                        and tui.model.table is not None
+                        and tui.model.table.view is not None
+                    ),
+                    "the match",
                 )
                 table = tui.model.table
                 assert table is not None and table.seat == LOCAL_SEAT and tui.screen == "table"
@@ -335,7 +340,10 @@ async def test_local_game_comes_back_to_the_same_hand(tmp_path: Path, data_home:
             local.seed_token(TokenStore(), "lou")
             options: dict[str, Any] = {"after_login": seat_local_player, "server_key": local.key}
             async with started_tui(local.url, "lou", **options) as (tui, _pipe):
-                await until(lambda: tui.model.table is not None and tui.model.table.my_turn, "the turn")
+                await until(  # the snapshot lands before the screen switches: wait for both
+                    lambda: tui.screen == "table" and tui.model.table is not None and tui.model.table.my_turn,
+                    "the turn",
+                )
                 table = tui.model.table
                 assert table is not None and table.view is not None and tui.screen == "table"
                 now = {"room": table.room, "hand": table.view["hand"], "token": tui.session.token}
