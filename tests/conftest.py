@@ -7,7 +7,9 @@ with the test defaults (bots act at once, 60 s grace); ``connect(server, name)``
 
 from __future__ import annotations
 
+import asyncio
 import re
+import time
 from collections.abc import AsyncIterator, Awaitable, Callable, Iterator
 from pathlib import Path
 from typing import Any
@@ -17,6 +19,9 @@ import pytest
 from client import Connection
 from protocol import EventPush, Message, Snapshot
 from server import BarbuServer, ServerConfig
+from server.barbu_table import BarbuTable
+from server.peer import Peer
+from server.solitaire_room import SolitaireRoom
 
 StartServer = Callable[..., Awaitable[BarbuServer]]
 Connect = Callable[..., Awaitable[Connection]]
@@ -78,6 +83,38 @@ async def connect() -> AsyncIterator[Connect]:
     yield open_one
     for conn in opened:
         await conn.close()
+
+
+async def until(condition: Callable[[], bool], what: str, timeout: float = 10.0) -> None:
+    """Wait until ``condition()`` holds (polling every 20 ms), or fail naming ``what`` after ``timeout``
+    seconds. Tests wait for what they check rather than sleeping a guessed time: CI machines are slow."""
+    deadline = time.monotonic() + timeout
+    while not condition():
+        if time.monotonic() > deadline:
+            raise AssertionError(f"timed out waiting for {what}")
+        await asyncio.sleep(0.02)
+
+
+async def until_dropped(server: BarbuServer, name: str) -> None:
+    """Wait until the server has seen ``name``'s connection close: no longer online, and every room it was
+    in has held or freed its seat."""
+    lobby = server.lobby
+    assert lobby is not None
+
+    def present() -> bool:
+        if name in lobby.online:
+            return True
+        for room in lobby.rooms.values():
+            peers: set[Peer | None] = set(room.spectators)
+            if isinstance(room, BarbuTable):
+                peers.update(seat.peer for seat in room.seats)
+            elif isinstance(room, SolitaireRoom):
+                peers.add(room.peer)
+            if any(peer is not None and peer.player == name for peer in peers):
+                return True
+        return False
+
+    await until(lambda: not present(), f"the server to see {name} drop")
 
 
 CARD = re.compile(r"^[2-9TJQKA][SHDC]$")

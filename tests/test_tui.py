@@ -15,7 +15,6 @@ from __future__ import annotations
 import asyncio
 import json
 import stat
-import time
 from collections.abc import AsyncIterator, Callable
 from contextlib import asynccontextmanager
 from pathlib import Path
@@ -36,19 +35,10 @@ from client.tui.tokens import TokenStore
 from engine.cards import SEATS
 from server import BarbuServer
 from server.barbu_table import BarbuTable
-from tests.conftest import Connect, StartServer
+from tests.conftest import Connect, StartServer, until
 
 ENTER, SPACE = "\r", " "
 RIGHT, DOWN = "\x1b[C", "\x1b[B"
-
-
-async def until(condition: Callable[[], bool], what: str, timeout: float = 10.0) -> None:
-    """Wait until ``condition()`` holds (polling), or fail naming ``what``."""
-    deadline = time.monotonic() + timeout
-    while not condition():
-        if time.monotonic() > deadline:
-            raise AssertionError(f"timed out waiting for {what}")
-        await asyncio.sleep(0.02)
 
 
 @asynccontextmanager
