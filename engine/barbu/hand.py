@@ -73,6 +73,10 @@ def _subsets(
     )
 
 
+# double_targets, made once: a seat may double the three others, or only the declarer in some contracts.
+_OTHERS = tuple(frozenset(s for s in range(4) if s != seat) for seat in range(4))
+_ONLY = tuple(frozenset({seat}) for seat in range(4))
+
 _KH_BIT = 1 << KING_OF_HEARTS
 _AH_BIT = 1 << ACE_OF_HEARTS
 
@@ -183,8 +187,8 @@ class Hand:
         if seat == self.declarer:
             return frozenset()
         if self.contract in DECLARER_ONLY_DOUBLES:
-            return frozenset({self.declarer})
-        return frozenset(s for s in range(4) if s != seat)
+            return _ONLY[self.declarer]
+        return _OTHERS[seat]
 
     def redouble_targets(self, seat: int) -> frozenset[int]:
         """The players who doubled ``seat`` and whom ``seat`` did not double ("Doubling", rule 3)."""
@@ -306,9 +310,10 @@ class Hand:
                 f"{SEATS[seat]} must double the declarer {SEATS[self.declarer]}: the doubles still owed equal the "
                 "declarer's hands left (must-double rule)",
             )
-        for t in sorted(targets):
-            self.doubles.append((seat, t))
-        self._emit("doubled", seat=SEATS[seat], targets=[SEATS[t] for t in sorted(targets)])
+        ordered = sorted(targets)
+        self.doubles.extend((seat, t) for t in ordered)
+        if self.events is not None:
+            self._emit("doubled", seat=SEATS[seat], targets=[SEATS[t] for t in ordered])
         if self._double_queue:
             self.to_move = self._double_queue.pop(0)
             return
@@ -324,9 +329,10 @@ class Hand:
                 f"{SEATS[seat]} may redouble only players who doubled them (and whom they did not double), "
                 f"not {SEATS[min(bad)]}",
             )
-        for t in sorted(targets):
-            self.redoubles.append((seat, t))
-        self._emit("redoubled", seat=SEATS[seat], targets=[SEATS[t] for t in sorted(targets)])
+        ordered = sorted(targets)
+        self.redoubles.extend((seat, t) for t in ordered)
+        if self.events is not None:
+            self._emit("redoubled", seat=SEATS[seat], targets=[SEATS[t] for t in ordered])
         self._next_redoubler()
 
     def _next_redoubler(self) -> None:
