@@ -41,6 +41,22 @@ Output: the first line is the verdict, one of
 Exit status 0 for any verdict; 1 for a refused record or bad arguments, 2 for an unreadable file."""
 
 
+#: The largest seed: the server takes seeds 0..2**53 (``docs/protocol.md``), so a deal played here can be
+#: opened in a server room too.
+MAX_SEED = 2**53
+
+
+def _seed(text: str) -> int:
+    """An argparse type: a deal's seed, an integer from 0 to :data:`MAX_SEED`."""
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text!r} is not an integer") from None
+    if not 0 <= value <= MAX_SEED:
+        raise argparse.ArgumentTypeError(f"{text} must be from 0 to 2**53 ({MAX_SEED})")
+    return value
+
+
 def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     """Add ``solitaire`` and its sub-commands (``deal``, ``replay``, ``solve``) to the ``barbu`` parser."""
     p = sub.add_parser(
@@ -52,7 +68,7 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
 
     deal = games.add_parser("deal", help="print a game's layout", description="Print the layout of a deal.")
     deal.add_argument("game", metavar="GAME", choices=list(GAMES), help="one of: " + " ".join(GAMES))
-    deal.add_argument("--seed", type=int, help="the deal's seed (default: a random one, printed)")
+    deal.add_argument("--seed", type=_seed, help="the deal's seed (default: a random one, printed)")
     _add_option_arg(deal)
     deal.set_defaults(func=run_deal)
 
@@ -72,7 +88,7 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
         description="Play GAME at a line prompt: type moves (t3>t5, s, w>f ...) or ? for the commands.",
     )
     play.add_argument("game", metavar="GAME", choices=list(GAMES), help="one of: " + " ".join(GAMES))
-    play.add_argument("--seed", type=int, help="the deal's seed (default: a random one, printed)")
+    play.add_argument("--seed", type=_seed, help="the deal's seed (default: a random one, printed)")
     play.add_argument("--out", metavar="FILE", help="write the game's solitaire/1 record here at the end")
     _add_option_arg(play)
     play.set_defaults(func=run_play)
@@ -89,7 +105,7 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     solver.add_argument(
         "--game", choices=list(GAMES), metavar="GAME", help="deal this game instead of a FILE"
     )
-    solver.add_argument("--seed", type=int, help="the deal's seed (with --game)")
+    solver.add_argument("--seed", type=_seed, help="the deal's seed (with --game)")
     _add_option_arg(solver)
     solver.add_argument("--timeout", type=float, default=60.0, help="seconds before answering unknown (60)")
     solver.set_defaults(func=run_solve)

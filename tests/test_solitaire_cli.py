@@ -35,6 +35,15 @@ def test_deal_refuses_a_bad_option(capsys: pytest.CaptureFixture[str]) -> None:
     assert err.count("\n") == 1 and err.startswith("options.draw: ")
 
 
+@pytest.mark.parametrize("seed", ["-1", str(2**53 + 1), "3.5", "x"])
+def test_deal_refuses_a_seed_the_server_would_not_take(seed: str, capsys: pytest.CaptureFixture[str]) -> None:
+    with pytest.raises(SystemExit) as info:
+        main(["solitaire", "deal", "pyramid", "--seed", seed])
+    assert info.value.code == 2
+    err = capsys.readouterr().err
+    assert "--seed" in err and ("from 0 to 2**53" in err or "is not an integer" in err)
+
+
 def test_replay_prints_the_state(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     game = new_game("forty-thieves", seed=8)
     for move in ["s", "s"]:
