@@ -373,3 +373,14 @@ async def test_a_failing_reconnect_says_why(
         assert any("no longer knows this terminal's resume token for max" in line for line in tui.model.log)
         await other.close()
         await until(lambda: tui.model.connected and tui.session.reconnects == 1, "the reconnection", 15)
+
+
+async def test_logging_in_is_said_once_when_the_server_asks_its_password(start_server: StartServer) -> None:
+    server = await start_server(password="sesame")
+    async with started_tui(server.url, "pat") as (tui, pipe):
+        await until(lambda: tui.input_mode == "password", f"the password prompt ({tui.model.notice})")
+        assert not any("Logging in" in line for line in tui.model.log)  # no login sent without it
+        pipe.send_text("sesame" + ENTER)
+        await until(lambda: tui.screen == "lobby", f"the lobby after login ({tui.model.notice})")
+        assert [line for line in tui.model.log if "Logging in" in line] == ["Logging in as pat..."]
+        assert server.lobby is not None and "pat" in server.lobby.online

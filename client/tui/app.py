@@ -277,7 +277,8 @@ class TuiApp:
                 await self.session.refresh_rooms()
 
     async def _login(self, name: str) -> None:
-        self.model.say(f"Logging in as {name}...")
+        # The session says "Logging in as NAME..." when it sends the login: not when it only finds that the
+        # server wants a password (asked next), which would say it twice for one login.
         try:
             await self.session.start(name, self.password)
         except ServerError as exc:

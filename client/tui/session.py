@@ -58,6 +58,11 @@ def refusal_text(exc: ServerError, name: str) -> str:
     return exc.message
 
 
+def password_needed() -> ServerError:
+    """The refusal raised, without asking the server, when it wants a password and none was given."""
+    return ServerError(Error(id=None, code="bad-password", message="this server wants its password"))
+
+
 class Session:
     """One player's session with one server.
 
@@ -110,7 +115,7 @@ class Session:
         self.password = password
         self.token = None if self.tokens is None else self.tokens.get(self.server_key, name)
         try:
-            rooms = await self._log_back_in(conn, name)
+            rooms = await self._log_back_in(conn, name, announce=True)
         except BaseException:
             await conn.close()
             self.model.status = "not connected"
@@ -206,13 +211,24 @@ class Session:
             await self.refresh_rooms()
             return
 
-    async def _log_back_in(self, conn: Connection, name: str) -> list[str]:
+    async def _log_back_in(self, conn: Connection, name: str, announce: bool = False) -> list[str]:
         """Resume with the token when there is one, else (or when the server refuses it) log in as ``name``;
         keeps the token (here and in ``tokens``). Returns the rooms where the player holds a seat.
 
+        A server that wants a password (its ``welcome`` says so) is not sent a login without one: that would
+        only count as a wrong guess. ``announce`` says ``Logging in as NAME...`` once, when a request is sent.
+
         Raises:
-            ServerError: the login was refused (``seat-held``, ``name-taken``, ``bad-password``, ...).
+            ServerError: the login was refused (``seat-held``, ``name-taken``, ``bad-password``, ...), or
+                ``bad-password`` without asking the server when it wants a password and none was given.
         """
+        welcome = conn.welcome
+        needs_password = self.password is None and welcome is not None and welcome.password
+        if self.token is None and needs_password:
+            raise password_needed()
+        if announce:
+            self.model.say(f"Logging in as {name}...")
+            self.on_change()
         reply = None
         if self.token is not None:
             try:
@@ -223,6 +239,8 @@ class Session:
                 self.model.say(refusal_text(exc, name) + " Logging in by name.", error=True)
                 self._keep_token(name, None)
         if reply is None:
+            if needs_password:
+                raise password_needed()
             reply = await conn.login(name, self.password)
         self.model.name = reply.name
         self._keep_token(reply.name, reply.token)
