@@ -21,8 +21,12 @@ from pathlib import Path
 from typing import Any
 
 from prompt_toolkit.application import create_app_session
+from prompt_toolkit.application.current import set_app
+from prompt_toolkit.data_structures import Size
 from prompt_toolkit.formatted_text import StyleAndTextTuples, fragment_list_to_text
 from prompt_toolkit.input import PipeInput, create_pipe_input
+from prompt_toolkit.layout.mouse_handlers import MouseHandlers
+from prompt_toolkit.layout.screen import Char, Screen, WritePosition
 from prompt_toolkit.output import DummyOutput
 
 from client.tui.app import TuiApp
@@ -41,11 +45,40 @@ ENTER, SPACE = "\r", " "
 RIGHT, DOWN = "\x1b[C", "\x1b[B"
 
 
+class TerminalOutput(DummyOutput):
+    """``DummyOutput`` of a terminal of 80x24 (the size the client is made for)."""
+
+    def get_size(self) -> Size:
+        """80 columns, 24 rows."""
+        return Size(rows=24, columns=80)
+
+
+def screen_lines(tui: TuiApp) -> list[str]:
+    """The whole screen as the terminal would show it now: every row, trailing blanks cut."""
+    size = tui.app.output.get_size()
+    screen = Screen(default_char=Char(" ", ""), initial_width=size.columns, initial_height=size.rows)
+    tui.app.render_counter += 1  # a new render: controls keep their text cached per render
+    with set_app(tui.app):
+        tui.app.layout.container.write_to_screen(
+            screen, MouseHandlers(), WritePosition(0, 0, size.columns, size.rows), "", False, None
+        )
+        screen.draw_all_floats()
+    return [
+        "".join(screen.data_buffer[y][x].char for x in range(size.columns)).rstrip() for y in range(size.rows)
+    ]
+
+
+def on_screen(tui: TuiApp, words: str) -> bool:
+    """Whether ``words`` can be read on the screen (a line break may stand for a space)."""
+    shown = " ".join(" ".join(screen_lines(tui)).split())
+    return " ".join(words.split()) in shown
+
+
 @asynccontextmanager
 async def started_tui(url: str, name: str, **options: Any) -> AsyncIterator[tuple[TuiApp, PipeInput]]:
     """The real application started at ``url`` with ``name`` (``options`` go to ``TuiApp``), reading keys
     from a pipe; it quits when the block ends."""
-    with create_pipe_input() as pipe, create_app_session(input=pipe, output=DummyOutput()):
+    with create_pipe_input() as pipe, create_app_session(input=pipe, output=TerminalOutput()):
         options.setdefault("retry_delays", (0.05, 0.1, 0.2))
         tui = TuiApp(url, name=name, **options)
         task = asyncio.get_running_loop().create_task(tui.run())
@@ -384,3 +417,23 @@ async def test_logging_in_is_said_once_when_the_server_asks_its_password(start_s
         await until(lambda: tui.screen == "lobby", f"the lobby after login ({tui.model.notice})")
         assert [line for line in tui.model.log if "Logging in" in line] == ["Logging in as pat..."]
         assert server.lobby is not None and "pat" in server.lobby.online
+
+
+async def test_a_long_refusal_is_shown_whole_at_80_columns(
+    server: BarbuServer, connect: Connect, data_home: Path
+) -> None:
+    name = "hal-with-a-long-nickname"  # 24 characters, the longest name a server takes
+    helper = await connect(server, "helper")
+    async with running_tui(server.url, name) as (tui, pipe):
+        await seat_with_bots(tui, pipe, server, helper, offset=1)
+    tokens_file(data_home).unlink()
+    async with started_tui(server.url, name) as (tui, _pipe):
+        await until(lambda: tui.input_mode == "name", f"the name prompt again ({tui.model.notice})")
+        refusal = (
+            f"{name} holds a seat in a match; only the terminal that has its resume token can take it back."
+        )
+        assert tui.model.notice == refusal and len(refusal) > 80
+        lines = screen_lines(tui)
+        assert len(lines) == 24 and all(len(line) <= 80 for line in lines)
+        assert on_screen(tui, refusal), "\n".join(lines)
+        assert lines[-2].startswith("Name: ") and lines[-1].startswith("Enter: confirm")

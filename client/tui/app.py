@@ -6,6 +6,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import getpass
+import textwrap
 from collections.abc import Awaitable, Callable, Coroutine
 from typing import Any
 
@@ -40,6 +41,8 @@ from engine.solitaire import RecordError
 
 LOBBY_REFRESH = 2.0
 TABLE_HEIGHT = 13
+#: The notice wraps at word boundaries onto this many lines at most (the log keeps a longer one whole).
+NOTICE_LINES = 3
 KEY_HINTS = {
     "login": "Enter: confirm   Ctrl-C: quit",
     "lobby": "Enter sit  w watch  b bot  f fill  n new table  o solitaire  r refresh  ? help  q quit",
@@ -149,7 +152,7 @@ class TuiApp:
             [
                 Window(FormattedTextControl(self._status_text), height=1, style="class:status"),
                 DynamicContainer(lambda: self._windows[self.screen]),
-                Window(FormattedTextControl(self._notice_text), height=1),
+                Window(FormattedTextControl(self._notice_text), height=lambda: len(self._notice_lines())),
                 input_row,
                 Window(FormattedTextControl(lambda: KEY_HINTS[self.screen]), height=1, style="class:keys"),
                 self._focus_sink,
@@ -189,10 +192,21 @@ class TuiApp:
             out.append(("class:status", f"│ turn: {mover} {table.player(mover)} ({view.get('phase')}) "))
         return out
 
-    def _notice_text(self) -> StyleAndTextTuples:
+    def _notice(self) -> tuple[str, str]:
+        """The notice line's style and text: the solitaire screen's message there, else the model's notice."""
         if self.screen == "solitaire" and self.solitaire is not None and self.solitaire.message:
-            return [("", self.solitaire.message)]
-        return [("class:error" if self.model.notice_error else "class:notice", self.model.notice)]
+            return "", self.solitaire.message
+        return ("class:error" if self.model.notice_error else "class:notice"), self.model.notice
+
+    def _notice_lines(self) -> list[str]:
+        """The notice wrapped to the terminal's width (one line at least, ``NOTICE_LINES`` at most): a refusal
+        such as ``seat-held`` is longer than 80 columns and must be read whole."""
+        width = max(self.app.output.get_size().columns, 20)
+        lines = textwrap.wrap(self._notice()[1], width, max_lines=NOTICE_LINES, placeholder=" ...")
+        return lines or [""]
+
+    def _notice_text(self) -> StyleAndTextTuples:
+        return [(self._notice()[0], "\n".join(self._notice_lines()))]
 
     def _login_text(self) -> StyleAndTextTuples:
         return [
@@ -225,7 +239,8 @@ class TuiApp:
     def _log_text(self) -> StyleAndTextTuples:
         """The earlier messages, the newest last, right above the notice line (blank space goes on top)."""
         rows = self.app.output.get_size().rows  # less the table, hand (2), status, notice, key hints, input
-        height = max(rows - TABLE_HEIGHT - 5 - (self.input_mode is not None), 0)
+        notice = len(self._notice_lines())
+        height = max(rows - TABLE_HEIGHT - 4 - notice - (self.input_mode is not None), 0)
         lines = self.model.earlier()[-height:] if height else []
         return [("class:dim", "\n" * (height - len(lines)) + "\n".join(lines))]
 
