@@ -20,6 +20,7 @@ from contextlib import asynccontextmanager
 from pathlib import Path
 from typing import Any
 
+import pytest
 from prompt_toolkit.application import create_app_session
 from prompt_toolkit.application.current import set_app
 from prompt_toolkit.data_structures import Size
@@ -37,6 +38,7 @@ from client.tui.model import TableModel
 from client.tui.solitaire_screen import solitaire_lines
 from client.tui.tokens import TokenStore
 from engine.cards import SEATS
+from protocol import Snapshot
 from server import BarbuServer
 from server.barbu_table import BarbuTable
 from tests.conftest import Connect, StartServer, until
@@ -437,3 +439,81 @@ async def test_a_long_refusal_is_shown_whole_at_80_columns(
         assert len(lines) == 24 and all(len(line) <= 80 for line in lines)
         assert on_screen(tui, refusal), "\n".join(lines)
         assert lines[-2].startswith("Name: ") and lines[-1].startswith("Enter: confirm")
+
+
+def status(tui: TuiApp) -> str:
+    """The status line as plain text."""
+    return text(tui._status_text())
+
+
+def my_turn(tui: TuiApp) -> bool:
+    """Whether the client's current table says it is this client's turn."""
+    return tui.model.table is not None and tui.model.table.my_turn
+
+
+async def test_no_turn_is_claimed_while_the_connection_is_down(
+    start_server: StartServer, connect: Connect
+) -> None:
+    server = await start_server()
+    port = server.port
+    helper = await connect(server, "helper")
+    async with running_tui(server.url, "ned") as (tui, pipe):
+        await seat_with_bots(tui, pipe, server, helper, offset=0)
+        await until(lambda: my_turn(tui), "the contract turn")
+        assert "YOUR TURN" in status(tui)
+        await helper.close()
+        await server.stop()
+        await until(lambda: not tui.model.connected, "the drop")
+        # A stand-in may play the seat while the client is away: the old view no longer says whose turn it is.
+        assert not my_turn(tui) and "YOUR TURN" not in status(tui) and "turn: ?" in status(tui)
+        await start_server(port=port)
+        await until(lambda: tui.model.connected and tui.session.reconnects == 1, "the reconnection", 15)
+        await until(lambda: my_turn(tui), "the turn given back by the server's snapshot")
+        assert "YOUR TURN" in status(tui)
+
+
+async def test_no_turn_is_claimed_after_another_terminal_took_over(
+    server: BarbuServer, connect: Connect
+) -> None:
+    helper = await connect(server, "helper")
+    async with running_tui(server.url, "oda") as (tui, pipe):
+        room = await seat_with_bots(tui, pipe, server, helper, offset=0)
+        await until(lambda: my_turn(tui), "the contract turn")
+        token = tui.session.token
+        assert token is not None
+        other = await connect(server)
+        await other.resume(token)  # the player goes on at another terminal, which plays the turn
+        await until(lambda: tui.model.status == "signed in elsewhere", "the client to stop")
+        snap = await other.snapshot(room)
+        assert snap.seat is not None and snap.view is not None
+        await other.act(room, snap.seat, snap.view["legal"][0])
+        assert not my_turn(tui) and "YOUR TURN" not in status(tui)
+
+
+async def test_a_refresh_answered_after_leaving_does_not_bring_the_table_back(
+    server: BarbuServer, connect: Connect, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    helper = await connect(server, "helper")
+    async with running_tui(server.url, "pia") as (tui, pipe):
+        await seat_with_bots(tui, pipe, server, helper, offset=0)
+        await until(lambda: my_turn(tui), "the contract turn")
+        conn = tui.session.conn
+        assert conn is not None
+        real, asked, gate = conn.snapshot, asyncio.Event(), asyncio.Event()
+
+        async def held_back(room: str) -> Snapshot:
+            snap = await real(room)  # taken while the seat is still the player's: their turn
+            asked.set()
+            await gate.wait()
+            return snap
+
+        monkeypatch.setattr(conn, "snapshot", held_back)
+        tui.session.request_refresh()
+        refreshing = tui.session._refreshing
+        assert refreshing is not None
+        await until(asked.is_set, "the snapshot taken")
+        pipe.send_text("x")  # leave: a stand-in plays the seat from now on
+        await until(lambda: tui.screen == "lobby" and tui.model.table is None, "back in the lobby")
+        gate.set()
+        await until(refreshing.done, "the refresh answered")
+        assert tui.model.table is None and "YOUR TURN" not in status(tui)

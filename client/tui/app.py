@@ -183,6 +183,8 @@ class TuiApp:
         view = table.view
         if view is None:
             out.append(("class:status", f"│ {table.state} "))
+        elif table.stale:  # the connection dropped: a stand-in may have played since
+            out.append(("class:status", "│ turn: ? "))
         elif view.get("to_move") is None:
             out.append(("class:status", "│ match over "))
         elif table.my_turn:

@@ -18,7 +18,11 @@ CHAT_LINES = 50
 @dataclass
 class TableModel:
     """One Barbu table as last seen: the snapshot's fields, the view (the seat's or a spectator's), the
-    sequence number of the last action it reflects, the last finished trick and the chat."""
+    sequence number of the last action it reflects, the last finished trick and the chat.
+
+    ``stale`` is set when the connection drops (or another terminal takes the player over): meanwhile a
+    stand-in may play the seat, so the view no longer tells whose turn it is until the next snapshot.
+    """
 
     room: str
     name: str = ""
@@ -31,6 +35,7 @@ class TableModel:
     view: dict[str, Any] | None = None
     last_trick: dict[str, Any] | None = None
     chat: deque[str] = field(default_factory=lambda: deque(maxlen=CHAT_LINES))
+    stale: bool = False
 
     def player(self, seat: str) -> str:
         """The name shown for ``seat``: the player, ``bot`` for a server bot, ``(empty)``."""
@@ -61,10 +66,14 @@ class TableModel:
 
     @property
     def my_turn(self) -> bool:
-        """Whether this client's seat is to move and has legal actions."""
+        """Whether this client's seat is to move and has legal actions (never while the view is stale)."""
         v = self.view
         return (
-            v is not None and self.seat is not None and v.get("to_move") == self.seat and bool(v.get("legal"))
+            not self.stale
+            and v is not None
+            and self.seat is not None
+            and v.get("to_move") == self.seat
+            and bool(v.get("legal"))
         )
 
 

@@ -159,6 +159,7 @@ class Session:
                             self.model.say(f"Cannot show a {push.TYPE} message: {exc!r}", error=True)
                 except NETWORK_ERRORS:
                     pass
+                self._mark_stale()
                 with contextlib.suppress(Exception):
                     await conn.close()
                 if isinstance(conn.lost, BadReply):
@@ -172,7 +173,17 @@ class Session:
                     return
             self.conn = None
             self.model.connected = False
+            self._mark_stale()
             await self._reconnect()
+
+    def _mark_stale(self) -> None:
+        """The connection is gone: the table's view may be overtaken (a stand-in plays the seat meanwhile, or
+        the terminal that took the player over does), so it no longer says whose turn it is until a snapshot
+        comes on the next connection."""
+        table = self.model.table
+        if table is not None and not table.stale:
+            table.stale = True
+            self.on_change()
 
     async def _reconnect(self) -> None:
         attempt = 0
@@ -312,6 +323,7 @@ class Session:
         table.name, table.seat, table.state = snap.name, snap.seat, snap.state
         table.players, table.away, table.variants = snap.players, snap.away, snap.variants
         table.set_view(snap.view, snap.seq)
+        table.stale = False
 
     def request_refresh(self) -> None:
         """Ask for the table's snapshot soon (requests arriving meanwhile are merged into one)."""
@@ -329,6 +341,8 @@ class Session:
                 snap = await conn.snapshot(table.room)
             except (*NETWORK_ERRORS, ServerError):
                 return
+            if self.model.table is not table or self.conn is not conn:
+                return  # left the table (or the connection) meanwhile: the reply must not bring it back
             self._take_snapshot(snap)
             self.on_change()
 
