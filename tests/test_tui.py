@@ -325,10 +325,30 @@ async def test_the_resume_token_is_kept_and_used_on_the_next_start(
     path = tokens_file(data_home)
     assert stat.S_IMODE(path.stat().st_mode) == 0o600
     assert TokenStore(path).get(server.url, "gus") == token
-    async with running_tui(server.url, "gus") as (tui, _pipe):
+    async with started_tui(server.url, "gus") as (tui, _pipe):
+        await until(lambda: tui.model.table is not None and tui.model.table.room == room, "the seat back")
         assert tui.session.token == token  # resumed: a login by name would have rotated it
         assert tui.session.held == [room]
-        await until(lambda: tui.model.table is not None and tui.model.table.room == room, "the seat back")
+
+
+async def test_play_at_a_server_goes_straight_back_to_the_held_table(
+    server: BarbuServer, connect: Connect
+) -> None:
+    helper = await connect(server, "helper")
+    async with running_tui(server.url, "rex") as (tui, pipe):
+        room = await seat_with_bots(tui, pipe, server, helper, offset=2)
+        seat = tui.model.table.seat if tui.model.table is not None else None
+    async with started_tui(server.url, "rex") as (tui, _pipe):  # as `barbu play ws://...` (no after_login)
+        await until(  # the snapshot lands before the screen switches: wait for both
+            lambda: (
+                tui.screen == "table" and tui.model.table is not None and tui.model.table.view is not None
+            ),
+            "the held table's screen",
+        )
+        table = tui.model.table
+        assert table is not None and table.room == room and table.seat == seat and not table.stale
+        assert tui.session.held == [room]
+        assert on_screen(tui, f"{table.name} seat {seat}")
 
 
 async def test_a_refused_token_falls_back_to_a_login(server: BarbuServer, data_home: Path) -> None:

@@ -313,9 +313,22 @@ class TuiApp:
             self.ask("name", "Name: ", name)
             return
         self.model.say(f"Welcome, {self.model.name}. Press ? for the keys.")
-        self.show("lobby")
         if self.after_login is not None:
+            self.show("lobby")
             await self.after_login(self)
+        elif not await self.rejoin_held():
+            self.show("lobby")
+
+    async def rejoin_held(self) -> bool:
+        """Back to the Barbu table where the player still holds a seat (resumed with the kept token), as
+        ``--local`` does: its screen shows instead of the lobby. Returns whether it does. A held solitaire
+        room stays in the lobby's list (Enter opens it); watched rooms are not watched again."""
+        kinds = {str(r.get("room")): r.get("kind") for r in self.model.rooms}
+        for room in self.session.held:
+            if kinds.get(room) != "solitaire" and await self.session.sit(room):
+                self._show_room(room)
+                return True
+        return False
 
     # Screens and input ------------------------------------------------------------------------------
 
