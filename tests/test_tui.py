@@ -7,7 +7,9 @@ undo in a server room (the day's deal), and a dropped connection (the server goe
 ``--local``: three bots and the player at one table, Enter a legal first move, and back at the same hand
 after a restart. Resume tokens: kept (mode 0600) per server and name, used on the next start, a refused one
 replaced by a login, a corrupt file ignored, and a login by the name of a player holding a seat refused with
-the reason said plainly.
+the reason said plainly (read whole on the 80x24 screen). Also: "Logging in" said once when the server asks
+its password; no turn claimed while the connection is down, after another terminal took over, or by a refresh
+answered after leaving; ``barbu play ws://...`` back at a held table at once.
 """
 
 from __future__ import annotations
