@@ -290,7 +290,7 @@ class Connection:
         """Take back the last solitaire move.
 
         Raises:
-            ServerError: ``illegal`` (rule ``nothing to undo``), ``not-your-room``, ``room-over``.
+            ServerError: ``illegal`` (rule ``nothing-to-undo``), ``not-your-room``, ``room-over``.
         """
         await self.request(Undo(id=self.next_id(), room=room), Ok)
 
@@ -298,7 +298,7 @@ class Connection:
         """Make the last undone solitaire move again.
 
         Raises:
-            ServerError: ``illegal`` (rule ``nothing to redo``), ``not-your-room``, ``room-over``.
+            ServerError: ``illegal`` (rule ``nothing-to-redo``), ``not-your-room``, ``room-over``.
         """
         await self.request(Redo(id=self.next_id(), room=room), Ok)
 
@@ -306,7 +306,7 @@ class Connection:
         """Make every safe move to the foundations.
 
         Raises:
-            ServerError: ``illegal`` (rule ``no safe move to the foundations``), ``not-your-room``.
+            ServerError: ``illegal`` (rule ``no-safe-move``), ``not-your-room``.
         """
         await self.request(AutoMoves(id=self.next_id(), room=room), Ok)
 

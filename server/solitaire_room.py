@@ -287,9 +287,10 @@ class SolitaireRoom(Room):
         """``move``, ``undo``, ``redo``, ``auto``, ``resign``, ``hint`` and ``snapshot``.
 
         Raises:
-            ProtocolError: ``not-your-room`` (not the player's connection), ``room-over``, ``illegal`` (the
-                engine's rule in words in ``rule``: ``nothing to undo``, ``nothing to redo``, ``no safe move
-                to the foundations``, or the rule of ``shared/rules/solitaire.md`` a move breaks),
+            ProtocolError: ``not-your-room`` (not the player's connection), ``room-over``, ``illegal`` (the rule's
+                short id in ``rule``, one of ``engine.solitaire.errors.RULE_CODES``: ``nothing-to-undo``,
+                ``nothing-to-redo``, ``no-safe-move``, or the rule of ``shared/rules/solitaire.md`` a move
+                breaks, e.g. ``column-build``; the words are in ``message``),
                 ``no-hint`` (``hint`` on the day's deal), ``unknown-type``; the room is unchanged.
         """
         if isinstance(request, GetSnapshot):
@@ -325,9 +326,7 @@ class SolitaireRoom(Room):
             if isinstance(request, AutoMoves):
                 made = self.game.auto_moves()
                 if not made:
-                    raise ProtocolError(
-                        "illegal", "no safe move to the foundations", rule="no safe move to the foundations"
-                    )
+                    raise ProtocolError("illegal", "no safe move to the foundations", rule="no-safe-move")
                 self._redoable = 0
                 for _ in made:
                     self.game.undo()
@@ -351,7 +350,7 @@ class SolitaireRoom(Room):
             try:
                 result = self._perform(action)
             except IllegalMove as exc:
-                raise ProtocolError("illegal", str(exc), field="move", rule=exc.rule) from None
+                raise ProtocolError("illegal", str(exc), field="move", rule=exc.code) from None
             self.seq += 1
             self.store.append_action(self.store_id, self.seq, None, action)
             if result is not None:
@@ -372,11 +371,11 @@ class SolitaireRoom(Room):
             self.made += 1
         elif kind == "undo":
             if self.game.undo() is None:
-                raise IllegalMove("undo", "nothing to undo")
+                raise IllegalMove("undo", "nothing to undo", code="nothing-to-undo")
             self._redoable += 1
         elif kind == "redo":
             if self.game.redo() is None:
-                raise IllegalMove("redo", "nothing to redo")
+                raise IllegalMove("redo", "nothing to redo", code="nothing-to-redo")
             self._redoable -= 1
             self.made += 1
         elif kind == "resign":

@@ -10,6 +10,7 @@ from engine.cards import parse_card
 from engine.solitaire import GAMES, IllegalMove, new_game
 from engine.solitaire.base import Game
 from engine.solitaire.catalogue import full_deck
+from engine.solitaire.errors import RULE_CODES
 from engine.solitaire.rules import BUILDS_ON, Build
 from tests.test_solitaire_support import cards, deck_for
 
@@ -366,3 +367,32 @@ def test_a_refused_stock_card_is_not_named() -> None:
     game.apply("t5>f1")  # AS home
     rule = rule_of(game, "s>f1")
     assert rule.startswith("the stock's top card does not go on f1 (AS)") and "8D" not in rule
+
+
+@pytest.mark.parametrize(
+    ("game", "move", "code"),
+    [
+        ("forty-thieves", "xyz", "not-a-move"),
+        ("forty-thieves", "t1>t1", "own-pile"),
+        ("forty-thieves", "t99>t1", "no-such-pile"),
+        ("forty-thieves", "w>t1", "empty-pile"),
+        ("forty-thieves", "f1>t1", "foundation-stays"),
+        ("forty-thieves", "t1>w", "wrong-target"),
+        ("bakers-dozen", "s", "no-such-pile"),
+        ("pyramid", "p1.1", "covered"),
+        ("pyramid", "p7.1+p7.1", "own-pile"),
+    ],
+)
+def test_a_refusal_carries_the_rules_short_id(game: str, move: str, code: str) -> None:
+    """What a program tests (the protocol's ``rule``) is a short id of ``RULE_CODES``; the words stay."""
+    played = new_game(game, seed=1)
+    before = played.state()
+    with pytest.raises(IllegalMove) as err:
+        played.apply(move)
+    assert err.value.code == code and err.value.code in RULE_CODES and err.value.rule
+    assert played.state() == before
+
+
+def test_an_unknown_rule_code_is_a_programming_error() -> None:
+    with pytest.raises(ValueError, match="unknown solitaire rule code"):
+        IllegalMove("t1>t2", "some rule", code="made-up")

@@ -47,7 +47,7 @@ def _pile(game: ColumnGame, name: str, text: str) -> int:
     fixed = {"s": STOCK, "w": WASTE, "f": ANY_FOUNDATION}
     if name in fixed:
         if name != "f" and game.rules.turn == 0:
-            raise IllegalMove(text, f"{game.title} has no stock or waste")
+            raise IllegalMove(text, f"{game.title} has no stock or waste", code="no-such-pile")
         return fixed[name]
     k = number(name[1:]) if len(name) >= 2 and name[0] in "tf" else None
     if k is not None:
@@ -55,7 +55,7 @@ def _pile(game: ColumnGame, name: str, text: str) -> int:
             return k - 1
         if name[0] == "f" and 1 <= k <= game.rules.foundations:
             return FOUNDATION + k - 1
-    raise IllegalMove(text, f"no pile {name!r} in {game.title}")
+    raise IllegalMove(text, f"no pile {name!r} in {game.title}", code="no-such-pile")
 
 
 def parse_move(game: ColumnGame, text: str) -> Move:
@@ -73,11 +73,13 @@ def parse_move(game: ColumnGame, text: str) -> Move:
     if star:
         run = number(count)
         if run is None or run < 1:
-            raise IllegalMove(text, "not a move: a run length is a number of cards, e.g. t1>t2*3")
+            raise IllegalMove(
+                text, "not a move: a run length is a number of cards, e.g. t1>t2*3", code="not-a-move"
+            )
         n = run
     a, sep, b = body.partition(">")
     if not sep:
-        raise IllegalMove(text, "not a move (moves are s, A>B or A>B*N, e.g. t3>t5, w>f)")
+        raise IllegalMove(text, "not a move (moves are s, A>B or A>B*N, e.g. t3>t5, w>f)", code="not-a-move")
     src, dst = _pile(game, a, text), _pile(game, b, text)
     _check(game, src, dst, n, text)
     return (src, dst, n)
@@ -85,91 +87,102 @@ def parse_move(game: ColumnGame, text: str) -> Move:
 
 def _check_turn(game: ColumnGame, text: str) -> None:
     if game.rules.turn == 0:
-        raise IllegalMove(text, f"{game.title} has no stock")
+        raise IllegalMove(text, f"{game.title} has no stock", code="no-such-pile")
     if game.stock:
         return
     if not game.waste:
-        raise IllegalMove(text, "the stock and the waste are empty")
+        raise IllegalMove(text, "the stock and the waste are empty", code="empty-pile")
     if game.rules.redeals == 0:
-        raise IllegalMove(text, "the stock is empty: it is gone through once, no redeal")
+        raise IllegalMove(text, "the stock is empty: it is gone through once, no redeal", code="no-redeal")
     if game.redeals_left == 0:
-        raise IllegalMove(text, f"the stock is empty and all {game.rules.redeals} redeals are used")
+        raise IllegalMove(
+            text, f"the stock is empty and all {game.rules.redeals} redeals are used", code="no-redeal"
+        )
 
 
 def _source_card(game: ColumnGame, src: int, n: int, text: str) -> int:
     if src == ANY_FOUNDATION:
-        raise IllegalMove(text, "name the foundation to take from, e.g. f1")
+        raise IllegalMove(text, "name the foundation to take from, e.g. f1", code="not-a-move")
     if src == STOCK:
         if game.rules.turn != 1:
             raise IllegalMove(
                 text,
                 f"the stock is turned {game.rules.turn} at a time onto the waste; play the waste top",
+                code="stock-turn",
             )
         if not game.stock:
-            raise IllegalMove(text, "the stock is empty")
+            raise IllegalMove(text, "the stock is empty", code="empty-pile")
         if n > 1:
-            raise IllegalMove(text, "one card at a time comes from the stock")
+            raise IllegalMove(text, "one card at a time comes from the stock", code="one-card")
         return game.stock[-1]
     if src == WASTE:
         if not game.waste:
-            raise IllegalMove(text, "the waste is empty")
+            raise IllegalMove(text, "the waste is empty", code="empty-pile")
         if n > 1:
-            raise IllegalMove(text, "one card at a time comes from the waste")
+            raise IllegalMove(text, "one card at a time comes from the waste", code="one-card")
         return game.waste[-1]
     if src >= FOUNDATION:
         if not game.rules.foundation_back:
-            raise IllegalMove(text, "a card on a foundation stays there")
+            raise IllegalMove(text, "a card on a foundation stays there", code="foundation-stays")
         f = src - FOUNDATION
         if not game.foundation_height[f]:
-            raise IllegalMove(text, f"f{f + 1} is empty")
+            raise IllegalMove(text, f"f{f + 1} is empty", code="empty-pile")
         if n > 1:
-            raise IllegalMove(text, "one card at a time comes back from a foundation")
+            raise IllegalMove(text, "one card at a time comes back from a foundation", code="one-card")
         return card_of(game.foundation_suit[f], game.foundation_height[f])
     col = game.columns[src]
     if not col:
-        raise IllegalMove(text, f"t{src + 1} is empty")
+        raise IllegalMove(text, f"t{src + 1} is empty", code="empty-pile")
     if n > 1:
         if not game.several_move:
-            raise IllegalMove(text, f"only one card moves at a time in {game.title}")
+            raise IllegalMove(text, f"only one card moves at a time in {game.title}", code="one-card")
         if n > len(col) - game.down[src]:
-            raise IllegalMove(text, f"t{src + 1} has only {len(col) - game.down[src]} face-up cards")
+            raise IllegalMove(
+                text, f"t{src + 1} has only {len(col) - game.down[src]} face-up cards", code="not-face-up"
+            )
         if game.run_length(src) < n:
             raise IllegalMove(
-                text, f"the top {n} cards of t{src + 1} are not a run built {game.rules.build.words}"
+                text,
+                f"the top {n} cards of t{src + 1} are not a run built {game.rules.build.words}",
+                code="not-a-run",
             )
     return col[-n]
 
 
 def _check(game: ColumnGame, src: int, dst: int, n: int, text: str) -> None:
     if dst == STOCK:
-        raise IllegalMove(text, "nothing goes back to the stock")
+        raise IllegalMove(text, "nothing goes back to the stock", code="wrong-target")
     if dst == WASTE:
-        raise IllegalMove(text, "cards reach the waste only by turning the stock (s)")
+        raise IllegalMove(text, "cards reach the waste only by turning the stock (s)", code="wrong-target")
     if src == dst:
-        raise IllegalMove(text, "a card cannot move onto its own pile")
+        raise IllegalMove(text, "a card cannot move onto its own pile", code="own-pile")
     base = _source_card(game, src, n, text)
     # The stock's top card is face down: a refusal never names it.
     name = "the stock's top card" if src == STOCK else card_text(base)
     if dst == ANY_FOUNDATION or dst >= FOUNDATION:
         if src >= FOUNDATION:
-            raise IllegalMove(text, "a foundation card goes back only to a column")
+            raise IllegalMove(text, "a foundation card goes back only to a column", code="foundation-stays")
         if n > 1:
-            raise IllegalMove(text, "one card at a time goes to a foundation")
+            raise IllegalMove(text, "one card at a time goes to a foundation", code="one-card")
         if dst == ANY_FOUNDATION:
             if not game.goes_up(base):
                 raise IllegalMove(
-                    text, f"no foundation takes {name}: foundations build up in suit from the Ace"
+                    text,
+                    f"no foundation takes {name}: foundations build up in suit from the Ace",
+                    code="foundation-build",
                 )
             return
         f = dst - FOUNDATION
         height = game.foundation_height[f]
         if height == 0:
             if VALUE[base] != 1:
-                raise IllegalMove(text, f"f{f + 1} is empty and takes an Ace only")
+                raise IllegalMove(text, f"f{f + 1} is empty and takes an Ace only", code="foundation-build")
         elif game.foundation_suit[f] != SUIT[base] or VALUE[base] != height + 1:
             top = card_text(card_of(game.foundation_suit[f], height))
             on = f"f{f + 1} ({top})" if src == STOCK else f"{top} on f{f + 1}"
-            raise IllegalMove(text, f"{name} does not go on {on}: foundations build up in suit")
+            raise IllegalMove(
+                text, f"{name} does not go on {on}: foundations build up in suit", code="foundation-build"
+            )
         return
     dest = game.columns[dst]
     if dest:
@@ -178,14 +191,21 @@ def _check(game: ColumnGame, src: int, dst: int, n: int, text: str) -> None:
             raise IllegalMove(
                 text,
                 f"{name} does not go on {on}: columns build {game.rules.build.words}",
+                code="column-build",
             )
     elif game.rules.empty is Empty.NONE:
-        raise IllegalMove(text, "an emptied column stays empty")
+        raise IllegalMove(text, "an emptied column stays empty", code="empty-stays-empty")
     elif game.rules.empty is Empty.KING and VALUE[base] != KING:
         raise IllegalMove(
-            text, "an empty column takes a King only" + ("" if src == STOCK else f", not {name}")
+            text,
+            "an empty column takes a King only" + ("" if src == STOCK else f", not {name}"),
+            code="king-to-empty",
         )
     if n > 1 and not game.rules.runs:
         cap = game.max_run(not dest)
         if n > cap:
-            raise IllegalMove(text, f"at most {cap} cards move at once with the empty columns there are")
+            raise IllegalMove(
+                text,
+                f"at most {cap} cards move at once with the empty columns there are",
+                code="too-many-cards",
+            )

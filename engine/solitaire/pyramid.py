@@ -274,7 +274,11 @@ class PyramidGame(Game):
     def _pile(self, name: str, text: str) -> int:
         if name == "s":
             if not self.stock_top:
-                raise IllegalMove(text, "the stock is face down: turn it with s (option stock-top is off)")
+                raise IllegalMove(
+                    text,
+                    "the stock is face down: turn it with s (option stock-top is off)",
+                    code="stock-face-down",
+                )
             return STOCK
         if self.draw == 1 and name == "w":
             return WASTE
@@ -285,30 +289,34 @@ class PyramidGame(Game):
             row, index = number(r), number(i)
             if dot and row is not None and index is not None and 1 <= row <= ROWS and 1 <= index <= row:
                 return position(row, index)
-        raise IllegalMove(text, f"no pile {name!r} in Pyramid (piles: p1.1 .. p7.7, w or w1 w2 w3, s)")
+        raise IllegalMove(
+            text, f"no pile {name!r} in Pyramid (piles: p1.1 .. p7.7, w or w1 w2 w3, s)", code="no-such-pile"
+        )
 
     def _card(self, pile: int, other: int, text: str) -> int:
         """The card of ``pile`` if it is available to pair with the card of ``other`` (-1: none)."""
         name = self._pile_name(pile)
         if pile < SIZE:
             if not self.present >> pile & 1:
-                raise IllegalMove(text, f"{name} is already removed")
+                raise IllegalMove(text, f"{name} is already removed", code="already-removed")
             covering = [q for q in COVERS[pile] if self.present >> q & 1]
             if covering:
                 cover = self._pile_name(covering[0])
                 if other in covering:
                     raise IllegalMove(
-                        text, f"{name} is covered by {cover}: a card never pairs with a card that covers it"
+                        text,
+                        f"{name} is covered by {cover}: a card never pairs with a card that covers it",
+                        code="covered",
                     )
-                raise IllegalMove(text, f"{name} is not exposed: {cover} still covers it")
+                raise IllegalMove(text, f"{name} is not exposed: {cover} still covers it", code="covered")
             return self.cards[pile]
         if pile == STOCK:
             if not self.stock:
-                raise IllegalMove(text, "the stock is empty")
+                raise IllegalMove(text, "the stock is empty", code="empty-pile")
             return self.stock[-1]
         waste = self.waste[pile - WASTE]
         if not waste:
-            raise IllegalMove(text, f"{name} is empty")
+            raise IllegalMove(text, f"{name} is empty", code="empty-pile")
         return waste[-1]
 
     def _parse(self, text: str) -> Move:
@@ -316,34 +324,48 @@ class PyramidGame(Game):
         if t == "s":
             if not self.stock:
                 if not any(self.waste):
-                    raise IllegalMove(text, "the stock and the waste are empty")
+                    raise IllegalMove(text, "the stock and the waste are empty", code="empty-pile")
                 if not self.redeals:
-                    raise IllegalMove(text, "the stock is empty: it is gone through once, no redeal")
+                    raise IllegalMove(
+                        text, "the stock is empty: it is gone through once, no redeal", code="no-redeal"
+                    )
                 if not self.redeals_left:
-                    raise IllegalMove(text, f"the stock is empty and all {self.redeals} redeals are used")
+                    raise IllegalMove(
+                        text, f"the stock is empty and all {self.redeals} redeals are used", code="no-redeal"
+                    )
             return TURN
         first, plus, second = t.partition("+")
         if not first or (plus and not second):
-            raise IllegalMove(text, "not a move (moves are s, a pair like p7.1+w, or a King like p7.1)")
+            raise IllegalMove(
+                text, "not a move (moves are s, a pair like p7.1+w, or a King like p7.1)", code="not-a-move"
+            )
         a = self._pile(first, text)
         if not plus:
             card = self._card(a, -1, text)
             if VALUE[card] != KING:
                 raise IllegalMove(
-                    text, f"only a King is removed alone; {card_text(card)} needs a pair totalling 13"
+                    text,
+                    f"only a King is removed alone; {card_text(card)} needs a pair totalling 13",
+                    code="pair-needed",
                 )
             if a == STOCK:
-                raise IllegalMove(text, "a King on the stock is turned onto the waste before it is removed")
+                raise IllegalMove(
+                    text,
+                    "a King on the stock is turned onto the waste before it is removed",
+                    code="turn-king-first",
+                )
             return (REMOVE, a, -1)
         b = self._pile(second, text)
         if a == b:
-            raise IllegalMove(text, "a card cannot pair with itself")
+            raise IllegalMove(text, "a card cannot pair with itself", code="own-pile")
         ca, cb = self._card(a, b, text), self._card(b, a, text)
         if KING in (VALUE[ca], VALUE[cb]):
-            raise IllegalMove(text, "a King is removed alone, not in a pair")
+            raise IllegalMove(text, "a King is removed alone, not in a pair", code="king-alone")
         if VALUE[ca] + VALUE[cb] != 13:
             total = VALUE[ca] + VALUE[cb]
-            raise IllegalMove(text, f"{card_text(ca)} and {card_text(cb)} total {total}, not 13")
+            raise IllegalMove(
+                text, f"{card_text(ca)} and {card_text(cb)} total {total}, not 13", code="not-thirteen"
+            )
         return (REMOVE, a, b)
 
     # -- views --------------------------------------------------------------------------------------------
