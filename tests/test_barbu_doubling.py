@@ -15,6 +15,7 @@ from engine.barbu import (
     RecordError,
     Redouble,
     Variants,
+    action_from_wire,
 )
 from engine.barbu.hand import DOUBLE, PLAY, REDOUBLE, Hand
 from engine.barbu.rules import CONTRACTS
@@ -251,3 +252,12 @@ def test_each_hand_rotation_moves_declarer_left_every_hand() -> None:
         seen.append(match.hand.declarer)
         play_hands(match, 1)
     assert seen == [W, N, E, S, W, N, E, S]
+
+
+@pytest.mark.parametrize("kind", ["double", "redouble"])
+def test_a_seat_named_twice_in_targets_is_refused_not_guessed_at(kind: str) -> None:
+    with pytest.raises(IllegalAction) as err:
+        action_from_wire({"action": kind, "targets": ["S", "S"]})
+    assert err.value.code == "bad-action" and "named twice" in str(err.value)
+    both = action_from_wire({"action": kind, "targets": ["S", "N"]})
+    assert isinstance(both, Double | Redouble) and both.targets == targets(N, S)

@@ -141,6 +141,8 @@ def action_from_wire(data: Any) -> Action:
         if not isinstance(targets, list) or len(targets) > 3:
             raise IllegalAction("bad-action", f"{kind}.targets: must be a list of up to 3 seats")
         seats = frozenset(parse_seat(_text(t, "targets")) for t in targets)
+        if len(seats) != len(targets):  # ["S", "S"] is a mistake to report, not a double to guess at
+            raise IllegalAction("bad-action", f"{kind}.targets: a seat is named twice")
         return Double(seats) if kind == "double" else Redouble(seats)
     except NotationError as err:
         raise IllegalAction("bad-action", f"{kind}: {err}") from None
