@@ -17,10 +17,12 @@ import random
 import sys
 from typing import Any
 
+from cli.args import seconds
 from cli.textfile import read_text
 from engine.jsontext import JsonTextError
 from engine.solitaire import (
     GAMES,
+    MAX_SEED,
     IllegalMove,
     Outcome,
     RecordError,
@@ -40,14 +42,12 @@ Output: the first line is the verdict, one of
   unknown      the timeout came first.
 Exit status 0 for any verdict; 1 for a refused record or bad arguments, 2 for an unreadable file."""
 
-
-#: The largest seed: the server takes seeds 0..2**53 (``docs/protocol.md``), so a deal played here can be
-#: opened in a server room too.
-MAX_SEED = 2**53
+#: The longest ``solve --timeout``: a day, in seconds.
+_MAX_TIMEOUT = 86400
 
 
 def _seed(text: str) -> int:
-    """An argparse type: a deal's seed, an integer from 0 to :data:`MAX_SEED`."""
+    """An argparse type: a deal's seed, an integer from 0 to ``engine.solitaire.MAX_SEED`` (2**53)."""
     try:
         value = int(text)
     except ValueError:
@@ -107,7 +107,13 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     )
     solver.add_argument("--seed", type=_seed, help="the deal's seed (with --game)")
     _add_option_arg(solver)
-    solver.add_argument("--timeout", type=float, default=60.0, help="seconds before answering unknown (60)")
+    solver.add_argument(
+        "--timeout",
+        type=seconds(0, _MAX_TIMEOUT, above_low=True),
+        default=60.0,
+        metavar="S",
+        help=f"seconds before answering unknown (more than 0, at most {_MAX_TIMEOUT}; default 60)",
+    )
     solver.set_defaults(func=run_solve)
 
 

@@ -7,7 +7,7 @@ Use ``new_game(game, options, seed, deck)`` for a game object (``Game``), ``GAME
 """
 
 from engine.solitaire.base import Game
-from engine.solitaire.catalogue import GAMES, GameInfo, Option, new_game
+from engine.solitaire.catalogue import GAMES, MAX_SEED, GameInfo, Option, new_game
 from engine.solitaire.errors import IllegalMove, RecordError
 from engine.solitaire.record import from_record, parse_record
 from engine.solitaire.render import render_state
@@ -15,6 +15,7 @@ from engine.solitaire.solver import Outcome, Solution, solve
 
 __all__ = [
     "GAMES",
+    "MAX_SEED",
     "Game",
     "GameInfo",
     "IllegalMove",

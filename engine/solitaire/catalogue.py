@@ -20,6 +20,11 @@ from engine.solitaire.rules import VALUE, Build, Empty
 
 OptionValue = bool | int | str
 
+#: The largest seed a record or a command may give: seeds are 0..2**53, the integers every JSON and msgpack
+#: reader keeps exact (the server's protocol takes the same range, ``docs/protocol.md``), so a deal played
+#: anywhere can be opened in a server room too. (``random.Random`` ignores a seed's sign: -1 would deal as 1.)
+MAX_SEED = 2**53
+
 
 @dataclass(frozen=True)
 class Option:

@@ -11,7 +11,7 @@ from typing import Any
 from engine.cards import NotationError, parse_card
 from engine.jsontext import JsonTextError, loads
 from engine.solitaire.base import Game
-from engine.solitaire.catalogue import new_game
+from engine.solitaire.catalogue import MAX_SEED, new_game
 from engine.solitaire.errors import IllegalMove, RecordError
 
 FORMAT = "solitaire/1"
@@ -38,7 +38,7 @@ def from_record(record: dict[str, Any]) -> Game:
 
     Raises:
         RecordError: a missing, unknown or malformed field (``format``, ``game``, ``options.NAME``,
-            ``deck``, ``deck[i]``, ``seed``, ``moves``, ``moves[i]``).
+            ``deck``, ``deck[i]``, ``seed`` (an integer from 0 to ``MAX_SEED``, 2**53), ``moves``, ``moves[i]``).
         IllegalMove: a move breaks a rule; its ``index`` is the 0-based position in ``moves``.
     """
     if not isinstance(record, dict):
@@ -67,8 +67,8 @@ def from_record(record: dict[str, Any]) -> Game:
                 raise RecordError(f"deck[{i}]", str(exc)) from None
     else:
         seed = record["seed"]
-        if isinstance(seed, bool) or not isinstance(seed, int):
-            raise RecordError("seed", "must be an integer")
+        if isinstance(seed, bool) or not isinstance(seed, int) or not 0 <= seed <= MAX_SEED:
+            raise RecordError("seed", "must be an integer from 0 to 2**53")
     moves = record.get("moves", [])
     if not isinstance(moves, list):
         raise RecordError("moves", "must be a list of moves")
