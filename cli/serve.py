@@ -6,13 +6,12 @@ from __future__ import annotations
 import argparse
 import asyncio
 import logging
-import math
 import os
 import shlex
 import sys
-from collections.abc import Callable
 from pathlib import Path
 
+from cli.args import port, seconds
 from cli.bot import BotsResult, run_bots
 from client.sheet import score_sheet
 from engine.barbu import POLICIES
@@ -28,7 +27,7 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
         "GET /healthz answers 'ok' over plain HTTP.",
     )
     p.add_argument("--host", default="127.0.0.1", help="interface to listen on (default 127.0.0.1)")
-    p.add_argument("--port", type=int, default=8765, help="TCP port (default 8765; 0 = any free port)")
+    p.add_argument("--port", type=port, default=8765, help="TCP port (default 8765; 0 = any free port)")
     p.add_argument(
         "--db", default="barbu.sqlite3", metavar="PATH", help="SQLite store (default barbu.sqlite3)"
     )
@@ -39,14 +38,14 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     )
     p.add_argument(
         "--grace",
-        type=_seconds(0, 3600),
+        type=seconds(0, 3600),
         default=60.0,
         metavar="SECONDS",
         help="default seconds a dropped player's seat is held before a stand-in bot plays (default 60)",
     )
     p.add_argument(
         "--bot-delay",
-        type=_seconds(0, 60),
+        type=seconds(0, 60),
         default=0.3,
         metavar="SECONDS",
         help="seconds a server or stand-in bot waits before acting (default 0.3)",
@@ -105,18 +104,3 @@ def run_demo(args: argparse.Namespace) -> int:
     print(f"record:  barbu export --db {shlex.quote(db)} {result.room}")
     print(f"matches: barbu matches --db {shlex.quote(db)}")
     return 0
-
-
-def _seconds(low: float, high: float) -> Callable[[str], float]:
-    """An argparse type: a finite number of seconds from ``low`` to ``high``."""
-
-    def parse(text: str) -> float:
-        try:
-            value = float(text)
-        except ValueError:
-            raise argparse.ArgumentTypeError(f"{text!r} is not a number of seconds") from None
-        if not math.isfinite(value) or not low <= value <= high:
-            raise argparse.ArgumentTypeError(f"{text} must be a number of seconds from {low:g} to {high:g}")
-        return value
-
-    return parse

@@ -129,3 +129,29 @@ def test_a_record_without_options_takes_the_defaults(
     record["options"] = None
     assert main(["solitaire", "replay", write(tmp_path, record)]) == 1
     assert capsys.readouterr().err.splitlines()[-1].startswith("options: ")
+
+
+@pytest.mark.parametrize("timeout", ["nan", "inf", "-1", "0", "x", "86401"])
+def test_solve_refuses_a_timeout_that_is_not_a_positive_number_of_seconds(
+    timeout: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    with pytest.raises(SystemExit) as info:
+        main(["solitaire", "solve", "--game", "forty-thieves", "--seed", "1", "--timeout", timeout])
+    assert info.value.code == 2
+    err = capsys.readouterr().err
+    assert "--timeout" in err and "seconds" in err
+
+
+@pytest.mark.parametrize("seed", [-1, 2**53 + 1, 2**60])
+def test_replay_refuses_a_seed_outside_the_servers_range(
+    seed: int, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    record = {"format": "solitaire/1", "game": "pyramid", "options": {}, "seed": seed, "moves": []}
+    assert main(["solitaire", "replay", write(tmp_path, record)]) == 1
+    assert capsys.readouterr().err == "seed: must be an integer from 0 to 2**53\n"
+
+
+def test_replay_takes_the_largest_seed(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    record = {"format": "solitaire/1", "game": "pyramid", "options": {}, "seed": 2**53, "moves": []}
+    assert main(["solitaire", "replay", write(tmp_path, record)]) == 0
+    assert json.loads(capsys.readouterr().out)["moves"] == 0

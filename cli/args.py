@@ -1,0 +1,40 @@
+"""Argparse types shared by the sub-commands: numbers of seconds, TCP ports.
+
+Each returns the parsed value or raises ``argparse.ArgumentTypeError``, which argparse prints as one line
+naming the option, with exit status 2.
+"""
+
+from __future__ import annotations
+
+import argparse
+import math
+from collections.abc import Callable
+
+
+def seconds(low: float, high: float, *, above_low: bool = False) -> Callable[[str], float]:
+    """An argparse type: a finite number of seconds from ``low`` to ``high`` (``above_low``: more than
+    ``low``, so ``seconds(0, 60, above_low=True)`` refuses 0). NaN and infinities are refused."""
+
+    def parse(text: str) -> float:
+        try:
+            value = float(text)
+        except ValueError:
+            raise argparse.ArgumentTypeError(f"{text!r} is not a number of seconds") from None
+        too_low = value <= low if above_low else value < low
+        if not math.isfinite(value) or too_low or value > high:
+            span = f"more than {low:g} and at most {high:g}" if above_low else f"from {low:g} to {high:g}"
+            raise argparse.ArgumentTypeError(f"{text} must be a number of seconds {span}")
+        return value
+
+    return parse
+
+
+def port(text: str) -> int:
+    """An argparse type: a TCP port, an integer from 0 (any free port) to 65535."""
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a port number") from None
+    if not 0 <= value <= 65535:
+        raise argparse.ArgumentTypeError(f"{text} must be a port from 0 to 65535")
+    return value
