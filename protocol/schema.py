@@ -4,7 +4,8 @@ A message class is a frozen dataclass with a class attribute ``TYPE`` (its ``typ
 Field types may be ``int``, ``float`` (an int is accepted), ``str``, ``bool``, ``dict[str, Any]``,
 ``list[str]``, ``list[dict[str, Any]]``, ``Any``, or any of those ``| None``. Constraints sit in the field
 metadata: ``max_len`` / ``min_len`` (strings and lists), ``min`` / ``max`` (numbers, which must also be finite),
-``choices`` (strings), ``printable`` (strings: no control or format characters, ``str.isprintable``).
+``choices`` (strings), ``printable`` (strings: no control or format characters, ``str.isprintable``; at
+least one visible character; no combining mark first nor more than ``MAX_MARKS_IN_A_ROW`` in a row).
 """
 
 from __future__ import annotations
@@ -13,6 +14,7 @@ import dataclasses
 import math
 import types
 import typing
+import unicodedata
 from typing import Any, ClassVar, TypeVar, Union
 
 from protocol.errors import ProtocolError
@@ -101,6 +103,26 @@ def _matches(value: Any, tp: Any) -> bool:
     raise TypeError(f"unsupported wire type {tp!r}")
 
 
+#: Combining marks allowed one after another: enough for any script's accents and vowel signs (Khmer stacks
+#: two or three), not for a tower of marks drawn over the lines above and below.
+MAX_MARKS_IN_A_ROW = 4
+
+
+def _looks_like_text(value: str) -> bool:
+    """Whether ``value`` shows as text: a visible character, no mark first, no long run of marks."""
+    run = 0
+    visible = False
+    for i, char in enumerate(value):
+        if unicodedata.category(char).startswith("M"):
+            run += 1
+            if i == 0 or run > MAX_MARKS_IN_A_ROW:
+                return False
+        else:
+            run = 0
+            visible = visible or not char.isspace()
+    return visible
+
+
 def _check_constraints(name: str, value: Any, meta: typing.Mapping[str, Any]) -> None:
     if value is None:
         return
@@ -115,6 +137,13 @@ def _check_constraints(name: str, value: Any, meta: typing.Mapping[str, Any]) ->
     if meta.get("printable") and isinstance(value, str) and not value.isprintable():
         raise ProtocolError(
             "bad-message", f"{name} must be printable text (no control or direction characters)", field=name
+        )
+    if meta.get("printable") and isinstance(value, str) and not _looks_like_text(value):
+        raise ProtocolError(
+            "bad-message",
+            f"{name} must show as text: a visible character, no combining mark first, "
+            f"at most {MAX_MARKS_IN_A_ROW} marks in a row",
+            field=name,
         )
     if isinstance(value, float) and not math.isfinite(value):
         raise ProtocolError("bad-message", f"{name} must be a finite number", field=name)

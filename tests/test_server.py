@@ -455,6 +455,9 @@ async def test_table_creation_is_bounded_per_player_and_listing_is_capped(
         ({"grace": float("nan")}, "grace"),
         ({"name": "\x1b[2Jevil"}, "name"),
         ({"name": "abc\u202edef"}, "name"),
+        ({"name": "\u0301" * 10}, "name"),  # combining marks only
+        ({"name": "a" + "\u0301" * 5}, "name"),  # a tower of marks
+        ({"name": "   "}, "name"),
     ],
 )
 async def test_non_finite_numbers_and_control_characters_are_refused(
@@ -472,6 +475,10 @@ async def test_non_finite_numbers_and_control_characters_are_refused(
     with pytest.raises(ServerError) as info:
         await alice.chat(room, "line one\nline two")
     assert (info.value.code, info.value.field) == ("bad-message", "text")
+    with pytest.raises(ServerError) as info:
+        await alice.chat(room, "\u0301" * 10)
+    assert (info.value.code, info.value.field) == ("bad-message", "text")
+    await alice.chat(room, "ស្ត្រី café")  # Khmer vowel signs and accents are text
 
 
 async def test_chat_floods_are_slowed_down(start_server: StartServer, connect: Connect) -> None:
