@@ -26,6 +26,10 @@ class ServerConfig:
         max_listed: rooms a ``list-rooms`` reply lists at most (the player's own first, then the newest).
         bad_password_delay: seconds a wrong server password waits before it is refused.
         max_failed_logins: wrong passwords one connection may send before it is closed (code 1008).
+        max_wrong_passwords: wrong passwords one address may send within ``wrong_password_window`` seconds,
+            over all its connections; then its password logins are refused (``slow-down``) until the
+            window has room again. Behind a reverse proxy every player shares the proxy's address.
+        wrong_password_window: the span, in seconds, over which ``max_wrong_passwords`` counts.
         login_timeout: seconds a new connection has to log in (or resume) before it is closed.
         chat_burst: chat messages one connection may send within ``chat_window`` seconds.
         chat_window: the span, in seconds, over which ``chat_burst`` counts.
@@ -47,6 +51,8 @@ class ServerConfig:
     login_timeout: float = 30.0
     bad_password_delay: float = 1.0
     max_failed_logins: int = 5
+    max_wrong_passwords: int = 20
+    wrong_password_window: float = 300.0
     chat_burst: int = 10
     chat_window: float = 10.0
     max_waiting_tables: int = 3

@@ -10,6 +10,7 @@ from __future__ import annotations
 import asyncio
 import hmac
 import logging
+import math
 import secrets
 import unicodedata
 from typing import Any
@@ -41,6 +42,7 @@ from protocol import (
 from server.barbu_table import BOT_PREFIX, BarbuTable
 from server.config import ServerConfig
 from server.peer import Peer
+from server.ratelimit import EventWindow
 from server.room import Room
 from server.solitaire_daily import daily_table
 from server.solitaire_room import SolitaireRoom
@@ -49,6 +51,8 @@ from server.store import Store
 log = logging.getLogger(__name__)
 
 SERVER_NAME = "barbu-server/0.1"
+#: Addresses whose wrong passwords are remembered at most (the forgotten ones are those with none lately).
+MAX_GUARDED_ADDRESSES = 10_000
 ROOM_KINDS: dict[str, type[Room]] = {BarbuTable.kind: BarbuTable, SolitaireRoom.kind: SolitaireRoom}
 
 
@@ -83,6 +87,7 @@ class Lobby:
         self.config = config
         self.rooms: dict[str, Room] = {}
         self.online: dict[str, Peer] = {}
+        self._wrong_passwords: dict[str, EventWindow] = {}  # address -> its recent wrong passwords
         self.creators: dict[str, str] = {}  # room id -> player who created the table (this run)
         self.closing = False
 
@@ -176,6 +181,25 @@ class Lobby:
             )
         )
 
+    def _check_guessing(self, peer: Peer) -> None:
+        """Refuse a password login from an address that sent ``max_wrong_passwords`` wrong ones lately: many
+        connections at once would otherwise each get their five guesses. Even the right password waits."""
+        guard = self._wrong_passwords.get(peer.address)
+        if guard is not None and guard.full():
+            wait = max(1, math.ceil(guard.retry_after()))
+            raise ProtocolError(
+                "slow-down",
+                f"too many wrong passwords from this address: password logins resume in {wait} s",
+                field="password",
+            )
+
+    def _wrong_password_from(self, peer: Peer) -> None:
+        if len(self._wrong_passwords) >= MAX_GUARDED_ADDRESSES:
+            for address in [a for a, g in self._wrong_passwords.items() if g.empty()]:
+                del self._wrong_passwords[address]
+        window = EventWindow(self.config.max_wrong_passwords, self.config.wrong_password_window)
+        self._wrong_passwords.setdefault(peer.address, window).add()
+
     async def _login(self, peer: Peer, request: Login | Resume) -> None:
         if peer.player is not None:
             raise ProtocolError("already-logged-in", f"this connection is logged in as {peer.player}")
@@ -183,7 +207,10 @@ class Lobby:
             check_player_name(request.name)
             wanted = self.config.password
             given = request.password or ""
+            if wanted is not None:
+                self._check_guessing(peer)
             if wanted is not None and not hmac.compare_digest(given.encode(), wanted.encode()):
+                self._wrong_password_from(peer)
                 peer.failed_logins += 1
                 # Slow guessing down: each wrong password costs a second, and a few close the connection.
                 await asyncio.sleep(self.config.bad_password_delay)

@@ -10,14 +10,13 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
-import time
-from collections import deque
 from typing import TYPE_CHECKING
 
 from websockets.asyncio.server import ServerConnection
 from websockets.exceptions import ConnectionClosed
 
 from protocol import Message, encode_frame
+from server.ratelimit import EventWindow
 
 if TYPE_CHECKING:
     from server.room import Room
@@ -41,19 +40,24 @@ class Peer:
         self.closed = False
         self._queue: asyncio.Queue[bytes | None] = asyncio.Queue(max_backlog)
         self._writer = asyncio.get_running_loop().create_task(self._write())
-        self._chats: deque[float] = deque()
+        self._chats: EventWindow | None = None
         self.failed_logins = 0
 
     def may_chat(self, burst: int, window: float) -> bool:
         """Whether one more chat message is allowed: at most ``burst`` in any ``window`` seconds (counted
         when allowed)."""
-        now = time.monotonic()
-        while self._chats and now - self._chats[0] >= window:
-            self._chats.popleft()
-        if len(self._chats) >= burst:
+        if self._chats is None:
+            self._chats = EventWindow(burst, window)
+        if self._chats.full():
             return False
-        self._chats.append(now)
+        self._chats.add()
         return True
+
+    @property
+    def address(self) -> str:
+        """The client's IP address as the server sees it (a reverse proxy's own, behind one)."""
+        remote = self.ws.remote_address
+        return str(remote[0]) if isinstance(remote, tuple) and remote else "unknown"
 
     def __repr__(self) -> str:
         return f"<Peer {self.player or '?'} {self.ws.remote_address}>"

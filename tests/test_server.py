@@ -515,6 +515,31 @@ async def test_password_guessing_is_slowed_and_cut_off(start_server: StartServer
         await guesser.login("mallory", "sesame")
 
 
+async def test_guessing_over_many_connections_is_cut_off_by_address(
+    start_server: StartServer, connect: Connect
+) -> None:
+    server = await start_server(password="sesame", max_wrong_passwords=3, wrong_password_window=60)
+    friend = await connect(server, "friend", "sesame")  # logged in before: keeps playing, resumes freely
+    for guess in ("a", "b", "c"):  # one guess per connection: the per-connection limit never bites
+        guesser = await connect(server)
+        with pytest.raises(ServerError) as info:
+            await guesser.login("mallory", guess)
+        assert info.value.code == "bad-password"
+    late = await connect(server)
+    with pytest.raises(ServerError) as info:
+        await late.login("mallory", "sesame")  # even the right password waits: guessing must stop
+    assert (info.value.code, info.value.field) == ("slow-down", "password")
+    assert "password logins resume in" in info.value.message
+    with pytest.raises(ServerError) as again:  # the connection carries on, still refused
+        await late.login("mallory", "sesame")
+    assert again.value.code == "slow-down"
+    token = friend.token
+    assert token is not None
+    await friend.close()
+    back = await connect(server)
+    assert (await back.resume(token)).name == "friend"
+
+
 async def test_an_unfinished_solitaire_room_does_not_lock_its_player_out(
     server: BarbuServer, connect: Connect
 ) -> None:
