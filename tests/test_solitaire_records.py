@@ -59,7 +59,7 @@ def test_an_illegal_move_names_its_index() -> None:
     record["moves"] = ["s", "s", "p1.1"]
     with pytest.raises(IllegalMove) as err:
         from_record(record)
-    assert err.value.index == 2 and err.value.move == "p1.1"
+    assert err.value.index == 2 and err.value.move == "p1.1" and err.value.code == "covered"
     assert str(err.value).startswith("moves[2] p1.1: ")
 
 

@@ -83,5 +83,5 @@ def from_record(record: dict[str, Any]) -> Game:
         try:
             game.apply(move)
         except IllegalMove as exc:
-            raise IllegalMove(exc.move, exc.rule, index=i) from None
+            raise IllegalMove(exc.move, exc.rule, index=i, code=exc.code) from None
     return game
