@@ -147,7 +147,7 @@ def test_score_sheet_fits_80_columns_with_doubles() -> None:
     history = match.view(0)["history"]
     header, rows = sheet_rows(history, {s: "a-long-player-name" for s in SEATS})
     assert all(len(line) <= 80 for line in header + rows)
-    assert ">" in rows[0] and "Barbu" in rows[0] and "Totals" in rows[-1]
+    assert "<" in rows[0] and "Barbu" in rows[0] and "Totals" in rows[-1]
 
 
 def test_help_fits_the_screen() -> None:

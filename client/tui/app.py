@@ -32,7 +32,7 @@ from client.tui.keys import build_key_bindings
 from client.tui.lobby_screen import LobbyScreen, lobby_lines
 from client.tui.model import Model
 from client.tui.session import NETWORK_ERRORS, RETRY_DELAYS, Session, refusal_text
-from client.tui.sheet_screen import sheet_lines
+from client.tui.sheet_screen import SHEET_TOP_LINES, sheet_lines, sheet_top
 from client.tui.solitaire_screen import SolitaireRoom, SolitaireScreen, solitaire_lines
 from client.tui.style import STYLE
 from client.tui.tokens import TokenStore
@@ -234,9 +234,11 @@ class TuiApp:
         table = self.model.table
         if table is None:
             return []
-        height = self.app.output.get_size().rows - 7
-        self.sheet_top = max(0, min(self.sheet_top, len((table.view or {}).get("history", [])) + 1 - height))
-        return sheet_lines(table.view or {}, table.players_by_seat(), self.sheet_top, height)
+        # less the status, the sheet's top lines, the notice, key hints and a spare line
+        height = self.app.output.get_size().rows - SHEET_TOP_LINES - 4
+        view, players = table.view or {}, table.players_by_seat()
+        self.sheet_top = sheet_top(view, players, self.sheet_top, height)
+        return sheet_lines(view, players, self.sheet_top, height)
 
     def _log_text(self) -> StyleAndTextTuples:
         """The earlier messages, the newest last, right above the notice line (blank space goes on top)."""

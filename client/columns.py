@@ -1,0 +1,55 @@
+"""Text measured in terminal columns, not characters: a CJK character takes two columns, so ``len`` and
+``str.ljust`` misalign any column holding a name. :func:`fit` cuts (with ``…``) and pads text to a width and is
+what the score sheet and the terminal client use wherever a name or another free text goes in a column."""
+
+from __future__ import annotations
+
+from typing import Literal
+
+from prompt_toolkit.utils import get_cwidth
+
+ELLIPSIS = "…"
+
+
+def width(text: str) -> int:
+    """How many terminal columns ``text`` takes."""
+    return get_cwidth(text)
+
+
+def _head(text: str, cols: int) -> str:
+    """The longest start of ``text`` at most ``cols`` columns wide."""
+    used = 0
+    for i, char in enumerate(text):
+        used += get_cwidth(char)
+        if used > cols:
+            return text[:i]
+    return text
+
+
+def _tail(text: str, cols: int) -> str:
+    """The longest end of ``text`` at most ``cols`` columns wide."""
+    return _head(text[::-1], cols)[::-1]
+
+
+def shorten(text: str, cols: int, cut: Literal["middle", "end"] = "middle") -> str:
+    """``text`` if it fits in ``cols`` columns, else cut to fit with ``…`` where the cut is: in the ``middle``
+    (the default: the end of a name such as ``heuristic-2fa8-3`` stays, so names alike are told apart) or at
+    the ``end``. The result may be one column narrower than ``cols`` when a wide character would not fit."""
+    if width(text) <= cols:
+        return text
+    if cols <= 0:
+        return ""
+    if cut == "end":
+        return _head(text, cols - 1) + ELLIPSIS
+    head = _head(text, (cols - 1) // 2)
+    return head + ELLIPSIS + _tail(text, cols - 1 - width(head))
+
+
+def fit(
+    text: str, cols: int, align: Literal["<", ">"] = "<", cut: Literal["middle", "end"] = "middle"
+) -> str:
+    """``text`` in exactly ``cols`` terminal columns: cut as :func:`shorten` does, then padded with spaces on
+    the right (``align="<"``) or on the left (``">"``)."""
+    text = shorten(text, cols, cut)
+    pad = " " * max(cols - width(text), 0)
+    return text + pad if align == "<" else pad + text
