@@ -181,6 +181,16 @@ class Lobby:
             )
         )
 
+    def _name_twin(self, name: str) -> str | None:
+        """A player connected or holding a Barbu seat whose name differs from ``name`` only in case
+        (``Alice`` for ``alice``): at a table the two would pass for one another."""
+        folded = name.casefold()
+        players = set(self.online)
+        for room in self.rooms.values():
+            if isinstance(room, BarbuTable) and room.state != "over":
+                players.update(seat.owner for seat in room.seats if seat.owner and not seat.is_bot)
+        return next((p for p in sorted(players) if p != name and p.casefold() == folded), None)
+
     def _check_guessing(self, peer: Peer) -> None:
         """Refuse a password login from an address that sent ``max_wrong_passwords`` wrong ones lately: many
         connections at once would otherwise each get their five guesses. Even the right password waits."""
@@ -219,6 +229,11 @@ class Lobby:
                 raise ProtocolError("bad-password", "wrong or missing server password", field="password")
             if request.name in self.online:
                 raise ProtocolError("name-taken", f"{request.name} is connected already", field="name")
+            twin = self._name_twin(request.name)
+            if twin is not None:
+                raise ProtocolError(
+                    "name-taken", f"{request.name} is too like {twin}, who is playing here", field="name"
+                )
             # Only a seat in a Barbu match is worth protecting: a solitaire room is the player's alone, and
             # guarding it would lock out a player who lost their token, for good.
             held = [

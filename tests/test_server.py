@@ -551,6 +551,25 @@ async def test_an_unfinished_solitaire_room_does_not_lock_its_player_out(
     assert again.name == "solo"
 
 
+async def test_a_name_differing_only_in_case_from_a_player_here_is_refused(
+    server: BarbuServer, connect: Connect
+) -> None:
+    _room, by_seat = await four_at_table(server, connect, "case")
+    alice = by_seat["N"]
+    name = alice.name
+    assert name is not None and name.startswith("case-")
+    with pytest.raises(ServerError) as info:
+        await connect(server, name.upper())  # connected now
+    assert (info.value.code, info.value.field) == ("name-taken", "name")
+    assert f"too like {name}" in info.value.message
+    await alice.close()
+    await until_dropped(server, name)
+    with pytest.raises(ServerError) as info:
+        await connect(server, name.capitalize())  # away, but holding the seat
+    assert info.value.code == "name-taken"
+    assert (await connect(server, "case-9")).name == "case-9"
+
+
 @pytest.mark.parametrize("name", ["ａｌｉｃｅ", "bot：x", "Bot:x", "bot :x"])
 async def test_look_alike_and_bot_like_names_are_refused(
     server: BarbuServer, connect: Connect, name: str

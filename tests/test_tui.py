@@ -539,3 +539,15 @@ async def test_a_refresh_answered_after_leaving_does_not_bring_the_table_back(
         gate.set()
         await until(refreshing.done, "the refresh answered")
         assert tui.model.table is None and "YOUR TURN" not in status(tui)
+
+
+async def test_a_hint_refused_on_the_days_deal_is_said(server: BarbuServer) -> None:
+    async with running_tui(server.url, "quin") as (tui, pipe):
+        pipe.send_text("o")
+        await until(lambda: tui.lobby.picking, "the game list")
+        pipe.send_text(ENTER)
+        await until(lambda: tui.screen == "solitaire" and tui.solitaire is not None, "the day's deal")
+        pipe.send_text("h")
+        await until(lambda: "no hints on the day's deal" in tui.model.notice, "the server's refusal")
+        lines = screen_lines(tui)
+        assert on_screen(tui, "no hints on the day's deal"), "\n".join(lines)

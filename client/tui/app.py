@@ -466,8 +466,11 @@ class TuiApp:
         if screen is None:
             return
         if kind == "hint":
+            said = self.model.logged
             hint = await self.session.solitaire_hint()
-            if hint is not None or not self.model.notice_error:
+            if hint is None and self.model.logged != said and self.model.notice_error:
+                screen.message = self.model.notice  # refused (``no-hint`` on the day's deal) or failed
+            else:
                 screen.hinted(hint)
         elif await self.session.solitaire(kind, move):
             done = {"move": f"Moved {move}.", "undo": "Undid the last move.", "redo": "Redid the move."}
