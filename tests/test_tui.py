@@ -9,7 +9,9 @@ after a restart. Resume tokens: kept (mode 0600) per server and name, used on th
 replaced by a login, a corrupt file ignored, and a login by the name of a player holding a seat refused with
 the reason said plainly (read whole on the 80x24 screen). Also: "Logging in" said once when the server asks
 its password; no turn claimed while the connection is down, after another terminal took over, or by a refresh
-answered after leaving; ``barbu play ws://...`` back at a held table at once.
+answered after leaving; ``barbu play ws://...`` back at a held table at once. A hint refused on the day's deal
+said on the notice line. Wide (CJK) and alike names: the lobby row, the table's divider and score panel keep
+their columns, names cut in the middle so bots named alike stay apart.
 """
 
 from __future__ import annotations
@@ -32,8 +34,9 @@ from prompt_toolkit.layout.mouse_handlers import MouseHandlers
 from prompt_toolkit.layout.screen import Char, Screen, WritePosition
 from prompt_toolkit.output import DummyOutput
 
-from client.tui.app import TuiApp
-from client.tui.barbu_screen import hand_line, side_lines, table_lines
+from client.columns import width
+from client.tui.app import TABLE_HEIGHT, TuiApp
+from client.tui.barbu_screen import TABLE_WIDTH, hand_line, side_lines, table_lines
 from client.tui.cards import card_label
 from client.tui.local import LOCAL_SEAT, LocalServer, seat_local_player
 from client.tui.model import TableModel
@@ -551,3 +554,66 @@ async def test_a_hint_refused_on_the_days_deal_is_said(server: BarbuServer) -> N
         await until(lambda: "no hints on the day's deal" in tui.model.notice, "the server's refusal")
         lines = screen_lines(tui)
         assert on_screen(tui, "no hints on the day's deal"), "\n".join(lines)
+
+
+def cells(tui: TuiApp) -> list[list[str]]:
+    """The screen as cells, row by row: a wide character's second cell is ``""``."""
+    size = tui.app.output.get_size()
+    screen_lines(tui)  # draw
+    screen = Screen(default_char=Char(" ", ""), initial_width=size.columns, initial_height=size.rows)
+    with set_app(tui.app):
+        tui.app.layout.container.write_to_screen(
+            screen, MouseHandlers(), WritePosition(0, 0, size.columns, size.rows), "", False, None
+        )
+    return [[screen.data_buffer[y][x].char for x in range(size.columns)] for y in range(size.rows)]
+
+
+def divider_kept(tui: TuiApp) -> bool:
+    """Whether every row of the table screen has its ``│`` divider in place with no wide character of the
+    table's half running into it."""
+    rows = cells(tui)[1 : 1 + TABLE_HEIGHT]
+    return all(
+        row[TABLE_WIDTH + 1] == "│" and width("".join(row[: TABLE_WIDTH + 1])) <= TABLE_WIDTH + 1
+        for row in rows
+    )
+
+
+async def test_wide_and_alike_names_keep_the_columns(server: BarbuServer, connect: Connect) -> None:
+    """A player named with 24 CJK characters at a table named with 40, and three ``barbu bot``-like names
+    that differ only at their end: the lobby row keeps its columns (the watching count included), the table
+    screen its divider and score panel, and the names are cut in the middle so the bots are told apart."""
+    wide = await connect(server, "表" * 24)
+    room = await wide.create_table("漢" * 40)
+    await wide.sit(room, "N")
+    bots = [await connect(server, f"heuristic-2fa8-{i}") for i in (1, 2, 3)]
+    await bots[0].sit(room, "E")
+    await bots[1].sit(room, "W")
+    await bots[2].watch(room)
+    async with running_tui(server.url, "ann") as (tui, pipe):
+        await tui.session.refresh_rooms()
+        expected = "  漢漢漢漢…漢漢漢漢  waiting    N:表…表表 E:heu…8-1 S:- W:heu…8-2" + " " * 6 + "   1"
+        assert expected in screen_lines(tui), "\n".join(screen_lines(tui))
+        assert width(expected) == 75
+        pipe.send_text(ENTER)
+        await until(
+            lambda: (
+                tui.screen == "table" and tui.model.table is not None and tui.model.table.view is not None
+            ),
+            f"the table {tui.model.notice}",
+        )
+        table = tui.model.table
+        assert table is not None and table.seat == "S"
+        assert divider_kept(tui), "\n".join(screen_lines(tui))
+        shown = "\n".join(screen_lines(tui))
+        assert "W heuri…2fa8-2" in shown and "E heuri…2fa8-1" in shown and "N 表表…表表表" in shown, shown
+        assert all(width(line) <= 80 for line in screen_lines(tui))
+        if (
+            table.my_turn
+        ):  # the first declarer: choose the first contract offered, then the others are to move
+            pipe.send_text(ENTER)
+            await until(lambda: not table.my_turn, "the contract sent")
+        panel = text(side_lines(table, tui.barbu)).splitlines()
+        scores = [line for line in panel if line[:2] in ("N ", "E ", "S ", "W ")]
+        assert [width(line) for line in scores] == [width(scores[0])] * 4, scores
+        assert scores[0].startswith("N 表表…表表 ") and scores[1].startswith("E heur…fa8-1 ")
+        assert "heur…fa8-2" in scores[3]

@@ -25,6 +25,7 @@ from prompt_toolkit.layout import (
 from prompt_toolkit.widgets import TextArea
 
 from cli.solitaire import parse_options
+from client.columns import shorten
 from client.connection import ServerError
 from client.tui.barbu_screen import TABLE_WIDTH, BarbuScreen, hand_line, side_lines, table_lines
 from client.tui.help import HELP
@@ -170,7 +171,7 @@ class TuiApp:
         conn_style = "class:status.ok" if m.connected else "class:status.bad"
         out: StyleAndTextTuples = [(conn_style, f" {m.status} ")]
         if m.name:
-            out.append(("class:status", f" {m.name} "))
+            out.append(("class:status", f" {shorten(m.name, 16)} "))
         if self.screen == "solitaire" and self.solitaire is not None:
             out.append(("class:status", f"│ solitaire: {self.solitaire.room.title} "))
             return out
@@ -179,7 +180,7 @@ class TuiApp:
             out.append(("class:status", "│ no table "))
             return out
         seat = f" seat {table.seat}" if table.seat else " watching"
-        out.append(("class:status", f"│ {table.name}{seat} "))
+        out.append(("class:status", f"│ {shorten(table.name, 20)}{seat} "))
         view = table.view
         if view is None:
             out.append(("class:status", f"│ {table.state} "))
@@ -191,7 +192,8 @@ class TuiApp:
             out.append(("class:status.turn", f"│ YOUR TURN ({view.get('phase')}) "))
         else:
             mover = str(view.get("to_move"))
-            out.append(("class:status", f"│ turn: {mover} {table.player(mover)} ({view.get('phase')}) "))
+            name = shorten(table.player(mover), 12)
+            out.append(("class:status", f"│ turn: {mover} {name} ({view.get('phase')}) "))
         return out
 
     def _notice(self) -> tuple[str, str]:

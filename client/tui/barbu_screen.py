@@ -10,8 +10,9 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
-from prompt_toolkit.formatted_text import StyleAndTextTuples
+from prompt_toolkit.formatted_text import StyleAndTextTuples, fragment_list_to_text
 
+from client.columns import fit, shorten, width
 from client.sheet import contract_label, doubles_label
 from client.tui.cards import SUIT_NAMES, SUIT_ORDER, SUIT_SYMBOLS, card_fragment, card_label, sort_hand
 from client.tui.model import TableModel
@@ -28,6 +29,11 @@ CONTRACT_NAMES = {
     "dominoes": "Dominoes (fan tan) ...",
 }
 TABLE_WIDTH = 46
+#: The width of the right panel at 80 columns (the table, its divider, the panel).
+SIDE_WIDTH = 80 - TABLE_WIDTH - 2
+#: Names beside a seat are cut (in the middle) to this many columns, the away mark included, so that the left
+#: and right seat tags fit side by side.
+SEAT_NAME_WIDTH = 12
 
 
 @dataclass
@@ -138,7 +144,11 @@ class BarbuScreen:
         if phase in ("double", "redouble"):
             targets = self.targets(table)
             return [
-                Choice(f"[{'x' if s in self.ticked else ' '}] {s} {table.player(s)}", None, s)
+                Choice(
+                    f"[{'x' if s in self.ticked else ' '}] {s} {shorten(table.player(s), SIDE_WIDTH - 8)}",
+                    None,
+                    s,
+                )
                 for s in targets
             ]
         return []
@@ -238,17 +248,17 @@ def _seat_tag(table: TableModel, seat: str) -> StyleAndTextTuples:
     if view.get("declarer") == seat:
         marks += " *"
     style = "class:seat.turn" if view.get("to_move") == seat else "class:seat"
-    name = "you" if seat == table.seat else table.player(seat)
-    if seat in table.away:
-        name += " (away)"
-    out: StyleAndTextTuples = [(style, f"{seat} {name[:14]}"), ("class:mark", marks)]
+    away = " (away)" if seat in table.away else ""
+    name = shorten("you" if seat == table.seat else table.player(seat), SEAT_NAME_WIDTH - len(away)) + away
+    out: StyleAndTextTuples = [(style, f"{seat} {name}"), ("class:mark", marks)]
     if view and not view.get("rows"):
         out.append(("class:dim", f" {view.get('tricks_won', {}).get(seat, 0)}t"))
     return out
 
 
 def _width(frags: StyleAndTextTuples) -> int:
-    return sum(len(t[1]) for t in frags)
+    """The fragments' width in terminal columns."""
+    return sum(width(t[1]) for t in frags)
 
 
 def _center(frags: StyleAndTextTuples, width: int = TABLE_WIDTH) -> StyleAndTextTuples:
@@ -269,11 +279,13 @@ def _trick_card(view: dict[str, Any], seat: str) -> StyleAndTextTuples:
 
 
 def headline(table: TableModel) -> StyleAndTextTuples:
-    """Hand number, contract and doubles (or the waiting message)."""
+    """Hand number and contract, then the doubles on the next line (or the waiting message); each line at
+    most ``TABLE_WIDTH`` columns."""
     view = table.view
     if view is None:
-        free = [s for s in SEATS if table.players.get(s) is None]
-        return [("class:title", f"Table {table.name}: waiting for {', '.join(free) or 'the start'}")]
+        free = f": waiting for {', '.join(s for s in SEATS if table.players.get(s) is None) or 'the start'}"
+        name = shorten(table.name, TABLE_WIDTH - width("Table " + free))
+        return [("class:title", f"Table {name}{free}")]
     phase = view.get("phase")
     title = f"Hand {view.get('hand_number')}/{view.get('hands_total')} "
     if view.get("contract"):
@@ -287,11 +299,12 @@ def headline(table: TableModel) -> StyleAndTextTuples:
     elif view.get("declarer") == table.seat:
         what = "you choose the contract"
     else:
-        what = f"{view.get('declarer')} {table.player(str(view.get('declarer')))} chooses the contract"
+        name = shorten(table.player(str(view.get("declarer"))), SEAT_NAME_WIDTH)
+        what = f"{view.get('declarer')} {name} chooses the contract"
     out: StyleAndTextTuples = [("class:title", title), ("class:contract", what)]
     label = doubles_label(view)
     if label:
-        out.append(("class:dim", f"  doubles {label}"))
+        out.append(("class:dim", "\n" + shorten(f"doubles {label}", TABLE_WIDTH, cut="end")))
     return out
 
 
@@ -299,7 +312,8 @@ def table_lines(table: TableModel) -> StyleAndTextTuples:
     """The centre: seats around the current trick, or the Dominoes layout as four rows."""
     view = table.view or {}
     bottom, left, top, right = seat_order(table)
-    out: StyleAndTextTuples = [*headline(table), ("", "\n\n")]
+    head = headline(table)
+    out: StyleAndTextTuples = [*head, ("", "\n" if "\n" in fragment_list_to_text(head) else "\n\n")]
     if view.get("rows"):
         return out + dominoes_lines(table)
     out += [*_center(_seat_tag(table, top)), ("", "\n")]
@@ -389,14 +403,14 @@ def side_lines(table: TableModel, screen: BarbuScreen) -> StyleAndTextTuples:
     hand_scores = view.get("contract_scores", {})
     totals = view.get("totals", {})
     for seat in SEATS:
-        name = ("you" if seat == table.seat else table.player(seat))[:10]
-        out.append(("", f"{seat} {name:<10} {hand_scores.get(seat, 0):>5} {totals.get(seat, 0):>6}\n"))
+        name = fit("you" if seat == table.seat else table.player(seat), 10)
+        out.append(("", f"{seat} {name} {hand_scores.get(seat, 0):>5} {totals.get(seat, 0):>6}\n"))
     if view.get("phase") == "over" and view.get("ranking"):
         places = " ".join("=".join(p) for p in view["ranking"])
         out.append(("class:contract", f"Final order: {places}\n"))
     out.append(("class:label", "\nChat (c to talk)\n"))
     for line in list(table.chat)[-4:]:
-        out.append(("", line[:33] + "\n"))
+        out.append(("", shorten(line, SIDE_WIDTH, cut="end") + "\n"))
     return out
 
 

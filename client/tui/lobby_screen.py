@@ -11,6 +11,7 @@ from typing import Any
 
 from prompt_toolkit.formatted_text import StyleAndTextTuples
 
+from client.columns import fit, shorten
 from client.tui.model import Model
 from engine.barbu.rules import DOMINOES_SCORES, HEART_LEAD, ROTATION, TRUMP_DUTY
 from engine.cards import SEATS
@@ -26,19 +27,28 @@ VARIANT_FIELDS: tuple[tuple[str, str, tuple[Any, ...]], ...] = (
 )
 
 
+#: Lobby columns, in terminal columns: the table name, its state, the seats.
+NAME_COLUMN, STATE_COLUMN, SEATS_COLUMN = 18, 10, 39
+#: A seat's player name in the lobby, its away mark ``?`` included (four seats fit the seats column).
+LOBBY_NAME_WIDTH = 7
+
+
 def room_seats(room: dict[str, Any]) -> str:
-    """``N:alice E:bot S:- W:-`` for a table's summary, ``alice plays Pyramid`` for a solitaire room's."""
+    """``N:alice E:bot S:- W:-`` for a table's summary, ``alice plays Pyramid`` for a solitaire room's; long
+    names are cut in the middle (``he…fa8-1``) so that the four seats fit ``SEATS_COLUMN``."""
     players: dict[str, Any] = room.get("players", {})
     if room.get("kind") == "solitaire":
         game = GAMES[room["game"]].title if room.get("game") in GAMES else str(room.get("game"))
         gone = " (away)" if room.get("away") else ""
-        return f"{players.get('player')}{gone} plays {game}{' (day)' if room.get('daily') else ''}"
+        player = shorten(str(players.get("player")), 16)
+        return f"{player}{gone} plays {game}{' (day)' if room.get('daily') else ''}"
     away = set(room.get("away", []))
     cells = []
     for seat in SEATS:
         owner = players.get(seat)
         name = "-" if owner is None else ("bot" if str(owner).startswith("bot:") else str(owner))
-        cells.append(f"{seat}:{name[:8]}{'?' if seat in away else ''}")
+        mark = "?" if seat in away else ""
+        cells.append(f"{seat}:{shorten(name, LOBBY_NAME_WIDTH - len(mark))}{mark}")
     return " ".join(cells)
 
 
@@ -120,12 +130,18 @@ def lobby_lines(model: Model, screen: LobbyScreen) -> StyleAndTextTuples:
     out: StyleAndTextTuples = [("class:title", f"Lobby of {model.url} - you are {model.name}\n\n")]
     if not model.rooms:
         out.append(("class:dim", "No tables yet. Press n to open one.\n"))
-    out.append(("class:label", f"  {'table':<18} {'state':<10} {'seats':<36} watching\n"))
+    out.append(
+        (
+            "class:label",
+            f"  {'table':<{NAME_COLUMN}} {'state':<{STATE_COLUMN}} {'seats':<{SEATS_COLUMN}} watching\n",
+        )
+    )
     for i, room in enumerate(model.rooms[:14]):
         style = "class:cursor" if i == screen.room % max(len(model.rooms), 1) else ""
-        name = str(room.get("name", "?"))[:18]
         kind = "" if room.get("kind") == "barbu" else f"[{room.get('kind')}] "
-        line = f"  {kind + name:<18} {room_state(room):<10} {room_seats(room):<36} {room.get('spectators', 0):>3} "
+        name = fit(kind + str(room.get("name", "?")), NAME_COLUMN)
+        seats = fit(room_seats(room), SEATS_COLUMN, cut="end")
+        line = f"  {name} {fit(room_state(room), STATE_COLUMN)} {seats} {room.get('spectators', 0):>3} "
         out += [(style, line), ("", "\n")]
     out.append(("", "\n"))
     return out
@@ -187,5 +203,7 @@ def results_lines(daily: dict[str, Any] | None) -> StyleAndTextTuples:
         return [*out, ("class:dim", "  Nobody has finished it yet.\n")]
     for place, row in enumerate(results[:5], start=1):
         outcome = "won" if row.get("won") else f"{row.get('score')} cards home"
-        out.append(("", f"  {place}. {row.get('player')!s:<24} {outcome:<16} {row.get('moves')} moves\n"))
+        out.append(
+            ("", f"  {place}. {fit(str(row.get('player')), 24)} {outcome:<16} {row.get('moves')} moves\n")
+        )
     return out
