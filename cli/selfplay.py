@@ -4,7 +4,9 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import sys
+from typing import Any
 
 from client.sheet import score_sheet
 from engine.barbu import POLICIES, Match, make_policy
@@ -47,7 +49,9 @@ def play_match(seed: int, policies: list[str]) -> Match:
 
 
 def run(args: argparse.Namespace) -> int:
-    """Play the matches; exit status 0, or 2 on bad arguments."""
+    """Play the matches; exit status 0, 2 on bad arguments, or 1 (one line on stderr, before any match is
+    played) when ``--out`` cannot be written. An existing ``--out`` file is replaced only once every match
+    is played."""
     policies = args.players.split(",")
     if len(policies) != 4 or any(p not in POLICIES for p in policies):
         print(f"--players: need four of {', '.join(POLICIES)} separated by commas", file=sys.stderr)
@@ -55,6 +59,40 @@ def run(args: argparse.Namespace) -> int:
     if args.matches < 1:
         print("--matches: must be at least 1", file=sys.stderr)
         return 2
+    out = None
+    if args.out:
+        # Opened before the first match, so a path that cannot be written fails at once; in append mode, so
+        # an existing file is kept as it was until the records are ready to replace it.
+        existed = os.path.exists(args.out)
+        try:
+            out = open(args.out, "a", encoding="utf-8")  # noqa: SIM115 - open across the matches, closed below
+        except OSError as exc:
+            print(f"barbu: {args.out}: cannot write ({exc.strerror or exc})", file=sys.stderr)
+            return 1
+    try:
+        records = _play(args, policies)
+    except BaseException:
+        if out is not None:
+            out.close()
+            if not existed:
+                os.unlink(args.out)
+        raise
+    if out is not None:
+        with out:
+            out.seek(0)
+            out.truncate()
+            if len(records) == 1:
+                json.dump(records[0], out, indent=1)
+                out.write("\n")
+            else:
+                for record in records:
+                    out.write(json.dumps(record) + "\n")
+        print(f"wrote {len(records)} record(s) to {args.out}")
+    return 0
+
+
+def _play(args: argparse.Namespace, policies: list[str]) -> list[dict[str, Any]]:
+    """Play the matches, printing each one's totals (and sheet); returns their records."""
     players = {SEATS[s]: f"bot:{p}" for s, p in enumerate(policies)}
     records = []
     for i in range(args.matches):
@@ -66,13 +104,4 @@ def run(args: argparse.Namespace) -> int:
         winners = ",".join(SEATS[s] for s in match.ranking()[0])
         print(f"match {i + 1} seed {args.seed + i}: {totals}  winner {winners}")
         records.append(match.to_record(players))
-    if args.out:
-        with open(args.out, "w", encoding="utf-8") as f:
-            if len(records) == 1:
-                json.dump(records[0], f, indent=1)
-                f.write("\n")
-            else:
-                for record in records:
-                    f.write(json.dumps(record) + "\n")
-        print(f"wrote {len(records)} record(s) to {args.out}")
-    return 0
+    return records

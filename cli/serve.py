@@ -8,6 +8,7 @@ import asyncio
 import logging
 import os
 import shlex
+import sqlite3
 import sys
 from pathlib import Path
 
@@ -15,7 +16,7 @@ from cli.args import port, seconds
 from cli.bot import BotsResult, run_bots
 from client.sheet import score_sheet
 from engine.barbu import POLICIES
-from server import BarbuServer, ServerConfig, run_server
+from server import BarbuServer, ServerConfig, StoreError, run_server
 
 
 def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
@@ -66,7 +67,9 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
 
 
 def run_serve(args: argparse.Namespace) -> int:
-    """Serve until a signal; exit 0, or 1 when the address or the store cannot be opened."""
+    """Serve until a signal; exit 0, or 1 (one line on stderr) when the address or the store cannot be opened
+    (not a barbu store, damaged, another program's database, or in use by another server) or the store
+    fails."""
     logging.basicConfig(level=args.log_level, format="%(asctime)s %(levelname)s %(name)s: %(message)s")
     config = ServerConfig(
         host=args.host,
@@ -78,6 +81,12 @@ def run_serve(args: argparse.Namespace) -> int:
     )
     try:
         asyncio.run(run_server(config))
+    except StoreError as exc:
+        print(f"barbu: {exc}", file=sys.stderr)
+        return 1
+    except sqlite3.Error as exc:
+        print(f"barbu: {args.db}: the store failed ({exc})", file=sys.stderr)
+        return 1
     except OSError as exc:
         print(f"cannot serve on {args.host}:{args.port}: {exc}", file=sys.stderr)
         return 1
@@ -95,9 +104,13 @@ async def _demo(db: str, policy: str) -> tuple[str, BotsResult]:
 
 
 def run_demo(args: argparse.Namespace) -> int:
-    """Play the demo match; exit 0."""
+    """Play the demo match; exit 0, or 1 (one line on stderr) when the store cannot be opened."""
     db = str(Path(args.db).resolve())
-    _, result = asyncio.run(_demo(db, args.policy))
+    try:
+        _, result = asyncio.run(_demo(db, args.policy))
+    except StoreError as exc:
+        print(f"barbu: {exc}", file=sys.stderr)
+        return 1
     players = {seat: str(name) for seat, name in result.players.items() if name}
     print(score_sheet(result.history, players))
     print(f"\nmatch id {result.room} ({len(result.history)} hands) stored in {db}")

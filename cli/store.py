@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import sqlite3
 import sys
 from pathlib import Path
 from typing import Any
@@ -40,14 +41,24 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
 
 
 def _open(path: str) -> Store | None:
-    if not Path(path).is_file():
-        print(f"{path}: no such store file", file=sys.stderr)
+    """The store at ``path`` opened read-only (nothing in the file is created or changed), or None after
+    one line on stderr naming the file and why it cannot be read."""
+    try:
+        return Store(path, readonly=True)
+    except StoreError as exc:
+        print(f"barbu: {exc}", file=sys.stderr)
         return None
-    return Store(path)
+
+
+def _unreadable(path: str, exc: sqlite3.Error) -> int:
+    """One line for a store that opened but failed while being read (a damaged page); exit status 1."""
+    print(f"barbu: {path}: cannot read the store ({exc})", file=sys.stderr)
+    return 1
 
 
 def run_export(args: argparse.Namespace) -> int:
-    """Print the record; exit 0, or 1 when the store or the match is missing or does not replay."""
+    """Print the record; exit 0, or 1 (one line on stderr) when the store is missing or not a barbu store, the
+    match is missing or does not replay, or ``--out`` cannot be written. The store is opened read-only."""
     store = _open(args.db)
     if store is None:
         return 1
@@ -66,11 +77,17 @@ def run_export(args: argparse.Namespace) -> int:
     except (StoreError, ValueError) as exc:
         print(f"{args.db}: {exc}", file=sys.stderr)
         return 1
+    except sqlite3.Error as exc:
+        return _unreadable(args.db, exc)
     finally:
         store.close()
     text = json.dumps(record, indent=1) + "\n"
     if args.out:
-        Path(args.out).write_text(text, encoding="utf-8")
+        try:
+            Path(args.out).write_text(text, encoding="utf-8")
+        except OSError as exc:
+            print(f"barbu: {args.out}: cannot write ({exc.strerror or exc})", file=sys.stderr)
+            return 1
         print(f"wrote match {args.match_id} to {args.out}")
     else:
         sys.stdout.write(text)
@@ -90,7 +107,8 @@ def _record_so_far(row: RoomRow, store: Store) -> dict[str, Any]:
 
 
 def run_matches(args: argparse.Namespace) -> int:
-    """List the matches; exit 0, or 1 when the store file is missing."""
+    """List the matches; exit 0, or 1 (one line on stderr) when the store file is missing, not a barbu store
+    or damaged. The store is opened read-only."""
     store = _open(args.db)
     if store is None:
         return 1
@@ -102,6 +120,8 @@ def run_matches(args: argparse.Namespace) -> int:
             if row.record and "totals" in row.record:
                 totals = " ".join(f"{s}{row.record['totals'][s]:+d}" for s in SEATS)
             print(f"{row.id}\t{row.status}\t{hands}\t{_printable(row.name)}\t{players}\t{totals}".rstrip())
+    except sqlite3.Error as exc:
+        return _unreadable(args.db, exc)
     finally:
         store.close()
     return 0

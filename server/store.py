@@ -18,13 +18,25 @@ only. Schema (version 1):
 - ``meta(key, value)``: ``schema`` (the schema version) and ``daily-secret`` (the random secret the day's
   deals are derived from, created on first use and kept).
 
-Times are Unix seconds (float). Errors from SQLite (``sqlite3.Error``) propagate: a store that cannot write
-must stop the server rather than let it broadcast unlogged actions.
+Times are Unix seconds (float). Opening refuses, with a ``StoreError`` naming the file and the reason, a file
+that is not a barbu store (not SQLite, damaged, another program's database, a newer schema) or that another
+server holds (``StoreInUse``). Later errors from SQLite (``sqlite3.Error``) propagate: a store that cannot
+write must stop the server rather than let it broadcast unlogged actions.
+
+One writer: ``Store(path)`` takes an exclusive ``flock`` on ``PATH.lock`` (created next to the store, holding
+the owner's pid, removed by ``close``) for as long as it is open, so two servers never share a file; the
+kernel drops the lock when the process dies, so after a crash the lock file left behind is free to take. ``Store(path, readonly=True)`` (``barbu
+matches``, ``barbu export``) takes no lock, reads while a server writes, and never creates or changes
+anything.
 """
 
 from __future__ import annotations
 
+import contextlib
+import errno
+import fcntl
 import json
+import os
 import secrets
 import sqlite3
 import time
@@ -55,7 +67,24 @@ CREATE INDEX IF NOT EXISTS results_day ON results(day, game);
 
 
 class StoreError(Exception):
-    """The store file is not a barbu store of a schema version this code reads, or a row is missing."""
+    """The store cannot be used: the file is missing (read-only), is not a barbu store of a schema version
+    this code reads, cannot be opened, or is held by another server; or a row is missing. ``str()`` is one
+    line naming the file and the reason, e.g. ``c.sqlite3: not a barbu store (file is not a database)``."""
+
+
+class StoreInUse(StoreError):
+    """Another process holds the store's lock: a barbu server is running on it.
+
+    Attributes:
+        path: the store file, as given.
+        pid: the process id written in the lock file by the holder, or None when it cannot be read.
+    """
+
+    def __init__(self, path: str, pid: int | None):
+        self.path = path
+        self.pid = pid
+        by = "another barbu server" if pid is None else f"another barbu server (pid {pid})"
+        super().__init__(f"the store {path} is in use by {by}")
 
 
 @dataclass(frozen=True)
@@ -85,29 +114,100 @@ class LoggedAction:
 
 
 class Store:
-    """The server's SQLite file (created with its schema when missing).
+    """The server's SQLite file, created with its schema when missing or empty.
+
+    Args:
+        path: the SQLite file.
+        readonly: open for reading only (``mode=ro``): no lock, nothing created, migrated or written; the
+            file must exist and hold a barbu store. Writing methods then raise ``sqlite3.OperationalError``.
 
     Raises:
-        StoreError: the file holds a newer schema version.
-        sqlite3.Error: the file cannot be opened or written.
+        StoreInUse: (not ``readonly``) another process has the store open.
+        StoreError: the file is missing (``readonly``), is a directory, cannot be opened, is not an SQLite
+            database or is damaged, is a non-empty database without barbu's schema (it is left untouched),
+            or holds a newer schema version.
     """
 
-    def __init__(self, path: str | Path):
+    def __init__(self, path: str | Path, *, readonly: bool = False):
         self.path = str(path)
-        self._db = sqlite3.connect(self.path, isolation_level=None)
-        self._db.execute("PRAGMA journal_mode=WAL")
-        self._db.execute("PRAGMA synchronous=NORMAL")
-        self._db.execute("PRAGMA foreign_keys=ON")
-        self._db.executescript(_SCHEMA)
-        row = self._db.execute("SELECT value FROM meta WHERE key='schema'").fetchone()
-        if row is None:
-            self._db.execute("INSERT INTO meta(key, value) VALUES('schema', ?)", (str(SCHEMA_VERSION),))
-        elif int(row[0]) > SCHEMA_VERSION:
-            raise StoreError(f"{self.path}: schema version {row[0]} is newer than {SCHEMA_VERSION}")
+        self.readonly = readonly
+        self._lock: int | None = None
+        if Path(path).is_dir():
+            raise StoreError(f"{self.path}: is a directory, not a store file")
+        if readonly and not Path(path).is_file():
+            raise StoreError(f"{self.path}: no such store file")
+        if not readonly:
+            self._lock = _lock(self.path)
+        try:
+            self._db = self._open()
+        except BaseException:
+            self._unlock()
+            raise
+
+    def _open(self) -> sqlite3.Connection:
+        """Connect, check the file is a barbu store (or, writable, an empty file to create one in), set the
+        pragmas and create the schema. Raises ``StoreError``."""
+        try:
+            if self.readonly:
+                uri = Path(self.path).resolve().as_uri() + "?mode=ro"
+                db = sqlite3.connect(uri, uri=True, isolation_level=None)
+            else:
+                db = sqlite3.connect(self.path, isolation_level=None)
+        except sqlite3.Error as exc:
+            raise StoreError(f"{self.path}: cannot open the store ({exc})") from None
+        try:
+            self._check(db)
+            return db
+        except sqlite3.Error as exc:
+            db.close()
+            raise StoreError(f"{self.path}: not a barbu store ({exc})") from None
+        except BaseException:
+            db.close()
+            raise
+
+    def _check(self, db: sqlite3.Connection) -> None:
+        """Refuse a file that is not a barbu store; writable: create the schema in an empty database."""
+        tables = {str(r[0]) for r in db.execute("SELECT name FROM sqlite_master WHERE type='table'")}
+        version = None
+        if "meta" in tables:
+            row = db.execute("SELECT value FROM meta WHERE key='schema'").fetchone()
+            version = None if row is None else str(row[0])
+        if version is None and (tables or self.readonly):
+            what = "it has other tables" if tables else "an empty database"
+            raise StoreError(f"{self.path}: not a barbu store ({what})")
+        if version is not None and not (version.isdigit() and int(version) <= SCHEMA_VERSION):
+            raise StoreError(f"{self.path}: schema version {version} is newer than {SCHEMA_VERSION}")
+        if self.readonly:
+            db.execute("PRAGMA query_only=ON")
+            return
+        # A damaged file is refused before anything more is written into it.
+        check = db.execute("PRAGMA quick_check(1)").fetchone()
+        if check is None or check[0] != "ok":
+            raise StoreError(f"{self.path}: not a barbu store (damaged: {check[0] if check else '?'})")
+        try:
+            db.execute("PRAGMA journal_mode=WAL")
+            db.execute("PRAGMA synchronous=NORMAL")
+            db.execute("PRAGMA foreign_keys=ON")
+            # One transaction: a crash leaves either no tables or the whole schema with its version.
+            db.executescript(
+                "BEGIN IMMEDIATE;"
+                + _SCHEMA
+                + f"INSERT OR IGNORE INTO meta(key, value) VALUES('schema', '{SCHEMA_VERSION}'); COMMIT;"
+            )
+        except sqlite3.Error as exc:
+            raise StoreError(f"{self.path}: cannot write the store ({exc})") from None
 
     def close(self) -> None:
-        """Close the file (a checkpoint folds the WAL back into it)."""
-        self._db.close()
+        """Close the file (a checkpoint folds the WAL back into it) and release the lock."""
+        try:
+            self._db.close()
+        finally:
+            self._unlock()
+
+    def _unlock(self) -> None:
+        if self._lock is not None:
+            _unlock(self.path, self._lock)
+            self._lock = None
 
     # Players ------------------------------------------------------------------------------------------
 
@@ -245,6 +345,61 @@ class Store:
             (day, game),
         ).fetchall()
         return [{"player": p, "room": r, "won": bool(w), "score": s, "moves": m} for p, r, w, s, m in rows]
+
+
+def _lock(path: str) -> int:
+    """Take the exclusive lock of store ``path``: ``flock`` on ``PATH.lock`` (created if missing), with this
+    process's pid written in it; returns the descriptor, which holds the lock until ``_unlock`` (or the
+    process's end).
+
+    Raises:
+        StoreInUse: another open store holds the lock.
+        StoreError: the lock file cannot be created or locked.
+    """
+    lock_path = path + ".lock"
+    while True:
+        try:
+            fd = os.open(lock_path, os.O_RDWR | os.O_CREAT | os.O_CLOEXEC, 0o666)
+        except OSError as exc:
+            raise StoreError(f"{path}: cannot open the store ({lock_path}: {exc.strerror or exc})") from None
+        try:
+            fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except OSError as exc:
+            holder = _read_pid(fd)
+            os.close(fd)
+            if exc.errno in (errno.EWOULDBLOCK, errno.EAGAIN, errno.EACCES):
+                raise StoreInUse(path, holder) from None
+            raise StoreError(f"{path}: cannot lock the store ({lock_path}: {exc.strerror or exc})") from None
+        # The holder removes the lock file before releasing it: a lock taken on a removed file is no lock.
+        try:
+            if os.path.samestat(os.fstat(fd), os.stat(lock_path)):
+                break
+        except FileNotFoundError:
+            pass
+        os.close(fd)
+    try:
+        os.ftruncate(fd, 0)
+        os.pwrite(fd, f"{os.getpid()}\n".encode(), 0)
+    except OSError:
+        pass  # the pid is only for the message a second server prints
+    return fd
+
+
+def _unlock(path: str, fd: int) -> None:
+    """Release the lock ``_lock(path)`` returned: remove ``PATH.lock`` while still holding it (so no lock
+    file is left behind), then close the descriptor, which drops the ``flock``."""
+    with contextlib.suppress(OSError):
+        os.unlink(path + ".lock")
+    os.close(fd)
+
+
+def _read_pid(fd: int) -> int | None:
+    """The pid written in a lock file, or None."""
+    try:
+        text = os.pread(fd, 32, 0).decode("ascii").strip()
+    except (OSError, UnicodeDecodeError):
+        return None
+    return int(text) if text.isdigit() else None
 
 
 _ROOM_COLUMNS = "id, kind, name, config, players, status, created, updated, record"

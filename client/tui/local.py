@@ -1,5 +1,7 @@
 """``barbu play --local``: a private server in this process on a free loopback port, with its SQLite file in
-the user's data directory (``client.tui.tokens.data_dir``), and a table where three server bots wait for the player in seat S."""
+the user's data directory (``client.tui.tokens.data_dir``), and a table where three server bots wait for the
+player in seat S. The server holds its store's lock while it runs (``server.store``), so a second ``barbu play
+--local`` on the same store is refused (``StoreInUse``) rather than run a second server on the file."""
 
 from __future__ import annotations
 
@@ -12,6 +14,7 @@ from typing import TYPE_CHECKING
 from client.tui.tokens import TokenStore, data_dir
 from server.app import BarbuServer
 from server.config import ServerConfig
+from server.store import StoreError
 
 if TYPE_CHECKING:
     from client.tui.app import TuiApp
@@ -24,14 +27,20 @@ class LocalServer:
     """A server for one player, started and stopped with ``async with``.
 
     Args:
-        db: the SQLite file (default: ``data_dir()/local.sqlite3``).
+        db: the SQLite file (default: ``data_dir()/local.sqlite3``); its directory is created if missing.
         bot_delay: seconds each bot waits before playing, so the player can follow the cards.
+
+    Raises:
+        StoreError: the store's directory cannot be created.
     """
 
     def __init__(self, db: Path | None = None, bot_delay: float = 0.7):
         if db is None:
             db = data_dir() / "local.sqlite3"
-        db.parent.mkdir(mode=0o700, parents=True, exist_ok=True)
+        try:
+            db.parent.mkdir(mode=0o700, parents=True, exist_ok=True)
+        except OSError as exc:
+            raise StoreError(f"{db}: cannot create its directory ({exc.strerror or exc})") from None
         # The store holds this player's resume token: keep it (and SQLite's -wal/-shm files) to this user.
         os.umask(os.umask(0o077) | 0o077)
         self.db = db
@@ -58,14 +67,32 @@ class LocalServer:
         """The server's ``ws://127.0.0.1:PORT``."""
         return self.server.url
 
+    async def start(self) -> None:
+        """Open the store (taking its lock), restore its rooms and listen; on failure nothing stays open.
+
+        Raises:
+            StoreInUse: another barbu server (another ``barbu play --local``) has this store open.
+            StoreError: the store cannot be opened (not a barbu store, damaged, a directory).
+            OSError: no loopback port could be bound.
+        """
+        try:
+            await self.server.start()
+        except BaseException:
+            await self.server.stop()
+            raise
+
+    async def stop(self) -> None:
+        """Stop the server and close the store (releasing its lock)."""
+        await self.server.stop()
+
     async def __aenter__(self) -> LocalServer:
-        await self.server.start()
+        await self.start()
         return self
 
     async def __aexit__(
         self, kind: type[BaseException] | None, exc: BaseException | None, tb: TracebackType | None
     ) -> None:
-        await self.server.stop()
+        await self.stop()
 
 
 def local_table_name() -> str:
