@@ -54,10 +54,10 @@ def run(args: argparse.Namespace) -> int:
     is played."""
     policies = args.players.split(",")
     if len(policies) != 4 or any(p not in POLICIES for p in policies):
-        print(f"--players: need four of {', '.join(POLICIES)} separated by commas", file=sys.stderr)
+        print(f"barbu: --players: need four of {', '.join(POLICIES)} separated by commas", file=sys.stderr)
         return 2
     if args.matches < 1:
-        print("--matches: must be at least 1", file=sys.stderr)
+        print("barbu: --matches: must be at least 1", file=sys.stderr)
         return 2
     out = None
     if args.out:
@@ -78,15 +78,20 @@ def run(args: argparse.Namespace) -> int:
                 os.unlink(args.out)
         raise
     if out is not None:
-        with out:
-            out.seek(0)
-            out.truncate()
-            if len(records) == 1:
-                json.dump(records[0], out, indent=1)
-                out.write("\n")
-            else:
-                for record in records:
-                    out.write(json.dumps(record) + "\n")
+        try:
+            with out:
+                if os.path.isfile(args.out):  # a device such as /dev/null has nothing to truncate
+                    out.seek(0)
+                    out.truncate()
+                if len(records) == 1:
+                    json.dump(records[0], out, indent=1)
+                    out.write("\n")
+                else:
+                    for record in records:
+                        out.write(json.dumps(record) + "\n")
+        except OSError as exc:
+            print(f"barbu: {args.out}: cannot write ({exc.strerror or exc})", file=sys.stderr)
+            return 1
         print(f"wrote {len(records)} record(s) to {args.out}")
     return 0
 

@@ -88,7 +88,7 @@ def run_serve(args: argparse.Namespace) -> int:
         print(f"barbu: {args.db}: the store failed ({exc})", file=sys.stderr)
         return 1
     except OSError as exc:
-        print(f"cannot serve on {args.host}:{args.port}: {exc}", file=sys.stderr)
+        print(f"barbu: cannot serve on {args.host}:{args.port}: {exc}", file=sys.stderr)
         return 1
     return 0
 

@@ -65,17 +65,20 @@ def run_export(args: argparse.Namespace) -> int:
     try:
         row = store.room(args.match_id)
         if row.kind not in ("barbu", SolitaireRoom.kind):
-            print(f"room {args.match_id} is a {row.kind} room: no record to export", file=sys.stderr)
+            print(f"barbu: room {args.match_id} is a {row.kind} room: no record to export", file=sys.stderr)
             return 1
         if row.kind == "barbu" and row.record is None and len(row.players) < 4:
             print(
-                f"match {args.match_id} never started (seats still empty): no record to export",
+                f"barbu: match {args.match_id} never started (seats still empty): no record to export",
                 file=sys.stderr,
             )
             return 1
         record = row.record if row.record is not None else _record_so_far(row, store)
-    except (StoreError, ValueError) as exc:
-        print(f"{args.db}: {exc}", file=sys.stderr)
+    except StoreError as exc:  # names the file itself
+        print(f"barbu: {exc}", file=sys.stderr)
+        return 1
+    except ValueError as exc:
+        print(f"barbu: {args.db}: {exc}", file=sys.stderr)
         return 1
     except sqlite3.Error as exc:
         return _unreadable(args.db, exc)
@@ -113,7 +116,10 @@ def run_matches(args: argparse.Namespace) -> int:
     if store is None:
         return 1
     try:
-        for row in store.rooms("barbu"):
+        rows = store.rooms("barbu")
+        if not rows:
+            print(f"barbu: no matches in {args.db} yet", file=sys.stderr)
+        for row in rows:
             hands = len(row.record["deals"]) if row.record else "-"
             players = ",".join(_printable(row.players.get(s, "-")) for s in SEATS)
             totals = ""

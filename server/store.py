@@ -23,11 +23,13 @@ that is not a barbu store (not SQLite, damaged, another program's database, a ne
 server holds (``StoreInUse``). Later errors from SQLite (``sqlite3.Error``) propagate: a store that cannot
 write must stop the server rather than let it broadcast unlogged actions.
 
-One writer: ``Store(path)`` takes an exclusive ``flock`` on ``PATH.lock`` (created next to the store, holding
-the owner's pid, removed by ``close``) for as long as it is open, so two servers never share a file; the
-kernel drops the lock when the process dies, so after a crash the lock file left behind is free to take. ``Store(path, readonly=True)`` (``barbu
-matches``, ``barbu export``) takes no lock, reads while a server writes, and never creates or changes
-anything.
+One writer: ``Store(path)`` takes an exclusive ``flock`` on ``REALPATH.lock`` (created next to the store's
+real file, holding the owner's pid, removed by ``close``) and one on the store file itself (the same file
+reached by a symbolic or hard link is the same lock) for as long as it is open, so two servers never share a
+file; the kernel drops the locks when the process dies, so after a crash the lock file left behind is free to
+take. ``Store(path, readonly=True)`` (``barbu matches``, ``barbu export``) takes no lock, reads while a
+server writes, and never creates or changes anything: the ``-wal``/``-shm`` files SQLite makes beside a
+store that had none are removed again on ``close`` when no server has started on it meanwhile.
 """
 
 from __future__ import annotations
@@ -40,6 +42,7 @@ import os
 import secrets
 import sqlite3
 import time
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -131,7 +134,9 @@ class Store:
     def __init__(self, path: str | Path, *, readonly: bool = False):
         self.path = str(path)
         self.readonly = readonly
-        self._lock: int | None = None
+        self._lock: tuple[int, int] | None = None
+        # SQLite makes these beside a WAL store even to read it: the ones this open makes, close removes.
+        self._made = [f for f in (self.path + "-wal", self.path + "-shm") if not os.path.exists(f)]
         if Path(path).is_dir():
             raise StoreError(f"{self.path}: is a directory, not a store file")
         if readonly and not Path(path).is_file():
@@ -142,6 +147,7 @@ class Store:
             self._db = self._open()
         except BaseException:
             self._unlock()
+            self._tidy()
             raise
 
     def _open(self) -> sqlite3.Connection:
@@ -203,11 +209,29 @@ class Store:
             self._db.close()
         finally:
             self._unlock()
+            self._tidy()
 
     def _unlock(self) -> None:
         if self._lock is not None:
             _unlock(self.path, self._lock)
             self._lock = None
+
+    def _tidy(self) -> None:
+        """Read-only: remove the empty ``-wal`` and the ``-shm`` this open made, unless a server now holds
+        the store (they are its own then)."""
+        if not self.readonly or not any(os.path.exists(f) for f in self._made):
+            return
+        try:
+            lock = _lock(self.path, create=False)
+        except StoreError:
+            return
+        try:
+            for made in self._made:
+                with contextlib.suppress(OSError):
+                    if made.endswith("-shm") or os.path.getsize(made) == 0:
+                        os.unlink(made)
+        finally:
+            _unlock(self.path, lock)
 
     # Players ------------------------------------------------------------------------------------------
 
@@ -347,29 +371,28 @@ class Store:
         return [{"player": p, "room": r, "won": bool(w), "score": s, "moves": m} for p, r, w, s, m in rows]
 
 
-def _lock(path: str) -> int:
-    """Take the exclusive lock of store ``path``: ``flock`` on ``PATH.lock`` (created if missing), with this
-    process's pid written in it; returns the descriptor, which holds the lock until ``_unlock`` (or the
-    process's end).
+def _lock(path: str, *, create: bool = True) -> tuple[int, int]:
+    """Take the exclusive locks of store ``path``: ``flock`` on ``REALPATH.lock`` (created if missing), with
+    this process's pid written in it, and on the store file (created empty if missing and ``create``; an
+    empty file is a new SQLite database). Returns the two descriptors, which hold the locks until
+    ``_unlock`` (or the process's end).
 
     Raises:
-        StoreInUse: another open store holds the lock.
-        StoreError: the lock file cannot be created or locked.
+        StoreInUse: another open store holds a lock (through this path or any link to the same file).
+        StoreError: a file cannot be created, opened or locked.
     """
-    lock_path = path + ".lock"
+    real = os.path.realpath(path)
+    lock_path = real + ".lock"
     while True:
         try:
             fd = os.open(lock_path, os.O_RDWR | os.O_CREAT | os.O_CLOEXEC, 0o666)
         except OSError as exc:
             raise StoreError(f"{path}: cannot open the store ({lock_path}: {exc.strerror or exc})") from None
         try:
-            fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
-        except OSError as exc:
-            holder = _read_pid(fd)
+            _flock(path, fd, _read_pid)
+        except StoreError:
             os.close(fd)
-            if exc.errno in (errno.EWOULDBLOCK, errno.EAGAIN, errno.EACCES):
-                raise StoreInUse(path, holder) from None
-            raise StoreError(f"{path}: cannot lock the store ({lock_path}: {exc.strerror or exc})") from None
+            raise
         # The holder removes the lock file before releasing it: a lock taken on a removed file is no lock.
         try:
             if os.path.samestat(os.fstat(fd), os.stat(lock_path)):
@@ -378,19 +401,44 @@ def _lock(path: str) -> int:
             pass
         os.close(fd)
     try:
+        flags = os.O_RDONLY | os.O_CLOEXEC | (os.O_CREAT if create else 0)
+        store_fd = os.open(real, flags, 0o600)
+    except OSError as exc:
+        _unlock(path, (fd, -1))
+        raise StoreError(f"{path}: cannot open the store ({exc.strerror or exc})") from None
+    try:
+        _flock(path, store_fd, lambda _fd: None)  # a hard link has another .lock file but the same inode
+    except StoreError:
+        os.close(store_fd)
+        _unlock(path, (fd, -1))
+        raise
+    try:
         os.ftruncate(fd, 0)
         os.pwrite(fd, f"{os.getpid()}\n".encode(), 0)
     except OSError:
         pass  # the pid is only for the message a second server prints
-    return fd
+    return fd, store_fd
 
 
-def _unlock(path: str, fd: int) -> None:
-    """Release the lock ``_lock(path)`` returned: remove ``PATH.lock`` while still holding it (so no lock
-    file is left behind), then close the descriptor, which drops the ``flock``."""
+def _flock(path: str, fd: int, holder: Callable[[int], int | None]) -> None:
+    """``flock`` ``fd`` exclusively without waiting. Raises ``StoreInUse`` naming ``holder(fd)``'s pid when
+    another process holds it, ``StoreError`` when it cannot be locked at all."""
+    try:
+        fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+    except OSError as exc:
+        if exc.errno in (errno.EWOULDBLOCK, errno.EAGAIN, errno.EACCES):
+            raise StoreInUse(path, holder(fd)) from None
+        raise StoreError(f"{path}: cannot lock the store ({exc.strerror or exc})") from None
+
+
+def _unlock(path: str, fds: tuple[int, int]) -> None:
+    """Release the locks ``_lock(path)`` returned: remove ``REALPATH.lock`` while still holding it (so no
+    lock file is left behind), then close the descriptors, which drops the ``flock``s."""
     with contextlib.suppress(OSError):
-        os.unlink(path + ".lock")
-    os.close(fd)
+        os.unlink(os.path.realpath(path) + ".lock")
+    for fd in fds:
+        if fd >= 0:
+            os.close(fd)
 
 
 def _read_pid(fd: int) -> int | None:

@@ -168,6 +168,19 @@ def test_matches_reads_a_store_without_changing_it(
     assert main(["matches", "--db", str(db)]) == 0
     assert "quiet" in capsys.readouterr().out
     assert db.read_bytes() == before
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["s.sqlite3"]  # no -wal, -shm or .lock left
+
+
+async def test_a_link_to_a_held_store_is_the_same_store(start_server: StartServer, tmp_path: Path) -> None:
+    db = tmp_path / "held.sqlite3"
+    server = await start_server(db=str(db))
+    (tmp_path / "soft.sqlite3").symlink_to(db)
+    os.link(db, tmp_path / "hard.sqlite3")
+    for link in ("soft.sqlite3", "hard.sqlite3"):
+        with pytest.raises(StoreInUse):
+            Store(tmp_path / link)
+    await server.stop()
+    Store(tmp_path / "hard.sqlite3").close()  # free once the server is gone
 
 
 async def test_a_store_held_by_a_running_server_cannot_be_opened_for_writing(
@@ -259,6 +272,16 @@ def test_selfplay_refuses_an_output_it_cannot_write_before_playing(
     assert captured.err.startswith(f"barbu: {out}: cannot write (") and captured.err.count("\n") == 1
 
 
+@pytest.mark.skipif(not Path("/dev/full").exists(), reason="needs /dev/null and /dev/full")
+def test_selfplay_writes_to_a_device_and_says_a_full_one_in_one_line(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    assert main(["selfplay", "--matches", "1", "--seed", "1", "--out", "/dev/null"]) == 0
+    assert "wrote 1 record(s) to /dev/null" in capsys.readouterr().out
+    assert main(["selfplay", "--matches", "1", "--seed", "1", "--out", "/dev/full"]) == 1
+    assert capsys.readouterr().err == "barbu: /dev/full: cannot write (No space left on device)\n"
+
+
 def test_export_refuses_an_output_it_cannot_write_in_one_line(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
@@ -271,3 +294,14 @@ def test_export_refuses_an_output_it_cannot_write_in_one_line(
     assert main(["export", "--db", str(db), str(room), "--out", str(tmp_path)]) == 1
     err = capsys.readouterr().err
     assert err.startswith(f"barbu: {tmp_path}: cannot write (") and err.count("\n") == 1
+
+
+def test_an_empty_store_and_a_missing_match_are_said_in_one_line(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    db = tmp_path / "new.sqlite3"
+    Store(db).close()
+    assert main(["matches", "--db", str(db)]) == 0
+    assert capsys.readouterr().err == f"barbu: no matches in {db} yet\n"
+    assert main(["export", "--db", str(db), "99"]) == 1
+    assert capsys.readouterr().err == f"barbu: no room 99 in {db}\n"
