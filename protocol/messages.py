@@ -39,7 +39,7 @@ class Login(Message):
 
     TYPE = "login"
     id: int = _field(metadata=_ID)
-    name: str = _field(metadata={"min_len": 1, "max_len": 24})
+    name: str = _field(metadata={"min_len": 1, "max_len": 24, "printable": True})
     password: str | None = _field(default=None, metadata={"max_len": 128})
 
 

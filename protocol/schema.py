@@ -108,6 +108,10 @@ def _matches(value: Any, tp: Any) -> bool:
 MAX_MARKS_IN_A_ROW = 4
 
 
+#: Letters that draw nothing: the Hangul fillers and the blank Braille pattern (not spaces to ``isspace``).
+BLANKS = frozenset("\u115f\u1160\u3164\uffa0\u2800")
+
+
 def _looks_like_text(value: str) -> bool:
     """Whether ``value`` shows as text: a visible character, no mark first, no long run of marks."""
     run = 0
@@ -119,7 +123,7 @@ def _looks_like_text(value: str) -> bool:
                 return False
         else:
             run = 0
-            visible = visible or not char.isspace()
+            visible = visible or not (char.isspace() or char in BLANKS)
     return visible
 
 

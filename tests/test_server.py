@@ -570,7 +570,10 @@ async def test_a_name_differing_only_in_case_from_a_player_here_is_refused(
     assert (await connect(server, "case-9")).name == "case-9"
 
 
-@pytest.mark.parametrize("name", ["ａｌｉｃｅ", "bot：x", "Bot:x", "bot :x"])
+@pytest.mark.parametrize(
+    "name",
+    ["ａｌｉｃｅ", "bot：x", "Bot:x", "bot :x", "\u0301", "\u0301a", "\u20dd", "\u115f\u1160", "\u2800"],
+)
 async def test_look_alike_and_bot_like_names_are_refused(
     server: BarbuServer, connect: Connect, name: str
 ) -> None:
