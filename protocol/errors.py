@@ -21,6 +21,7 @@ ERROR_CODES: dict[str, str] = {
     "seat-held": "the player holds a seat in a room: only resume with their token takes it back, not login",
     "name-taken": "the player or table name is in use by someone connected / another open table",
     "no-such-room": "no open room has this id",
+    "wrong-room": "the request is for the other kind of room (a table's request to a solitaire room, or the reverse)",
     "too-many-tables": "the player already has as many unstarted tables as allowed, or the server is full",
     "seat-taken": "the seat is held by another player or a bot",
     "not-seated": "the request needs a seat at this room and the player has none",
@@ -33,7 +34,7 @@ ERROR_CODES: dict[str, str] = {
     "daily-played": "the player finished the day's deal of this game today, or is playing it in another room",
     "no-hint": "hints are not given on the day's deal",
     "illegal": "the game refused the action; the rule field names the rule broken",
-    "slow-down": "too many chat messages in a short time; wait a few seconds",
+    "slow-down": "too many chat messages, or wrong passwords from this address, in a short time; wait",
     "internal": "the server failed; the request had no effect",
 }
 

@@ -375,7 +375,11 @@ class BarbuTable(Room):
         elif isinstance(request, GetSnapshot):
             peer.send(self.snapshot(peer, request.id))
         else:
-            raise ProtocolError("unknown-type", f"a table does not take {request.TYPE}", field="type")
+            raise ProtocolError(
+                "wrong-room",
+                f"a table does not take {request.TYPE}: it is for a solitaire room",
+                field="type",
+            )
 
     # Requests -------------------------------------------------------------------------------------
 

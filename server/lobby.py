@@ -292,8 +292,9 @@ class Lobby:
         if len(self.rooms) >= self.config.max_rooms:
             raise ProtocolError("too-many-tables", "the server holds as many rooms as it allows; try later")
         for room in self.rooms.values():
-            if room.name == request.name and room.summary()["state"] != "over":
-                raise ProtocolError("name-taken", f"an open table is named {request.name!r}", field="name")
+            # Case aside: "Friday" and "friday" in one lobby would be taken for one another.
+            if room.name.casefold() == request.name.casefold() and room.summary()["state"] != "over":
+                raise ProtocolError("name-taken", f"an open table is named {room.name!r}", field="name")
         table = BarbuTable.create(
             self.store, self.config, request.name, request.variants, request.turn_time, request.grace
         )

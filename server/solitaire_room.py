@@ -291,7 +291,8 @@ class SolitaireRoom(Room):
                 short id in ``rule``, one of ``engine.solitaire.errors.RULE_CODES``: ``nothing-to-undo``,
                 ``nothing-to-redo``, ``no-safe-move``, or the rule of ``shared/rules/solitaire.md`` a move
                 breaks, e.g. ``column-build``; the words are in ``message``),
-                ``no-hint`` (``hint`` on the day's deal), ``unknown-type``; the room is unchanged.
+                ``no-hint`` (``hint`` on the day's deal), ``wrong-room`` (a table's request: ``chat``, ``sit``,
+                ``add-bot``, ``act``, ...); the room is unchanged.
         """
         if isinstance(request, GetSnapshot):
             peer.send(self.snapshot(peer, request.id))
@@ -301,7 +302,9 @@ class SolitaireRoom(Room):
             await self._act(peer, request)
         else:
             raise ProtocolError(
-                "unknown-type", f"a solitaire room does not take {request.TYPE}", field="type"
+                "wrong-room",
+                f"a solitaire room does not take {request.TYPE}: it is for a Barbu table",
+                field="type",
             )
 
     async def abandon(self) -> None:
@@ -350,7 +353,8 @@ class SolitaireRoom(Room):
             try:
                 result = self._perform(action)
             except IllegalMove as exc:
-                raise ProtocolError("illegal", str(exc), field="move", rule=exc.code) from None
+                field = "move" if action["action"] == "move" else None  # undo and redo have no field
+                raise ProtocolError("illegal", str(exc), field=field, rule=exc.code) from None
             self.seq += 1
             self.store.append_action(self.store_id, self.seq, None, action)
             if result is not None:

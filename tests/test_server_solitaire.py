@@ -76,6 +76,11 @@ async def test_play_illegal_undo_redo_hint_and_a_watcher(server: BarbuServer, co
     with pytest.raises(ServerError) as nothing:
         await alice.redo(room)
     assert nothing.value.code == "illegal" and nothing.value.rule == "nothing-to-redo"
+    assert nothing.value.field is None  # undo and redo have no move field to blame
+    for wrong in (alice.chat(room, "hi"), alice.add_bot(room, "N")):
+        with pytest.raises(ServerError) as kind:
+            await wrong
+        assert (kind.value.code, kind.value.field) == ("wrong-room", "type")
 
     hint = await alice.hint(room)
     assert hint is not None
