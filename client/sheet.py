@@ -78,7 +78,7 @@ def sheet_rows(
     players = players or {s: s for s in SEATS}
     header = [
         "  ".join(f"{s}={shorten(players.get(s, s), 14)}" for s in SEATS),
-        f"{'#':>2} {'D':1} {'contract':<11} {'doubles':<13}" + "".join(f"{s:>12}" for s in SEATS),
+        f"{'#':>2} {'*':1} {'contract':<11} {'doubles':<13}" + "".join(f"{s:>12}" for s in SEATS),
     ]
     totals = dict.fromkeys(SEATS, 0)
     rows = []

@@ -28,7 +28,7 @@ def test_every_double_and_redouble_of_a_hand_is_shown() -> None:
     header, rows = sheet_rows([SIX_DOUBLES], {"N": "ann", "E": "bea", "S": "cid", "W": "dan"})
     assert header == [
         "N=ann  E=bea  S=cid  W=dan",
-        " # D contract    doubles                 N           E           S           W",
+        " # * contract    doubles                 N           E           S           W",
     ]
     assert rows == [
         " 3 N No Tricks   N<E!SW! E<W    -52 ( -52)   10 (  10)    4 (   4)   12 (  12)",
