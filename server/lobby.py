@@ -39,6 +39,7 @@ from protocol import (
     Watch,
     Welcome,
 )
+from protocol.schema import BLANKS
 from server.barbu_table import BOT_PREFIX, BarbuTable
 from server.config import ServerConfig
 from server.peer import Peer
@@ -56,22 +57,34 @@ MAX_GUARDED_ADDRESSES = 10_000
 ROOM_KINDS: dict[str, type[Room]] = {BarbuTable.kind: BarbuTable, SolitaireRoom.kind: SolitaireRoom}
 
 
-def check_player_name(name: str) -> None:
-    """Refuse a player name with outer spaces, unprintable characters, or the reserved ``bot:`` prefix.
+#: What may not stand at either end of a name: spaces, and the letters that draw nothing (``BLANKS``).
+_EDGES = " \t" + "".join(BLANKS)
+
+
+def fold(name: str) -> str:
+    """``name`` as compared with other names: NFKC (full-width and other compatibility forms folded) and
+    case-folded, so ``ＦＲＩＤＡＹ``, ``Friday`` and ``friday`` are one name."""
+    return unicodedata.normalize("NFKC", name).casefold()
+
+
+def check_player_name(name: str) -> str:
+    """The player name to use for ``name``: its NFC form (an accent typed as a separate mark, as macOS
+    input gives it, is one letter). Refuses outer spaces or blank letters, unprintable characters,
+    compatibility look-alikes (full-width letters), and the reserved ``bot:`` prefix.
 
     Raises:
         ProtocolError: ``bad-message`` on field ``name``.
     """
-    folded = unicodedata.normalize("NFKC", name).casefold()
-    if (
-        name != name.strip()
-        or not name.isprintable()
-        or unicodedata.normalize("NFKC", name) != name  # full-width and other look-alike forms
-        or folded.replace(" ", "").startswith(BOT_PREFIX)
-    ):
+    name = unicodedata.normalize("NFC", name)
+    if name != name.strip(_EDGES) or not name.isprintable():
+        raise ProtocolError("bad-message", "name: no spaces or blank letters at either end", field="name")
+    if unicodedata.normalize("NFKC", name) != name:  # full-width and other look-alike forms
         raise ProtocolError(
-            "bad-message", "name: printable, no outer spaces, not starting with 'bot:'", field="name"
+            "bad-message", "name: full-width or other compatibility letters are not allowed", field="name"
         )
+    if fold(name).replace(" ", "").startswith(BOT_PREFIX):
+        raise ProtocolError("bad-message", "name: must not start with 'bot:' (bots' names)", field="name")
+    return name
 
 
 class Lobby:
@@ -184,12 +197,12 @@ class Lobby:
     def _name_twin(self, name: str) -> str | None:
         """A player connected or holding a Barbu seat whose name differs from ``name`` only in case
         (``Alice`` for ``alice``): at a table the two would pass for one another."""
-        folded = name.casefold()
+        folded = fold(name)
         players = set(self.online)
         for room in self.rooms.values():
             if isinstance(room, BarbuTable) and room.state != "over":
                 players.update(seat.owner for seat in room.seats if seat.owner and not seat.is_bot)
-        return next((p for p in sorted(players) if p != name and p.casefold() == folded), None)
+        return next((p for p in sorted(players) if p != name and fold(p) == folded), None)
 
     def _check_guessing(self, peer: Peer) -> None:
         """Refuse a password login from an address that sent ``max_wrong_passwords`` wrong ones lately: many
@@ -214,7 +227,7 @@ class Lobby:
         if peer.player is not None:
             raise ProtocolError("already-logged-in", f"this connection is logged in as {peer.player}")
         if isinstance(request, Login):
-            check_player_name(request.name)
+            name = check_player_name(request.name)
             wanted = self.config.password
             given = request.password or ""
             if wanted is not None:
@@ -227,28 +240,27 @@ class Lobby:
                 if peer.failed_logins >= self.config.max_failed_logins:
                     asyncio.get_running_loop().create_task(peer.ws.close(1008, "too many wrong passwords"))
                 raise ProtocolError("bad-password", "wrong or missing server password", field="password")
-            if request.name in self.online:
-                raise ProtocolError("name-taken", f"{request.name} is connected already", field="name")
-            twin = self._name_twin(request.name)
+            if name in self.online:
+                raise ProtocolError("name-taken", f"{name} is connected already", field="name")
+            twin = self._name_twin(name)
             if twin is not None:
                 raise ProtocolError(
-                    "name-taken", f"{request.name} is too like {twin}, who is playing here", field="name"
+                    "name-taken", f"{name} is too like {twin}, who is playing here", field="name"
                 )
             # Only a seat in a Barbu match is worth protecting: a solitaire room is the player's alone, and
             # guarding it would lock out a player who lost their token, for good.
             held = [
                 room.name
                 for room in self.rooms.values()
-                if isinstance(room, BarbuTable) and room.holds_seat(request.name)
+                if isinstance(room, BarbuTable) and room.holds_seat(name)
             ]
             if held:
                 # A password is shared by friends; a seat in play is the player's own: only their token.
                 raise ProtocolError(
                     "seat-held",
-                    f"{request.name} holds a seat at {held[0]!r}: reconnect with its resume token",
+                    f"{name} holds a seat at {held[0]!r}: reconnect with its resume token",
                     field="name",
                 )
-            name = request.name
             token = self.store.issue_token(name)
         else:
             found = self.store.player_for_token(request.token)
@@ -275,8 +287,10 @@ class Lobby:
         return rooms[: self.config.max_listed]
 
     def _create_table(self, peer: Peer, request: CreateTable) -> None:
-        if request.name != request.name.strip() or not request.name.strip():
-            raise ProtocolError("bad-message", "name: no leading or trailing spaces, not blank", field="name")
+        if request.name != request.name.strip(_EDGES) or not request.name.strip(_EDGES):
+            raise ProtocolError(
+                "bad-message", "name: no spaces or blank letters at either end, not blank", field="name"
+            )
         waiting = [
             rid
             for rid, creator in self.creators.items()
@@ -292,8 +306,8 @@ class Lobby:
         if len(self.rooms) >= self.config.max_rooms:
             raise ProtocolError("too-many-tables", "the server holds as many rooms as it allows; try later")
         for room in self.rooms.values():
-            # Case aside: "Friday" and "friday" in one lobby would be taken for one another.
-            if room.name.casefold() == request.name.casefold() and room.summary()["state"] != "over":
+            # Case and width aside: "Friday", "friday" and "ＦＲＩＤＡＹ" would be taken for one another.
+            if fold(room.name) == fold(request.name) and room.summary()["state"] != "over":
                 raise ProtocolError("name-taken", f"an open table is named {room.name!r}", field="name")
         table = BarbuTable.create(
             self.store, self.config, request.name, request.variants, request.turn_time, request.grace

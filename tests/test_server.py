@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import asyncio
 import json
+import unicodedata
 from pathlib import Path
 from typing import Any
 
@@ -550,6 +551,34 @@ async def test_an_unfinished_solitaire_room_does_not_lock_its_player_out(
     await until_dropped(server, "solo")
     again = await connect(server, "solo")  # login by name, without the token
     assert again.name == "solo"
+
+
+async def test_a_name_typed_with_separate_accent_marks_is_one_player(
+    server: BarbuServer, connect: Connect
+) -> None:
+    typed = unicodedata.normalize("NFD", "Zoë Nguyễn")  # as macOS input gives it
+    zoe = await connect(server, typed)
+    assert zoe.name == "Zoë Nguyễn" and zoe.name != typed
+    with pytest.raises(ServerError) as info:
+        await connect(server, "Zoë Nguyễn")
+    assert info.value.code == "name-taken"
+
+
+@pytest.mark.parametrize("name", ["alice\u2800", "\u1160alice", "ＡＬＩＣＥ"])
+async def test_blank_edges_and_wide_forms_do_not_slip_past_a_name(
+    server: BarbuServer, connect: Connect, name: str
+) -> None:
+    alice = await connect(server, "alice")
+    with pytest.raises(ServerError) as info:
+        await connect(server, name)
+    assert (info.value.code, info.value.field) == ("bad-message", "name")
+    for table in ("friday", "ＦＲＩＤＡＹ", "friday\u2800"):
+        if table == "friday":
+            await alice.create_table(table)
+            continue
+        with pytest.raises(ServerError) as refused:
+            await alice.create_table(table)
+        assert refused.value.code in ("name-taken", "bad-message")
 
 
 async def test_a_name_differing_only_in_case_from_a_player_here_is_refused(

@@ -11,6 +11,7 @@ from __future__ import annotations
 import json
 import logging
 import os
+import unicodedata
 from pathlib import Path
 
 log = logging.getLogger(__name__)
@@ -34,7 +35,8 @@ class TokenStore:
 
     @staticmethod
     def _key(server: str, name: str) -> str:
-        return f"{server}\n{name}"
+        # The server keeps names in NFC: "Zoë" typed with a separate accent mark is the same player.
+        return f"{server}\n{unicodedata.normalize('NFC', name)}"
 
     def _load(self) -> dict[str, str]:
         try:
