@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import argparse
 import importlib
+import os
 import sys
 from collections.abc import Sequence
 
@@ -37,11 +38,26 @@ def main(argv: Sequence[str] | None = None) -> int:
     args = build_parser().parse_args(argv)
     try:
         status: int = args.func(args)
+        sys.stdout.flush()
     except KeyboardInterrupt:
         return 130
-    except BrokenPipeError:
+    except BrokenPipeError:  # `barbu matches | head`: the reader has what it wanted
+        _silence_stdout()
         return 0
+    except OSError as exc:
+        if exc.filename is not None:
+            raise  # a file's error is the command's to say; reaching here is a bug worth its traceback
+        _silence_stdout()  # the output itself failed (a full disk, /dev/full): say so once
+        print(f"barbu: cannot write the output ({exc.strerror or exc})", file=sys.stderr)
+        return 1
     return status
+
+
+def _silence_stdout() -> None:
+    """Point standard output at /dev/null, so the interpreter's last flush at exit does not fail again."""
+    devnull = os.open(os.devnull, os.O_WRONLY)
+    os.dup2(devnull, sys.stdout.fileno())
+    os.close(devnull)
 
 
 if __name__ == "__main__":

@@ -41,20 +41,29 @@ class BarbuServer:
         self._server: Server | None = None
 
     async def start(self) -> None:
-        """Open the store, rebuild interrupted rooms from their logs, and start listening."""
+        """Open the store, rebuild interrupted rooms from their logs, and start listening.
+
+        Raises:
+            StoreError: the store cannot be used (see :class:`server.store.Store`).
+            OSError: the address cannot be bound; the store is closed and its lock released again.
+        """
         self.store = Store(self.config.db)
         self.lobby = Lobby(self.store, self.config)
-        self.lobby.restore()
-        self._server = await serve(
-            self._serve,
-            self.config.host,
-            self.config.port,
-            process_request=_healthz,
-            compression=None,
-            max_size=self.config.max_frame,
-            ping_interval=self.config.ping_interval,
-            ping_timeout=self.config.ping_timeout,
-        )
+        try:
+            self.lobby.restore()
+            self._server = await serve(
+                self._serve,
+                self.config.host,
+                self.config.port,
+                process_request=_healthz,
+                compression=None,
+                max_size=self.config.max_frame,
+                ping_interval=self.config.ping_interval,
+                ping_timeout=self.config.ping_timeout,
+            )
+        except BaseException:
+            await self.stop()  # the store's lock is not left held by a server that never listened
+            raise
         log.info("listening on %s", self.url)
 
     @property

@@ -118,7 +118,8 @@ class Lobby:
                 self.store.set_status(row.id, "closed")
                 continue
             self.rooms[room.room_id] = room
-        log.info("restored %d rooms", len(self.rooms))
+        if self.rooms:  # a fresh store says nothing
+            log.info("restored %d rooms", len(self.rooms))
 
     def stop(self) -> None:
         """Server shutdown: stop every room's timers; later disconnects change nothing."""

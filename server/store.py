@@ -136,7 +136,8 @@ class Store:
         self.readonly = readonly
         self._lock: tuple[int, int] | None = None
         # SQLite makes these beside a WAL store even to read it: the ones this open makes, close removes.
-        self._made = [f for f in (self.path + "-wal", self.path + "-shm") if not os.path.exists(f)]
+        real = os.path.realpath(self.path)  # SQLite makes them beside the real file, not beside a link
+        self._made = [f for f in (real + "-wal", real + "-shm") if not os.path.exists(f)]
         if Path(path).is_dir():
             raise StoreError(f"{self.path}: is a directory, not a store file")
         if readonly and not Path(path).is_file():

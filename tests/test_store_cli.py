@@ -305,3 +305,41 @@ def test_an_empty_store_and_a_missing_match_are_said_in_one_line(
     assert capsys.readouterr().err == f"barbu: no matches in {db} yet\n"
     assert main(["export", "--db", str(db), "99"]) == 1
     assert capsys.readouterr().err == f"barbu: no room 99 in {db}\n"
+
+
+async def test_a_server_that_cannot_listen_releases_its_store(
+    start_server: StartServer, tmp_path: Path
+) -> None:
+    first = await start_server(db=str(tmp_path / "one.sqlite3"))
+    second = tmp_path / "two.sqlite3"
+    with pytest.raises(OSError):
+        await start_server(db=str(second), port=first.port)  # the port is taken
+    assert not Path(f"{second}.lock").exists()
+    Store(second).close()  # free to open: the failed server let go of it
+
+
+def test_reading_through_a_link_leaves_nothing_beside_the_real_store(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    db = tmp_path / "real.sqlite3"
+    store = Store(db)
+    store.create_room("barbu", "linked", {"seed": 1, "variants": {}, "first_declarer": "N"})
+    store.close()
+    (tmp_path / "link.sqlite3").symlink_to(db)
+    assert main(["matches", "--db", str(tmp_path / "link.sqlite3")]) == 0
+    assert "linked" in capsys.readouterr().out
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["link.sqlite3", "real.sqlite3"]
+
+
+@pytest.mark.skipif(not Path("/dev/full").exists(), reason="needs /dev/full")
+def test_an_output_that_cannot_be_written_is_one_line() -> None:
+    with open("/dev/full", "w") as full:
+        done = subprocess.run(
+            [sys.executable, "-m", "cli.main", "solitaire", "deal", "pyramid", "--seed", "1"],
+            stdout=full,
+            stderr=subprocess.PIPE,
+            text=True,
+            check=False,
+        )
+    assert done.returncode == 1
+    assert done.stderr == "barbu: cannot write the output (No space left on device)\n"
