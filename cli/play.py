@@ -82,7 +82,7 @@ async def _main(args: argparse.Namespace) -> int:
         server = LocalServer(args.db, args.bot_delay)
         await server.start()
     except StoreInUse as exc:
-        print(f"barbu: a local game is already running in another terminal: {exc}", file=sys.stderr)
+        print(f"barbu: a local game (or barbu serve) is already using this store: {exc}", file=sys.stderr)
         return 1
     except StoreError as exc:
         print(f"barbu: {exc}", file=sys.stderr)

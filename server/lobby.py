@@ -339,7 +339,9 @@ class Lobby:
 
     async def _room_request(self, peer: Peer, room: Room, request: Message) -> None:
         if isinstance(request, NewDeal):
-            if not isinstance(room, SolitaireRoom) or room.player != peer.player:
+            if not isinstance(room, SolitaireRoom):
+                raise ProtocolError("wrong-room", f"room {room.room_id} is a Barbu table", field="type")
+            if room.player != peer.player:
                 raise ProtocolError("not-your-room", f"room {room.room_id} is not your solitaire room")
             seed = secrets.randbits(48) if request.seed is None else request.seed
             await self._open_solitaire(peer, request.id, room.game.name, room.game.options, seed)

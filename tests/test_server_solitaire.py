@@ -245,6 +245,10 @@ async def test_new_deal_finishes_the_old_game(server: BarbuServer, connect: Conn
     with pytest.raises(ServerError) as not_yours:
         await bob.new_deal(old.room)
     assert not_yours.value.code == "not-your-room"
+    table = await bob.create_table("not a solitaire")
+    with pytest.raises(ServerError) as wrong:
+        await bob.new_deal(table)
+    assert wrong.value.code == "wrong-room"
     await alice.move(old.room, "s")
     new = await alice.new_deal(old.room, seed=9)
     assert new.room != old.room and new.view is not None and new.view["game"] == "streets"

@@ -221,7 +221,10 @@ def test_a_second_serve_or_local_game_on_a_store_is_refused_in_one_line(
         assert (status, err) == (1, f"barbu: {in_use}\n")
         with_terminal(monkeypatch)
         status, err = run(["play", "--local", "--db", str(db)], capsys)
-        assert (status, err) == (1, f"barbu: a local game is already running in another terminal: {in_use}\n")
+        assert (status, err) == (
+            1,
+            f"barbu: a local game (or barbu serve) is already using this store: {in_use}\n",
+        )
         serving.terminate()  # SIGTERM: the server stops cleanly and exits 0
         assert serving.wait() == 0
     finally:
