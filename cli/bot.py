@@ -142,25 +142,25 @@ def _first(group: BaseExceptionGroup[BaseException]) -> BaseException:
 def run(args: argparse.Namespace) -> int:
     """Run the bots; exit 0 after a finished match, 1 when the server refuses or goes away, 2 on bad args."""
     if not 1 <= args.count <= 4:
-        print("--count: 1 to 4 bots", file=sys.stderr)
+        print("barbu: --count: 1 to 4 bots", file=sys.stderr)
         return 2
     table = args.table or f"bots-{secrets.token_hex(3)}"
     try:
         result = asyncio.run(run_bots(args.server, table, args.count, args.policy, args.password))
     except ServerError as exc:
-        print(f"server refused: {exc}", file=sys.stderr)
+        print(f"barbu: server refused: {exc}", file=sys.stderr)
         return 1
     except BadReply as exc:
-        print(f"{args.server}: {exc}", file=sys.stderr)
+        print(f"barbu: {args.server}: {exc}", file=sys.stderr)
         return 1
     except (OSError, ConnectionLost, WebSocketException, TimeoutError, ProtocolError) as exc:
-        print(f"cannot reach {args.server}: {exc or type(exc).__name__}", file=sys.stderr)
+        print(f"barbu: cannot reach {args.server}: {exc or type(exc).__name__}", file=sys.stderr)
         return 1
     except KeyboardInterrupt:
         print("interrupted", file=sys.stderr)
         return 1
     except Exception as exc:  # one line, never a traceback
-        print(f"bots failed: {type(exc).__name__}: {exc}", file=sys.stderr)
+        print(f"barbu: bots failed: {type(exc).__name__}: {exc}", file=sys.stderr)
         return 1
     print(f"match {result.room}")
     print("totals " + " ".join(f"{s} {result.totals[s]:+d}" for s in SEATS))
