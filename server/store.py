@@ -413,11 +413,9 @@ def _lock(path: str, *, create: bool = True) -> tuple[int, int]:
         os.close(store_fd)
         _unlock(path, (fd, -1))
         raise
-    try:
+    with contextlib.suppress(OSError):  # the pid is only for the message a second server prints
         os.ftruncate(fd, 0)
         os.pwrite(fd, f"{os.getpid()}\n".encode(), 0)
-    except OSError:
-        pass  # the pid is only for the message a second server prints
     return fd, store_fd
 
 

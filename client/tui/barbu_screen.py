@@ -109,25 +109,21 @@ class BarbuScreen:
         legal: list[dict[str, Any]] = view.get("legal", [])
         phase = self.phase(table)
         if phase == "contract":
-            if self.stage == "trump":
-                suits = [a["trump"] for a in legal if a.get("contract") == "trumps"]
+            if self.stage in ("trump", "rank"):  # the second step: offer the legal actions themselves
+                trump = self.stage == "trump"
+                key, contract, order = (
+                    ("trump", "trumps", SUIT_ORDER) if trump else ("start_rank", "dominoes", RANKS)
+                )
+                actions = {str(a[key]): a for a in legal if a.get("contract") == contract}
                 return [
                     Choice(
-                        f"{SUIT_SYMBOLS[s]} {SUIT_NAMES[s]}",
-                        {"action": "contract", "contract": "trumps", "trump": s},
+                        f"{SUIT_SYMBOLS[v]} {SUIT_NAMES[v]}"
+                        if trump
+                        else f"start at {'10' if v == 'T' else v}",
+                        actions[v],
                     )
-                    for s in SUIT_ORDER
-                    if s in suits
-                ]
-            if self.stage == "rank":
-                ranks = [a["start_rank"] for a in legal if a.get("contract") == "dominoes"]
-                return [
-                    Choice(
-                        f"start at {'10' if r == 'T' else r}",
-                        {"action": "contract", "contract": "dominoes", "start_rank": r},
-                    )
-                    for r in RANKS
-                    if r in ranks
+                    for v in order
+                    if v in actions
                 ]
             offered = {str(a["contract"]) for a in legal if a.get("action") == "contract"}
             out = []
