@@ -61,6 +61,11 @@ ROOM_KINDS: dict[str, type[Room]] = {BarbuTable.kind: BarbuTable, SolitaireRoom.
 _EDGES = " \t" + "".join(BLANKS)
 
 
+def padded(name: str) -> bool:
+    """Whether ``name`` has spaces or blank letters (``BLANKS``) at either end (player and table names)."""
+    return name != name.strip(_EDGES)
+
+
 def fold(name: str) -> str:
     """``name`` as compared with other names: NFKC (full-width and other compatibility forms folded) and
     case-folded, so ``ＦＲＩＤＡＹ``, ``Friday`` and ``friday`` are one name."""
@@ -76,7 +81,7 @@ def check_player_name(name: str) -> str:
         ProtocolError: ``bad-message`` on field ``name``.
     """
     name = unicodedata.normalize("NFC", name)
-    if name != name.strip(_EDGES) or not name.isprintable():
+    if padded(name) or not name.isprintable():
         raise ProtocolError("bad-message", "name: no spaces or blank letters at either end", field="name")
     if unicodedata.normalize("NFKC", name) != name:  # full-width and other look-alike forms
         raise ProtocolError(
@@ -221,8 +226,11 @@ class Lobby:
         if len(self._wrong_passwords) >= MAX_GUARDED_ADDRESSES:
             for address in [a for a, g in self._wrong_passwords.items() if g.empty()]:
                 del self._wrong_passwords[address]
-        window = EventWindow(self.config.max_wrong_passwords, self.config.wrong_password_window)
-        self._wrong_passwords.setdefault(peer.address, window).add()
+        window = self._wrong_passwords.get(peer.address)
+        if window is None:
+            window = EventWindow(self.config.max_wrong_passwords, self.config.wrong_password_window)
+            self._wrong_passwords[peer.address] = window
+        window.add()
 
     async def _login(self, peer: Peer, request: Login | Resume) -> None:
         if peer.player is not None:
@@ -288,7 +296,7 @@ class Lobby:
         return rooms[: self.config.max_listed]
 
     def _create_table(self, peer: Peer, request: CreateTable) -> None:
-        if request.name != request.name.strip(_EDGES) or not request.name.strip(_EDGES):
+        if padded(request.name) or not request.name.strip(_EDGES):
             raise ProtocolError(
                 "bad-message", "name: no spaces or blank letters at either end, not blank", field="name"
             )
