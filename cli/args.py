@@ -1,4 +1,4 @@
-"""Argparse types shared by the sub-commands: numbers of seconds, TCP ports.
+"""Argparse types shared by the sub-commands: numbers of seconds, TCP ports, bot policy specs.
 
 Each returns the parsed value or raises ``argparse.ArgumentTypeError``, which argparse prints as one line
 naming the option, with exit status 2.
@@ -9,6 +9,8 @@ from __future__ import annotations
 import argparse
 import math
 from collections.abc import Callable
+
+from engine.barbu import PolicySpecError, parse_policy_spec
 
 
 def seconds(low: float, high: float, *, above_low: bool = False) -> Callable[[str], float]:
@@ -38,3 +40,11 @@ def port(text: str) -> int:
     if not 0 <= value <= 65535:
         raise argparse.ArgumentTypeError(f"{text} must be a port from 0 to 65535")
     return value
+
+
+def policy_spec(text: str) -> str:
+    """An argparse type: a bot policy spec ``NAME[:KEY=VALUE...]`` (``engine.barbu.spec``), kept as text."""
+    try:
+        return str(parse_policy_spec(text))
+    except PolicySpecError as exc:
+        raise argparse.ArgumentTypeError(str(exc)) from None

@@ -12,6 +12,7 @@ from typing import Any
 
 from websockets.exceptions import WebSocketException
 
+from cli.args import policy_spec
 from client import BadReply, Connection, ConnectionLost, ServerError, play_match
 from client.bot import come_back
 from engine.barbu import POLICIES, Policy, make_policy
@@ -41,7 +42,13 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     p.add_argument("--server", required=True, metavar="URL", help="e.g. ws://127.0.0.1:8765")
     p.add_argument("--table", default=None, metavar="NAME", help="table name (default: a new random name)")
     p.add_argument("--count", type=int, default=4, metavar="N", help="how many bots, 1 to 4 (default 4)")
-    p.add_argument("--policy", default="heuristic", choices=POLICIES, help="bot policy (default heuristic)")
+    p.add_argument(
+        "--policy",
+        default="heuristic",
+        type=policy_spec,
+        metavar="SPEC",
+        help=f"bot policy spec NAME[:KEY=VALUE...], NAME one of {', '.join(POLICIES)} (default heuristic)",
+    )
     p.add_argument(
         "--password",
         default=os.environ.get("BARBU_PASSWORD"),
@@ -97,7 +104,8 @@ async def run_bots(url: str, table: str, count: int, policy: str, password: str 
         for _ in range(count):
             conns.append(await Connection.connect(url, client=f"barbu-bot/{policy}"))
         for i, conn in enumerate(conns):
-            await conn.login(f"{policy}-{tag}-{i + 1}", password)
+            # The policy's name only: a spec's options would make the name long and noisy.
+            await conn.login(f"{policy.partition(':')[0]}-{tag}-{i + 1}", password)
         room = await _find_or_create(conns[0], table)
         for conn in conns:
             await conn.sit(room)

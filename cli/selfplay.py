@@ -9,7 +9,7 @@ import sys
 from typing import Any
 
 from client.sheet import score_sheet
-from engine.barbu import POLICIES, Match, make_policy
+from engine.barbu import POLICIES, Match, PolicySpecError, make_policy, parse_policy_spec
 from engine.cards import SEATS
 
 
@@ -31,7 +31,8 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
         "--players",
         default="heuristic,heuristic,heuristic,heuristic",
         metavar="P,P,P,P",
-        help=f"the policy of N,E,S,W (one of {', '.join(POLICIES)}); default heuristic for all",
+        help=f"the policy specs of N,E,S,W (NAME[:KEY=VALUE...], NAME one of {', '.join(POLICIES)}, e.g. "
+        "search:playouts=200); default heuristic for all",
     )
     p.add_argument("--sheet", action="store_true", help="print every match's score sheet")
     p.set_defaults(func=run)
@@ -53,8 +54,16 @@ def run(args: argparse.Namespace) -> int:
     played) when ``--out`` cannot be written. An existing ``--out`` file is replaced only once every match
     is played."""
     policies = args.players.split(",")
-    if len(policies) != 4 or any(p not in POLICIES for p in policies):
-        print(f"barbu: --players: need four of {', '.join(POLICIES)} separated by commas", file=sys.stderr)
+    if len(policies) != 4:
+        print(
+            f"barbu: --players: need four policies ({', '.join(POLICIES)}) separated by commas",
+            file=sys.stderr,
+        )
+        return 2
+    try:
+        policies = [str(parse_policy_spec(p)) for p in policies]
+    except PolicySpecError as exc:
+        print(f"barbu: --players: {exc}", file=sys.stderr)
         return 2
     if args.matches < 1:
         print("barbu: --matches: must be at least 1", file=sys.stderr)

@@ -12,7 +12,7 @@ import sqlite3
 import sys
 from pathlib import Path
 
-from cli.args import port, seconds
+from cli.args import policy_spec, port, seconds
 from cli.bot import BotsResult, run_bots
 from client.sheet import score_sheet
 from engine.barbu import POLICIES
@@ -51,6 +51,14 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
         metavar="SECONDS",
         help="seconds a server or stand-in bot waits before acting (default 0.3)",
     )
+    p.add_argument(
+        "--bot-policy",
+        type=policy_spec,
+        default=ServerConfig.bot_policy,
+        metavar="SPEC",
+        help="policy spec of a table's bots and stand-ins when its creator names none "
+        f"(default {ServerConfig.bot_policy})",
+    )
     p.add_argument("--log-level", default="INFO", choices=("DEBUG", "INFO", "WARNING", "ERROR"))
     p.set_defaults(func=run_serve)
     d = sub.add_parser(
@@ -62,7 +70,13 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     d.add_argument(
         "--db", default="barbu-demo.sqlite3", metavar="PATH", help="store (default barbu-demo.sqlite3)"
     )
-    d.add_argument("--policy", default="heuristic", choices=POLICIES, help="bot policy (default heuristic)")
+    d.add_argument(
+        "--policy",
+        default="heuristic",
+        type=policy_spec,
+        metavar="SPEC",
+        help=f"bot policy spec NAME[:KEY=VALUE...], NAME one of {', '.join(POLICIES)} (default heuristic)",
+    )
     d.set_defaults(func=run_demo)
 
 
@@ -78,6 +92,7 @@ def run_serve(args: argparse.Namespace) -> int:
         password=args.password or None,
         grace=args.grace,
         bot_delay=args.bot_delay,
+        bot_policy=args.bot_policy,
     )
     try:
         asyncio.run(run_server(config))

@@ -2,7 +2,7 @@
 
 ``play_match`` plays the seat a connection holds at a table until the ``match-over`` event (or a snapshot of
 the match over, when it ended while the bot was away) and returns the final totals. ``come_back`` reconnects
-after a drop and resumes with the token, retrying with growing pauses for a bounded time. The policies are the engine's (``engine.barbu.make_policy``: ``random``, ``heuristic``).
+after a drop and resumes with the token, retrying with growing pauses for a bounded time. The policies are the engine's (``engine.barbu.make_policy``, from a policy spec).
 """
 
 from __future__ import annotations

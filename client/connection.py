@@ -215,14 +215,21 @@ class Connection:
         variants: dict[str, Any] | None = None,
         turn_time: float | None = None,
         grace: float | None = None,
+        bot_policy: str | None = None,
     ) -> str:
-        """Open a Barbu table; returns its room id (also its match id).
+        """Open a Barbu table whose bots and stand-ins play ``bot_policy`` (a policy spec; None: the server's
+        default); returns its room id (also its match id).
 
         Raises:
-            ServerError: ``name-taken``, ``bad-message`` (e.g. unknown variants).
+            ServerError: ``name-taken``, ``bad-message`` (e.g. unknown variants, field ``bot_policy``).
         """
         request = CreateTable(
-            id=self.next_id(), name=name, variants=variants or {}, turn_time=turn_time, grace=grace
+            id=self.next_id(),
+            name=name,
+            variants=variants or {},
+            turn_time=turn_time,
+            grace=grace,
+            bot_policy=bot_policy,
         )
         return (await self.request(request, RoomCreated)).room
 
@@ -242,11 +249,12 @@ class Connection:
         """Leave ``room`` (during a match a stand-in bot plays the seat until ``sit`` again)."""
         await self.request(Leave(id=self.next_id(), room=room), Ok)
 
-    async def add_bot(self, room: str, seat: str, policy: str = "heuristic") -> None:
-        """Put a server bot into the empty ``seat``.
+    async def add_bot(self, room: str, seat: str, policy: str | None = None) -> None:
+        """Put a server bot playing the policy spec ``policy`` (None: the table's bot policy) into the empty
+        ``seat``.
 
         Raises:
-            ServerError: ``seat-taken``, ``bad-message`` (unknown policy).
+            ServerError: ``seat-taken``, ``bad-message`` (field ``policy``: not a valid policy spec).
         """
         await self.request(AddBot(id=self.next_id(), room=room, seat=seat, policy=policy), Ok)
 

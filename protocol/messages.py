@@ -63,7 +63,8 @@ class ListRooms(Message):
 @dataclass(frozen=True)
 class CreateTable(Message):
     """Open a Barbu table named ``name`` with rule ``variants`` (``rules/barbu.md``), an optional per-turn
-    time limit ``turn_time`` (seconds) and a stand-in ``grace`` period for dropped players (seconds)."""
+    time limit ``turn_time`` (seconds), a stand-in ``grace`` period for dropped players (seconds), and the
+    ``bot_policy`` spec of its bots and stand-ins (nil: the server's default)."""
 
     TYPE = "create-table"
     id: int = _field(metadata=_ID)
@@ -71,6 +72,7 @@ class CreateTable(Message):
     variants: dict[str, Any] = _field(default_factory=dict, metadata={"max_len": 16})
     turn_time: float | None = _field(default=None, metadata={"min": 1, "max": 3600})
     grace: float | None = _field(default=None, metadata={"min": 0, "max": 3600})
+    bot_policy: str | None = _field(default=None, metadata={"min_len": 1, "max_len": 64})
 
 
 @dataclass(frozen=True)
@@ -104,13 +106,14 @@ class Leave(Message):
 
 @dataclass(frozen=True)
 class AddBot(Message):
-    """Put a server bot playing ``policy`` into the empty ``seat`` of ``room`` (before the start)."""
+    """Put a server bot playing the policy spec ``policy`` (nil: the table's bot policy) into the empty
+    ``seat`` of ``room`` (before the start)."""
 
     TYPE = "add-bot"
     id: int = _field(metadata=_ID)
     room: str = _field(metadata=_ROOM)
     seat: str = _field(metadata=_SEAT)
-    policy: str = _field(default="heuristic", metadata={"max_len": 32})
+    policy: str | None = _field(default=None, metadata={"min_len": 1, "max_len": 64})
 
 
 @dataclass(frozen=True)

@@ -1,8 +1,8 @@
 """A Barbu table: four seats, one match (28 hands) through the engine, spectators, bots and stand-ins.
 
 Rules come from ``engine.barbu`` (``shared/rules/barbu.md``); this module only routes. Each seat is played by
-a controller: its human's connection, a server bot (owner ``bot:<policy>``), or a stand-in bot (engine policy
-``heuristic``) while its human is away longer than the table's grace period. Every accepted action is
+a controller: its human's connection, a server bot (owner ``bot:<policy spec>``), or a stand-in bot (the table's
+``bot_policy``) while its human is away longer than the table's grace period. Every accepted action is
 appended to the store, then the reply and the events go out: each seat receives the events addressed to
 everyone or to it (``Event.to``), spectators the public ones; the seat to move receives a ``turn`` message
 holding its own ``view``. Nothing here builds a view: snapshots and turns carry ``Match.view(seat)``.
@@ -19,16 +19,17 @@ from dataclasses import dataclass
 from typing import Any, ClassVar
 
 from engine.barbu import (
-    POLICIES,
     Action,
     Event,
     IllegalAction,
     Match,
     Policy,
+    PolicySpecError,
     Variants,
     action_from_wire,
     action_to_wire,
     make_policy,
+    parse_policy_spec,
 )
 from engine.cards import parse_seat, seat_text
 from protocol import (
@@ -53,7 +54,8 @@ from server.store import RoomRow, Store
 
 log = logging.getLogger(__name__)
 
-STANDIN_POLICY = "heuristic"
+#: What plays for a human whose turn timer ran out: quick, whatever the table's bot policy.
+TIMER_POLICY = "heuristic"
 BOT_PREFIX = "bot:"
 
 
@@ -93,6 +95,8 @@ class BarbuTable(Room):
         first_declarer: seat 0..3 of the first declarer.
         turn_time: seconds a seat has to act before the table plays a legal action for it (None: no limit).
         grace: seconds a dropped human's seat is held before a stand-in bot plays it.
+        bot_policy: the policy spec (canonical text) of the table's ``add-bot`` bots that name none and of
+            its stand-ins.
     """
 
     kind: ClassVar[str] = "barbu"
@@ -109,8 +113,10 @@ class BarbuTable(Room):
         first_declarer: int,
         turn_time: float | None,
         grace: float,
+        bot_policy: str,
     ):
         super().__init__(store_id, name, store, config)
+        self.bot_policy = bot_policy
         self.seed = seed
         self.variants = variants
         self.first_declarer = first_declarer
@@ -136,16 +142,20 @@ class BarbuTable(Room):
         variants: dict[str, Any],
         turn_time: float | None,
         grace: float | None,
+        bot_policy: str | None = None,
     ) -> BarbuTable:
-        """Open a new table: draw its seed and first declarer, store its config, return it.
+        """Open a new table: draw its seed and first declarer, store its config, return it. ``bot_policy``
+        None takes the server's default (``config.bot_policy``).
 
         Raises:
-            ProtocolError: ``bad-message`` (field ``variants``) when the engine refuses the variants.
+            ProtocolError: ``bad-message`` (field ``variants``) when the engine refuses the variants, (field
+                ``bot_policy``) when the engine reads no policy spec in ``bot_policy``.
         """
         try:
             rules = Variants.from_dict(variants)
         except ValueError as exc:
             raise ProtocolError("bad-message", f"variants: {exc}", field="variants") from None
+        policy = _spec(config.bot_policy if bot_policy is None else bot_policy, "bot_policy")
         seed = secrets.randbits(63)
         first = secrets.randbelow(4)
         held = config.grace if grace is None else grace
@@ -155,6 +165,7 @@ class BarbuTable(Room):
             "first_declarer": seat_text(first),
             "turn_time": turn_time,
             "grace": held,
+            "bot_policy": policy,
         }
         store_id = store.create_room(cls.kind, name, stored)
         return cls(
@@ -167,6 +178,7 @@ class BarbuTable(Room):
             first_declarer=first,
             turn_time=turn_time,
             grace=held,
+            bot_policy=policy,
         )
 
     @classmethod
@@ -188,6 +200,7 @@ class BarbuTable(Room):
             first_declarer=parse_seat(c["first_declarer"]),
             turn_time=c.get("turn_time"),
             grace=float(c.get("grace", config.grace)),
+            bot_policy=str(c.get("bot_policy", config.bot_policy)),
         )
         for letter, owner in row.players.items():
             seat = table.seats[parse_seat(letter)]
@@ -212,7 +225,7 @@ class BarbuTable(Room):
 
     def summary(self) -> dict[str, Any]:
         """The lobby entry: room, kind, name, state, players, away, spectators, variants, turn_time, grace,
-        hand_number (0 before the start)."""
+        bot_policy, hand_number (0 before the start)."""
         return {
             "room": self.room_id,
             "kind": self.kind,
@@ -224,6 +237,7 @@ class BarbuTable(Room):
             "variants": self.variants.to_dict(),
             "turn_time": self.turn_time,
             "grace": self.grace,
+            "bot_policy": self.bot_policy,
             "hand_number": 0 if self.match is None else self.match.hand_number,
         }
 
@@ -401,15 +415,14 @@ class BarbuTable(Room):
             self._commit(match, index, action, peer, request.id)
 
     async def _add_bot(self, peer: Peer, request: AddBot) -> None:
-        if request.policy not in POLICIES:
-            raise ProtocolError("bad-message", f"policy must be one of {', '.join(POLICIES)}", field="policy")
+        policy = self.bot_policy if request.policy is None else _spec(request.policy, "policy")
         async with self.lock:
             if self.state == "over":
                 raise ProtocolError("room-over", f"the match at table {self.name!r} is over")
             index = parse_seat(request.seat)
             if self.state == "playing" or self.seats[index].owner is not None:
                 raise ProtocolError("seat-taken", f"seat {request.seat} is not empty", field="seat")
-            self.seats[index].owner = BOT_PREFIX + request.policy
+            self.seats[index].owner = BOT_PREFIX + policy
             self.store.set_players(self.store_id, self._players_record())
             peer.send(Ok(id=request.id))
             self._push_players()
@@ -492,7 +505,10 @@ class BarbuTable(Room):
             if match is None or self.state != "playing" or self.seq != seq or match.to_move != index:
                 return
             seat = self.seats[index]
-            name = seat.owner[len(BOT_PREFIX) :] if seat.is_bot and seat.owner else STANDIN_POLICY
+            if seat.is_bot and seat.owner:
+                name = seat.owner[len(BOT_PREFIX) :]
+            else:
+                name = self.bot_policy if seat.standin else TIMER_POLICY
             legal = match.legal_actions(index)
             action = self._policy(index, name).choose(match.view(index), legal)
             try:
@@ -636,6 +652,18 @@ def replay_log(row: RoomRow, store: Store) -> tuple[Match, int]:
             raise ValueError(f"room {row.id}: action {logged.seq} {logged.action}: {exc}") from None
         seq = logged.seq
     return match, seq
+
+
+def _spec(text: str, field: str) -> str:
+    """The canonical text of the policy spec ``text`` (``engine.barbu.spec``).
+
+    Raises:
+        ProtocolError: ``bad-message`` naming ``field``, with the engine's reason.
+    """
+    try:
+        return str(parse_policy_spec(text))
+    except PolicySpecError as exc:
+        raise ProtocolError("bad-message", f"{field}: {exc}", field=field) from None
 
 
 def _player(peer: Peer) -> str:

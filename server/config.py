@@ -16,6 +16,8 @@ class ServerConfig:
         password: the server password players must give at login (None: no password).
         grace: default seconds a dropped player's seat is held before a stand-in bot plays it.
         bot_delay: seconds a server or stand-in bot waits before acting (0 in tests).
+        bot_policy: the policy spec (``engine.barbu.spec``) of a table's bots and stand-ins when its
+            ``create-table`` names none.
         max_frame: hard WebSocket message limit in bytes; larger messages close the connection (1009).
             Frames above the protocol's ``max_frame`` but within this get a ``too-large`` error.
         ping_interval: seconds between keepalive pings (None: no pings).
@@ -43,6 +45,7 @@ class ServerConfig:
     password: str | None = None
     grace: float = 60.0
     bot_delay: float = 0.3
+    bot_policy: str = "heuristic"
     max_frame: int = 1 << 20
     ping_interval: float | None = 20.0
     ping_timeout: float | None = 20.0

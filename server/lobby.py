@@ -319,7 +319,13 @@ class Lobby:
             if fold(room.name) == fold(request.name) and room.summary()["state"] != "over":
                 raise ProtocolError("name-taken", f"an open table is named {room.name!r}", field="name")
         table = BarbuTable.create(
-            self.store, self.config, request.name, request.variants, request.turn_time, request.grace
+            self.store,
+            self.config,
+            request.name,
+            request.variants,
+            request.turn_time,
+            request.grace,
+            request.bot_policy,
         )
         self.rooms[table.room_id] = table
         assert peer.player is not None

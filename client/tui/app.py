@@ -434,7 +434,7 @@ class TuiApp:
         if form is None:
             return
         self.lobby.form = None
-        room = await self.session.create_table(form.name, form.variants())
+        room = await self.session.create_table(form.name, form.variants(), form.bot_policy())
         if room is not None:
             await self.sit(room)
 

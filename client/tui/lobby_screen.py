@@ -14,6 +14,7 @@ from prompt_toolkit.formatted_text import StyleAndTextTuples
 from client.columns import fit, shorten
 from client.tui.model import Model
 from engine.barbu.rules import DOMINOES_SCORES, HEART_LEAD, ROTATION, TRUMP_DUTY
+from engine.barbu.spec import POLICIES
 from engine.cards import SEATS
 from engine.solitaire import GAMES
 
@@ -25,6 +26,10 @@ VARIANT_FIELDS: tuple[tuple[str, str, tuple[Any, ...]], ...] = (
     ("rotation", "Declarer rotation", ROTATION),
     ("early-end", "End hands early", (True, False)),
 )
+#: The new-table form's bot policy choices (``create-table.bot_policy``); None is the server's default.
+BOT_POLICIES: tuple[str | None, ...] = (None, *POLICIES)
+#: The form's rows: the name, the switches, then the bot policy.
+FORM_ROWS = len(VARIANT_FIELDS) + 2
 
 
 #: Lobby columns, in terminal columns: the table name, its state, the seats.
@@ -64,12 +69,14 @@ def room_state(room: dict[str, Any]) -> str:
 
 @dataclass
 class TableForm:
-    """The new-table form: a name and one value index per switch; ``row`` 0 is the name. ``suggested`` is the
-    name taken when the user types none."""
+    """The new-table form: a name, one value index per switch and the bot policy's index in
+    :data:`BOT_POLICIES`; ``row`` 0 is the name, the last row the bot policy. ``suggested`` is the name taken
+    when the user types none."""
 
     name: str = ""
     suggested: str = ""
     values: list[int] = field(default_factory=lambda: [0] * len(VARIANT_FIELDS))
+    policy: int = 0
     row: int = 0
 
     def variants(self) -> dict[str, Any]:
@@ -78,9 +85,15 @@ class TableForm:
             key: choices[i] for (key, _, choices), i in zip(VARIANT_FIELDS, self.values, strict=True) if i
         }
 
+    def bot_policy(self) -> str | None:
+        """The bot policy chosen for the table's bots and stand-ins (None: the server's default)."""
+        return BOT_POLICIES[self.policy]
+
     def cycle(self, step: int) -> None:
-        """Change the value of the switch on the current row."""
-        if self.row:
+        """Change the value of the switch (or the bot policy) on the current row."""
+        if self.row == FORM_ROWS - 1:
+            self.policy = (self.policy + step) % len(BOT_POLICIES)
+        elif self.row:
             n = len(VARIANT_FIELDS[self.row - 1][2])
             self.values[self.row - 1] = (self.values[self.row - 1] + step) % n
 
@@ -110,7 +123,7 @@ class LobbyScreen:
     def move(self, model: Model, step: int) -> None:
         """Move the cursor of whatever list is open."""
         if self.form is not None:
-            self.form.row = (self.form.row + step) % (len(VARIANT_FIELDS) + 1)
+            self.form.row = (self.form.row + step) % FORM_ROWS
         elif self.picking:
             self.game = (self.game + step) % len(GAMES)
         elif model.rooms:
@@ -166,6 +179,13 @@ def form_lines(form: TableForm) -> StyleAndTextTuples:
             ("class:dim", default),
         ]
         out.append(("", "\n"))
+    policy = form.bot_policy()
+    out += [
+        ("", f"  {'Bots play:':<18}"),
+        (cursor if form.row == FORM_ROWS - 1 else "", f" < {policy or 'server default'} > "),
+        ("class:dim", " (default)" if policy is None else ""),
+        ("", "\n"),
+    ]
     out.append(
         ("class:dim", "\n  Type the name; Up/Down: field; Left/Right: change; Enter: open; Esc: cancel\n")
     )

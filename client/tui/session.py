@@ -372,10 +372,12 @@ class Session:
             self.model.rooms, self.model.daily = lobby.rooms, lobby.daily
             self.on_change()
 
-    async def create_table(self, name: str, variants: dict[str, Any]) -> str | None:
-        """Open a table; returns its room id. (Sit at once: the server drops a table nobody sits at or
-        watches whenever the lobby is listed.)"""
-        room = await self.call(lambda c: c.create_table(name, variants))
+    async def create_table(
+        self, name: str, variants: dict[str, Any], bot_policy: str | None = None
+    ) -> str | None:
+        """Open a table whose bots play ``bot_policy`` (None: the server's default); returns its room id.
+        (Sit at once: the server drops a table nobody sits at or watches whenever the lobby is listed.)"""
+        room = await self.call(lambda c: c.create_table(name, variants, bot_policy=bot_policy))
         if room is not None:
             self.model.say(f"Table {name!r} is open: add bots (b, f) or wait for friends.")
         return room

@@ -16,12 +16,13 @@ from engine.barbu.actions import (
     action_from_wire,
     action_to_wire,
 )
-from engine.barbu.bots import POLICIES, Policy, make_policy
+from engine.barbu.bots import Policy
 from engine.barbu.events import Event
 from engine.barbu.hand import Hand
 from engine.barbu.match import Match
 from engine.barbu.records import RecordError, deal_record, deal_result, match_result, read_deal, read_match
 from engine.barbu.rules import CONTRACTS, RuleSetError, Variants
+from engine.barbu.spec import POLICIES, PolicySpec, PolicySpecError, make_policy, parse_policy_spec
 
 __all__ = [
     "CONTRACTS",
@@ -37,6 +38,8 @@ __all__ = [
     "Pass",
     "Play",
     "Policy",
+    "PolicySpec",
+    "PolicySpecError",
     "RecordError",
     "Redouble",
     "RuleSetError",
@@ -47,6 +50,7 @@ __all__ = [
     "deal_result",
     "make_policy",
     "match_result",
+    "parse_policy_spec",
     "read_deal",
     "read_match",
 ]

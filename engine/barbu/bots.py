@@ -26,8 +26,6 @@ from engine.barbu.rules import (
 )
 from engine.cards import SEATS, SUIT_MASKS, SUITS, mask_of, parse_card, parse_seat
 
-POLICIES = ("random", "heuristic")
-
 
 class Policy(Protocol):
     """Chooses an action from ``legal`` (never empty) given the seat's ``view`` (``Match.view``)."""
@@ -35,19 +33,6 @@ class Policy(Protocol):
     def choose(self, view: dict[str, Any], legal: list[Action]) -> Action:
         """One of ``legal``."""
         ...
-
-
-def make_policy(name: str, seed: int = 0) -> Policy:
-    """The built-in policy ``name`` (one of :data:`POLICIES`), its randomness fixed by ``seed``.
-
-    Raises:
-        ValueError: an unknown policy name.
-    """
-    if name == "random":
-        return RandomPolicy(seed)
-    if name == "heuristic":
-        return HeuristicPolicy(seed)
-    raise ValueError(f"unknown policy {name!r} (policies: {', '.join(POLICIES)})")
 
 
 class RandomPolicy:
