@@ -1,5 +1,5 @@
 """``barbu replay FILE``: check a ``barbu-deal/1`` or ``barbu-match/1`` record (or a file of JSON lines, one
-record each) and print its result, or one line saying where and why it is refused (``shared/formats.md``)."""
+record each) and print its result, or one line saying where and why it is refused (``docs/formats.md``)."""
 
 from __future__ import annotations
 

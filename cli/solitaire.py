@@ -1,8 +1,8 @@
-"""``barbu solitaire``: deal, replay and solve the solitaire games (``shared/rules/solitaire.md``).
+"""``barbu solitaire``: deal, replay and solve the solitaire games (``docs/rules/solitaire.md``).
 
 Sub-commands:
     ``deal GAME [--seed N] [--option K=V ...]``: print the layout as text.
-    ``replay FILE``: print the state after the record's moves as JSON (``shared/formats.md``), or one line on
+    ``replay FILE``: print the state after the record's moves as JSON (``docs/formats.md``), or one line on
         stderr naming the 0-based move index, the move and the rule broken (or the malformed field).
     ``play GAME [--seed N] [--out FILE] [--option K=V ...]``: play at a line prompt.
     ``solve (FILE | --game G --seed N [--option K=V ...]) [--timeout S]``: print ``solvable`` and a winning

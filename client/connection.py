@@ -286,7 +286,7 @@ class Connection:
         return await self.request(request, Snapshot)
 
     async def move(self, room: str, move: str) -> None:
-        """Make solitaire ``move`` (``shared/formats.md`` notation, e.g. ``t3>t5``); a ``solitaire-state``
+        """Make solitaire ``move`` (``docs/formats.md`` notation, e.g. ``t3>t5``); a ``solitaire-state``
         push follows.
 
         Raises:

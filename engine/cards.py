@@ -1,4 +1,4 @@
-"""Cards, suits, ranks and seats, in the notation of ``shared/formats.md`` ("Cards and seats").
+"""Cards, suits, ranks and seats, in the notation of ``docs/formats.md`` ("Cards and seats").
 
 A card is an ``int`` from 0 to 51: ``suit * 13 + rank``, where ``rank`` 0 is the 2 and 12 the Ace, and
 ``suit`` 0..3 is S, H, D, C. A set of cards (a hand, a trick's cards, what has been played) is an ``int``
@@ -92,7 +92,7 @@ def card_text(c: Card) -> str:
 
 
 def parse_seat(text: str) -> Seat:
-    """Parse a seat letter (``"N"``; upper case only, as ``shared/formats.md`` writes seats) to 0..3.
+    """Parse a seat letter (``"N"``; upper case only, as ``docs/formats.md`` writes seats) to 0..3.
 
     Raises:
         NotationError: the text is not a seat.

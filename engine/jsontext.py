@@ -1,4 +1,4 @@
-"""Strict JSON text for the records (``shared/formats.md``: "Readers must reject anything else with a clear
+"""Strict JSON text for the records (``docs/formats.md``: "Readers must reject anything else with a clear
 error naming the field, never guess"): duplicate keys, ``NaN``/``Infinity``, numbers too long to convert and
 nesting too deep for the parser are refused with a one-line :class:`JsonTextError`, never a traceback."""
 

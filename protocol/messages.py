@@ -148,7 +148,7 @@ class GetSnapshot(Message):
 
 @dataclass(frozen=True)
 class OpenSolitaire(Message):
-    """Open a solitaire room of ``game`` (``shared/rules/solitaire.md``) with its ``options`` and deal ``seed``
+    """Open a solitaire room of ``game`` (``docs/rules/solitaire.md``) with its ``options`` and deal ``seed``
     (nil: the day's deal); the opener plays it, others may watch."""
 
     TYPE = "open-solitaire"
@@ -160,7 +160,7 @@ class OpenSolitaire(Message):
 
 @dataclass(frozen=True)
 class Move(Message):
-    """Make solitaire ``move`` (``shared/formats.md`` notation, e.g. ``t3>t5``) in ``room``."""
+    """Make solitaire ``move`` (``docs/formats.md`` notation, e.g. ``t3>t5``) in ``room``."""
 
     TYPE = "move"
     id: int = _field(metadata=_ID)

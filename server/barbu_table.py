@@ -1,6 +1,6 @@
 """A Barbu table: four seats, one match (28 hands) through the engine, spectators, bots and stand-ins.
 
-Rules come from ``engine.barbu`` (``shared/rules/barbu.md``); this module only routes. Each seat is played by
+Rules come from ``engine.barbu`` (``docs/rules/barbu.md``); this module only routes. Each seat is played by
 a controller: its human's connection, a server bot (owner ``bot:<policy spec>``), or a stand-in bot (the table's
 ``bot_policy``) while its human is away longer than the table's grace period. Every accepted action is
 appended to the store, then the reply and the events go out: each seat receives the events addressed to

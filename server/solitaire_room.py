@@ -1,6 +1,6 @@
 """A solitaire room: one player plays one deal through ``engine.solitaire``; others may watch.
 
-Rules come from the engine (``shared/rules/solitaire.md``); this module routes. The player who opened the
+Rules come from the engine (``docs/rules/solitaire.md``); this module routes. The player who opened the
 room is its only player (``not-your-room`` for anyone else); watchers see the same state, which never shows a
 face-down or stock card (``Game.state()``). Requests are applied one at a time under the room's lock; every
 accepted action is appended to the store's action log, then the reply and a ``solitaire-state`` push go out.
@@ -289,7 +289,7 @@ class SolitaireRoom(Room):
         Raises:
             ProtocolError: ``not-your-room`` (not the player's connection), ``room-over``, ``illegal`` (the rule's
                 short id in ``rule``, one of ``engine.solitaire.errors.RULE_CODES``: ``nothing-to-undo``,
-                ``nothing-to-redo``, ``no-safe-move``, or the rule of ``shared/rules/solitaire.md`` a move
+                ``nothing-to-redo``, ``no-safe-move``, or the rule of ``docs/rules/solitaire.md`` a move
                 breaks, e.g. ``column-build``; the words are in ``message``),
                 ``no-hint`` (``hint`` on the day's deal), ``wrong-room`` (a table's request: ``chat``, ``sit``,
                 ``add-bot``, ``act``, ...); the room is unchanged.

@@ -1,4 +1,4 @@
-"""The ``barbu-deal/1`` and ``barbu-match/1`` readers and writers (``shared/formats.md``): every field
+"""The ``barbu-deal/1`` and ``barbu-match/1`` readers and writers (``docs/formats.md``): every field
 checked, every action replayed through the rules, errors naming where and why."""
 
 from __future__ import annotations

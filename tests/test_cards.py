@@ -1,4 +1,4 @@
-"""Card notation (``shared/formats.md``, "Cards and seats") and the card-set helpers of ``engine.cards``."""
+"""Card notation (``docs/formats.md``, "Cards and seats") and the card-set helpers of ``engine.cards``."""
 
 from __future__ import annotations
 

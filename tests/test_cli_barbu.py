@@ -1,4 +1,4 @@
-"""``barbu replay`` and ``barbu selfplay`` (``shared/formats.md``): the printed result object, one-line
+"""``barbu replay`` and ``barbu selfplay`` (``docs/formats.md``): the printed result object, one-line
 refusals with a non-zero exit status, JSON lines, and self-play records that replay to the same totals."""
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""Deals of every game: columns, cards per column, face-down counts, stock size (shared/rules/solitaire.md)."""
+"""Deals of every game: columns, cards per column, face-down counts, stock size (docs/rules/solitaire.md)."""
 
 from __future__ import annotations
 

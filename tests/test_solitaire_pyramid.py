@@ -1,4 +1,4 @@
-"""Pyramid: exposure, pairs totalling 13, Kings alone, the waste, draw three (shared/rules/solitaire.md)."""
+"""Pyramid: exposure, pairs totalling 13, Kings alone, the waste, draw three (docs/rules/solitaire.md)."""
 
 from __future__ import annotations
 

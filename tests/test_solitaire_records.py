@@ -1,4 +1,4 @@
-"""solitaire/1 records: writing, reading back, and refusing malformed fields (shared/formats.md)."""
+"""solitaire/1 records: writing, reading back, and refusing malformed fields (docs/formats.md)."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""Column games: build rules, runs, empty columns, stock and redeals, undo/redo (shared/rules/solitaire.md)."""
+"""Column games: build rules, runs, empty columns, stock and redeals, undo/redo (docs/rules/solitaire.md)."""
 
 from __future__ import annotations
 

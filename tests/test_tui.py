@@ -617,3 +617,15 @@ async def test_wide_and_alike_names_keep_the_columns(server: BarbuServer, connec
         assert [width(line) for line in scores] == [width(scores[0])] * 4, scores
         assert scores[0].startswith("N 表表…表表 ") and scores[1].startswith("E heur…fa8-1 ")
         assert "heur…fa8-2" in scores[3]
+
+
+async def test_the_help_screen_turns_to_the_rules(server: BarbuServer) -> None:
+    async with running_tui(server.url, "reader") as (tui, pipe):
+        pipe.send_text("?")
+        await until(lambda: tui.screen == "help" and on_screen(tui, "barbu play - keys"), "the keys page")
+        pipe.send_text(RIGHT)
+        await until(lambda: on_screen(tui, "Barbu - the match"), "the match's rules")
+        pipe.send_text("\x1b[D\x1b[D")  # Left twice: round to the last page, settlement
+        await until(lambda: on_screen(tui, "Worked example - No Tricks, N declares."), "the settlement page")
+        pipe.send_text("\x1b")
+        await until(lambda: tui.screen == "lobby", "back in the lobby")

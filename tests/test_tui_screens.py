@@ -8,11 +8,12 @@ from typing import Any
 
 from prompt_toolkit.formatted_text import StyleAndTextTuples, fragment_list_to_text
 
+from client.columns import width
 from client.sheet import sheet_rows
 from client.tui.barbu_screen import TABLE_WIDTH, BarbuScreen, hand_line, side_lines, table_lines
 from client.tui.cards import card_fragment, card_label, sort_hand
 from client.tui.events import event_text
-from client.tui.help import HELP
+from client.tui.help import HELP, PAGE_LINES, PAGES, help_hints
 from client.tui.model import Model, SolitaireModel, TableModel
 from client.tui.solitaire_screen import (
     SolitaireRoom,
@@ -151,8 +152,21 @@ def test_score_sheet_fits_80_columns_with_doubles() -> None:
 
 
 def test_help_fits_the_screen() -> None:
-    lines = HELP.splitlines()
-    assert len(lines) <= 21 and all(len(line) <= 80 for line in lines)
+    for page in PAGES:
+        lines = page.splitlines()
+        assert len(lines) <= PAGE_LINES and all(width(line) <= 80 for line in lines), lines[0]
+    assert all(width(help_hints(i)) <= 80 for i in range(len(PAGES)))
+    assert PAGES[0] == HELP
+
+
+def test_help_has_a_page_per_contract_doubling_and_the_worked_settlement() -> None:
+    titles = [page.splitlines()[0] for page in PAGES]
+    for name in ("No Tricks", "No Queens", "No Last Two", "No Hearts", "Barbu (", "Trumps", "Dominoes"):
+        assert sum(title.startswith(name) for title in titles) == 1, name
+    assert any(title.startswith("Doubling") for title in titles)
+    settlement = next(page for page in PAGES if page.startswith("Settlement"))
+    for figure in ("N -8, E -6, S -10, W -2", "E +4, N -4", "W +8, S -8", "N -8-4 = -12", "W -2+8 = +6"):
+        assert figure in settlement
 
 
 def dealt(game: str, seed: int) -> SolitaireRoom:

@@ -28,7 +28,7 @@ from cli.solitaire import parse_options
 from client.columns import shorten
 from client.connection import ServerError
 from client.tui.barbu_screen import TABLE_WIDTH, BarbuScreen, hand_line, side_lines, table_lines
-from client.tui.help import HELP
+from client.tui.help import help_hints, help_page
 from client.tui.keys import build_key_bindings
 from client.tui.lobby_screen import LobbyScreen, lobby_lines
 from client.tui.model import Model
@@ -50,7 +50,6 @@ KEY_HINTS = {
     "table": "←→ card  Enter play/choose  Space tick  s sheet  c chat  l lobby  ? help",
     "sheet": "Up/Down scroll   Esc or s: back to the table",
     "solitaire": "arrows  Enter pick/drop  d draw  u undo  r redo  h hint  n new  x resign  Esc  ? help",
-    "help": "Esc: back",
 }
 
 
@@ -91,6 +90,7 @@ class TuiApp:
         self.barbu = BarbuScreen()
         self.solitaire: SolitaireScreen | None = None
         self.sheet_top = 0
+        self.help_page = 0
         self.name = name
         self.password = password
         self.after_login = after_login
@@ -135,7 +135,7 @@ class TuiApp:
             ),
             "sheet": Window(FormattedTextControl(self._sheet_text)),
             "solitaire": Window(FormattedTextControl(self._solitaire_text)),
-            "help": Window(FormattedTextControl(lambda: [("", HELP)])),
+            "help": Window(FormattedTextControl(lambda: [("", help_page(self.help_page))])),
         }
         self._focus_sink = Window(FormattedTextControl("", focusable=True), height=0)
         input_row = ConditionalContainer(
@@ -155,11 +155,14 @@ class TuiApp:
                 DynamicContainer(lambda: self._windows[self.screen]),
                 Window(FormattedTextControl(self._notice_text), height=lambda: len(self._notice_lines())),
                 input_row,
-                Window(FormattedTextControl(lambda: KEY_HINTS[self.screen]), height=1, style="class:keys"),
+                Window(FormattedTextControl(self._key_hints), height=1, style="class:keys"),
                 self._focus_sink,
             ]
         )
         return Layout(body, focused_element=self._focus_sink)
+
+    def _key_hints(self) -> str:
+        return help_hints(self.help_page) if self.screen == "help" else KEY_HINTS[self.screen]
 
     def _sync(self) -> None:
         table = self.model.table

@@ -54,11 +54,23 @@ def build_key_bindings(tui: TuiApp) -> KeyBindings:
         if tui.screen == "help":
             tui.back()
         elif tui.screen != "login":
+            tui.help_page = 0
             tui.show("help")
 
     @kb.add("escape", filter=on("help"), eager=True)
     def _help_back(event: E) -> None:
         tui.back()
+
+    @kb.add("right", filter=on("help"))
+    @kb.add("pagedown", filter=on("help"))
+    @kb.add("space", filter=on("help"))
+    def _help_next(event: E) -> None:
+        tui.help_page += 1
+
+    @kb.add("left", filter=on("help"))
+    @kb.add("pageup", filter=on("help"))
+    def _help_previous(event: E) -> None:
+        tui.help_page -= 1
 
     @kb.add("l", filter=free & Condition(lambda: tui.screen in ("table", "solitaire", "sheet")))
     def _to_lobby(event: E) -> None:

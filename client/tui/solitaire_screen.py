@@ -3,7 +3,7 @@ piles, a source and a target chosen with the keyboard, undo, redo, hint, new dea
 
 The game runs in a server room (``docs/protocol.md`` "Solitaire rooms"): ``SolitaireRoom`` reads the room's
 latest view from the model and hands every request to ``submit`` (the app sends it in the background; the
-new state arrives as a push). Moves use the notation of ``shared/formats.md`` (``t3>t5``, ``s``, ``w>f``,
+new state arrives as a push). Moves use the notation of ``docs/formats.md`` (``t3>t5``, ``s``, ``w>f``,
 ``p7.1+w``); a move the view does not list as legal is refused here without a round trip.
 """
 
@@ -54,7 +54,7 @@ class SolitaireRoom:
         return room is None or room.seat is None
 
     def state(self) -> dict[str, Any]:
-        """The position: the view's ``layout`` (``shared/formats.md`` ``solitaire replay`` object)."""
+        """The position: the view's ``layout`` (``docs/formats.md`` ``solitaire replay`` object)."""
         layout: dict[str, Any] = self.view.get("layout", {})
         return layout
 

@@ -1,4 +1,4 @@
-"""Barbu, the rules as a pure, deterministic engine (``shared/rules/barbu.md``).
+"""Barbu, the rules as a pure, deterministic engine (``docs/rules/barbu.md``).
 
 The game object is :class:`Match` (28 hands); :class:`Hand` is one deal. Actions, events, views, records
 and the built-in bot policies are re-exported here.

@@ -1,5 +1,5 @@
 """One hand of Barbu as a state machine: contract choice, doubling, redoubling, then play
-(``shared/rules/barbu.md``).
+(``docs/rules/barbu.md``).
 
 Cards and card sets are the ints and bitmasks of :mod:`engine.cards`; seats are 0..3 (N E S W). The match
 (:mod:`engine.barbu.match`) builds a :class:`Hand` for each deal, telling it which contracts the declarer has

@@ -1,5 +1,5 @@
 """A match of Barbu: 28 hands, the declarer rotation, the must-double bookkeeping, running totals
-(``shared/rules/barbu.md``, "The match: 28 hands" and "Doubling", rule 4).
+(``docs/rules/barbu.md``, "The match: 28 hands" and "Doubling", rule 4).
 
 A :class:`Match` is the game object the server and the bots talk to: ``to_move``, ``legal_actions(seat)``,
 ``apply(seat, action) -> events``, ``view(seat)``, ``over``, ``totals``, ``to_record()`` / ``from_record()``.
@@ -246,7 +246,7 @@ class Match:
         return match_view(self, seat)
 
     def to_record(self, players: dict[str, str] | None = None) -> dict[str, Any]:
-        """The ``barbu-match/1`` record of the hands finished so far (``shared/formats.md``)."""
+        """The ``barbu-match/1`` record of the hands finished so far (``docs/formats.md``)."""
         from engine.barbu.records import match_record
 
         return match_record(self, players)

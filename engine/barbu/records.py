@@ -1,4 +1,4 @@
-"""Reading, checking and writing the ``barbu-deal/1`` and ``barbu-match/1`` records (``shared/formats.md``).
+"""Reading, checking and writing the ``barbu-deal/1`` and ``barbu-match/1`` records (``docs/formats.md``).
 
 Readers replay every action through the engine, so a record is accepted only if the rules accept each of
 its actions; anything else raises :class:`RecordError` naming where (``deals[3].play[17]``), the seat, the
@@ -266,7 +266,7 @@ def deal_record(hand: Hand, variants: Variants) -> dict[str, Any]:
 
 def deal_result(hand: Hand) -> dict[str, Any]:
     """What ``barbu replay`` prints for a finished deal: contract scores, settlements, scores, tricks,
-    finish order (``shared/formats.md``, ``barbu-deal/1``)."""
+    finish order (``docs/formats.md``, ``barbu-deal/1``)."""
     settlements = settle(hand.contract_scores, hand.doubles, hand.redoubles)
 
     def by_seat(values: list[int]) -> dict[str, int]:

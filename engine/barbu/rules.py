@@ -1,4 +1,4 @@
-"""The fixed numbers of Barbu and the table's rule switches (``shared/rules/barbu.md``).
+"""The fixed numbers of Barbu and the table's rule switches (``docs/rules/barbu.md``).
 
 The seven contracts, their penalty cards and scores ("The seven contracts"), and :class:`Variants`, the
 named switches of "Named variants" whose defaults are exactly the rules as written.
@@ -67,7 +67,7 @@ class RuleSetError(ValueError):
 
 @dataclass(frozen=True, slots=True)
 class Variants:
-    """A table's rule set: every "Named variants" switch of ``shared/rules/barbu.md``.
+    """A table's rule set: every "Named variants" switch of ``docs/rules/barbu.md``.
 
     ``heart_lead`` ``"seed"`` is the default (strict in No Hearts, the K♥-only restriction in Barbu);
     ``"strict"``, ``"broken"`` and ``"free"`` apply to both No Hearts and Barbu. ``trump_duty`` defaults to

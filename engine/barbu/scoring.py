@@ -1,4 +1,4 @@
-"""Pairwise settlement of doubles (``shared/rules/barbu.md``, "Settling doubles")."""
+"""Pairwise settlement of doubles (``docs/rules/barbu.md``, "Settling doubles")."""
 
 from __future__ import annotations
 

@@ -1,6 +1,6 @@
 """Solitaire games, sans I/O: the Forty Thieves family, Pyramid and Baker's Dozen.
 
-Rules: ``shared/rules/solitaire.md``; record and notation: ``shared/formats.md`` (``solitaire/1``).
+Rules: ``docs/rules/solitaire.md``; record and notation: ``docs/formats.md`` (``solitaire/1``).
 
 Use ``new_game(game, options, seed, deck)`` for a game object (``Game``), ``GAMES`` for what can be played,
 ``from_record`` to read a record back, ``solve`` to search for a win and ``render_state`` to draw a state.

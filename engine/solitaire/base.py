@@ -30,7 +30,7 @@ class Game(ABC):
     Attributes:
         name: the game's name as in the ``GAMES`` registry, e.g. ``"forty-thieves"``.
         options: the game's named switches with every default filled in.
-        deck: the cards (0..51, repeated in two-deck games) in dealing order (``shared/formats.md``,
+        deck: the cards (0..51, repeated in two-deck games) in dealing order (``docs/formats.md``,
             ``solitaire/1``).
         seed: the seed the deck was shuffled from, or ``None`` for an explicit deck.
     """
@@ -76,11 +76,11 @@ class Game(ABC):
     @property
     @abstractmethod
     def won(self) -> bool:
-        """True when the game is won (``shared/rules/solitaire.md``: foundations full / pyramid cleared)."""
+        """True when the game is won (``docs/rules/solitaire.md``: foundations full / pyramid cleared)."""
 
     @abstractmethod
     def state(self) -> dict[str, Any]:
-        """The position as sent to the player: the ``solitaire replay`` object of ``shared/formats.md``."""
+        """The position as sent to the player: the ``solitaire replay`` object of ``docs/formats.md``."""
 
     @abstractmethod
     def copy(self) -> Game:
@@ -115,7 +115,7 @@ class Game(ABC):
         return self.won or not self._moves(prune=False)
 
     def legal_moves(self) -> list[str]:
-        """Every legal move in the notation of ``shared/formats.md`` (``"t3>t5"``, ``"s"``, ``"p7.1+w"``).
+        """Every legal move in the notation of ``docs/formats.md`` (``"t3>t5"``, ``"s"``, ``"p7.1+w"``).
 
         A move to the foundations is listed as ``"A>f"``. Moves straight from the stock (``"s>t4"``) are
         accepted by ``apply`` but not listed, as listing them would reveal the face-down stock card.
@@ -179,7 +179,7 @@ class Game(ABC):
         return self._text(moves[0]) if moves else None
 
     def to_record(self) -> dict[str, Any]:
-        """The game as a ``solitaire/1`` record (``shared/formats.md``): ``options`` only those set away from
+        """The game as a ``solitaire/1`` record (``docs/formats.md``): ``options`` only those set away from
         their default; ``seed`` if dealt from one, else ``deck``; ``moves`` the history in canonical notation."""
         from engine.solitaire.catalogue import GAMES
 

@@ -1,6 +1,6 @@
 """The registry of solitaire games (``GAMES``) and the factory ``new_game``.
 
-Rules source: ``shared/rules/solitaire.md``. The Forty Thieves family is one table, ``FAMILY``, a row per
+Rules source: ``docs/rules/solitaire.md``. The Forty Thieves family is one table, ``FAMILY``, a row per
 game over the shared ``ColumnRules``; Baker's Dozen is another ``ColumnRules`` and Pyramid its own game. Each
 game's named options follow the rules text: the seed's rule is the default, the common rule an option.
 """
@@ -80,7 +80,7 @@ class GameInfo:
 
 @dataclass(frozen=True)
 class FamilyRow:
-    """One row of the Forty Thieves family table (``shared/rules/solitaire.md``)."""
+    """One row of the Forty Thieves family table (``docs/rules/solitaire.md``)."""
 
     name: str
     title: str
@@ -322,7 +322,7 @@ def new_game(
         game: a name of ``GAMES``.
         options: named switches (``GAMES[game].options``); absent ones take the default (the seed's rule).
         seed: any int; the deck is ``seeded_deck(game, seed)``. Ignored when ``deck`` is given.
-        deck: an explicit dealing order (``shared/formats.md``, ``solitaire/1``).
+        deck: an explicit dealing order (``docs/formats.md``, ``solitaire/1``).
 
     Raises:
         RecordError: unknown game (field ``game``), bad option (``options.NAME``), bad deck (``deck``), or

@@ -1,9 +1,9 @@
-"""Notation and rule checks for column-game moves (``shared/formats.md``, ``solitaire/1``).
+"""Notation and rule checks for column-game moves (``docs/formats.md``, ``solitaire/1``).
 
 Pile codes of internal moves ``(source, destination, count)``: a column is its index 0.., the waste
 ``WASTE``, the stock ``STOCK``, foundation ``i`` is ``FOUNDATION + i`` and "whichever foundation takes it"
 ``ANY_FOUNDATION``; ``TURN`` turns the stock (or redeals it). ``parse_move`` turns text into a move and says
-which rule of ``shared/rules/solitaire.md`` a refused move breaks.
+which rule of ``docs/rules/solitaire.md`` a refused move breaks.
 """
 
 from __future__ import annotations
@@ -59,7 +59,7 @@ def _pile(game: ColumnGame, name: str, text: str) -> int:
 
 
 def parse_move(game: ColumnGame, text: str) -> Move:
-    """The move ``text`` names in ``game``, checked against its rules (``shared/rules/solitaire.md``).
+    """The move ``text`` names in ``game``, checked against its rules (``docs/rules/solitaire.md``).
 
     Raises:
         IllegalMove: not a move of the game, or a move breaking a rule (the ``rule`` says which).

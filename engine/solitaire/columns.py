@@ -1,6 +1,6 @@
 """Column solitaires: the Forty Thieves family and Baker's Dozen, as one game over ``ColumnRules``.
 
-Rules source: ``shared/rules/solitaire.md`` ("Forty Thieves", "The Forty Thieves family", "Baker's Dozen").
+Rules source: ``docs/rules/solitaire.md`` ("Forty Thieves", "The Forty Thieves family", "Baker's Dozen").
 A game is a row of parameters (``ColumnRules``): how many columns of how many cards and how many of them
 face down, the build rule, whether runs move, what an empty column accepts, how the stock turns and how often
 it is redealt. Piles are lists, bottom first (the last item is the top card).
@@ -47,7 +47,7 @@ _TURNED, _REDEALT, _MOVED = 0, 1, 2
 
 @dataclass(frozen=True)
 class ColumnRules:
-    """The parameters of one column solitaire (``shared/rules/solitaire.md``).
+    """The parameters of one column solitaire (``docs/rules/solitaire.md``).
 
     Attributes:
         columns: number of columns in the tableau.
@@ -99,7 +99,7 @@ class ColumnGame(Game):
         title: the display name, e.g. ``"Lucas"``, used in rule messages.
         rules: the game's parameters.
         options: the named options, defaults filled in (kept for records).
-        deck: ``rules.deck_size`` cards in dealing order (``shared/formats.md``, ``solitaire/1``).
+        deck: ``rules.deck_size`` cards in dealing order (``docs/formats.md``, ``solitaire/1``).
         seed: the seed the deck came from, or ``None``.
     """
 
@@ -403,7 +403,7 @@ class ColumnGame(Game):
     # -- views --------------------------------------------------------------------------------------------
 
     def state(self) -> dict[str, Any]:
-        """The replay object of ``shared/formats.md``: face-down cards as ``"??"``, the stock as a count.
+        """The replay object of ``docs/formats.md``: face-down cards as ``"??"``, the stock as a count.
 
         Keys: ``game``, ``won``, ``over``, ``moves``, ``columns`` (lists bottom first), ``foundations``
         (lists Ace first), ``stock`` (int), ``waste`` (bottom first), ``redeals_left``.

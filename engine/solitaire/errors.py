@@ -12,7 +12,7 @@ class IllegalMove(ValueError):
     Attributes:
         move: the move text as given, e.g. ``"t3>t5"``.
         rule: the rule broken, in words, e.g. ``"9H does not go on TH: columns build down on a different
-            suit"`` (the rules are those of ``shared/rules/solitaire.md``).
+            suit"`` (the rules are those of ``docs/rules/solitaire.md``).
         code: the rule's short id, one of :data:`RULE_CODES` (``column-build`` for the example above): what
             a program tests, as Barbu's ``IllegalAction.code``.
         index: the 0-based index of the move in a record's ``moves`` when raised while reading a record,

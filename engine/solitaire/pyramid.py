@@ -1,6 +1,6 @@
 """Pyramid (Solitaire 13): pair available cards totalling 13 until the pyramid is cleared.
 
-Rules source: ``shared/rules/solitaire.md`` ("Pyramid"). The pyramid is 28 positions, row 1 (the apex)
+Rules source: ``docs/rules/solitaire.md`` ("Pyramid"). The pyramid is 28 positions, row 1 (the apex)
 first, each row left to right; position ``(row, i)`` is covered by ``(row + 1, i)`` and ``(row + 1, i + 1)``
 and is *exposed* once neither is left. The waste is one pile, or three with the seed's draw-three rule.
 
@@ -371,7 +371,7 @@ class PyramidGame(Game):
     # -- views --------------------------------------------------------------------------------------------
 
     def state(self) -> dict[str, Any]:
-        """The replay object of ``shared/formats.md`` for Pyramid.
+        """The replay object of ``docs/formats.md`` for Pyramid.
 
         Keys: ``game``, ``won``, ``over``, ``moves``, ``pyramid`` (7 rows, apex first, each left to right:
         card text or ``None`` where removed), ``removed`` (cards discarded), ``stock`` (int), ``waste`` (one

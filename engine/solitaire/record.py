@@ -1,4 +1,4 @@
-"""Reading ``solitaire/1`` records (``shared/formats.md``) back into games.
+"""Reading ``solitaire/1`` records (``docs/formats.md``) back into games.
 
 Writing is ``Game.to_record()``. Readers accept exactly the fields of the format and reject anything else
 with a ``RecordError`` naming the field; a move the rules forbid raises ``IllegalMove`` with its index.

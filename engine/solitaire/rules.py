@@ -2,7 +2,7 @@
 
 A card is an ``int`` 0..51 as in ``engine.cards`` (``suit * 13 + rank``, rank 0 = the 2 .. 12 = the Ace);
 two-deck games simply hold each card twice. Solitaire counts Aces low: ``VALUE[card]`` is 1 for an Ace, 2..10
-for the pips, 11 J, 12 Q, 13 K (``shared/rules/solitaire.md``, "Terms").
+for the pips, 11 J, 12 Q, 13 K (``docs/rules/solitaire.md``, "Terms").
 """
 
 from __future__ import annotations
