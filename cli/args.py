@@ -1,4 +1,5 @@
-"""Argparse types shared by the sub-commands: numbers of seconds, TCP ports, bot policy specs.
+"""Argparse types shared by the sub-commands: numbers of seconds, whole numbers in a range, TCP ports,
+bot policy specs.
 
 Each returns the parsed value or raises ``argparse.ArgumentTypeError``, which argparse prints as one line
 naming the option, with exit status 2.
@@ -48,3 +49,18 @@ def policy_spec(text: str) -> str:
         return str(parse_policy_spec(text))
     except PolicySpecError as exc:
         raise argparse.ArgumentTypeError(str(exc)) from None
+
+
+def whole(low: int, high: int) -> Callable[[str], int]:
+    """An argparse type: a whole number from ``low`` to ``high`` (``whole(1, 64)`` for a worker count)."""
+
+    def parse(text: str) -> int:
+        try:
+            value = int(text)
+        except ValueError:
+            raise argparse.ArgumentTypeError(f"{text!r} is not a whole number") from None
+        if not low <= value <= high:
+            raise argparse.ArgumentTypeError(f"{text} must be from {low} to {high}")
+        return value
+
+    return parse

@@ -12,7 +12,7 @@ import sqlite3
 import sys
 from pathlib import Path
 
-from cli.args import policy_spec, port, seconds
+from cli.args import policy_spec, port, seconds, whole
 from cli.bot import BotsResult, run_bots
 from client.sheet import score_sheet
 from engine.barbu import POLICIES
@@ -59,6 +59,14 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
         help="policy spec of a table's bots and stand-ins when its creator names none "
         f"(default {ServerConfig.bot_policy})",
     )
+    p.add_argument(
+        "--workers",
+        type=whole(1, 64),
+        default=ServerConfig.workers,
+        metavar="N",
+        help="worker processes for solver hints and search bots (default 1: the other core stays with "
+        "the players' moves)",
+    )
     p.add_argument("--log-level", default="INFO", choices=("DEBUG", "INFO", "WARNING", "ERROR"))
     p.set_defaults(func=run_serve)
     d = sub.add_parser(
@@ -93,6 +101,7 @@ def run_serve(args: argparse.Namespace) -> int:
         grace=args.grace,
         bot_delay=args.bot_delay,
         bot_policy=args.bot_policy,
+        workers=args.workers,
     )
     try:
         asyncio.run(run_server(config))

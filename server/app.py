@@ -1,6 +1,7 @@
 """The server process: the store, the lobby, the WebSocket listener with ``/healthz``, and clean shutdown.
 
-``BarbuServer`` is an async context manager (tests start one on port 0); ``run_server`` runs one until
+The server owns one worker pool for CPU-heavy work (``server.workers``), started with it and closed after
+the connections. ``BarbuServer`` is an async context manager (tests start one on port 0); ``run_server`` runs one until
 SIGINT or SIGTERM. WebSocket settings: compression off (frames are small msgpack), keepalive pings,
 ``max_size`` from the config (larger messages close the connection with 1009).
 """
@@ -21,13 +22,14 @@ from server.config import ServerConfig
 from server.connection import serve_connection
 from server.lobby import Lobby
 from server.store import Store
+from server.workers import WorkerPool
 
 log = logging.getLogger(__name__)
 
 
 class BarbuServer:
     """One running server: ``await start()`` opens the store, restores rooms and listens; ``await stop()``
-    closes connections, stops rooms' timers and closes the store.
+    closes connections, stops rooms' timers, stops the worker processes and closes the store.
 
     Raises (from ``start``):
         OSError: the address is in use or not available.
@@ -39,6 +41,7 @@ class BarbuServer:
         self.store: Store | None = None
         self.lobby: Lobby | None = None
         self._server: Server | None = None
+        self.workers: WorkerPool | None = None
 
     async def start(self) -> None:
         """Open the store, rebuild interrupted rooms from their logs, and start listening.
@@ -48,7 +51,8 @@ class BarbuServer:
             OSError: the address cannot be bound; the store is closed and its lock released again.
         """
         self.store = Store(self.config.db)
-        self.lobby = Lobby(self.store, self.config)
+        self.workers = WorkerPool(self.config.workers)
+        self.lobby = Lobby(self.store, self.config, self.workers)
         try:
             self.lobby.restore()
             self._server = await serve(
@@ -79,13 +83,16 @@ class BarbuServer:
         return f"ws://{self.config.host}:{self.port}"
 
     async def stop(self) -> None:
-        """Close every connection (code 1001), stop the rooms and close the store."""
+        """Close every connection (code 1001), stop the rooms and the worker processes, close the store."""
         if self.lobby is not None:
             self.lobby.stop()
         if self._server is not None:
             self._server.close()
             await self._server.wait_closed()
             self._server = None
+        if self.workers is not None:
+            await self.workers.close()
+            self.workers = None
         if self.store is not None:
             self.store.close()
             self.store = None

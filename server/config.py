@@ -35,6 +35,7 @@ class ServerConfig:
         login_timeout: seconds a new connection has to log in (or resume) before it is closed.
         chat_burst: chat messages one connection may send within ``chat_window`` seconds.
         chat_window: the span, in seconds, over which ``chat_burst`` counts.
+        workers: worker processes for CPU-heavy work (solver hints, search bots): ``server.workers``.
         empty_table_ttl: seconds a new table waits for its first player before the lobby may drop it (so a
             table is not swept away between its creation and its creator sitting down).
     """
@@ -61,3 +62,4 @@ class ServerConfig:
     max_waiting_tables: int = 3
     max_rooms: int = 1000
     max_listed: int = 200
+    workers: int = 1

@@ -48,6 +48,7 @@ from server.room import Room
 from server.solitaire_daily import daily_table
 from server.solitaire_room import SolitaireRoom
 from server.store import Store
+from server.workers import WorkerPool, unavailable
 
 log = logging.getLogger(__name__)
 
@@ -98,11 +99,13 @@ class Lobby:
     Args:
         store: the server's store.
         config: the server's settings.
+        workers: the server's pool for CPU-heavy work, handed to every room (None: a pool refusing all jobs).
     """
 
-    def __init__(self, store: Store, config: ServerConfig):
+    def __init__(self, store: Store, config: ServerConfig, workers: WorkerPool | None = None):
         self.store = store
         self.config = config
+        self.workers = unavailable() if workers is None else workers
         self.rooms: dict[str, Room] = {}
         self.online: dict[str, Peer] = {}
         self._wrong_passwords: dict[str, EventWindow] = {}  # address -> its recent wrong passwords
@@ -122,9 +125,15 @@ class Lobby:
                 log.error("room %d cannot be restored, closing it: %s", row.id, exc)
                 self.store.set_status(row.id, "closed")
                 continue
-            self.rooms[room.room_id] = room
+            self.add_room(room)
         if self.rooms:  # a fresh store says nothing
             log.info("restored %d rooms", len(self.rooms))
+
+    def add_room(self, room: Room) -> None:
+        """List ``room`` and give it the server's worker pool (before any of its tasks runs: no ``await``
+        between a room's creation and this)."""
+        room.workers = self.workers
+        self.rooms[room.room_id] = room
 
     def stop(self) -> None:
         """Server shutdown: stop every room's timers; later disconnects change nothing."""
@@ -327,7 +336,7 @@ class Lobby:
             request.grace,
             request.bot_policy,
         )
-        self.rooms[table.room_id] = table
+        self.add_room(table)
         assert peer.player is not None
         self.creators[table.room_id] = peer.player
         peer.send(RoomCreated(id=request.id, room=table.room_id))
@@ -347,7 +356,7 @@ class Lobby:
                 else:
                     await other.leave(peer)
                 self._sweep(other)
-        self.rooms[room.room_id] = room
+        self.add_room(room)
         async with room.lock:
             room.take_seat(peer, request_id)
 

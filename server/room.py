@@ -5,7 +5,8 @@ are applied one at a time in arrival order. A room kind is a ``Room`` subclass r
 ``server.lobby.ROOM_KINDS`` under its ``kind`` (the ``rooms.kind`` column of the store) and able to rebuild
 itself from its store row and action log (``restore``). The lobby routes every request naming a ``room`` to
 ``handle``; ``join``/``watch``/``leave`` change who is in the room, ``detach``/``attach`` follow a player's
-connection dropping and coming back.
+connection dropping and coming back. CPU-heavy work (a hint, a search bot's move) goes through
+``self.workers`` (``server.workers``), the server's pool, which the lobby sets when it adds the room.
 """
 
 from __future__ import annotations
@@ -15,6 +16,7 @@ from abc import ABC, abstractmethod
 from typing import TYPE_CHECKING, Any, ClassVar
 
 from protocol import Message, Snapshot
+from server.workers import WorkerPool, unavailable
 
 if TYPE_CHECKING:
     from server.config import ServerConfig
@@ -30,6 +32,10 @@ class Room(ABC):
         name: the room's display name.
         store: the server's store, where every accepted action is logged before it is broadcast.
         config: the server configuration (bot delay, grace default, ...).
+
+    Attributes:
+        workers: the server's pool for CPU-heavy work, set by ``Lobby.add_room`` before the room's tasks
+            first run (until then, and for a room no server serves, a pool refusing every job).
     """
 
     kind: ClassVar[str]
@@ -42,6 +48,7 @@ class Room(ABC):
         self.config = config
         self.lock = asyncio.Lock()
         self.spectators: set[Peer] = set()
+        self.workers: WorkerPool = unavailable()
 
     @classmethod
     @abstractmethod

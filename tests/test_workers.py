@@ -1,0 +1,187 @@
+"""The worker pool (``server.workers``) with real worker processes: results and errors come back, a job over
+its budget is stopped and its worker replaced, the per-owner limit refuses clearly, cancelling frees the
+owner's place, and closing the pool, stopping the server or killing the server process leaves no worker."""
+
+from __future__ import annotations
+
+import asyncio
+import os
+import signal
+import subprocess
+import sys
+import textwrap
+import time
+from pathlib import Path
+
+import pytest
+
+from cli.main import main
+from server import BarbuServer
+from server.workers import WorkerBusy, WorkerClosed, WorkerPool, WorkerTimeout
+from tests import worker_jobs
+from tests.conftest import StartServer, until
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+def alive(pid: int) -> bool:
+    """Whether process ``pid`` exists and is not a zombie."""
+    try:
+        state = Path(f"/proc/{pid}/stat").read_text().split(") ")[1].split()[0]
+    except (FileNotFoundError, IndexError):
+        return False
+    return state != "Z"
+
+
+async def test_results_errors_and_the_budget_come_back() -> None:
+    pool = WorkerPool(1)
+    try:
+        assert await pool.run("player:ann", worker_jobs.square, 12, budget=1.0) == 144
+        assert await pool.run("player:ann", worker_jobs.given_budget, budget=2.5) == 2.5
+        with pytest.raises(ValueError, match="this job fails"):
+            await pool.run("player:ann", worker_jobs.fail, budget=1.0)
+        assert await pool.run("player:ann", worker_jobs.niceness, budget=1.0) >= 10
+        assert pool.started == 1, "one worker process served every job"
+    finally:
+        await pool.close()
+
+
+async def test_a_job_over_its_budget_is_stopped_and_the_pool_goes_on() -> None:
+    pool = WorkerPool(1, grace=0.2)
+    try:
+        first = await pool.run("table:1", worker_jobs.pid, budget=1.0)
+        started = time.monotonic()
+        with pytest.raises(WorkerTimeout):
+            await pool.run("table:1", worker_jobs.spin, 60.0, budget=0.3)
+        assert time.monotonic() - started < 30, "stopped long before the job would have ended"
+        assert not alive(first), "the stuck worker was killed"
+        second = await pool.run("table:1", worker_jobs.pid, budget=1.0)
+        assert second != first and alive(second), "a fresh worker took its place"
+    finally:
+        await pool.close()
+
+
+async def test_the_per_owner_limit_refuses_clearly_and_others_still_get_in() -> None:
+    pool = WorkerPool(1, per_owner=1)
+    try:
+        running = asyncio.create_task(pool.run("player:ann", worker_jobs.nap, 0.5, budget=2.0))
+        await until(lambda: pool.running == 1, "ann's job to run")
+        with pytest.raises(WorkerBusy, match="player:ann has 1 jobs"):
+            await pool.run("player:ann", worker_jobs.square, 2, budget=1.0)
+        assert await pool.run("player:bob", worker_jobs.square, 3, budget=1.0) == 9, "bob waits his turn"
+        await running
+        assert await pool.run("player:ann", worker_jobs.square, 4, budget=1.0) == 16, "ann's place is free"
+    finally:
+        await pool.close()
+
+
+async def test_one_owner_never_holds_every_worker_and_the_queue_is_bounded() -> None:
+    pool = WorkerPool(2, per_owner=3, max_queued=1)
+    try:
+        jobs = [asyncio.create_task(pool.run("table:7", worker_jobs.nap, 0.5, budget=2.0)) for _ in range(2)]
+        await until(lambda: pool.running == 1, "the table's first job to run")
+        await asyncio.sleep(0.1)
+        assert (pool.running, pool.queued) == (1, 1), "its second job waits though a worker is free"
+        other = asyncio.create_task(pool.run("table:8", worker_jobs.nap, 0.5, budget=2.0))
+        await until(lambda: pool.running == 2, "another owner's job to take the free worker")
+        with pytest.raises(WorkerBusy, match="waiting for a worker"):
+            await pool.run("table:9", worker_jobs.square, 6, budget=1.0)
+        await asyncio.gather(other, *jobs)
+    finally:
+        await pool.close()
+
+
+async def test_cancelling_a_queued_job_frees_the_owners_place() -> None:
+    pool = WorkerPool(1, per_owner=1)
+    try:
+        busy = asyncio.create_task(pool.run("player:ann", worker_jobs.nap, 0.5, budget=2.0))
+        await until(lambda: pool.running == 1, "ann's job to run")
+        waiting = asyncio.create_task(pool.run("player:bob", worker_jobs.square, 2, budget=1.0))
+        await until(lambda: pool.queued == 1, "bob's job to queue")
+        waiting.cancel()  # bob left
+        with pytest.raises(asyncio.CancelledError):
+            await waiting
+        assert pool.queued == 0
+        assert await pool.run("player:bob", worker_jobs.square, 3, budget=1.0) == 9
+        await busy
+    finally:
+        await pool.close()
+
+
+async def test_cancelling_a_long_running_job_recycles_its_worker() -> None:
+    pool = WorkerPool(1, per_owner=1, recycle_after=0.5)
+    try:
+        first = await pool.run("player:ann", worker_jobs.pid, budget=1.0)
+        job = asyncio.create_task(pool.run("player:ann", worker_jobs.spin, 60.0, budget=30.0))
+        await until(lambda: pool.running == 1, "the long job to run")
+        job.cancel()
+        with pytest.raises(asyncio.CancelledError):
+            await job
+        await until(lambda: not alive(first), "the worker of the abandoned job to be killed")
+        assert await pool.run("player:ann", worker_jobs.square, 7, budget=1.0) == 49, "ann may ask again"
+    finally:
+        await pool.close()
+
+
+async def test_closing_the_pool_stops_its_workers_and_fails_waiting_jobs() -> None:
+    pool = WorkerPool(2)
+    spinning = asyncio.create_task(pool.run("table:1", worker_jobs.spin, 60.0, budget=30.0))
+    idle = await pool.run("table:2", worker_jobs.pid, budget=1.0)
+    await until(lambda: pool.running == 1, "the long job to run")
+    pids = pool.pids()
+    assert idle in pids and len(pids) == 2
+    await pool.close()
+    with pytest.raises(WorkerClosed):
+        await spinning
+    assert not any(alive(p) for p in pids)
+    with pytest.raises(WorkerClosed):
+        await pool.run("table:1", worker_jobs.square, 1, budget=1.0)
+
+
+async def test_server_stop_leaves_no_worker(start_server: StartServer) -> None:
+    server: BarbuServer = await start_server(workers=2)
+    assert server.workers is not None
+    await server.workers.run("player:ann", worker_jobs.pid, budget=1.0)
+    pids = server.workers.pids()
+    assert pids and all(alive(p) for p in pids)
+    await server.stop()
+    assert not any(alive(p) for p in pids)
+
+
+def test_a_killed_server_process_leaves_no_worker(tmp_path: Path) -> None:
+    script = textwrap.dedent(
+        """
+        import asyncio, sys, time
+        from server.workers import WorkerPool
+        from tests import worker_jobs
+
+        async def go() -> None:
+            pool = WorkerPool(1)
+            print(await pool.run("x", worker_jobs.pid, budget=1.0), flush=True)
+            asyncio.get_running_loop().create_task(pool.run("x", worker_jobs.spin, 60.0, budget=60.0))
+            await asyncio.sleep(60)
+
+        asyncio.run(go())
+        """
+    )
+    proc = subprocess.Popen([sys.executable, "-c", script], cwd=ROOT, stdout=subprocess.PIPE, text=True)
+    try:
+        assert proc.stdout is not None
+        worker = int(proc.stdout.readline())
+        assert alive(worker)
+        os.kill(proc.pid, signal.SIGKILL)
+        proc.wait()
+        deadline = time.monotonic() + 10
+        while alive(worker) and time.monotonic() < deadline:
+            time.sleep(0.05)
+        assert not alive(worker), "the worker exits once its server is gone"
+    finally:
+        proc.kill()
+        proc.wait()
+
+
+def test_serve_refuses_a_worker_count_out_of_range(capsys: pytest.CaptureFixture[str]) -> None:
+    with pytest.raises(SystemExit) as done:
+        main(["serve", "--workers", "0"])
+    assert done.value.code == 2
+    assert "--workers: 0 must be from 1 to 64" in capsys.readouterr().err
