@@ -45,6 +45,7 @@ from protocol import (
     OpenSolitaire,
     ProtocolError,
     Redo,
+    Rematch,
     Resign,
     Resume,
     RoomCreated,
@@ -232,6 +233,15 @@ class Connection:
             bot_policy=bot_policy,
         )
         return (await self.request(request, RoomCreated)).room
+
+    async def rematch(self, room: str) -> str:
+        """Open another match with the same players as ``room`` (its match over; the host only); returns the
+        new room's id, where each player's seat is kept for them (``sit`` takes it).
+
+        Raises:
+            ServerError: ``not-over``, ``not-host``, ``wrong-room``, ``no-such-room``.
+        """
+        return (await self.request(Rematch(id=self.next_id(), room=room), RoomCreated)).room
 
     async def sit(self, room: str, seat: str | None = None) -> Snapshot:
         """Take ``seat`` (None: any free one) or return to the seat held at ``room``; returns the snapshot.

@@ -28,6 +28,8 @@ ERROR_CODES: dict[str, str] = {
     "not-your-seat": "the request names a seat the player does not hold",
     "not-started": "the match has not started (seats still empty)",
     "room-over": "the room's game is over; it takes no more actions or seats",
+    "not-over": "rematch: the table's match is not over yet",
+    "not-host": "only the player who opened the table may ask this of it",
     "not-your-room": "the solitaire room is another player's: watch it, or open your own",
     "unknown-game": "no solitaire game has this name",
     "unknown-option": "the game has no such option, or the option does not take this value",

@@ -147,6 +147,16 @@ class GetSnapshot(Message):
 
 
 @dataclass(frozen=True)
+class Rematch(Message):
+    """Open another match with the same players as Barbu table ``room``, whose match is over: the same seats,
+    rule variants, timers and bot policy (only the table's host). Reply: ``room-created``."""
+
+    TYPE = "rematch"
+    id: int = _field(metadata=_ID)
+    room: str = _field(metadata=_ROOM)
+
+
+@dataclass(frozen=True)
 class OpenSolitaire(Message):
     """Open a solitaire room of ``game`` (``docs/rules/solitaire.md``) with its ``options`` and deal ``seed``
     (nil: the day's deal); the opener plays it, others may watch."""
@@ -298,6 +308,8 @@ class Snapshot(Message):
     away: list[str]
     variants: dict[str, Any]
     view: dict[str, Any] | None
+    #: A Barbu table's last chat lines (``{"name", "text"}``, oldest first); ``[]`` in a solitaire room.
+    chat: list[dict[str, Any]] = _field(default_factory=list)
 
 
 @dataclass(frozen=True)
@@ -334,13 +346,29 @@ class ChatPush(Message):
 @dataclass(frozen=True)
 class Players(Message):
     """The seats of ``room`` changed: ``players`` by seat letter (nil when empty), ``away`` the seats whose
-    human is disconnected or replaced by a stand-in bot, and the room ``state``."""
+    human is disconnected or replaced by a stand-in bot, the room ``state``, the names of the
+    ``spectators``, the seats a stand-in bot plays now (``standins``) and, for each seat whose human dropped
+    and is still in the grace period, the seconds until a stand-in plays it (``standin_in``)."""
 
     TYPE = "players"
     room: str
     state: str
     players: dict[str, Any]
     away: list[str]
+    spectators: list[str] = _field(default_factory=list)
+    standins: list[str] = _field(default_factory=list)
+    standin_in: dict[str, Any] = _field(default_factory=dict)
+
+
+@dataclass(frozen=True)
+class RematchOpened(Message):
+    """Pushed to everyone at Barbu table ``room`` (its match over) when its ``host`` opened another match
+    with the same players at ``new_room``: each player's seat there is kept for them (``sit`` takes it)."""
+
+    TYPE = "rematch-opened"
+    room: str
+    new_room: str
+    host: str
 
 
 @dataclass(frozen=True)
@@ -381,14 +409,14 @@ REQUESTS: dict[str, type[Message]] = {
     c.TYPE: c
     for c in (
         *(Hello, Login, Resume, ListRooms, CreateTable, Sit, Watch, Leave, AddBot, Chat, Act, GetSnapshot),
-        *(OpenSolitaire, Move, Undo, Redo, AutoMoves, GetHint, NewDeal, Resign),
+        *(OpenSolitaire, Move, Undo, Redo, AutoMoves, GetHint, NewDeal, Resign, Rematch),
     )
 }
 SERVER_MESSAGES: dict[str, type[Message]] = {
     c.TYPE: c
     for c in (
         *(Welcome, LoggedIn, Rooms, RoomCreated, Ok, Snapshot, EventPush, Turn, ChatPush, Players, Error),
-        *(Hint, SolitaireState),
+        *(Hint, SolitaireState, RematchOpened),
     )
 }
 

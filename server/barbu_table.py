@@ -14,6 +14,7 @@ import asyncio
 import logging
 import secrets
 import time
+from collections import deque
 from collections.abc import Callable, Coroutine
 from dataclasses import dataclass
 from typing import Any, ClassVar
@@ -54,6 +55,9 @@ from server.store import RoomRow, Store
 
 log = logging.getLogger(__name__)
 
+#: The chat lines a table keeps and sends in its snapshots (a player joining or coming back reads them).
+CHAT_HISTORY = 20
+
 #: What plays for a human whose turn timer ran out: quick, whatever the table's bot policy.
 TIMER_POLICY = "heuristic"
 BOT_PREFIX = "bot:"
@@ -68,6 +72,8 @@ class Seat:
     peer: Peer | None = None
     standin: bool = False
     grace_timer: asyncio.TimerHandle | None = None
+    #: When (``loop.time()``) the pending grace timer hands the seat to a stand-in.
+    grace_deadline: float | None = None
 
     @property
     def is_bot(self) -> bool:
@@ -84,6 +90,7 @@ class Seat:
         if self.grace_timer is not None:
             self.grace_timer.cancel()
             self.grace_timer = None
+        self.grace_deadline = None
 
 
 class BarbuTable(Room):
@@ -97,6 +104,8 @@ class BarbuTable(Room):
         grace: seconds a dropped human's seat is held before a stand-in bot plays it.
         bot_policy: the policy spec (canonical text) of the table's ``add-bot`` bots that name none and of
             its stand-ins.
+        host: the player who opened the table (None: not known, a table stored before hosts were kept); only
+            the host may ask for another match with the same players (``rematch``).
     """
 
     kind: ClassVar[str] = "barbu"
@@ -114,9 +123,12 @@ class BarbuTable(Room):
         turn_time: float | None,
         grace: float,
         bot_policy: str,
+        host: str | None = None,
     ):
         super().__init__(store_id, name, store, config)
         self.bot_policy = bot_policy
+        self.host = host
+        self.chat: deque[dict[str, str]] = deque(maxlen=CHAT_HISTORY)
         self.seed = seed
         self.variants = variants
         self.first_declarer = first_declarer
@@ -143,9 +155,10 @@ class BarbuTable(Room):
         turn_time: float | None,
         grace: float | None,
         bot_policy: str | None = None,
+        host: str | None = None,
     ) -> BarbuTable:
         """Open a new table: draw its seed and first declarer, store its config, return it. ``bot_policy``
-        None takes the server's default (``config.bot_policy``).
+        None takes the server's default (``config.bot_policy``); ``host`` is the player opening it.
 
         Raises:
             ProtocolError: ``bad-message`` (field ``variants``) when the engine refuses the variants, (field
@@ -166,6 +179,7 @@ class BarbuTable(Room):
             "turn_time": turn_time,
             "grace": held,
             "bot_policy": policy,
+            "host": host,
         }
         store_id = store.create_room(cls.kind, name, stored)
         return cls(
@@ -179,6 +193,7 @@ class BarbuTable(Room):
             turn_time=turn_time,
             grace=held,
             bot_policy=policy,
+            host=host,
         )
 
     @classmethod
@@ -201,6 +216,7 @@ class BarbuTable(Room):
             turn_time=c.get("turn_time"),
             grace=float(c.get("grace", config.grace)),
             bot_policy=str(c.get("bot_policy", config.bot_policy)),
+            host=c.get("host"),
         )
         for letter, owner in row.players.items():
             seat = table.seats[parse_seat(letter)]
@@ -256,6 +272,7 @@ class BarbuTable(Room):
             away=self._away(),
             variants=self.variants.to_dict(),
             view=None if self.match is None else self.match.view(seat),
+            chat=list(self.chat),
         )
 
     def holds_seat(self, player: str) -> bool:
@@ -319,13 +336,15 @@ class BarbuTable(Room):
             self._push_players()
             self._start_if_full()
 
-    async def watch(self, peer: Peer, request_id: int) -> None:
-        """Add ``peer`` as a spectator and reply with the public snapshot; a peer playing a seat here just
-        gets its seat's snapshot (it already receives everything a spectator would)."""
+    async def watch(self, peer: Peer, request_id: int | None) -> None:
+        """Add ``peer`` as a spectator and reply with the public snapshot (everyone hears of the new
+        spectator in a ``players`` push); a peer playing a seat here just gets its seat's snapshot (it
+        already receives everything a spectator would)."""
         if self._seat_of_peer(peer) is not None:
             peer.send(self.snapshot(peer, request_id))
             return
         await super().watch(peer, request_id)
+        self._push_players()
 
     async def leave(self, peer: Peer) -> None:
         """Stop watching; give up the seat before the start; hand it to a stand-in at once during the match
@@ -341,10 +360,13 @@ class BarbuTable(Room):
         """``peer`` is no longer here: a seat is freed before the start; during the match a dropped player's
         seat is held for the grace period, a player who left is replaced by a stand-in at once."""
         async with self.lock:
+            watched = peer in self.spectators
             self.spectators.discard(peer)
             peer.rooms.discard(self)
             index = self._seat_of_peer(peer)
             if index is None:
+                if watched:
+                    self._push_players()
                 return
             seat = self.seats[index]
             seat.peer = None
@@ -381,6 +403,7 @@ class BarbuTable(Room):
             if peer not in self.spectators and self._seat_of_peer(peer) is None:
                 raise ProtocolError("not-seated", "sit or watch at this table to chat", field="room")
             frame = encode_frame(ChatPush(room=self.room_id, name=_player(peer), text=request.text).to_wire())
+            self.chat.append({"name": _player(peer), "text": request.text})
             peer.send(Ok(id=request.id))
             for member in self._members():
                 member.send_frame(frame)
@@ -532,8 +555,16 @@ class BarbuTable(Room):
             self._timer.cancel()
             self._timer = None
 
+    def reserve(self, owners: dict[str, str]) -> None:
+        """Keep the seats for ``owners`` (seat letter -> player name or ``bot:<policy>``) before the start:
+        another match with the same players (``rematch``). A reserved human takes the seat with ``sit``
+        (as a held seat); the match starts when every seat is owned and every human is back at it."""
+        for letter, owner in owners.items():
+            self.seats[parse_seat(letter)].owner = owner
+        self.store.set_players(self.store_id, self._players_record())
+
     def _start_if_full(self) -> None:
-        if self.state != "waiting" or any(s.owner is None for s in self.seats):
+        if self.state != "waiting" or any(s.owner is None or s.away for s in self.seats):
             return
         self.match = Match.new(self.seed, self.variants, self.first_declarer)
         self.state = "playing"
@@ -572,17 +603,19 @@ class BarbuTable(Room):
         if self.match is not None and self.match.to_move == index:
             self._send_turn(index)
             self._drive()
+        self._start_if_full()  # a reserved seat of another match with the same players (``reserve``)
 
     def _start_grace(self, index: int) -> None:
         seat = self.seats[index]
         seat.cancel_grace()
         loop = asyncio.get_running_loop()
         seat.grace_timer = loop.call_later(self.grace, self._spawn, self._standin_takes, index)
+        seat.grace_deadline = loop.time() + self.grace
 
     async def _standin_takes(self, index: int) -> None:
         async with self.lock:
             seat = self.seats[index]
-            seat.grace_timer = None
+            seat.grace_timer = seat.grace_deadline = None
             if self.state != "playing" or seat.peer is not None or seat.standin:
                 return
             seat.standin = True
@@ -624,10 +657,30 @@ class BarbuTable(Room):
     def _away(self) -> list[str]:
         return [seat_text(i) for i, s in enumerate(self.seats) if s.away]
 
+    def push(self, message: Message) -> None:
+        """Send ``message`` to everyone at the table: its seated players and its spectators."""
+        frame = encode_frame(message.to_wire())
+        for member in self._members():
+            member.send_frame(frame)
+
     def _push_players(self) -> None:
-        frame = encode_frame(
-            Players(room=self.room_id, state=self.state, players=self._players(), away=self._away()).to_wire()
+        """Tell everyone at the table who sits, who is away, who watches, which seats a stand-in plays and
+        how long until one plays each seat whose human dropped (``docs/protocol.md``, ``players``)."""
+        now = asyncio.get_running_loop().time()
+        players = Players(
+            room=self.room_id,
+            state=self.state,
+            players=self._players(),
+            away=self._away(),
+            spectators=sorted(p.player for p in self.spectators if p.player is not None),
+            standins=[seat_text(i) for i, s in enumerate(self.seats) if s.standin and s.away],
+            standin_in={
+                seat_text(i): max(round(s.grace_deadline - now, 1), 0.0)
+                for i, s in enumerate(self.seats)
+                if s.grace_deadline is not None
+            },
         )
+        frame = encode_frame(players.to_wire())
         for member in self._members():
             member.send_frame(frame)
 

@@ -32,6 +32,8 @@ from protocol import (
     Ok,
     OpenSolitaire,
     ProtocolError,
+    Rematch,
+    RematchOpened,
     Resume,
     RoomCreated,
     Rooms,
@@ -335,6 +337,7 @@ class Lobby:
             request.turn_time,
             request.grace,
             request.bot_policy,
+            host=peer.player,
         )
         self.add_room(table)
         assert peer.player is not None
@@ -349,19 +352,72 @@ class Lobby:
         player = peer.player
         assert player is not None
         room = SolitaireRoom.open(self.store, self.config, player, game, options, seed)
+        followers: set[Peer] = set()
         for other in list(self.rooms.values()):
             if isinstance(other, SolitaireRoom) and other.player == player:
                 if other.holds_seat(player):
                     await other.abandon()
                 else:
                     await other.leave(peer)
+                followers |= other.spectators
+                for watcher in list(other.spectators):
+                    await other.leave(watcher)
                 self._sweep(other)
         self.add_room(room)
         async with room.lock:
             room.take_seat(peer, request_id)
+        for watcher in followers - {peer}:
+            await room.watch(watcher, None)  # watchers follow the player to the new deal
+
+    def _rematch(self, peer: Peer, room: Room, request: Rematch) -> None:
+        """Open another match with the same players as ``room`` (over): the same seats kept for them, the
+        same variants, timers and bot policy, and the same name unless an open table took it meanwhile;
+        replies ``room-created`` and tells everyone at the old table (``rematch-opened``).
+
+        Raises:
+            ProtocolError: ``wrong-room`` (a solitaire room), ``not-over``, ``not-host`` (only the player
+                who opened the table; for a table whose host is not known, any of its players),
+                ``too-many-tables`` (the server is full).
+        """
+        if not isinstance(room, BarbuTable):
+            raise ProtocolError(
+                "wrong-room", f"room {room.room_id} is a solitaire room: new-deal", field="type"
+            )
+        if room.state != "over":
+            raise ProtocolError("not-over", f"the match at table {room.name!r} is not over yet", field="room")
+        players = room.summary()["players"]
+        host_ok = peer.player == room.host if room.host is not None else peer.player in players.values()
+        if not host_ok:
+            raise ProtocolError("not-host", f"only {room.host or 'a player'} of {room.name!r} may ask that")
+        if len(self.rooms) >= self.config.max_rooms:
+            raise ProtocolError("too-many-tables", "the server holds as many rooms as it allows; try later")
+        taken = {fold(r.name) for r in self.rooms.values() if r.summary()["state"] != "over"}
+        name = room.name
+        number = 2
+        while fold(name) in taken:
+            suffix = f" ({number})"
+            name, number = room.name[: 40 - len(suffix)] + suffix, number + 1
+        table = BarbuTable.create(
+            self.store,
+            self.config,
+            name,
+            room.variants.to_dict(),
+            room.turn_time,
+            room.grace,
+            room.bot_policy,
+            host=peer.player,
+        )
+        table.reserve({seat: owner for seat, owner in players.items() if owner is not None})
+        self.rooms[table.room_id] = table
+        assert peer.player is not None
+        self.creators[table.room_id] = peer.player
+        peer.send(RoomCreated(id=request.id, room=table.room_id))
+        room.push(RematchOpened(room=room.room_id, new_room=table.room_id, host=peer.player))
 
     async def _room_request(self, peer: Peer, room: Room, request: Message) -> None:
-        if isinstance(request, NewDeal):
+        if isinstance(request, Rematch):
+            self._rematch(peer, room, request)
+        elif isinstance(request, NewDeal):
             if not isinstance(room, SolitaireRoom):
                 raise ProtocolError("wrong-room", f"room {room.room_id} is a Barbu table", field="type")
             if room.player != peer.player:

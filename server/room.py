@@ -75,7 +75,7 @@ class Room(ABC):
             ProtocolError: ``seat-taken``, ``room-over``.
         """
 
-    async def watch(self, peer: Peer, request_id: int) -> None:
+    async def watch(self, peer: Peer, request_id: int | None) -> None:
         """Add ``peer`` as a spectator and reply with the public snapshot."""
         async with self.lock:
             self.spectators.add(peer)

@@ -46,7 +46,8 @@ def daily_table(store: Store, day: str | None = None) -> list[dict[str, Any]]:
     """The lobby's ``daily`` list: for every game of ``GAMES``, ``{"game", "title", "day", "seed",
     "results"}`` where ``seed`` is None (the day's seed is never sent while that day is current) and
     ``results`` are the day's finished games on that deal, one per player, best first (won, then more cards
-    home, then fewer moves; ``{"player", "room", "won", "score", "moves"}``, at most ``RESULTS_SHOWN``)."""
+    home, then fewer moves; ``{"player", "room", "won", "score", "moves"}``, ``room`` the room id as a string
+    as everywhere in the protocol, at most ``RESULTS_SHOWN``)."""
     day = day or today()
     return [
         {
@@ -54,7 +55,9 @@ def daily_table(store: Store, day: str | None = None) -> list[dict[str, Any]]:
             "title": info.title,
             "day": day,
             "seed": None,
-            "results": store.results(day, name)[:RESULTS_SHOWN],
+            "results": [
+                {**row, "room": str(row["room"])} for row in store.results(day, name)[:RESULTS_SHOWN]
+            ],
         }
         for name, info in GAMES.items()
     ]

@@ -80,8 +80,6 @@ class SolitaireRoom(Room):
         self.seq = 0
         self.result: str | None = None
         self._redoable = 0
-        #: Every move made, undone ones included (each move of ``auto`` and each ``redo`` counts one).
-        self.made = 0
 
     # Creation and restoration ---------------------------------------------------------------------
 
@@ -258,7 +256,7 @@ class SolitaireRoom(Room):
         peer.send(self.snapshot(peer, request_id))
         self._push_players()
 
-    async def watch(self, peer: Peer, request_id: int) -> None:
+    async def watch(self, peer: Peer, request_id: int | None) -> None:
         """Watch the room (the player's own connection just gets its snapshot)."""
         if peer is self.peer:
             peer.send(self.snapshot(peer, request_id))
@@ -372,7 +370,6 @@ class SolitaireRoom(Room):
         if kind == "move":
             self.game.apply(str(action["move"]))
             self._redoable = 0
-            self.made += 1
         elif kind == "undo":
             if self.game.undo() is None:
                 raise IllegalMove("undo", "nothing to undo", code="nothing-to-undo")
@@ -381,7 +378,6 @@ class SolitaireRoom(Room):
             if self.game.redo() is None:
                 raise IllegalMove("redo", "nothing to redo", code="nothing-to-redo")
             self._redoable -= 1
-            self.made += 1
         elif kind == "resign":
             return "lost" if self.game.over else "resigned"
         else:
@@ -389,9 +385,9 @@ class SolitaireRoom(Room):
         return "won" if self.game.won else None
 
     def _finish(self, result: str) -> None:
-        """Store the finished game's record and, for the day's deal, its row in the results table (the moves
-        there are every move made, undone ones included; only the player's first finished game of the day's
-        deal stays)."""
+        """Store the finished game's record and, for the day's deal, its row in the results table (its moves
+        are the game's own counter, the one the player saw: ``moves`` of the view; only the player's first
+        finished game of the day's deal stays)."""
         self.result = result
         self.store.set_status(self.store_id, "over", self.game.to_record())
         if self.daily is not None:
@@ -401,7 +397,7 @@ class SolitaireRoom(Room):
                 self.player,
                 result == "won",
                 cards_home(self.game.state()),
-                self.made,
+                self.game.moves,
                 day=self.daily,
             )
 

@@ -174,18 +174,18 @@ async def test_the_days_deal_and_its_results_table(server: BarbuServer, connect:
         await alice.move(a.room, legal["legal"][0])
         moved += 1
         if moved == 1:
-            await alice.undo(a.room)  # the undone move still counts in the results table
-            await alice.redo(a.room)  # and so does making it again
+            await alice.undo(a.room)  # the results table counts the moves as the game's own counter does:
+            await alice.redo(a.room)  # an undone move made again is one move
     await alice.resign(a.room)
     await bob.move(b.room, "s")
     await bob.resign(b.room)
     rows = {r["player"]: r for r in (await alice.lobby()).daily[list(daily).index("pyramid")]["results"]}
-    assert rows["alice"]["moves"] == moved + 1 and not rows["alice"]["won"]
-    assert rows["bob"]["moves"] == 1 and rows["bob"]["room"] == int(b.room)
-    stored = server.store.room(int(a.room))
-    assert stored.status == "over" and stored.record is not None and len(stored.record["moves"]) == moved
     over = (await alice.snapshot(a.room)).view
     assert over is not None and over["result"] == "lost" and over["seed"] is None  # the day is not over
+    assert rows["alice"]["moves"] == moved == over["moves"] and not rows["alice"]["won"]
+    assert rows["bob"]["moves"] == 1 and rows["bob"]["room"] == b.room  # a room id is a string
+    stored = server.store.room(int(a.room))
+    assert stored.status == "over" and stored.record is not None and len(stored.record["moves"]) == moved
     assert (await bob.snapshot(b.room)).view["result"] == "resigned"  # type: ignore[index]
 
     with pytest.raises(ServerError) as again:

@@ -92,7 +92,7 @@ class BarbuScreen:
         """The cards the seat may play now (empty when not its turn to play)."""
         if not table.my_turn:
             return set()
-        legal = (table.view or {}).get("legal", [])
+        legal = (table.view or {}).get("legal") or []
         return {str(a["card"]) for a in legal if a.get("action") == "play"}
 
     @staticmethod
@@ -106,7 +106,7 @@ class BarbuScreen:
         if not table.my_turn:
             return []
         view = table.view or {}
-        legal: list[dict[str, Any]] = view.get("legal", [])
+        legal: list[dict[str, Any]] = view.get("legal") or []
         phase = self.phase(table)
         if phase == "contract":
             if self.stage in ("trump", "rank"):  # the second step: offer the legal actions themselves
@@ -153,9 +153,9 @@ class BarbuScreen:
         """Whom the seat may double (or redouble) now."""
         view = table.view or {}
         if self.phase(table) == "double":
-            return [str(s) for s in view.get("double_targets", [])]
+            return [str(s) for s in view.get("double_targets") or []]
         seen: set[str] = set()
-        for a in view.get("legal", []):
+        for a in view.get("legal") or []:
             seen.update(str(t) for t in a.get("targets", []))
         return [s for s in SEATS if s in seen]
 
@@ -195,7 +195,7 @@ class BarbuScreen:
         if not table.my_turn:
             return None, "It is not your turn."
         view = table.view or {}
-        legal: list[dict[str, Any]] = view.get("legal", [])
+        legal: list[dict[str, Any]] = view.get("legal") or []
         phase = self.phase(table)
         if phase == "contract":
             choices = self.choices(table)
@@ -372,7 +372,7 @@ def hand_line(table: TableModel, screen: BarbuScreen) -> StyleAndTextTuples:
                 extra += " class:cursor"
         out.append(card_fragment(card, extra))
         out.append(("", " "))
-    if table.my_turn and any(a.get("action") == "pass" for a in (table.view or {}).get("legal", [])):
+    if table.my_turn and any(a.get("action") == "pass" for a in (table.view or {}).get("legal") or []):
         out.append(("class:warn", " no card fits: Enter passes"))
     return out
 

@@ -219,7 +219,7 @@ def build_key_bindings(tui: TuiApp) -> KeyBindings:
     def _pass(event: E) -> None:
         table_ = tui.model.table
         if table_ is not None and any(
-            a.get("action") == "pass" for a in (table_.view or {}).get("legal", [])
+            a.get("action") == "pass" for a in (table_.view or {}).get("legal") or []
         ):
             tui.spawn(tui.act({"action": "pass"}))
 

@@ -60,7 +60,7 @@ class SolitaireRoom:
 
     def legal(self) -> list[str]:
         """The legal moves now."""
-        legal: list[str] = self.view.get("legal", [])
+        legal: list[str] = self.view.get("legal") or []
         return legal
 
     def apply(self, move: str) -> None:

@@ -59,8 +59,9 @@ def match_view(match: Match, seat: int | None) -> dict[str, Any]:
     unplayed cards; ``[]`` for a spectator), ``hand_sizes``, ``trick`` (``{leader, cards}``), ``tricks`` (this
     hand's finished tricks with ``winner``), ``tricks_won``, ``rows`` (Dominoes: suit -> cards low to high),
     ``finish_order``, ``contract_scores`` (this hand so far), ``totals`` (before this hand), ``history`` (score
-    sheet rows), ``variants``, and for the seat to move: ``legal`` (wire actions), plus in the doubling round
-    ``double_targets`` and ``must_double``.
+    sheet rows), ``variants``, ``ranking`` (places, each a list of seats; None until the match is over), and
+    ``legal`` (wire actions; None unless ``seat`` is to move), ``double_targets`` (seats) and ``must_double``
+    (bool) (both None unless ``seat`` is to move in the doubling round). Every key is always present.
     """
     hand = match.hand
     over = match.over
@@ -99,8 +100,9 @@ def match_view(match: Match, seat: int | None) -> dict[str, Any]:
         ],
         "variants": match.variants.to_dict(),
     }
-    if over:
-        view["ranking"] = [[SEATS[s] for s in place] for place in match.ranking()]
+    # Every key is always there (``docs/protocol.md``: nil for a value that does not apply).
+    view["ranking"] = [[SEATS[s] for s in place] for place in match.ranking()] if over else None
+    view["legal"] = view["double_targets"] = view["must_double"] = None
     if seat is not None and seat == to_move:
         view["legal"] = [action_to_wire(a) for a in match.legal_actions(seat)]
         if hand.phase == DOUBLE:
