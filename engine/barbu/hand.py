@@ -77,6 +77,27 @@ def _subsets(
 _OTHERS = tuple(frozenset(s for s in range(4) if s != seat) for seat in range(4))
 _ONLY = tuple(frozenset({seat}) for seat in range(4))
 
+# Hand.copy: the slots holding immutable values (ints, strings, tuples, frozensets, the variants), shared.
+_SHARED_SLOTS = (
+    "_lead_rule",
+    "_playable",
+    "contract",
+    "contracts_left",
+    "dealer",
+    "dealt",
+    "declarer",
+    "duty",
+    "hearts_broken",
+    "leader",
+    "must_double",
+    "phase",
+    "played",
+    "start_rank",
+    "to_move",
+    "trump",
+    "variants",
+)
+
 _KH_BIT = 1 << KING_OF_HEARTS
 _AH_BIT = 1 << ACE_OF_HEARTS
 
@@ -171,7 +192,59 @@ class Hand:
         self._playable = 0
         self.finish_order: list[int] = []
 
+    def copy(self) -> Hand:
+        """A copy sharing nothing mutable with this hand, without events: what a search bot plays its
+        determinized playouts on (cheaper than building and replaying a new hand)."""
+        new = Hand.__new__(Hand)
+        for name in _SHARED_SLOTS:
+            setattr(new, name, getattr(self, name))
+        new.events = None
+        new.hands = self.hands[:]
+        new.doubles = self.doubles[:]
+        new.redoubles = self.redoubles[:]
+        new._double_queue = self._double_queue[:]
+        new._redouble_queue = self._redouble_queue[:]
+        new.play = self.play[:]
+        new.trick = self.trick[:]
+        new.tricks = self.tricks[:]
+        new.tricks_won = self.tricks_won[:]
+        new.contract_scores = self.contract_scores[:]
+        new.low = self.low[:]
+        new.high = self.high[:]
+        new.finish_order = self.finish_order[:]
+        return new
+
+    def plays(self) -> list[tuple[int, int | None]]:
+        """This hand's play so far as ``(seat, card)`` pairs in order, ``card`` ``None`` for a Dominoes pass."""
+        out: list[tuple[int, int | None]] = []
+        if self.contract == DOMINOES:
+            seat = self.declarer
+            left = [13, 13, 13, 13]
+            for c in self.play:
+                out.append((seat, c))
+                if c is not None:
+                    left[seat] -= 1
+                seat = (seat + 1) % 4
+                while not left[seat] and any(left):
+                    seat = (seat + 1) % 4
+            return out
+        for leader, cards, _ in self.tricks:
+            out.extend(((leader + i) % 4, c) for i, c in enumerate(cards))
+        out.extend(((self.leader + i) % 4, c) for i, c in enumerate(self.trick))
+        return out
+
     # ------------------------------------------------------------------ queries
+
+    @property
+    def lead_rule(self) -> str | None:
+        """The lead restriction in force: ``None`` (free), ``king`` (K♥ only when it is the leader's last
+        card), ``strict`` (no heart lead unless only hearts) or ``broken`` (not until hearts are broken)."""
+        return self._lead_rule
+
+    @property
+    def playable(self) -> int:
+        """Dominoes: the cards that fit a row now, whoever holds them (a bitmask)."""
+        return self._playable
 
     @property
     def over(self) -> bool:
@@ -446,11 +519,16 @@ class Hand:
         trick = self.trick
         led = trick[0] // 13
         trump = self.trump
-        best = 0
+        # The winning card so far, its suit: a card of that suit beats it by rank, a first trump beats it.
+        best, best_card, best_suit = 0, trick[0], led
         for i in (1, 2, 3):
-            c, b = trick[i], trick[best]
-            if (c // 13 == b // 13 and c > b) or (c // 13 == trump and b // 13 != trump):
-                best = i
+            c = trick[i]
+            suit = c // 13
+            if suit == best_suit:
+                if c > best_card:
+                    best, best_card = i, c
+            elif suit == trump:
+                best, best_card, best_suit = i, c, suit
         winner = (self.leader + best) % 4
         taken = (1 << trick[0]) | (1 << trick[1]) | (1 << trick[2]) | (1 << trick[3])
         if led != HEARTS and taken & HEARTS_MASK:

@@ -11,15 +11,20 @@ import math
 from dataclasses import dataclass
 
 from engine.barbu.bots import HeuristicPolicy, Policy, RandomPolicy
+from engine.barbu.search import DEFAULT_TIME, SearchPolicy
 
 #: The built-in policies, weakest first.
-POLICIES = ("random", "heuristic")
+POLICIES = ("random", "heuristic", "search")
 
 #: Each policy's options: key -> (type, lowest, highest, what it means). ``search`` takes ``time`` or
 #: ``playouts``, not both: a playout count makes its choices the same on every machine, a time does not.
 OPTIONS: dict[str, dict[str, tuple[type, float, float, str]]] = {
     "random": {},
     "heuristic": {},
+    "search": {
+        "time": (float, 0.001, 60.0, "seconds per decision, default 0.5"),
+        "playouts": (int, 1, 1_000_000, "simulated hands per decision, deterministic"),
+    },
 }
 EXCLUSIVE = {"search": ("time", "playouts")}
 
@@ -103,4 +108,12 @@ def make_policy(spec: str | PolicySpec, seed: int = 0) -> Policy:
     parsed = parse_policy_spec(spec) if isinstance(spec, str) else spec
     if parsed.name == "random":
         return RandomPolicy(seed)
+    if parsed.name == "search":
+        playouts = parsed.get("playouts")
+        seconds = parsed.get("time")
+        return SearchPolicy(
+            seed,
+            seconds=DEFAULT_TIME if seconds is None else float(seconds),
+            playouts=None if playouts is None else int(playouts),
+        )
     return HeuristicPolicy(seed)

@@ -10,7 +10,7 @@ from typing import TYPE_CHECKING, Any
 
 from engine.barbu.actions import action_to_wire
 from engine.barbu.hand import DOUBLE, Hand
-from engine.barbu.rules import CONTRACTS
+from engine.barbu.rules import CONTRACTS, DOMINOES
 from engine.cards import RANKS, SEATS, SUITS, card_text
 
 if TYPE_CHECKING:
@@ -58,6 +58,7 @@ def match_view(match: Match, seat: int | None) -> dict[str, Any]:
     (``[a, b]`` pairs), ``doubles_owed`` (seat -> doubles still owed to the current declarer), ``hand`` (own
     unplayed cards; ``[]`` for a spectator), ``hand_sizes``, ``trick`` (``{leader, cards}``), ``tricks`` (this
     hand's finished tricks with ``winner``), ``tricks_won``, ``rows`` (Dominoes: suit -> cards low to high),
+    ``plays`` (Dominoes: ``[seat, card or None]`` in order, passes included; ``[]`` otherwise),
     ``finish_order``, ``contract_scores`` (this hand so far), ``totals`` (before this hand), ``history`` (score
     sheet rows), ``variants``, ``ranking`` (places, each a list of seats; None until the match is over), and
     ``legal`` (wire actions; None unless ``seat`` is to move), ``double_targets`` (seats) and ``must_double``
@@ -91,6 +92,10 @@ def match_view(match: Match, seat: int | None) -> dict[str, Any]:
         "tricks": [_trick(leader, cards, winner) for leader, cards, winner in hand.tricks],
         "tricks_won": _by_seat(hand.tricks_won),
         "rows": hand.rows() if hand.start_rank is not None else {},
+        # Dominoes: the order of plays and passes is public and tells who lacked which cards (search bots).
+        "plays": [[SEATS[s], None if c is None else card_text(c)] for s, c in hand.plays()]
+        if hand.contract == DOMINOES
+        else [],
         "finish_order": [SEATS[s] for s in hand.finish_order],
         "contract_scores": _by_seat(hand.contract_scores),
         "totals": _by_seat(match.totals),
