@@ -1,4 +1,4 @@
-"""What one seat's view implies about the cards it cannot see (``shared/rules/barbu.md``).
+"""What one seat's view implies about the cards it cannot see (``docs/rules/barbu.md``).
 
 From a seat's ``view`` alone (``Match.view(seat)``) this module rebuilds the hand as far as the seat knows
 it, a :class:`~engine.barbu.hand.Hand` with every card played so far and the other seats' unplayed cards

@@ -3,7 +3,7 @@
 Every decision samples deals of the unseen cards that agree with the seat's view (:mod:`.infer`,
 :mod:`.sample`), plays each candidate on each deal, finishes the hand with fast playouts (:mod:`.rollout`) and
 keeps the candidate with the best mean **hand result**: the seat's contract score plus the settlements of the
-doubles in force (``shared/rules/barbu.md``, "Settling doubles").
+doubles in force (``docs/rules/barbu.md``, "Settling doubles").
 
 - Card play: every legal card on the same sampled deals.
 - Doubling and redoubling: the mean contract-score difference with each possible target over sampled
