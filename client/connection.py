@@ -61,11 +61,14 @@ from protocol import (
 )
 
 R = TypeVar("R", bound=Message)
+#: Longest ``retry_after`` (seconds) of a ``slow-down`` refusal that ``request`` waits out and sends again;
+#: a longer one (too many wrong passwords, say) is raised.
+MAX_RETRY_WAIT = 5.0
 
 
 class ServerError(Exception):
     """The server refused a request: ``code`` (``docs/protocol.md`` error codes), ``message``, the offending
-    ``field`` and, for ``illegal``, the game's ``rule``."""
+    ``field``, for ``illegal`` the game's ``rule``, for ``slow-down`` the seconds to wait (``retry_after``)."""
 
     def __init__(self, error: Error):
         super().__init__(f"{error.code}: {error.message}")
@@ -73,6 +76,7 @@ class ServerError(Exception):
         self.message = error.message
         self.field = error.field
         self.rule = error.rule
+        self.retry_after = error.retry_after
 
 
 class ConnectionLost(Exception):
@@ -152,7 +156,9 @@ class Connection:
     # Requests ---------------------------------------------------------------------------------------
 
     async def request(self, message: Message, expect: type[R]) -> R:
-        """Send ``message`` (whose ``id`` came from ``next_id``) and await its reply of type ``expect``.
+        """Send ``message`` (whose ``id`` came from ``next_id``) and await its reply of type ``expect``. A
+        ``slow-down`` refusal for going over the connection's request budget is waited out (its
+        ``retry_after``, at most ``MAX_RETRY_WAIT`` s) and the request sent again.
 
         Raises:
             ServerError: the server answered with ``error``.
@@ -160,16 +166,22 @@ class Connection:
             TimeoutError: no reply within ``timeout`` seconds.
         """
         rid: int = getattr(message, "id")  # noqa: B009 - every request has an id
-        future: asyncio.Future[Message] = asyncio.get_running_loop().create_future()
-        self._pending[rid] = future
-        try:
-            await self.ws.send(encode_frame(message.to_wire()))
-            async with asyncio.timeout(self.timeout):
-                reply = await future
-        except ConnectionClosed:
-            raise self._lost() from None
-        finally:
-            self._pending.pop(rid, None)
+        while True:
+            future: asyncio.Future[Message] = asyncio.get_running_loop().create_future()
+            self._pending[rid] = future
+            try:
+                await self.ws.send(encode_frame(message.to_wire()))
+                async with asyncio.timeout(self.timeout):
+                    reply = await future
+            except ConnectionClosed:
+                raise self._lost() from None
+            finally:
+                self._pending.pop(rid, None)
+            wait = reply.retry_after if isinstance(reply, Error) and reply.code == "slow-down" else None
+            if wait is None or wait > MAX_RETRY_WAIT:
+                break
+            # Over the connection's request budget: nothing was done; send it again once there is room.
+            await asyncio.sleep(wait)
         if isinstance(reply, Error):
             raise ServerError(reply)
         if not isinstance(reply, expect):

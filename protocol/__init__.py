@@ -4,7 +4,14 @@
 ``errors`` the error codes, ``version`` the version and features.
 """
 
-from protocol.codec import REPLY_LIMITS, REQUEST_LIMITS, Limits, decode_frame, encode_frame
+from protocol.codec import (
+    REPLY_LIMITS,
+    REQUEST_LIMITS,
+    Limits,
+    decode_frame,
+    encode_frame,
+    unique_keys,
+)
 from protocol.errors import ERROR_CODES, ProtocolError
 from protocol.messages import (
     REQUESTS,
@@ -105,4 +112,5 @@ __all__ = [
     "parse_request",
     "parse_server_message",
     "request_id",
+    "unique_keys",
 ]

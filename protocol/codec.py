@@ -3,7 +3,8 @@
 ``decode_frame`` turns bytes into a ``dict`` or raises ``ProtocolError`` (``bad-frame``, ``too-large`` or
 ``limit``); ``encode_frame`` does the reverse. msgpack's own length limits (``max_str_len``,
 ``max_array_len``, ...) are applied during decoding; extension types are refused (``max_ext_len=0``) and so
-are binary strings unless ``Limits.max_bin`` allows them. Nesting depth is checked after decoding.
+are binary strings unless ``Limits.max_bin`` allows them. A map holding one key twice is refused
+(``unique_keys``, usable as any decoder's ``object_pairs_hook``). Nesting depth is checked after decoding.
 """
 
 from __future__ import annotations
@@ -53,6 +54,23 @@ def encode_frame(message: dict[str, Any]) -> bytes:
     return data
 
 
+def unique_keys(pairs: list[tuple[Any, Any]]) -> dict[Any, Any]:
+    """The map of ``pairs`` (key, value), refusing a key given twice: a decoder's ``object_pairs_hook``
+    (msgpack's and ``json``'s), so that no two layers can read different values from one map.
+
+    Raises:
+        ProtocolError: ``bad-frame`` naming the repeated key.
+    """
+    out = dict(pairs)
+    if len(out) != len(pairs):
+        seen: set[Any] = set()
+        for key, _ in pairs:
+            if key in seen:
+                raise ProtocolError("bad-frame", f"map key {key!r} appears twice")
+            seen.add(key)
+    return out
+
+
 def _too_deep(value: dict[str, Any], limit: int) -> int | None:
     """The nesting depth of map ``value`` (itself depth 1) if it exceeds ``limit``, else None; walks only
     containers and stops at the first one too deep."""
@@ -72,7 +90,7 @@ def decode_frame(data: bytes | str, limits: Limits = REQUEST_LIMITS) -> dict[str
 
     Raises:
         ProtocolError: ``bad-frame`` (a text frame, invalid msgpack, trailing bytes, not a map, a non-string
-            map key), ``too-large`` (longer than ``limits.max_frame``) or ``limit`` (a length or depth limit).
+            or repeated map key), ``too-large`` (longer than ``limits.max_frame``) or ``limit`` (a length or depth limit).
     """
     if isinstance(data, str):
         raise ProtocolError("bad-frame", "text frames are refused: send one msgpack map in a binary frame")
@@ -88,7 +106,10 @@ def decode_frame(data: bytes | str, limits: Limits = REQUEST_LIMITS) -> dict[str
             max_array_len=limits.max_array,
             max_map_len=limits.max_map,
             max_ext_len=0,
+            object_pairs_hook=unique_keys,
         )
+    except ProtocolError:
+        raise
     except msgpack.ExtraData:
         raise ProtocolError("bad-frame", "trailing bytes after the first msgpack object") from None
     except msgpack.StackError:

@@ -36,7 +36,7 @@ ERROR_CODES: dict[str, str] = {
     "daily-played": "the player finished the day's deal of this game today, or is playing it in another room",
     "no-hint": "hints are not given on the day's deal",
     "illegal": "the game refused the action; the rule field names the rule broken",
-    "slow-down": "too many chat messages, or wrong passwords from this address, in a short time; wait",
+    "slow-down": "too many requests, chat messages, resumes or wrong passwords in a short time; wait",
     "internal": "the server failed; the request had no effect",
 }
 
@@ -49,9 +49,18 @@ class ProtocolError(Exception):
         message: a human-readable explanation naming the problem.
         field: the offending field of the request, when one is to blame.
         rule: for ``illegal``, the game's rule id (e.g. ``must-follow-suit``).
+        retry_after: for ``slow-down``, seconds to wait before sending again.
     """
 
-    def __init__(self, code: str, message: str, *, field: str | None = None, rule: str | None = None):
+    def __init__(
+        self,
+        code: str,
+        message: str,
+        *,
+        field: str | None = None,
+        rule: str | None = None,
+        retry_after: float | None = None,
+    ):
         if code not in ERROR_CODES:
             raise ValueError(f"unknown protocol error code {code!r}")
         super().__init__(message)
@@ -59,6 +68,7 @@ class ProtocolError(Exception):
         self.message = message
         self.field = field
         self.rule = rule
+        self.retry_after = retry_after
 
     def __repr__(self) -> str:
         return f"ProtocolError({self.code!r}, {self.message!r}, field={self.field!r}, rule={self.rule!r})"

@@ -18,6 +18,16 @@ SEAT_LETTERS = ("N", "E", "S", "W")
 _ID: dict[str, Any] = {"min": 0, "max": 2**53}
 _ROOM: dict[str, Any] = {"min_len": 1, "max_len": 32}
 _SEAT: dict[str, Any] = {"choices": SEAT_LETTERS}
+#: The fields of an ``act`` request's ``action`` map (``docs/protocol.md`` "Actions") and their wire types;
+#: which of them an action kind takes, and their values, are the rules engine's to check.
+ACTION_KEYS: dict[str, Any] = {
+    "action": str,
+    "contract": str,
+    "trump": str | None,
+    "start_rank": str | None,
+    "targets": list[str],
+    "card": str,
+}
 
 
 # Requests: client to server -------------------------------------------------------------------------
@@ -69,7 +79,7 @@ class CreateTable(Message):
     TYPE = "create-table"
     id: int = _field(metadata=_ID)
     name: str = _field(metadata={"min_len": 1, "max_len": 40, "printable": True})
-    variants: dict[str, Any] = _field(default_factory=dict, metadata={"max_len": 16})
+    variants: dict[str, str | bool] = _field(default_factory=dict, metadata={"max_len": 16})
     turn_time: float | None = _field(default=None, metadata={"min": 1, "max": 3600})
     grace: float | None = _field(default=None, metadata={"min": 0, "max": 3600})
     bot_policy: str | None = _field(default=None, metadata={"min_len": 1, "max_len": 64})
@@ -134,7 +144,7 @@ class Act(Message):
     id: int = _field(metadata=_ID)
     room: str = _field(metadata=_ROOM)
     seat: str = _field(metadata=_SEAT)
-    action: dict[str, Any] = _field(metadata={"max_len": 4})
+    action: dict[str, Any] = _field(metadata={"max_len": 4, "keys": ACTION_KEYS})
 
 
 @dataclass(frozen=True)
@@ -164,7 +174,7 @@ class OpenSolitaire(Message):
     TYPE = "open-solitaire"
     id: int = _field(metadata=_ID)
     game: str = _field(metadata={"min_len": 1, "max_len": 32})
-    options: dict[str, Any] = _field(default_factory=dict, metadata={"max_len": 16})
+    options: dict[str, str | int | bool] = _field(default_factory=dict, metadata={"max_len": 16})
     seed: int | None = _field(default=None, metadata=_ID)
 
 
@@ -395,7 +405,8 @@ class SolitaireState(Message):
 @dataclass(frozen=True)
 class Error(Message):
     """A refused request (``id`` nil when the frame could not be read): ``code`` from the error table, a
-    human ``message``, the offending ``field`` and, for ``illegal``, the game's ``rule``."""
+    human ``message``, the offending ``field``, for ``illegal`` the game's ``rule``, and for ``slow-down``
+    the seconds to wait before sending again (``retry_after``)."""
 
     TYPE = "error"
     id: int | None
@@ -403,6 +414,7 @@ class Error(Message):
     message: str
     field: str | None = None
     rule: str | None = None
+    retry_after: float | None = None
 
 
 REQUESTS: dict[str, type[Message]] = {

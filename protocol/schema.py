@@ -1,9 +1,10 @@
 """Validation of wire maps into message dataclasses, driven by the dataclasses' type hints.
 
 A message class is a frozen dataclass with a class attribute ``TYPE`` (its ``type`` field on the wire).
-Field types may be ``int``, ``float`` (an int is accepted), ``str``, ``bool``, ``dict[str, Any]``,
-``list[str]``, ``list[dict[str, Any]]``, ``Any``, or any of those ``| None``. Constraints sit in the field
-metadata: ``max_len`` / ``min_len`` (strings and lists), ``min`` / ``max`` (numbers, which must also be finite),
+Field types may be ``int``, ``float`` (an int is accepted), ``str``, ``bool``, ``dict[str, V]`` (every
+value of type ``V``), ``list[T]``, ``Any``, or unions of those (``| None``). Constraints sit in the field
+metadata: ``keys`` (maps: the type of each named key's value, so a map's inner fields are checked like
+fields; keys not named are left to the layer that reads the map), ``max_len`` / ``min_len`` (strings and lists), ``min`` / ``max`` (numbers, which must also be finite),
 ``choices`` (strings), ``printable`` (strings: no control or format characters, ``str.isprintable``; at
 least one visible character; no combining mark first nor more than ``MAX_MARKS_IN_A_ROW`` in a row).
 """
@@ -96,7 +97,10 @@ def _matches(value: Any, tp: Any) -> bool:
     if tp is str:
         return isinstance(value, str)
     if origin is dict:
-        return isinstance(value, dict) and all(isinstance(k, str) for k in value)
+        _, item = typing.get_args(tp)
+        return isinstance(value, dict) and all(
+            isinstance(k, str) and _matches(v, item) for k, v in value.items()
+        )
     if origin is list:
         (item,) = typing.get_args(tp)
         return isinstance(value, list) and all(_matches(v, item) for v in value)
@@ -125,6 +129,13 @@ def _looks_like_text(value: str) -> bool:
             run = 0
             visible = visible or not (char.isspace() or char in BLANKS)
     return visible
+
+
+def _check_keys(kind: str, name: str, value: dict[str, Any], keys: typing.Mapping[str, Any]) -> None:
+    """Each key of map field ``name`` that ``keys`` names holds a value of its type (``bad-message``)."""
+    for key, tp in keys.items():
+        if key in value and not _matches(value[key], tp):
+            raise ProtocolError("bad-message", f"{kind}: {name}.{key} must be {_type_name(tp)}", field=name)
 
 
 def _check_constraints(name: str, value: Any, meta: typing.Mapping[str, Any]) -> None:
@@ -179,6 +190,8 @@ def parse_message(cls: type[M], wire: dict[str, Any]) -> M:
             )
         if f.metadata:
             _check_constraints(f.name, value, f.metadata)
+            if "keys" in f.metadata and isinstance(value, dict):
+                _check_keys(cls.TYPE, f.name, value, f.metadata["keys"])
         values[f.name] = float(value) if f.is_float and value is not None else value
     if len(wire) > len(values) + 1:
         known = {f.name for f in fields} | {"type"}

@@ -464,6 +464,7 @@ class BarbuTable(Room):
         self, match: Match, seat: int, action: Action, peer: Peer | None, request_id: int | None
     ) -> None:
         """Apply, log, reply, broadcast, then hand the turn on (called under the lock)."""
+        hand = match.hand_number
         try:
             events = match.apply(seat, action)
         except IllegalAction as exc:
@@ -473,6 +474,8 @@ class BarbuTable(Room):
         if peer is not None and request_id is not None:
             peer.send(Ok(id=request_id))
         self._broadcast(events)
+        if match.over or match.hand_number != hand:
+            self.listing_changed()
         if match.over:
             self._finish()
             return
@@ -620,6 +623,7 @@ class BarbuTable(Room):
                 return
             seat.standin = True
             self._push_players()
+            self.listing_changed()
             self._drive()
 
     def _free_seat(self, seat: str | None) -> int:

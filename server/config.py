@@ -23,6 +23,10 @@ class ServerConfig:
         ping_interval: seconds between keepalive pings (None: no pings).
         ping_timeout: seconds to wait for a pong before closing the connection.
         max_backlog: frames allowed to queue for a slow client before it is disconnected.
+        max_queued_bytes: bytes of frames allowed to queue for a slow client before it is disconnected.
+        request_rate: requests per second one connection may send on average (its budget refills at this
+            rate); beyond it requests are refused with ``slow-down``.
+        request_burst: requests one connection may send back to back before ``request_rate`` applies.
         max_waiting_tables: unstarted tables one player may have created at a time.
         max_rooms: open rooms (tables and solitaire rooms) the server holds at most.
         max_listed: rooms a ``list-rooms`` reply lists at most (the player's own first, then the newest).
@@ -30,7 +34,8 @@ class ServerConfig:
         max_failed_logins: wrong passwords one connection may send before it is closed (code 1008).
         max_wrong_passwords: wrong passwords one address may send within ``wrong_password_window`` seconds,
             over all its connections; then its password logins are refused (``slow-down``) until the
-            window has room again. Behind a reverse proxy every player shares the proxy's address.
+            window has room again. The same number of unknown resume tokens, counted apart, stops its
+            ``resume`` requests the same way. Behind a reverse proxy every player shares the proxy's address.
         wrong_password_window: the span, in seconds, over which ``max_wrong_passwords`` counts.
         login_timeout: seconds a new connection has to log in (or resume) before it is closed.
         chat_burst: chat messages one connection may send within ``chat_window`` seconds.
@@ -51,6 +56,9 @@ class ServerConfig:
     ping_interval: float | None = 20.0
     ping_timeout: float | None = 20.0
     max_backlog: int = 2048
+    max_queued_bytes: int = 1 << 20
+    request_rate: float = 200.0
+    request_burst: float = 400.0
     empty_table_ttl: float = 300.0
     login_timeout: float = 30.0
     bad_password_delay: float = 1.0

@@ -1,5 +1,12 @@
 """One WebSocket connection's life: read frames, decode and validate them, hand requests to the lobby, and
-answer every refusal with a typed ``error`` while the connection and the rooms carry on."""
+answer every refusal with a typed ``error`` while the connection and the rooms carry on.
+
+Fairness: requests of one connection are carried out one at a time, and the loop yields to the event loop
+after each, so a client pipelining thousands of requests takes turns with everyone else; a request beyond
+the connection's budget (``ServerConfig.request_rate``, ``request_burst``) is refused with ``slow-down``
+before it is looked at; once the server is done with a connection (closed for a full backlog, a takeover,
+too many wrong passwords) the requests it had already sent are dropped unread.
+"""
 
 from __future__ import annotations
 
@@ -19,7 +26,8 @@ log = logging.getLogger(__name__)
 async def serve_connection(ws: ServerConnection, lobby: Lobby) -> None:
     """Serve ``ws`` until it closes; then its seats are held (or freed before a match starts). A connection
     not logged in ``config.login_timeout`` seconds after it opened is closed (code 1008)."""
-    peer = Peer(ws, lobby.config.max_backlog)
+    config = lobby.config
+    peer = Peer(ws, config.max_backlog, config.max_queued_bytes, config.request_rate, config.request_burst)
 
     def login_deadline() -> None:
         # A connection that never logs in holds a socket and a task for nothing: close it.
@@ -31,7 +39,13 @@ async def serve_connection(ws: ServerConnection, lobby: Lobby) -> None:
     deadline = asyncio.get_running_loop().call_later(lobby.config.login_timeout, login_deadline)
     try:
         async for frame in ws:
+            if peer.closed:
+                break
             await handle_frame(peer, frame, lobby)
+            if peer.close_after_reply is not None:
+                peer.end(*peer.close_after_reply)
+            # Take turns: the next request of this connection waits behind what others have sent meanwhile.
+            await asyncio.sleep(0)
     except ConnectionClosed:
         pass
     finally:
@@ -46,9 +60,25 @@ async def handle_frame(peer: Peer, frame: bytes | str, lobby: Lobby) -> None:
     try:
         wire = decode_frame(frame, REQUEST_LIMITS)
         rid = request_id(wire)
+        wait = peer.budget.take()
+        if wait > 0:
+            raise ProtocolError(
+                "slow-down",
+                f"more than {lobby.config.request_rate:g} requests a second: wait {wait:.2f} s",
+                retry_after=max(0.001, round(wait, 3)),
+            )
         await lobby.handle(peer, parse_request(wire))
     except ProtocolError as exc:
-        peer.send(Error(id=rid, code=exc.code, message=exc.message, field=exc.field, rule=exc.rule))
+        peer.send(
+            Error(
+                id=rid,
+                code=exc.code,
+                message=exc.message,
+                field=exc.field,
+                rule=exc.rule,
+                retry_after=exc.retry_after,
+            )
+        )
     except Exception:
         log.exception("%r: request failed", peer)
         peer.send(Error(id=rid, code="internal", message="the server failed on this request"))

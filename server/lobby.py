@@ -12,7 +12,9 @@ import hmac
 import logging
 import math
 import secrets
+import time
 import unicodedata
+from dataclasses import dataclass
 from typing import Any
 
 from protocol import (
@@ -22,6 +24,8 @@ from protocol import (
     SUPPORTED_VERSIONS,
     Chat,
     CreateTable,
+    GetHint,
+    GetSnapshot,
     Hello,
     Leave,
     ListRooms,
@@ -47,7 +51,7 @@ from server.config import ServerConfig
 from server.peer import Peer
 from server.ratelimit import EventWindow
 from server.room import Room
-from server.solitaire_daily import daily_table
+from server.solitaire_daily import daily_table, today
 from server.solitaire_room import SolitaireRoom
 from server.store import Store
 from server.workers import WorkerPool, unavailable
@@ -58,6 +62,23 @@ SERVER_NAME = "barbu-server/0.1"
 #: Addresses whose wrong passwords are remembered at most (the forgotten ones are those with none lately).
 MAX_GUARDED_ADDRESSES = 10_000
 ROOM_KINDS: dict[str, type[Room]] = {BarbuTable.kind: BarbuTable, SolitaireRoom.kind: SolitaireRoom}
+#: Seconds a cached lobby listing is used at most, changed or not: it also holds what time alone changes
+#: (an empty table expiring, a finished day's deal showing its seed, the day's results tables).
+LISTING_MAX_AGE = 5.0
+#: Requests that change no room: they leave the cached lobby listing as it is.
+READ_ONLY = (Hello, ListRooms, GetSnapshot, GetHint, Chat)
+
+
+@dataclass(frozen=True)
+class Listing:
+    """The lobby listing as of ``made`` (``time.monotonic()``) on ``day``: every open room's summary,
+    newest first, the rooms (by index) where each player holds a seat, and the ``daily`` tables."""
+
+    made: float
+    day: str
+    summaries: list[dict[str, Any]]
+    seated: dict[str, list[int]]
+    daily: list[dict[str, Any]]
 
 
 #: What may not stand at either end of a name: spaces, and the letters that draw nothing (``BLANKS``).
@@ -110,9 +131,11 @@ class Lobby:
         self.workers = unavailable() if workers is None else workers
         self.rooms: dict[str, Room] = {}
         self.online: dict[str, Peer] = {}
-        self._wrong_passwords: dict[str, EventWindow] = {}  # address -> its recent wrong passwords
+        # ("password" or "token", address) -> its recent wrong passwords or resume tokens
+        self._wrong_guesses: dict[tuple[str, str], EventWindow] = {}
         self.creators: dict[str, str] = {}  # room id -> player who created the table (this run)
         self.closing = False
+        self._listing: Listing | None = None
 
     def restore(self) -> None:
         """Rebuild every waiting or playing room of the store (after a restart); a room whose log does not
@@ -133,9 +156,11 @@ class Lobby:
 
     def add_room(self, room: Room) -> None:
         """List ``room`` and give it the server's worker pool (before any of its tasks runs: no ``await``
-        between a room's creation and this)."""
+        between a room's creation and this) and the hook that keeps the cached lobby listing fresh."""
         room.workers = self.workers
+        room.listing_changed = self.listing_changed
         self.rooms[room.room_id] = room
+        self.listing_changed()
 
     def stop(self) -> None:
         """Server shutdown: stop every room's timers; later disconnects change nothing."""
@@ -149,6 +174,8 @@ class Lobby:
         Raises:
             ProtocolError: the request is refused; nothing changed.
         """
+        if not isinstance(request, READ_ONLY):
+            self.listing_changed()
         if isinstance(request, Hello):
             self._hello(peer, request)
             return
@@ -161,13 +188,12 @@ class Lobby:
             raise ProtocolError("login-first", "log in (or resume) first")
         if isinstance(request, Chat) and not peer.may_chat(self.config.chat_burst, self.config.chat_window):
             raise ProtocolError(
-                "slow-down", f"at most {self.config.chat_burst} chat messages a {self.config.chat_window:g} s"
+                "slow-down",
+                f"at most {self.config.chat_burst} chat messages a {self.config.chat_window:g} s",
             )
         if isinstance(request, ListRooms):
-            for listed in list(self.rooms.values()):
-                self._sweep(listed)
-            rooms = [listed.summary() for listed in self._listed(peer.player)]
-            peer.send(Rooms(id=request.id, rooms=rooms, daily=daily_table(self.store)))
+            listing = self._current_listing()
+            peer.send(Rooms(id=request.id, rooms=self._listed(listing, peer.player), daily=listing.daily))
         elif isinstance(request, CreateTable):
             self._create_table(peer, request)
         elif isinstance(request, OpenSolitaire):
@@ -183,6 +209,7 @@ class Lobby:
         """``peer``'s connection is gone: each of its rooms holds or frees its seat."""
         if self.closing:
             return
+        self.listing_changed()
         if peer.player is not None and self.online.get(peer.player) is peer:
             del self.online[peer.player]
         for room in list(peer.rooms):
@@ -221,26 +248,31 @@ class Lobby:
                 players.update(seat.owner for seat in room.seats if seat.owner and not seat.is_bot)
         return next((p for p in sorted(players) if p != name and fold(p) == folded), None)
 
-    def _check_guessing(self, peer: Peer) -> None:
-        """Refuse a password login from an address that sent ``max_wrong_passwords`` wrong ones lately: many
-        connections at once would otherwise each get their five guesses. Even the right password waits."""
-        guard = self._wrong_passwords.get(peer.address)
+    def _check_guessing(self, peer: Peer, field: str) -> None:
+        """Refuse a password login (``field`` ``password``) or a ``resume`` (``token``) from an address that
+        sent ``max_wrong_passwords`` wrong ones lately: many connections at once would otherwise each get
+        their guesses. Even the right one waits."""
+        guard = self._wrong_guesses.get((field, peer.address))
         if guard is not None and guard.full():
             wait = max(1, math.ceil(guard.retry_after()))
+            what = "passwords" if field == "password" else "resume tokens"
+            again = "password logins" if field == "password" else "resumes"
             raise ProtocolError(
                 "slow-down",
-                f"too many wrong passwords from this address: password logins resume in {wait} s",
-                field="password",
+                f"too many wrong {what} from this address: {again} resume in {wait} s",
+                field=field,
+                retry_after=wait,
             )
 
-    def _wrong_password_from(self, peer: Peer) -> None:
-        if len(self._wrong_passwords) >= MAX_GUARDED_ADDRESSES:
-            for address in [a for a, g in self._wrong_passwords.items() if g.empty()]:
-                del self._wrong_passwords[address]
-        window = self._wrong_passwords.get(peer.address)
+    def _wrong_guess_from(self, peer: Peer, field: str) -> None:
+        """Count a wrong password or resume token (``field``) from ``peer``'s address."""
+        if len(self._wrong_guesses) >= MAX_GUARDED_ADDRESSES:
+            for key in [k for k, g in self._wrong_guesses.items() if g.empty()]:
+                del self._wrong_guesses[key]
+        window = self._wrong_guesses.get((field, peer.address))
         if window is None:
             window = EventWindow(self.config.max_wrong_passwords, self.config.wrong_password_window)
-            self._wrong_passwords[peer.address] = window
+            self._wrong_guesses[(field, peer.address)] = window
         window.add()
 
     async def _login(self, peer: Peer, request: Login | Resume) -> None:
@@ -251,14 +283,15 @@ class Lobby:
             wanted = self.config.password
             given = request.password or ""
             if wanted is not None:
-                self._check_guessing(peer)
+                self._check_guessing(peer, "password")
             if wanted is not None and not hmac.compare_digest(given.encode(), wanted.encode()):
-                self._wrong_password_from(peer)
+                self._wrong_guess_from(peer, "password")
                 peer.failed_logins += 1
-                # Slow guessing down: each wrong password costs a second, and a few close the connection.
+                # Slow guessing down: each wrong password costs a second, and a few close the connection
+                # (after this reply: the client learns why).
                 await asyncio.sleep(self.config.bad_password_delay)
                 if peer.failed_logins >= self.config.max_failed_logins:
-                    asyncio.get_running_loop().create_task(peer.ws.close(1008, "too many wrong passwords"))
+                    peer.close_after_reply = (1008, "too many wrong passwords")
                 raise ProtocolError("bad-password", "wrong or missing server password", field="password")
             if name in self.online:
                 raise ProtocolError("name-taken", f"{name} is connected already", field="name")
@@ -283,8 +316,11 @@ class Lobby:
                 )
             token = self.store.issue_token(name)
         else:
+            self._check_guessing(peer, "token")
             found = self.store.player_for_token(request.token)
             if found is None:
+                self._wrong_guess_from(peer, "token")
+                await asyncio.sleep(self.config.bad_password_delay)
                 raise ProtocolError("bad-token", "unknown or outdated resume token", field="token")
             name, token = found, request.token
             old = self.online.get(name)
@@ -301,10 +337,44 @@ class Lobby:
 
     # Rooms ----------------------------------------------------------------------------------------
 
-    def _listed(self, player: str) -> list[Room]:
-        """The rooms a lobby listing shows ``player``: theirs first, then the newest, ``max_listed`` at most."""
-        rooms = sorted(self.rooms.values(), key=lambda r: (not r.holds_seat(player), -r.store_id))
-        return rooms[: self.config.max_listed]
+    def listing_changed(self) -> None:
+        """A room changed (or was added or dropped): the next ``list-rooms`` builds the listing afresh."""
+        self._listing = None
+
+    def _current_listing(self) -> Listing:
+        """The cached listing, built again (after sweeping idle rooms) when a room changed since, or when it
+        is older than ``LISTING_MAX_AGE`` or of another day: a flood of ``list-rooms`` costs one build."""
+        listing = self._listing
+        now = time.monotonic()
+        day = today()
+        if listing is not None and now - listing.made < LISTING_MAX_AGE and listing.day == day:
+            return listing
+        for room in list(self.rooms.values()):
+            self._sweep(room)
+        rooms = sorted(self.rooms.values(), key=lambda r: -r.store_id)
+        summaries = [room.summary() for room in rooms]
+        seated: dict[str, list[int]] = {}
+        for index, summary in enumerate(summaries):
+            if summary["state"] == "over":
+                continue
+            for owner in summary["players"].values():
+                if isinstance(owner, str) and not owner.startswith(BOT_PREFIX):
+                    seated.setdefault(owner, []).append(index)
+        listing = Listing(now, day, summaries, seated, daily_table(self.store, day))
+        self._listing = listing
+        return listing
+
+    def _listed(self, listing: Listing, player: str) -> list[dict[str, Any]]:
+        """The summaries a lobby listing shows ``player``: rooms where they hold a seat first, then the
+        newest, ``max_listed`` at most."""
+        limit = self.config.max_listed
+        mine = listing.seated.get(player, [])
+        if not mine:
+            return listing.summaries[:limit]
+        first = [listing.summaries[i] for i in mine]
+        taken = set(mine)
+        rest = (s for i, s in enumerate(listing.summaries[: limit + len(mine)]) if i not in taken)
+        return (first + list(rest))[:limit]
 
     def _create_table(self, peer: Peer, request: CreateTable) -> None:
         if padded(request.name) or not request.name.strip(_EDGES):
@@ -437,6 +507,7 @@ class Lobby:
 
     def _sweep(self, room: Room) -> None:
         if room.idle and self.rooms.get(room.room_id) is room:
+            self.listing_changed()
             del self.rooms[room.room_id]
             self.creators.pop(room.room_id, None)
             room.discard()

@@ -1,8 +1,10 @@
-"""One client connection as the server sees it: who it is, what it has joined, and its outgoing queue.
+"""One client connection as the server sees it: who it is, what it has joined, its outgoing queue and its
+request budget.
 
-Rooms never await a client: ``send`` puts the encoded frame on a bounded queue that a writer task drains
-into the WebSocket. A client that lets ``max_backlog`` frames pile up is disconnected (close code 1008),
-so one slow reader cannot hold up a table.
+Rooms never await a client: ``send`` puts the encoded frame on a queue that a writer task drains into the
+WebSocket. A client that lets ``max_backlog`` frames or ``max_queued_bytes`` bytes pile up unread is
+disconnected (close code 1008) and its queue dropped, so one slow (or never) reading client can neither hold
+up a table nor grow the server's memory.
 """
 
 from __future__ import annotations
@@ -16,7 +18,7 @@ from websockets.asyncio.server import ServerConnection
 from websockets.exceptions import ConnectionClosed
 
 from protocol import Message, encode_frame
-from server.ratelimit import EventWindow
+from server.ratelimit import EventWindow, TokenBucket
 
 if TYPE_CHECKING:
     from server.room import Room
@@ -27,18 +29,37 @@ log = logging.getLogger(__name__)
 class Peer:
     """A connected client: ``player`` once logged in, ``greeted`` after ``hello``, the ``rooms`` it is in.
 
+    ``closed`` is set once the server is done with the connection: nothing more is sent, and requests it
+    had already sent are not carried out.
+
     Args:
         ws: the accepted WebSocket connection.
         max_backlog: frames allowed to wait unsent before the client is dropped as too slow.
+        max_queued_bytes: bytes of frames allowed to wait unsent before the client is dropped as too slow.
+        request_rate: requests per second the connection's budget refills (``budget``).
+        request_burst: requests the connection may send back to back.
     """
 
-    def __init__(self, ws: ServerConnection, max_backlog: int = 2048):
+    def __init__(
+        self,
+        ws: ServerConnection,
+        max_backlog: int = 2048,
+        max_queued_bytes: int = 1 << 20,
+        request_rate: float = 200.0,
+        request_burst: float = 400.0,
+    ):
         self.ws = ws
         self.player: str | None = None
         self.greeted = False
         self.rooms: set[Room] = set()
         self.closed = False
-        self._queue: asyncio.Queue[bytes | None] = asyncio.Queue(max_backlog)
+        self.budget = TokenBucket(request_rate, request_burst)
+        #: Set by a request whose reply must be the last thing sent: (close code, reason).
+        self.close_after_reply: tuple[int, str] | None = None
+        self._max_backlog = max_backlog
+        self._max_bytes = max_queued_bytes
+        self._queued_bytes = 0
+        self._queue: asyncio.Queue[bytes | tuple[int, str] | None] = asyncio.Queue()
         self._writer = asyncio.get_running_loop().create_task(self._write())
         self._chats: EventWindow | None = None
         self.failed_logins = 0
@@ -70,29 +91,52 @@ class Peer:
         """Queue an already encoded frame (lets a broadcast encode a public message once)."""
         if self.closed:
             return
-        try:
-            self._queue.put_nowait(frame)
-        except asyncio.QueueFull:
-            log.warning("%r: %d frames unsent, disconnecting", self, self._queue.maxsize)
+        if self._queue.qsize() >= self._max_backlog or self._queued_bytes + len(frame) > self._max_bytes:
+            log.warning(
+                "%r: %d frames (%d bytes) unsent, disconnecting",
+                self,
+                self._queue.qsize(),
+                self._queued_bytes,
+            )
+            self._drop_queue()
             self.closed = True
-            asyncio.get_running_loop().create_task(self.ws.close(1008, "too slow: backlog full"))
+            self._queue.put_nowait((1008, "too slow: backlog full"))
+            return
+        self._queued_bytes += len(frame)
+        self._queue.put_nowait(frame)
+
+    def end(self, code: int, reason: str) -> None:
+        """Close the connection with ``code`` and ``reason`` once the frames already queued are sent; nothing
+        queued later is sent."""
+        if not self.closed:
+            self.closed = True
+            self._queue.put_nowait((code, reason))
+
+    def _drop_queue(self) -> None:
+        while not self._queue.empty():
+            self._queue.get_nowait()
+        self._queued_bytes = 0
 
     async def _write(self) -> None:
         while True:
-            frame = await self._queue.get()
-            if frame is None:
+            item = await self._queue.get()
+            if item is None:
                 return
             try:
-                await self.ws.send(frame)
+                if isinstance(item, tuple):
+                    await self.ws.close(*item)
+                    return
+                self._queued_bytes -= len(item)
+                await self.ws.send(item)
             except ConnectionClosed:
                 self.closed = True
+                self._drop_queue()
                 return
 
     async def close(self) -> None:
         """Stop the writer after the frames already queued (the WebSocket itself is closed by its handler)."""
         self.closed = True
-        with contextlib.suppress(asyncio.QueueFull):
-            self._queue.put_nowait(None)
+        self._queue.put_nowait(None)
         with contextlib.suppress(TimeoutError):
             async with asyncio.timeout(1.0):
                 await self._writer

@@ -45,3 +45,29 @@ class EventWindow:
         if len(self._times) < self.limit:
             return 0.0
         return self._times[-self.limit] + self.window - now
+
+
+class TokenBucket:
+    """A request budget: up to ``burst`` requests at once, refilled at ``rate`` per second.
+
+    Args:
+        rate: tokens added per second (at least some; 0 would never refill).
+        burst: most tokens held (the longest run of requests allowed back to back).
+    """
+
+    def __init__(self, rate: float, burst: float) -> None:
+        self.rate = rate
+        self.burst = burst
+        self._tokens = burst
+        self._at = time.monotonic()
+
+    def take(self) -> float:
+        """Spend one token when there is one and return 0; otherwise spend nothing and return the seconds
+        until one is back."""
+        now = time.monotonic()
+        self._tokens = min(self.burst, self._tokens + (now - self._at) * self.rate)
+        self._at = now
+        if self._tokens >= 1:
+            self._tokens -= 1
+            return 0.0
+        return (1 - self._tokens) / self.rate

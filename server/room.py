@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import asyncio
 from abc import ABC, abstractmethod
+from collections.abc import Callable
 from typing import TYPE_CHECKING, Any, ClassVar
 
 from protocol import Message, Snapshot
@@ -49,6 +50,9 @@ class Room(ABC):
         self.lock = asyncio.Lock()
         self.spectators: set[Peer] = set()
         self.workers: WorkerPool = unavailable()
+        #: Called when the room's lobby summary changes on its own (a timer, a bot), not by a request: the
+        #: lobby sets it to drop its cached listing.
+        self.listing_changed: Callable[[], None] = _nothing
 
     @classmethod
     @abstractmethod
@@ -119,3 +123,7 @@ class Room(ABC):
     @abstractmethod
     def stop(self) -> None:
         """Cancel the room's timers and pending bot moves (server shutdown or room dropped)."""
+
+
+def _nothing() -> None:
+    """The default ``Room.listing_changed``: no lobby is listening."""

@@ -134,6 +134,7 @@ def test_server_messages_roundtrip_and_ignore_extra_fields() -> None:
         "message": "m",
         "field": None,
         "rule": None,
+        "retry_after": None,
     }
     assert parse_server_message({**wire, "later": 1}) == error
 

@@ -1,0 +1,195 @@
+"""One connection must not starve the others: the request budget, the bound on unsent bytes, a closed
+connection's pipelined requests, the cached lobby listing, and the last wrong password's reply."""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+from typing import Any
+
+import msgpack
+import pytest
+import websockets
+
+from client import ServerError
+from protocol import Message
+from server import BarbuServer
+from server.peer import Peer
+from tests.conftest import Connect, StartServer, until
+
+
+def _frame(message: dict[str, Any]) -> bytes:
+    data: bytes = msgpack.packb(message)
+    return data
+
+
+async def _logged_in_raw(server: BarbuServer, name: str) -> websockets.ClientConnection:
+    """A raw WebSocket client said hello and logged in as ``name`` (replies read)."""
+    ws = await websockets.connect(server.url, compression=None, max_size=None, proxy=None)
+    await ws.send(_frame({"type": "hello", "id": 1, "version": 1, "client": "flood"}))
+    await ws.recv()
+    await ws.send(_frame({"type": "login", "id": 2, "name": name}))
+    await ws.recv()
+    return ws
+
+
+def _count_requests(server: BarbuServer, monkeypatch: pytest.MonkeyPatch) -> dict[str, int]:
+    """Count the requests the lobby carries out, by player."""
+    lobby = server.lobby
+    assert lobby is not None
+    handle = lobby.handle
+    counts: dict[str, int] = {}
+
+    async def counted(peer: Peer, request: Message) -> None:
+        counts[peer.player or "?"] = counts.get(peer.player or "?", 0) + 1
+        await handle(peer, request)
+
+    monkeypatch.setattr(lobby, "handle", counted)
+    return counts
+
+
+async def _tables(server: BarbuServer, connect: Connect, count: int) -> None:
+    """``count`` waiting tables, so that a lobby listing is a few KiB."""
+    host = await connect(server, "host")
+    for i in range(count):
+        await host.create_table(f"table number {i:03d} with a long name")
+
+
+async def test_requests_beyond_the_budget_get_slow_down_and_the_connection_carries_on(
+    start_server: StartServer, connect: Connect
+) -> None:
+    server = await start_server(request_rate=20, request_burst=10)
+    ws = await _logged_in_raw(server, "flooder")
+    for i in range(60):
+        await ws.send(_frame({"type": "list-rooms", "id": 100 + i}))
+    replies = [msgpack.unpackb(await ws.recv()) for _ in range(60)]
+    assert [r["id"] for r in replies] == list(range(100, 160)), "every request answered, in order"
+    refused = [r for r in replies if r["type"] == "error"]
+    assert refused and all(r["code"] == "slow-down" and 0 < r["retry_after"] <= 0.1 for r in refused)
+    assert sum(r["type"] == "rooms" for r in replies) >= 8  # the burst, less hello and login
+    await asyncio.sleep(0.2)  # the budget refills: the connection carries on
+    await ws.send(_frame({"type": "list-rooms", "id": 500}))
+    assert msgpack.unpackb(await ws.recv())["type"] == "rooms"
+    other = await connect(server, "other")  # another connection has its own budget
+    assert await other.list_rooms() == []
+    await ws.close()
+
+
+async def test_the_client_library_waits_out_slow_down(start_server: StartServer, connect: Connect) -> None:
+    server = await start_server(request_rate=50, request_burst=2)
+    conn = await connect(server, "patient")
+    replies = await asyncio.gather(*(conn.list_rooms() for _ in range(12)))
+    assert replies == [[]] * 12
+
+
+async def test_a_client_that_never_reads_is_dropped_once_its_unsent_bytes_pass_the_bound(
+    start_server: StartServer, connect: Connect, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    server = await start_server(
+        max_queued_bytes=256 * 1024,
+        max_backlog=1_000_000,
+        request_rate=1e6,
+        request_burst=1e6,
+        max_waiting_tables=100,
+    )
+    await _tables(server, connect, 40)
+    counts = _count_requests(server, monkeypatch)
+    ws = await _logged_in_raw(server, "sink")
+    flood = asyncio.create_task(_pipeline(ws, 3000))
+    lobby = server.lobby
+    assert lobby is not None
+    await until(lambda: "sink" not in lobby.online, "the server to drop the client that never reads")
+    flood.cancel()
+    assert counts.get("sink", 0) < 3000, "its remaining requests were dropped, not carried out"
+    other = await connect(server, "other")  # the server carries on
+    assert len(await other.list_rooms()) == 40
+
+
+async def _pipeline(ws: websockets.ClientConnection, count: int) -> None:
+    """Send ``count`` ``list-rooms`` requests back to back and never read a reply."""
+    with contextlib.suppress(websockets.ConnectionClosed):
+        for i in range(count):
+            await ws.send(_frame({"type": "list-rooms", "id": 10 + i}))
+
+
+async def test_a_closed_connections_pipelined_requests_are_not_carried_out(
+    start_server: StartServer, connect: Connect, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    server = await start_server(max_backlog=4, request_rate=1e6, request_burst=1e6, max_waiting_tables=100)
+    await _tables(server, connect, 40)
+    counts = _count_requests(server, monkeypatch)
+    ws = await _logged_in_raw(server, "sink")
+    flood = asyncio.create_task(_pipeline(ws, 2000))
+    lobby = server.lobby
+    assert lobby is not None
+    await until(lambda: "sink" not in lobby.online, "the server to drop the client that never reads")
+    await asyncio.sleep(0.5)
+    flood.cancel()
+    assert counts.get("sink", 0) < 1000, counts
+
+
+async def test_the_lobby_listing_is_built_once_until_a_room_changes(
+    start_server: StartServer, connect: Connect, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    server = await start_server(max_waiting_tables=100)
+    await _tables(server, connect, 5)
+    lobby = server.lobby
+    assert lobby is not None
+    built = 0
+    current = lobby._current_listing
+
+    def counted() -> Any:
+        nonlocal built
+        before = lobby._listing
+        listing = current()
+        built += listing is not before
+        return listing
+
+    monkeypatch.setattr(lobby, "_current_listing", counted)
+    reader = await connect(server, "reader")
+    for _ in range(20):
+        assert len(await reader.list_rooms()) == 5
+    assert built == 1
+    room = (await reader.list_rooms())[-1]["room"]  # the oldest table
+    await reader.sit(room)  # a change: the next listing shows it, reader's own table first
+    rooms = await reader.list_rooms()
+    assert rooms[0]["room"] == room and "reader" in rooms[0]["players"].values()
+    assert built == 2
+    other = await connect(server, "other")
+    assert [r["room"] for r in await other.list_rooms()] == sorted((r["room"] for r in rooms), reverse=True)
+    assert (await other.list_rooms())[-1]["room"] == room
+
+
+async def test_the_fifth_wrong_password_is_answered_before_the_close(
+    start_server: StartServer, connect: Connect
+) -> None:
+    server = await start_server(password="sesame", max_wrong_passwords=100)
+    guesser = await connect(server)
+    for guess in ("a", "b", "c", "d", "e"):
+        with pytest.raises(ServerError) as info:
+            await guesser.login("mallory", guess)
+        assert info.value.code == "bad-password"
+    await until(lambda: guesser.ws.close_code is not None, "the server to close the connection")
+    assert guesser.ws.close_code == 1008
+
+
+async def test_wrong_resume_tokens_are_limited_by_address(
+    start_server: StartServer, connect: Connect
+) -> None:
+    server = await start_server(max_wrong_passwords=3, wrong_password_window=60)
+    friend = await connect(server, "friend")
+    token = friend.token
+    assert token is not None
+    await friend.close()
+    for guess in ("a", "b", "c"):  # one guess per connection
+        guesser = await connect(server)
+        with pytest.raises(ServerError) as info:
+            await guesser.resume(guess * 20)
+        assert info.value.code == "bad-token"
+    late = await connect(server)
+    with pytest.raises(ServerError) as info:
+        await late.resume(token)  # even the right token waits: guessing must stop
+    assert (info.value.code, info.value.field) == ("slow-down", "token")
+    assert info.value.retry_after is not None and info.value.retry_after > 5
+    back = await connect(server, "someone")  # logging in by name is not affected
+    assert back.name == "someone"
