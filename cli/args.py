@@ -32,6 +32,17 @@ def seconds(low: float, high: float, *, above_low: bool = False) -> Callable[[st
     return parse
 
 
+def positive(text: str) -> float:
+    """An argparse type: a finite number more than 0 (requests per second, a burst of them, days)."""
+    try:
+        value = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a number") from None
+    if not math.isfinite(value) or value <= 0:
+        raise argparse.ArgumentTypeError(f"{text} must be a number more than 0")
+    return value
+
+
 def port(text: str) -> int:
     """An argparse type: a TCP port, an integer from 0 (any free port) to 65535."""
     try:

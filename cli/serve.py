@@ -12,7 +12,7 @@ import sqlite3
 import sys
 from pathlib import Path
 
-from cli.args import policy_spec, port, seconds, whole
+from cli.args import policy_spec, port, positive, seconds, whole
 from cli.bot import BotsResult, run_bots
 from client.sheet import score_sheet
 from engine.barbu import POLICIES
@@ -67,6 +67,27 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
         help="worker processes for solver hints and search bots (default 1: the other core stays with "
         "the players' moves)",
     )
+    p.add_argument(
+        "--request-rate",
+        type=positive,
+        default=ServerConfig.request_rate,
+        metavar="N",
+        help="requests per second one connection may send on average; more get 'slow-down' (default 200)",
+    )
+    p.add_argument(
+        "--request-burst",
+        type=positive,
+        default=ServerConfig.request_burst,
+        metavar="N",
+        help="requests one connection may send back to back before --request-rate applies (default 400)",
+    )
+    p.add_argument(
+        "--token-days",
+        type=positive,
+        default=ServerConfig.token_ttl / 86400,
+        metavar="DAYS",
+        help="days a resume token works unused; each login or resume hands out a fresh one (default 30)",
+    )
     p.add_argument("--log-level", default="INFO", choices=("DEBUG", "INFO", "WARNING", "ERROR"))
     p.set_defaults(func=run_serve)
     d = sub.add_parser(
@@ -102,6 +123,9 @@ def run_serve(args: argparse.Namespace) -> int:
         bot_delay=args.bot_delay,
         bot_policy=args.bot_policy,
         workers=args.workers,
+        request_rate=args.request_rate,
+        request_burst=args.request_burst,
+        token_ttl=args.token_days * 86400,
     )
     try:
         asyncio.run(run_server(config))

@@ -46,6 +46,7 @@ from protocol import (
     ProtocolError,
     Redo,
     Rematch,
+    RemoveBot,
     Resign,
     Resume,
     RoomCreated,
@@ -276,9 +277,18 @@ class Connection:
         ``seat``.
 
         Raises:
-            ServerError: ``seat-taken``, ``bad-message`` (field ``policy``: not a valid policy spec).
+            ServerError: ``seat-taken``, ``not-host`` (only the table's creator adds bots), ``bad-message``
+                (field ``policy``: not a valid policy spec).
         """
         await self.request(AddBot(id=self.next_id(), room=room, seat=seat, policy=policy), Ok)
+
+    async def remove_bot(self, room: str, seat: str) -> None:
+        """Take the server bot out of ``seat`` again (before the start; only the table's host may).
+
+        Raises:
+            ServerError: ``not-host``, ``seat-taken`` (the match started), ``bad-message`` (no bot there).
+        """
+        await self.request(RemoveBot(id=self.next_id(), room=room, seat=seat), Ok)
 
     async def chat(self, room: str, text: str) -> None:
         """Say ``text`` at ``room``."""

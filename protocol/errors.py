@@ -29,7 +29,8 @@ ERROR_CODES: dict[str, str] = {
     "not-started": "the match has not started (seats still empty)",
     "room-over": "the room's game is over; it takes no more actions or seats",
     "not-over": "rematch: the table's match is not over yet",
-    "not-host": "only the player who opened the table may ask this of it",
+    "not-host": "only the player who opened the table (its host) may ask this of it: add or remove its bots, "
+    "another match",
     "not-your-room": "the solitaire room is another player's: watch it, or open your own",
     "unknown-game": "no solitaire game has this name",
     "unknown-option": "the game has no such option, or the option does not take this value",

@@ -117,13 +117,24 @@ class Leave(Message):
 @dataclass(frozen=True)
 class AddBot(Message):
     """Put a server bot playing the policy spec ``policy`` (nil: the table's bot policy) into the empty
-    ``seat`` of ``room`` (before the start)."""
+    ``seat`` of ``room`` (before the start; the table's host
+    only)."""
 
     TYPE = "add-bot"
     id: int = _field(metadata=_ID)
     room: str = _field(metadata=_ROOM)
     seat: str = _field(metadata=_SEAT)
     policy: str | None = _field(default=None, metadata={"min_len": 1, "max_len": 64})
+
+
+@dataclass(frozen=True)
+class RemoveBot(Message):
+    """Take the server bot out of ``seat`` of ``room`` again (before the start; the table's host only)."""
+
+    TYPE = "remove-bot"
+    id: int = _field(metadata=_ID)
+    room: str = _field(metadata=_ROOM)
+    seat: str = _field(metadata=_SEAT)
 
 
 @dataclass(frozen=True)
@@ -420,7 +431,8 @@ class Error(Message):
 REQUESTS: dict[str, type[Message]] = {
     c.TYPE: c
     for c in (
-        *(Hello, Login, Resume, ListRooms, CreateTable, Sit, Watch, Leave, AddBot, Chat, Act, GetSnapshot),
+        *(Hello, Login, Resume, ListRooms, CreateTable, Sit, Watch, Leave, AddBot, RemoveBot, Chat, Act),
+        GetSnapshot,
         *(OpenSolitaire, Move, Undo, Redo, AutoMoves, GetHint, NewDeal, Resign, Rematch),
     )
 }

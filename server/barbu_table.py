@@ -44,6 +44,7 @@ from protocol import (
     Ok,
     Players,
     ProtocolError,
+    RemoveBot,
     Snapshot,
     Turn,
     encode_frame,
@@ -105,7 +106,8 @@ class BarbuTable(Room):
         bot_policy: the policy spec (canonical text) of the table's ``add-bot`` bots that name none and of
             its stand-ins.
         host: the player who opened the table (None: not known, a table stored before hosts were kept); only
-            the host may ask for another match with the same players (``rematch``).
+            the host may add and remove its bots and ask for another match with the same players
+            (``rematch``); with no host known, anyone may add and remove bots.
     """
 
     kind: ClassVar[str] = "barbu"
@@ -391,11 +393,12 @@ class BarbuTable(Room):
         return True
 
     async def handle(self, peer: Peer, request: Message) -> None:
-        """``act``, ``chat``, ``add-bot`` and ``snapshot`` requests.
+        """``act``, ``chat``, ``add-bot``, ``remove-bot`` and ``snapshot`` requests.
 
         Raises:
             ProtocolError: ``not-started``, ``room-over``, ``not-seated``, ``not-your-seat``, ``illegal``
-                (with the engine's rule), ``seat-taken``, ``bad-message``; the table is unchanged.
+                (with the engine's rule), ``seat-taken``, ``not-host``, ``bad-message``; the table is
+                unchanged.
         """
         if isinstance(request, Act):
             await self._act(peer, request)
@@ -409,6 +412,8 @@ class BarbuTable(Room):
                 member.send_frame(frame)
         elif isinstance(request, AddBot):
             await self._add_bot(peer, request)
+        elif isinstance(request, RemoveBot):
+            await self._remove_bot(peer, request)
         elif isinstance(request, GetSnapshot):
             peer.send(self.snapshot(peer, request.id))
         else:
@@ -442,6 +447,7 @@ class BarbuTable(Room):
         async with self.lock:
             if self.state == "over":
                 raise ProtocolError("room-over", f"the match at table {self.name!r} is over")
+            self._check_host(peer, "add bots")
             index = parse_seat(request.seat)
             if self.state == "playing" or self.seats[index].owner is not None:
                 raise ProtocolError("seat-taken", f"seat {request.seat} is not empty", field="seat")
@@ -450,6 +456,30 @@ class BarbuTable(Room):
             peer.send(Ok(id=request.id))
             self._push_players()
             self._start_if_full()
+
+    async def _remove_bot(self, peer: Peer, request: RemoveBot) -> None:
+        async with self.lock:
+            if self.state == "over":
+                raise ProtocolError("room-over", f"the match at table {self.name!r} is over")
+            self._check_host(peer, "remove bots")
+            if self.state == "playing":
+                raise ProtocolError("seat-taken", "the match has started: its bots play it out", field="seat")
+            seat = self.seats[parse_seat(request.seat)]
+            if not seat.is_bot:
+                raise ProtocolError("bad-message", f"no bot sits in seat {request.seat}", field="seat")
+            seat.owner = None
+            self.store.set_players(self.store_id, self._players_record())
+            peer.send(Ok(id=request.id))
+            self._push_players()
+
+    def _check_host(self, peer: Peer, what: str) -> None:
+        """Only the table's host may ``what`` (add or remove bots).
+
+        Raises:
+            ProtocolError: ``not-host``.
+        """
+        if self.host is not None and _player(peer) != self.host:
+            raise ProtocolError("not-host", f"only {self.host}, who opened table {self.name!r}, may {what}")
 
     # Play -----------------------------------------------------------------------------------------
 

@@ -38,6 +38,8 @@ class ServerConfig:
             ``resume`` requests the same way. Behind a reverse proxy every player shares the proxy's address.
         wrong_password_window: the span, in seconds, over which ``max_wrong_passwords`` counts.
         login_timeout: seconds a new connection has to log in (or resume) before it is closed.
+        token_ttl: seconds a resume token works after it was handed out (by ``login`` or ``resume``, which
+            hands out a fresh one each time): 30 days unused, and it stops working.
         chat_burst: chat messages one connection may send within ``chat_window`` seconds.
         chat_window: the span, in seconds, over which ``chat_burst`` counts.
         workers: worker processes for CPU-heavy work (solver hints, search bots): ``server.workers``.
@@ -61,6 +63,7 @@ class ServerConfig:
     request_burst: float = 400.0
     empty_table_ttl: float = 300.0
     login_timeout: float = 30.0
+    token_ttl: float = 30 * 86400.0
     bad_password_delay: float = 1.0
     max_failed_logins: int = 5
     max_wrong_passwords: int = 20

@@ -48,12 +48,14 @@ from protocol import (
 from protocol.schema import BLANKS
 from server.barbu_table import BOT_PREFIX, BarbuTable
 from server.config import ServerConfig
+from server.lookalike import skeleton
 from server.peer import Peer
 from server.ratelimit import EventWindow
 from server.room import Room
 from server.solitaire_daily import daily_table, today
 from server.solitaire_room import SolitaireRoom
 from server.store import Store
+from server.tokens import revoke_if_password_changed
 from server.workers import WorkerPool, unavailable
 
 log = logging.getLogger(__name__)
@@ -94,6 +96,12 @@ def fold(name: str) -> str:
     """``name`` as compared with other names: NFKC (full-width and other compatibility forms folded) and
     case-folded, so ``ＦＲＩＤＡＹ``, ``Friday`` and ``friday`` are one name."""
     return unicodedata.normalize("NFKC", name).casefold()
+
+
+def likeness(name: str) -> frozenset[str]:
+    """What ``name`` looks like: its UTS #39 skeleton as written and case-folded (``fold``); two names
+    sharing one would be taken for one another."""
+    return frozenset((skeleton(name), skeleton(fold(name))))
 
 
 def check_player_name(name: str) -> str:
@@ -139,7 +147,9 @@ class Lobby:
 
     def restore(self) -> None:
         """Rebuild every waiting or playing room of the store (after a restart); a room whose log does not
-        replay is logged and marked closed."""
+        replay is logged and marked closed. Resume tokens handed out under another server password are
+        revoked first."""
+        revoke_if_password_changed(self.store, self.config.password)
         for row in self.store.rooms(statuses=("waiting", "playing")):
             kind = ROOM_KINDS.get(row.kind)
             try:
@@ -239,14 +249,15 @@ class Lobby:
         )
 
     def _name_twin(self, name: str) -> str | None:
-        """A player connected or holding a Barbu seat whose name differs from ``name`` only in case
-        (``Alice`` for ``alice``): at a table the two would pass for one another."""
-        folded = fold(name)
+        """A player connected or holding a Barbu seat whose name looks like ``name``: the same but for case
+        (``Alice`` for ``alice``), or the same confusable skeleton (``lookalike``: a Cyrillic ``аlice``,
+        ``bi11`` for ``bill``). At a table the two would pass for one another."""
+        looks = likeness(name)
         players = set(self.online)
         for room in self.rooms.values():
             if isinstance(room, BarbuTable) and room.state != "over":
                 players.update(seat.owner for seat in room.seats if seat.owner and not seat.is_bot)
-        return next((p for p in sorted(players) if p != name and fold(p) == folded), None)
+        return next((p for p in sorted(players) if p != name and likeness(p) & looks), None)
 
     def _check_guessing(self, peer: Peer, field: str) -> None:
         """Refuse a password login (``field`` ``password``) or a ``resume`` (``token``) from an address that
@@ -317,12 +328,12 @@ class Lobby:
             token = self.store.issue_token(name)
         else:
             self._check_guessing(peer, "token")
-            found = self.store.player_for_token(request.token)
+            found = self.store.player_for_token(request.token, self.config.token_ttl)
             if found is None:
                 self._wrong_guess_from(peer, "token")
                 await asyncio.sleep(self.config.bad_password_delay)
                 raise ProtocolError("bad-token", "unknown or outdated resume token", field="token")
-            name, token = found, request.token
+            name, token = found, self.store.issue_token(found)  # the old token stops working
             old = self.online.get(name)
             if old is not None:
                 await self.disconnected(old)

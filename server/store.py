@@ -3,7 +3,8 @@
 One file, WAL mode, stdlib ``sqlite3``; the server owns one ``Store`` and uses it from its event-loop thread
 only. Schema (version 1):
 
-- ``players(name, token, created)``: one row per player name; ``token`` is the current resume token.
+- ``players(name, token, created, used)``: one row per player name; ``token`` is the current resume token,
+  ``used`` when it was handed out (a ``login`` or ``resume``; 0 when revoked: see ``revoke_tokens``).
 - ``rooms(id, kind, name, config, players, status, created, updated, record)``: one row per room. ``kind`` is
   ``barbu`` (a table: one match) or ``solitaire``; ``config`` is the JSON needed to rebuild the game from its
   log (Barbu: ``seed``, ``variants``, ``first_declarer``, ``turn_time``, ``grace``; solitaire: ``game``,
@@ -15,8 +16,9 @@ only. Schema (version 1):
   NULL (solitaire), ``action`` its wire form as JSON, ``at`` Unix time in seconds.
 - ``results(day, game, player, room, won, score, moves)``: the day's results table of each game: one row per
   player, game and day, the first day's-deal game the player finished (later ones are not added).
-- ``meta(key, value)``: ``schema`` (the schema version) and ``daily-secret`` (the random secret the day's
-  deals are derived from, created on first use and kept).
+- ``meta(key, value)``: ``schema`` (the schema version), ``daily-secret`` (the random secret the day's
+  deals are derived from, created on first use and kept), ``password-salt`` and ``password-check`` (a salted
+  scrypt hash of the server password the tokens were handed out under: ``server.tokens``).
 
 Times are Unix seconds (float). Opening refuses, with a ``StoreError`` naming the file and the reason, a file
 that is not a barbu store (not SQLite, damaged, another program's database, a newer schema) or that another
@@ -38,6 +40,7 @@ import contextlib
 import errno
 import fcntl
 import json
+import math
 import os
 import secrets
 import sqlite3
@@ -53,7 +56,7 @@ ROOM_STATUSES = ("waiting", "playing", "over", "closed")
 _SCHEMA = """
 CREATE TABLE IF NOT EXISTS meta(key TEXT PRIMARY KEY, value TEXT NOT NULL);
 CREATE TABLE IF NOT EXISTS players(
-    name TEXT PRIMARY KEY, token TEXT NOT NULL UNIQUE, created REAL NOT NULL);
+    name TEXT PRIMARY KEY, token TEXT NOT NULL UNIQUE, created REAL NOT NULL, used REAL NOT NULL DEFAULT 0);
 CREATE TABLE IF NOT EXISTS rooms(
     id INTEGER PRIMARY KEY AUTOINCREMENT, kind TEXT NOT NULL, name TEXT NOT NULL, config TEXT NOT NULL,
     players TEXT NOT NULL DEFAULT '{}', status TEXT NOT NULL, created REAL NOT NULL, updated REAL NOT NULL,
@@ -201,6 +204,9 @@ class Store:
                 + _SCHEMA
                 + f"INSERT OR IGNORE INTO meta(key, value) VALUES('schema', '{SCHEMA_VERSION}'); COMMIT;"
             )
+            if "used" not in {str(r[1]) for r in db.execute("PRAGMA table_info(players)")}:
+                # A store from before tokens expired: its tokens count as handed out now.
+                db.execute(f"ALTER TABLE players ADD COLUMN used REAL NOT NULL DEFAULT {time.time()!r}")
         except sqlite3.Error as exc:
             raise StoreError(f"{self.path}: cannot write the store ({exc})") from None
 
@@ -239,17 +245,25 @@ class Store:
     def issue_token(self, name: str) -> str:
         """A fresh resume token for player ``name`` (created if new); any older token stops working."""
         token = secrets.token_urlsafe(32)
+        now = time.time()
         self._db.execute(
-            "INSERT INTO players(name, token, created) VALUES(?, ?, ?) "
-            "ON CONFLICT(name) DO UPDATE SET token=excluded.token",
-            (name, token, time.time()),
+            "INSERT INTO players(name, token, created, used) VALUES(?, ?, ?, ?) "
+            "ON CONFLICT(name) DO UPDATE SET token=excluded.token, used=excluded.used",
+            (name, token, now, now),
         )
         return token
 
-    def player_for_token(self, token: str) -> str | None:
-        """The player whose current resume token is ``token``, or None."""
-        row = self._db.execute("SELECT name FROM players WHERE token=?", (token,)).fetchone()
-        return None if row is None else str(row[0])
+    def player_for_token(self, token: str, max_age: float = math.inf) -> str | None:
+        """The player whose current resume token is ``token``, or None (unknown, revoked, or handed out more
+        than ``max_age`` seconds ago)."""
+        row = self._db.execute("SELECT name, used FROM players WHERE token=?", (token,)).fetchone()
+        if row is None or not time.time() - float(row[1]) <= max_age:
+            return None
+        return str(row[0])
+
+    def revoke_tokens(self) -> None:
+        """Make every resume token stop working (the server password changed)."""
+        self._db.execute("UPDATE players SET used=0")
 
     def token_for_player(self, name: str) -> str | None:
         """The current resume token of player ``name``, or None if the name never logged in."""
@@ -331,6 +345,15 @@ class Store:
         return [LoggedAction(seq, seat, json.loads(action), at) for seq, seat, action, at in rows]
 
     # Settings ---------------------------------------------------------------------------------------
+
+    def meta_set(self, key: str, value: str) -> None:
+        """Store ``value`` under ``key`` in ``meta`` (replacing what was there)."""
+        self._db.execute("INSERT OR REPLACE INTO meta(key, value) VALUES(?, ?)", (key, value))
+
+    def meta_get(self, key: str) -> str | None:
+        """The ``meta`` value of ``key``, or None."""
+        row = self._db.execute("SELECT value FROM meta WHERE key=?", (key,)).fetchone()
+        return None if row is None else str(row[0])
 
     def meta_once(self, key: str, value: str) -> str:
         """The value of ``key`` in ``meta``, set to ``value`` first if it has none (a later call with another

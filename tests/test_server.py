@@ -283,7 +283,7 @@ async def test_drop_resume_then_standin_and_hand_back(server: BarbuServer, conne
     assert held.away == [victim_seat] and held.seq == turn.seq
     back = await connect(server)
     reply = await back.resume(token)
-    assert reply.rooms == [room] and reply.token == token
+    assert reply.rooms == [room] and reply.token != token  # a fresh token: the old one stops working
     snap = await back.next_push(5)
     assert isinstance(snap, Snapshot) and snap.id is None and snap.seat == victim_seat
     assert snap.view is not None and snap.view["trick"] == turn.view["trick"]
@@ -307,7 +307,7 @@ async def test_drop_resume_then_standin_and_hand_back(server: BarbuServer, conne
             event = push.event
             standin_played = event["event"] == "card-played" and event["seat"] == victim_seat
     final = await connect(server)
-    await final.resume(token)
+    await final.resume(reply.token)
     turns: list[Turn] = []
     totals = await play_match(
         final, room, make_policy("random", 6), lambda p: turns.append(p) if isinstance(p, Turn) else None

@@ -150,7 +150,7 @@ async def seat_with_bots(tui: TuiApp, pipe: PipeInput, server: BarbuServer, help
     await until(lambda: tui.screen == "lobby" and tui.model.table is None, "back in the lobby")
     for seat in SEATS:
         if seat != mine:
-            await helper.add_bot(room, seat)
+            await tui.session.add_bot(room, seat)  # the table's host adds its bots
     await tui.session.refresh_rooms()
     pipe.send_text(ENTER)
     await until(  # the snapshot lands before the screen switches: wait for both
@@ -332,8 +332,9 @@ async def test_the_resume_token_is_kept_and_used_on_the_next_start(
     assert TokenStore(path).get(server.url, "gus") == token
     async with started_tui(server.url, "gus") as (tui, _pipe):
         await until(lambda: tui.model.table is not None and tui.model.table.room == room, "the seat back")
-        assert tui.session.token == token  # resumed: a login by name would have rotated it
-        assert tui.session.held == [room]
+        assert tui.session.held == [room]  # resumed: a login by name is refused a held seat
+        assert tui.session.token != token  # a resume hands out a fresh token, kept for the next start
+        assert TokenStore(path).get(server.url, "gus") == tui.session.token
 
 
 async def test_play_at_a_server_goes_straight_back_to_the_held_table(
@@ -396,7 +397,9 @@ async def test_local_game_comes_back_to_the_same_hand(tmp_path: Path, data_home:
                 )
                 table = tui.model.table
                 assert table is not None and table.view is not None and tui.screen == "table"
-                now = {"room": table.room, "hand": table.view["hand"], "token": tui.session.token}
+                now = {"room": table.room, "hand": table.view["hand"]}
+                # Each resume hands out a fresh token; the kept one is the latest.
+                assert TokenStore().get(local.key, "lou") == tui.session.token
                 if run == 0:
                     seen = now
                 else:

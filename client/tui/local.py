@@ -5,6 +5,7 @@ player in seat S. The server holds its store's lock while it runs (``server.stor
 
 from __future__ import annotations
 
+import math
 import os
 import time
 from pathlib import Path
@@ -44,7 +45,10 @@ class LocalServer:
         # The store holds this player's resume token: keep it (and SQLite's -wal/-shm files) to this user.
         os.umask(os.umask(0o077) | 0o077)
         self.db = db
-        self.config = ServerConfig(host="127.0.0.1", port=0, db=str(db), bot_delay=bot_delay, grace=3600.0)
+        # The store is this user's alone: their token never expires (a seat held there needs it back).
+        self.config = ServerConfig(
+            host="127.0.0.1", port=0, db=str(db), bot_delay=bot_delay, grace=3600.0, token_ttl=math.inf
+        )
         self.server = BarbuServer(self.config)
 
     @property

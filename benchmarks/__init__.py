@@ -1,0 +1,1 @@
+"""Benchmarks, run by hand (README "Benchmarks"): each prints its figures and asserts nothing."""

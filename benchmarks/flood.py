@@ -1,0 +1,206 @@
+"""Flood test: while one client pipelines 20,000 requests, how long does another player wait?
+
+A server runs in its own process (``barbu serve`` on a free loopback port, default settings) with ``--tables``
+waiting tables, so a lobby listing is a few KiB. A *victim* client sends one ``list-rooms`` every 20 ms and
+measures its round trips; meanwhile a *flooder* logs in and sends ``--requests`` ``list-rooms`` back to back:
+
+- case ``quiet``: no flooder (the baseline);
+- case ``reading``: the flooder reads its replies as they come;
+- case ``never-reads``: the flooder never reads a reply.
+
+Each case lasts until the flooder has its last reply, is dropped by the server, or ``--seconds`` pass
+(then the victim measures one more second). Prints per case the victim's round trips (p50, p99, worst, in
+ms), what the flooder got (replies, ``slow-down`` refusals, whether it was dropped), and the server's
+resident memory (largest seen during the case, MiB). Run:
+
+    .venv/bin/python -m benchmarks.flood [--requests 20000] [--tables 40] [--seconds 30]
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import contextlib
+import json
+import os
+import statistics
+import sys
+import tempfile
+import time
+from dataclasses import dataclass, field
+
+import msgpack
+import websockets
+
+from benchmarks.load import start_server
+from client import Connection
+
+#: Seconds between two round trips of the victim.
+VICTIM_PACE = 0.02
+
+
+@dataclass
+class Case:
+    """What one case measured: the victim's round trips (s), the flooder's replies and refusals, whether
+    the server dropped it, and the server's largest resident set (bytes)."""
+
+    name: str
+    trips: list[float] = field(default_factory=list)
+    replies: int = 0
+    refused: int = 0
+    dropped: bool = False
+    rss: int = 0
+    seconds: float = 0.0
+
+
+def rss_of(pid: int) -> int:
+    """Resident set size of process ``pid`` in bytes (0 if it cannot be read)."""
+    try:
+        with open(f"/proc/{pid}/status", encoding="ascii") as status:
+            for line in status:
+                if line.startswith("VmRSS:"):
+                    return int(line.split()[1]) * 1024
+    except OSError:
+        pass
+    return 0
+
+
+async def victim(url: str, stop: asyncio.Event, case: Case, pid: int) -> None:
+    """Log in and time one ``list-rooms`` every ``VICTIM_PACE`` seconds until ``stop`` is set."""
+    async with await Connection.connect(url, client="victim", timeout=60) as conn:
+        await conn.login(f"victim-{case.name}")
+        while not stop.is_set():
+            start = time.perf_counter()
+            await conn.list_rooms()
+            case.trips.append(time.perf_counter() - start)
+            case.rss = max(case.rss, rss_of(pid))
+            await asyncio.sleep(VICTIM_PACE)
+
+
+async def flooder(url: str, requests: int, read: bool, name: str, limit: float) -> dict[str, int]:
+    """Log in over a raw WebSocket, send ``requests`` ``list-rooms`` back to back, and (``read``) read every
+    reply, or never read one; returns (as a map) the replies and ``slow-down`` refusals it read and whether
+    the server dropped it, when done, dropped, or after ``limit`` seconds."""
+    ws = await websockets.connect(url, compression=None, max_size=None, proxy=None)
+    hello = {"type": "hello", "id": 1, "version": 1, "client": "flooder"}
+    await ws.send(msgpack.packb(hello))
+    await ws.recv()
+    await ws.send(msgpack.packb({"type": "login", "id": 2, "name": f"flooder-{name}"}))
+    await ws.recv()
+    got = {"replies": 0, "refused": 0}
+
+    async def send_all() -> None:
+        frames = [msgpack.packb({"type": "list-rooms", "id": 10 + i}) for i in range(requests)]
+        for i, frame in enumerate(frames):
+            await ws.send(frame)
+            if read and i % 64 == 0:
+                await asyncio.sleep(0)  # a client that reads its replies lets its reader run
+
+    async def read_all() -> None:
+        while got["replies"] + got["refused"] < requests:
+            reply = msgpack.unpackb(await ws.recv())
+            got["refused" if reply["type"] == "error" else "replies"] += 1
+
+    tasks = [asyncio.create_task(send_all())]
+    tasks.append(asyncio.create_task(read_all() if read else ws.wait_closed()))
+    try:
+        await asyncio.wait(tasks, timeout=limit, return_when=asyncio.ALL_COMPLETED)
+    finally:
+        dropped = ws.close_code is not None and ws.close_code != 1000
+        for task in tasks:
+            task.cancel()
+        await asyncio.gather(*tasks, return_exceptions=True)
+        ws.transport.abort()
+    return {**got, "dropped": int(dropped)}
+
+
+async def flood_in_a_process(url: str, requests: int, name: str, limit: float) -> dict[str, int]:
+    """Run ``flooder`` in a process of its own (its CPU does not slow the victim's client down)."""
+    command = [sys.executable, "-m", "benchmarks.flood", "--flooder", url, "--requests", str(requests)]
+    command += ["--case", name, "--seconds", str(limit)]
+    proc = await asyncio.create_subprocess_exec(*command, stdout=asyncio.subprocess.PIPE)
+    out, _ = await proc.communicate()
+    result: dict[str, int] = json.loads(out)
+    return result
+
+
+async def run_case(url: str, pid: int, name: str, requests: int, limit: float) -> Case:
+    """One case: the victim measures while the flooder (if any) floods."""
+    case = Case(name)
+    stop = asyncio.Event()
+    watching = asyncio.create_task(victim(url, stop, case, pid))
+    await asyncio.sleep(0.5)
+    start = time.perf_counter()
+    if name == "quiet":
+        await asyncio.sleep(3.0)
+    else:
+        got = await flood_in_a_process(url, requests, name, limit)
+        case.replies, case.refused, case.dropped = (
+            int(got["replies"]),
+            int(got["refused"]),
+            bool(got["dropped"]),
+        )
+    case.seconds = time.perf_counter() - start
+    await asyncio.sleep(1.0)
+    stop.set()
+    await watching
+    return case
+
+
+async def run(url: str, pid: int, requests: int, tables: int, limit: float) -> list[Case]:
+    """Open the tables, then run the three cases one after another."""
+    for start in range(0, tables, 3):  # a player may have 3 tables waiting at a time
+        async with await Connection.connect(url, client="setup", timeout=60) as host:
+            await host.login(f"host-{start}")
+            for i in range(start, min(start + 3, tables)):
+                await host.create_table(f"table {i:03d} waiting for players")
+    return [await run_case(url, pid, name, requests, limit) for name in ("quiet", "reading", "never-reads")]
+
+
+def report(case: Case) -> str:
+    """One line of figures for ``case``."""
+    trips = sorted(case.trips)
+    p99 = statistics.quantiles(trips, n=100)[98] if len(trips) >= 2 else trips[-1]
+    line = (
+        f"{case.name:12} victim: {len(trips):4d} round trips  p50 {statistics.median(trips) * 1000:6.1f} ms"
+        f"  p99 {p99 * 1000:6.1f} ms  worst {trips[-1] * 1000:6.1f} ms  | server RSS {case.rss / 2**20:5.1f} MiB"
+    )
+    if case.name != "quiet":
+        line += (
+            f"  | flooder: {case.replies} replies, {case.refused} slow-down,"
+            f" {'dropped' if case.dropped else 'not dropped'}, {case.seconds:.1f} s"
+        )
+    return line
+
+
+def main(argv: list[str] | None = None) -> int:
+    """Parse arguments, start the server process, run the cases, print the figures; exit 0."""
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--requests", type=int, default=20_000, help="requests the flooder pipelines")
+    parser.add_argument("--tables", type=int, default=40, help="waiting tables in the lobby (default 40)")
+    parser.add_argument("--seconds", type=float, default=30.0, help="longest a flood case lasts (default 30)")
+    parser.add_argument("--flooder", metavar="URL", help=argparse.SUPPRESS)  # the flooder's own process
+    parser.add_argument("--case", default="reading", help=argparse.SUPPRESS)
+    args = parser.parse_args(argv)
+    if args.flooder:
+        got = asyncio.run(
+            flooder(args.flooder, args.requests, args.case == "reading", args.case, args.seconds)
+        )
+        print(json.dumps(got))
+        return 0
+    with tempfile.TemporaryDirectory() as tmp:
+        proc, url = start_server(os.path.join(tmp, "flood.sqlite3"))
+        try:
+            cases = asyncio.run(run(url, proc.pid, args.requests, args.tables, args.seconds))
+        finally:
+            proc.terminate()
+            with contextlib.suppress(Exception):
+                proc.wait(10)
+    print(f"flooder pipelines {args.requests} list-rooms; {args.tables} tables listed; victim every 20 ms")
+    for case in cases:
+        print(report(case))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,186 @@
+"""Seats, tokens and hosts: a resume hands out a fresh token (the old one stops working), tokens expire
+unused and when the server password changes, only a table's host adds or removes its bots, and names that
+look alike across scripts are refused."""
+
+from __future__ import annotations
+
+import time
+from pathlib import Path
+
+import pytest
+
+from client import Connection, ServerError
+from client.bot import come_back
+from server import BarbuServer
+from server.lookalike import skeleton
+from server.store import Store
+from tests.conftest import Connect, StartServer, four_at_table, until_dropped
+
+
+async def test_resume_hands_out_a_fresh_token_and_the_old_one_stops_working(
+    server: BarbuServer, connect: Connect
+) -> None:
+    alice = await connect(server, "alice")
+    first = alice.token
+    assert first is not None
+    await alice.close()
+    await until_dropped(server, "alice")
+    back = await connect(server)
+    reply = await back.resume(first)
+    assert reply.name == "alice" and reply.token != first and back.token == reply.token
+    await back.close()
+    await until_dropped(server, "alice")
+    stale = await connect(server)
+    with pytest.raises(ServerError) as info:
+        await stale.resume(first)
+    assert (info.value.code, info.value.field) == ("bad-token", "token")
+    again = await connect(server)
+    assert (await again.resume(reply.token)).name == "alice"
+
+
+async def test_a_token_unused_longer_than_its_lifetime_stops_working(
+    start_server: StartServer, connect: Connect
+) -> None:
+    server = await start_server(token_ttl=0.5)
+    alice = await connect(server, "alice")
+    token = alice.token
+    assert token is not None
+    await alice.close()
+    await until_dropped(server, "alice")
+    time.sleep(0.6)
+    late = await connect(server)
+    with pytest.raises(ServerError) as info:
+        await late.resume(token)
+    assert info.value.code == "bad-token"
+
+
+async def test_another_server_password_revokes_every_token(
+    start_server: StartServer, connect: Connect, tmp_path: Path
+) -> None:
+    first = await start_server(password="old")
+    alice = await connect(first, "alice", "old")
+    bob = await connect(first, "bob", "old")
+    tokens = [alice.token, bob.token]
+    await first.stop()
+    same = await start_server(password="old")  # a restart with the same password keeps them
+    for token in tokens:
+        conn = await connect(same)
+        assert token is not None and (await conn.resume(token)).token != token
+        await conn.close()
+    tokens = []
+    for name in ("alice", "bob"):
+        conn = await connect(same, name, "old")
+        tokens.append(conn.token)
+        await conn.close()
+    await same.stop()
+    changed = await start_server(password="new")
+    for token in tokens:
+        conn = await connect(changed)
+        with pytest.raises(ServerError) as info:
+            assert token is not None
+            await conn.resume(token)
+        assert info.value.code == "bad-token"
+    assert (await connect(changed, "alice", "new")).name == "alice"
+    await changed.stop()
+    store = Store(tmp_path / "barbu.sqlite3", readonly=True)
+    try:  # the store keeps a hash of the password, not the password
+        assert store.meta_get("password-check") not in (None, "new", "old")
+    finally:
+        store.close()
+
+
+async def test_bots_reconnect_with_their_fresh_tokens(server: BarbuServer) -> None:
+    """``barbu bot`` comes back with ``conn.token`` each time (tests/test_client_recovery.py plays a match
+    across a restart); the token it got from its last resume is the one that works."""
+    url = server.url
+    conn = await Connection.connect(url)
+    await conn.login("dropper")
+    token = conn.token
+    assert token is not None
+    await conn.close()
+    await until_dropped(server, "dropper")
+    back = await come_back(url, token, delays=(0.0,), give_up_after=10)
+    fresh = back.token
+    assert fresh is not None and fresh != token
+    await back.close()
+    await until_dropped(server, "dropper")
+    again = await come_back(url, fresh, delays=(0.0,), give_up_after=10)  # the fresh token works next time
+    assert again.name == "dropper"
+    await again.close()
+
+
+async def test_only_the_host_adds_or_removes_bots(server: BarbuServer, connect: Connect) -> None:
+    host = await connect(server, "host")
+    guest = await connect(server, "guest")
+    room = await host.create_table("hosted")
+    await guest.sit(room, "N")
+    with pytest.raises(ServerError) as info:
+        await guest.add_bot(room, "E")
+    assert info.value.code == "not-host" and "host" in info.value.message
+    await host.add_bot(room, "E")
+    with pytest.raises(ServerError) as info:
+        await guest.remove_bot(room, "E")
+    assert info.value.code == "not-host"
+    with pytest.raises(ServerError) as info:
+        await host.remove_bot(room, "N")  # a human's seat is not the host's to empty
+    assert (info.value.code, info.value.field) == ("bad-message", "seat")
+    await host.remove_bot(room, "E")
+    [summary] = await guest.list_rooms()
+    assert summary["players"] == {"N": "guest", "E": None, "S": None, "W": None}
+    for seat in ("E", "S", "W"):
+        await host.add_bot(room, seat, "random")
+    with pytest.raises(ServerError) as info:  # the match started: its bots play it out
+        await host.remove_bot(room, "E")
+    assert info.value.code == "seat-taken"
+
+
+async def test_the_host_survives_a_restart(start_server: StartServer, connect: Connect) -> None:
+    first = await start_server()
+    host = await connect(first, "host")
+    room = await host.create_table("kept")
+    await first.stop()
+    again = await start_server()
+    guest = await connect(again, "guest")
+    with pytest.raises(ServerError) as info:
+        await guest.add_bot(room, "E")
+    assert info.value.code == "not-host"
+    host = await connect(again, "host")
+    await host.add_bot(room, "E")
+
+
+@pytest.mark.parametrize(
+    ("present", "lookalike"),
+    [
+        ("alice", "\u0430lice"),  # Cyrillic а
+        ("paypal", "\u03c1aypal"),  # Greek ρ
+        ("bill", "bi11"),
+        ("ΒΕΝ", "BEN"),  # Greek capitals
+        ("Alice", "alice"),  # case aside, as before
+    ],
+)
+async def test_a_name_that_looks_like_a_present_players_is_refused(
+    server: BarbuServer, connect: Connect, present: str, lookalike: str
+) -> None:
+    assert skeleton(present) != present or skeleton(lookalike) != lookalike or present.lower() == lookalike
+    await connect(server, present)
+    impostor = await connect(server)
+    with pytest.raises(ServerError) as info:
+        await impostor.login(lookalike)
+    assert (info.value.code, info.value.field) == ("name-taken", "name")
+    assert present in info.value.message
+
+
+async def test_a_lookalike_of_a_seated_absent_player_is_refused_and_others_pass(
+    server: BarbuServer, connect: Connect
+) -> None:
+    _, by_seat = await four_at_table(server, connect, "seated")
+    name = by_seat["N"].name
+    assert name is not None
+    await by_seat["N"].close()
+    await until_dropped(server, name)
+    impostor = await connect(server)
+    with pytest.raises(ServerError) as info:
+        await impostor.login(name.replace("e", "\u0435"))  # Cyrillic е: the seat's player is away
+    assert info.value.code == "name-taken"
+    for fine in ("Zoë", "anne", "\u0430\u0431\u0432"):  # different names, in any script, pass
+        assert (await connect(server, fine)).name == fine
