@@ -149,6 +149,7 @@ def _base(live: Live, kind: str) -> dict[str, Any]:
         "hint": {"room": solitaire},
         "new-deal": {"room": solitaire, "seed": 1},
         "resign": {"room": solitaire},
+        "rematch": {"room": table},
     }
     return {"type": kind, "id": 1, **bases[kind]}
 
