@@ -3,9 +3,12 @@
 Prints actions per second (actions accepted by the server across all tables) and the 50th/99th percentile
 of the card latency: the time from a bot sending a card to all four seats of its table receiving the
 ``card-played`` event (seconds, shown in ms). Bots use the engine's ``random`` policy so the client side
-costs little; the server's bots are not used (``--bot-delay`` is irrelevant). Run:
+costs little. ``--search-tables K`` adds K tables of four server ``search`` bots (the server's worker pool
+thinks for them) beside the bot-client tables: with ``--think 1.5`` those are human-paced, and the latency
+printed is theirs alone (the figure that must stay low while search bots think). Run:
 
     .venv/bin/python -m benchmarks.load --tables 25 --seconds 20 [--think 1.0]
+    .venv/bin/python -m benchmarks.load --tables 4 --think 1.5 --search-tables 1 --seconds 60
 
 Every bot is cancelled after ``--seconds``; the server process is terminated at the end.
 """
@@ -106,10 +109,40 @@ async def open_table(url: str, index: int, gate: asyncio.Semaphore) -> tuple[str
         return room, conns
 
 
-async def run(url: str, tables: int, seconds: float, think: float) -> Stats:
-    """Seat ``tables`` tables, then let their bots play for ``seconds``; prints the throughput."""
+#: The search tables' counting tasks (kept referenced until they end).
+_COUNTERS: set[asyncio.Task[None]] = set()
+
+
+async def search_table(url: str, index: int, policy: str, played: list[int]) -> Connection:
+    """A table of four server bots playing ``policy``, watched by its creator; counts its cards in
+    ``played[0]`` until the connection closes. Returns the connection (close it to stop counting)."""
+    host = await Connection.connect(url, client="load", timeout=60)
+    await host.login(f"search-host-{index}")
+    room = await host.create_table(f"search-{index}", bot_policy=policy)
+    await host.watch(room)
+    for seat in ("N", "E", "S", "W"):
+        await host.add_bot(room, seat)
+
+    async def count() -> None:
+        async for push in host.pushes():
+            if isinstance(push, EventPush) and push.event["event"] == "card-played":
+                played[0] += 1
+
+    task = asyncio.create_task(count())
+    _COUNTERS.add(task)
+    task.add_done_callback(_COUNTERS.discard)
+    return host
+
+
+async def run(
+    url: str, tables: int, seconds: float, think: float, search_tables: int = 0, policy: str = "search"
+) -> Stats:
+    """Seat ``tables`` tables (and ``search_tables`` tables of server ``policy`` bots), then let their bots
+    play for ``seconds``; prints the throughput."""
     stats = Stats()
     gate = asyncio.Semaphore(20)
+    searched = [0]
+    hosts = [await search_table(url, i, policy, searched) for i in range(search_tables)]
     setup = asyncio.gather(*(open_table(url, i, gate) for i in range(tables)))
     opened = await asyncio.wait_for(setup, SETUP_LIMIT)
     start = time.perf_counter()
@@ -123,9 +156,11 @@ async def run(url: str, tables: int, seconds: float, think: float) -> Stats:
     for task in running:
         task.cancel()
     await asyncio.gather(*bots, return_exceptions=True)
-    closing = [conn.close() for _, conns in opened for conn in conns]
+    closing = [conn.close() for _, conns in opened for conn in conns] + [host.close() for host in hosts]
     await asyncio.wait_for(asyncio.gather(*closing, return_exceptions=True), SETUP_LIMIT)
     print(f"tables {tables}  connections {tables * 4}  think {think} s  measured {elapsed:.1f} s", flush=True)
+    if search_tables:
+        print(f"search tables {search_tables} ({policy} server bots): {searched[0]} cards played")
     print(f"actions/s {stats.actions / elapsed:.0f}  matches finished {len(stats.finished)}")
     return stats
 
@@ -141,12 +176,18 @@ def main(argv: list[str] | None = None) -> int:
         default=0.0,
         help="seconds each bot waits before acting (0 = flat out, the default; 1-2 = a human's pace)",
     )
+    parser.add_argument(
+        "--search-tables", type=int, default=0, help="tables of four server search bots besides (default 0)"
+    )
+    parser.add_argument("--search-policy", default="search", help="their policy spec (default search)")
     args = parser.parse_args(argv)
     tune_gc()
     with tempfile.TemporaryDirectory() as tmp:
         proc, url = start_server(os.path.join(tmp, "load.sqlite3"))
         try:
-            stats = asyncio.run(run(url, args.tables, args.seconds, args.think))
+            stats = asyncio.run(
+                run(url, args.tables, args.seconds, args.think, args.search_tables, args.search_policy)
+            )
         finally:
             proc.terminate()
             proc.wait(10)

@@ -49,6 +49,7 @@ from protocol import (
     Turn,
     encode_frame,
 )
+from server.bot_moves import FALLBACK_POLICY, runs_in_worker, search_action, worker_budget
 from server.config import ServerConfig
 from server.peer import Peer
 from server.room import Room
@@ -555,27 +556,79 @@ class BarbuTable(Room):
         task.add_done_callback(self._tasks.discard)
 
     async def _auto_move(self, index: int, seq: int) -> None:
-        """A bot, stand-in or expired turn timer plays for seat ``index`` if nothing moved since ``seq``."""
+        """A bot, stand-in or expired turn timer plays for seat ``index`` if nothing moved since ``seq``.
+
+        A ``search`` bot or stand-in thinks in the worker pool, without the table's lock; its answer is played
+        only if the position has not moved on and the seat is still the bot's (a human back from a drop takes
+        it). When the pool cannot answer (busy, over the time budget, stopping) ``FALLBACK_POLICY`` decides.
+        """
         async with self.lock:
-            match = self.match
-            if match is None or self.state != "playing" or self.seq != seq or match.to_move != index:
+            if not self._awaits_auto_move(index, seq):
                 return
-            seat = self.seats[index]
-            if seat.is_bot and seat.owner:
-                name = seat.owner[len(BOT_PREFIX) :]
-            else:
-                name = self.bot_policy if seat.standin else TIMER_POLICY
-            legal = match.legal_actions(index)
-            action = self._policy(index, name).choose(match.view(index), legal)
+            assert self.match is not None
+            name = self._auto_policy(index)
+            if not runs_in_worker(name) or len(self.match.legal_actions(index)) == 1:
+                self._auto_commit(index, name, None)
+                return
+            view = self.match.view(index)
+        try:
+            wire = await self.workers.run(
+                f"table:{self.room_id}",
+                search_action,
+                name,
+                self.seed + index,
+                view,
+                budget=worker_budget(name),
+            )
+        except Exception as exc:  # the pool's WorkerError, or the job's own failure: play on without it
+            log.warning(
+                "table %s: %s for seat %d failed (%r); %s decides",
+                self.room_id,
+                name,
+                index,
+                exc,
+                FALLBACK_POLICY,
+            )
+            wire = None
+        async with self.lock:
+            if self._awaits_auto_move(index, seq) and self._auto_policy(index) == name:
+                self._auto_commit(index, name, wire)
+
+    def _awaits_auto_move(self, index: int, seq: int) -> bool:
+        """Whether seat ``index`` is still to move at action ``seq`` of a match in play."""
+        match = self.match
+        return match is not None and self.state == "playing" and self.seq == seq and match.to_move == index
+
+    def _auto_policy(self, index: int) -> str:
+        """The policy spec that plays for seat ``index`` now: its bot's, the table's stand-in, or the turn
+        timer's."""
+        seat = self.seats[index]
+        if seat.is_bot and seat.owner:
+            return seat.owner[len(BOT_PREFIX) :]
+        return self.bot_policy if seat.standin else TIMER_POLICY
+
+    def _auto_commit(self, index: int, name: str, wire: dict[str, Any] | None) -> None:
+        """Play for seat ``index`` (under the lock): the worker's answer ``wire`` when it is legal, else what
+        policy ``name`` (or, for a worker policy, ``FALLBACK_POLICY``) chooses in the loop."""
+        match = self.match
+        assert match is not None
+        legal = match.legal_actions(index)
+        action: Action | None = None
+        if wire is not None:
             try:
-                self._commit(match, index, action, None, None)
-            except ProtocolError:
-                log.exception(
-                    "table %s: policy %s chose an illegal action; playing the first legal one",
-                    self.room_id,
-                    name,
-                )
-                self._commit(match, index, legal[0], None, None)
+                action = action_from_wire(wire)
+            except IllegalAction:
+                action = None
+        if action is None or action not in legal:
+            local = FALLBACK_POLICY if runs_in_worker(name) else name
+            action = self._policy(index, local).choose(match.view(index), legal)
+        try:
+            self._commit(match, index, action, None, None)
+        except ProtocolError:
+            log.exception(
+                "table %s: policy %s chose an illegal action; playing the first legal one", self.room_id, name
+            )
+            self._commit(match, index, legal[0], None, None)
 
     def _policy(self, index: int, name: str) -> Policy:
         key = (index, name)

@@ -1,0 +1,82 @@
+"""Search bots at a real server: they think in the worker pool, never in the event loop, their answers are
+played only while the position stands, and when the pool cannot answer a heuristic decision keeps the table
+going."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+
+from engine.barbu.search import SearchPolicy
+from protocol import EventPush
+from server import BarbuServer
+from server.barbu_table import BarbuTable
+from server.bot_moves import search_action, worker_budget
+from server.workers import unavailable
+from tests.conftest import Connect, StartServer
+
+
+@pytest.fixture
+def no_search_in_the_loop(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Search in this (the server's) process fails the test: it must run in a worker process."""
+
+    def refuse(self: SearchPolicy, view: dict[str, Any], legal: list[Any]) -> Any:
+        raise AssertionError("search ran in the event loop's process")
+
+    monkeypatch.setattr(SearchPolicy, "choose", refuse)
+
+
+async def _cards_played(watcher: Any, count: int) -> list[dict[str, Any]]:
+    seen: list[dict[str, Any]] = []
+    while len(seen) < count:
+        push = await watcher.next_push(30)
+        if isinstance(push, EventPush) and push.event["event"] == "card-played":
+            seen.append(push.event)
+    return seen
+
+
+async def test_a_table_of_search_bots_plays_through_the_worker_pool(
+    start_server: StartServer, connect: Connect, no_search_in_the_loop: None
+) -> None:
+    server = await start_server(bot_policy="heuristic")
+    host = await connect(server, "host")
+    room = await host.create_table("thinkers", bot_policy="search:playouts=6")
+    await host.watch(room)
+    for seat in "NESW":
+        await host.add_bot(room, seat)
+    [summary] = [r for r in await host.list_rooms() if r["room"] == room]
+    assert summary["bot_policy"] == "search:playouts=6"
+    assert set(summary["players"].values()) == {"bot:search:playouts=6"}
+    await _cards_played(host, 20)
+    assert server.workers is not None and server.workers.started >= 1
+
+
+async def test_without_a_worker_pool_the_table_plays_on_heuristically(
+    server: BarbuServer, connect: Connect, no_search_in_the_loop: None
+) -> None:
+    host = await connect(server, "host")
+    room = await host.create_table("no workers", bot_policy="search")
+    assert server.lobby is not None
+    table = server.lobby.rooms[room]
+    assert isinstance(table, BarbuTable)
+    table.workers = unavailable()  # every job refused: WorkerClosed
+    await host.watch(room)
+    for seat in "NESW":
+        await host.add_bot(room, seat)
+    await _cards_played(host, 8)
+
+
+def test_the_worker_job_answers_a_legal_wire_action() -> None:
+    from engine.barbu import Match, action_from_wire
+
+    match = Match.new(3)
+    seat = match.to_move
+    assert seat is not None
+    view = match.view(seat)
+    wire = search_action("search:playouts=5", 1, view, budget=1.0)
+    assert action_from_wire(wire) in match.legal_actions(seat)
+    assert search_action("search:playouts=5", 1, view, budget=1.0) == wire  # deterministic
+    assert worker_budget("search") == 0.5 and worker_budget("search:time=0.1") == 0.1
+    with pytest.raises(ValueError, match="no legal actions"):
+        search_action("search", 1, match.view((seat + 1) % 4), budget=1.0)
