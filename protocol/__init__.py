@@ -10,6 +10,7 @@ from protocol.codec import (
     Limits,
     decode_frame,
     encode_frame,
+    prepacked,
     unique_keys,
 )
 from protocol.errors import ERROR_CODES, ProtocolError
@@ -113,6 +114,7 @@ __all__ = [
     "encode_frame",
     "parse_request",
     "parse_server_message",
+    "prepacked",
     "request_id",
     "unique_keys",
 ]

@@ -9,6 +9,7 @@ are binary strings unless ``Limits.max_bin`` allows them. A map holding one key 
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import asdict, dataclass
 from typing import Any
 
@@ -52,6 +53,24 @@ def encode_frame(message: dict[str, Any]) -> bytes:
     """Pack ``message`` (a map of msgpack-ready values) into one frame's bytes."""
     data: bytes = msgpack.packb(message, use_bin_type=True)
     return data
+
+
+def prepacked(message: dict[str, Any], key: str) -> Callable[[Any], bytes]:
+    """A fast encoder of ``message`` with only the value of ``key`` changing (a reply sent to many, whose
+    ``id`` differs): everything else is packed once. ``prepacked(m, "id")(7)`` equals
+    ``encode_frame({**m, "id": 7})`` when ``m`` holds ``id``, byte for byte."""
+    packer = msgpack.Packer(use_bin_type=True)
+    head = bytearray(packer.pack_map_header(len(message)))
+    tail = bytearray()
+    part = head
+    for name, value in message.items():
+        if name == key:
+            head += packer.pack(name)
+            part = tail
+            continue
+        part += packer.pack(name) + packer.pack(value)
+    before, after = bytes(head), bytes(tail)
+    return lambda value: before + packer.pack(value) + after
 
 
 def unique_keys(pairs: list[tuple[Any, Any]]) -> dict[Any, Any]:

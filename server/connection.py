@@ -22,11 +22,18 @@ from server.peer import Peer
 
 log = logging.getLogger(__name__)
 
+#: Bytes read from a connection's socket at a time (see ``serve_connection``).
+READ_CHUNK = 16384
+
 
 async def serve_connection(ws: ServerConnection, lobby: Lobby) -> None:
     """Serve ``ws`` until it closes; then its seats are held (or freed before a match starts). A connection
     not logged in ``config.login_timeout`` seconds after it opened is closed (code 1008)."""
     config = lobby.config
+    # Read at most READ_CHUNK bytes from the socket at a time: websockets parses every frame of a read in
+    # one go, and 256 KiB (asyncio's default) of pipelined small requests is a pause of tens of ms.
+    if hasattr(ws.transport, "max_size"):
+        ws.transport.max_size = READ_CHUNK
     peer = Peer(ws, config.max_backlog, config.max_queued_bytes, config.request_rate, config.request_burst)
 
     def login_deadline() -> None:

@@ -14,6 +14,7 @@ import math
 import secrets
 import time
 import unicodedata
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
@@ -44,6 +45,7 @@ from protocol import (
     Sit,
     Watch,
     Welcome,
+    prepacked,
 )
 from protocol.schema import BLANKS
 from server.barbu_table import BOT_PREFIX, BarbuTable
@@ -74,13 +76,15 @@ READ_ONLY = (Hello, ListRooms, GetSnapshot, GetHint, Chat)
 @dataclass(frozen=True)
 class Listing:
     """The lobby listing as of ``made`` (``time.monotonic()``) on ``day``: every open room's summary,
-    newest first, the rooms (by index) where each player holds a seat, and the ``daily`` tables."""
+    newest first, the rooms (by index) where each player holds a seat, the ``daily`` tables, and
+    ``reply(id)``: the encoded ``rooms`` reply for a player who holds no seat."""
 
     made: float
     day: str
     summaries: list[dict[str, Any]]
     seated: dict[str, list[int]]
     daily: list[dict[str, Any]]
+    reply: Callable[[int], bytes]
 
 
 #: What may not stand at either end of a name: spaces, and the letters that draw nothing (``BLANKS``).
@@ -203,7 +207,10 @@ class Lobby:
             )
         if isinstance(request, ListRooms):
             listing = self._current_listing()
-            peer.send(Rooms(id=request.id, rooms=self._listed(listing, peer.player), daily=listing.daily))
+            if peer.player in listing.seated:
+                peer.send(Rooms(id=request.id, rooms=self._listed(listing, peer.player), daily=listing.daily))
+            else:  # the common case, and a flood's: the reply is encoded once per listing
+                peer.send_frame(listing.reply(request.id))
         elif isinstance(request, CreateTable):
             self._create_table(peer, request)
         elif isinstance(request, OpenSolitaire):
@@ -371,7 +378,9 @@ class Lobby:
             for owner in summary["players"].values():
                 if isinstance(owner, str) and not owner.startswith(BOT_PREFIX):
                     seated.setdefault(owner, []).append(index)
-        listing = Listing(now, day, summaries, seated, daily_table(self.store, day))
+        daily = daily_table(self.store, day)
+        common = Rooms(id=0, rooms=summaries[: self.config.max_listed], daily=daily).to_wire()
+        listing = Listing(now, day, summaries, seated, daily, prepacked(common, "id"))
         self._listing = listing
         return listing
 

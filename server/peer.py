@@ -128,6 +128,8 @@ class Peer:
                     return
                 self._queued_bytes -= len(item)
                 await self.ws.send(item)
+                # A long backlog is written a frame at a time, in turn with everything else.
+                await asyncio.sleep(0)
             except ConnectionClosed:
                 self.closed = True
                 self._drop_queue()

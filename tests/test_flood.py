@@ -12,7 +12,7 @@ import pytest
 import websockets
 
 from client import ServerError
-from protocol import Message
+from protocol import Message, Rooms, encode_frame, prepacked
 from server import BarbuServer
 from server.peer import Peer
 from tests.conftest import Connect, StartServer, until
@@ -193,3 +193,12 @@ async def test_wrong_resume_tokens_are_limited_by_address(
     assert info.value.retry_after is not None and info.value.retry_after > 5
     back = await connect(server, "someone")  # logging in by name is not affected
     assert back.name == "someone"
+
+
+@pytest.mark.parametrize("size", [0, 3, 20])
+def test_a_prepacked_reply_is_the_same_bytes_as_encoding_it(size: int) -> None:
+    rooms = [{"room": str(i), "name": f"t{i}", "players": {"N": None}} for i in range(size)]
+    wire = Rooms(id=0, rooms=rooms, daily=[{"game": "pyramid", "results": []}]).to_wire()
+    reply = prepacked(wire, "id")
+    for rid in (0, 1, 127, 128, 70_000, 2**53):
+        assert reply(rid) == encode_frame({**wire, "id": rid})
