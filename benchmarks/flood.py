@@ -8,10 +8,12 @@ measures its round trips; meanwhile a *flooder* logs in and sends ``--requests``
 - case ``reading``: the flooder reads its replies as they come;
 - case ``never-reads``: the flooder never reads a reply.
 
-Each case lasts until the flooder has its last reply, is dropped by the server, or ``--seconds`` pass
-(then the victim measures one more second). Prints per case the victim's round trips (p50, p99, worst, in
-ms), what the flooder got (replies, ``slow-down`` refusals, whether it was dropped), and the server's
-resident memory (largest seen during the case, MiB). Run:
+A flood case lasts until the flooder has read its last reply (``reading``) or its last request went out
+(``never-reads``: the server stops reading a connection it dropped), or ``--seconds`` pass; the victim's
+round trips of that span (and half a second after) are counted. Prints per case the victim's round trips
+(p50, p99, worst, in ms), what the flooder got (requests sent, replies, ``slow-down`` refusals, whether the
+server dropped it, how long the flood lasted), and the server's resident memory (largest seen during the
+case, MiB). Run:
 
     .venv/bin/python -m benchmarks.flood [--requests 20000] [--tables 40] [--seconds 30]
 """
@@ -46,6 +48,8 @@ class Case:
 
     name: str
     trips: list[float] = field(default_factory=list)
+    at: list[float] = field(default_factory=list)  # when each round trip ended (time.time())
+    sent: int = 0
     replies: int = 0
     refused: int = 0
     dropped: bool = False
@@ -73,11 +77,12 @@ async def victim(url: str, stop: asyncio.Event, case: Case, pid: int) -> None:
             start = time.perf_counter()
             await conn.list_rooms()
             case.trips.append(time.perf_counter() - start)
+            case.at.append(time.time())
             case.rss = max(case.rss, rss_of(pid))
             await asyncio.sleep(VICTIM_PACE)
 
 
-async def flooder(url: str, requests: int, read: bool, name: str, limit: float) -> dict[str, int]:
+async def flooder(url: str, requests: int, read: bool, name: str, limit: float) -> dict[str, float]:
     """Log in over a raw WebSocket, send ``requests`` ``list-rooms`` back to back, and (``read``) read every
     reply, or never read one; returns (as a map) the replies and ``slow-down`` refusals it read and whether
     the server dropped it, when done, dropped, or after ``limit`` seconds."""
@@ -87,12 +92,16 @@ async def flooder(url: str, requests: int, read: bool, name: str, limit: float) 
     await ws.recv()
     await ws.send(msgpack.packb({"type": "login", "id": 2, "name": f"flooder-{name}"}))
     await ws.recv()
-    got = {"replies": 0, "refused": 0}
+    got = {"replies": 0, "refused": 0, "sent": 0}
+    span = {"began": time.time(), "ended": time.time()}
 
     async def send_all() -> None:
         frames = [msgpack.packb({"type": "list-rooms", "id": 10 + i}) for i in range(requests)]
         for i, frame in enumerate(frames):
             await ws.send(frame)
+            got["sent"] += 1
+            if not read:
+                span["ended"] = time.time()
             if read and i % 64 == 0:
                 await asyncio.sleep(0)  # a client that reads its replies lets its reader run
 
@@ -100,6 +109,7 @@ async def flooder(url: str, requests: int, read: bool, name: str, limit: float) 
         while got["replies"] + got["refused"] < requests:
             reply = msgpack.unpackb(await ws.recv())
             got["refused" if reply["type"] == "error" else "replies"] += 1
+            span["ended"] = time.time()
 
     tasks = [asyncio.create_task(send_all())]
     tasks.append(asyncio.create_task(read_all() if read else ws.wait_closed()))
@@ -111,16 +121,16 @@ async def flooder(url: str, requests: int, read: bool, name: str, limit: float) 
             task.cancel()
         await asyncio.gather(*tasks, return_exceptions=True)
         ws.transport.abort()
-    return {**got, "dropped": int(dropped)}
+    return {**got, **span, "dropped": int(dropped)}
 
 
-async def flood_in_a_process(url: str, requests: int, name: str, limit: float) -> dict[str, int]:
+async def flood_in_a_process(url: str, requests: int, name: str, limit: float) -> dict[str, float]:
     """Run ``flooder`` in a process of its own (its CPU does not slow the victim's client down)."""
     command = [sys.executable, "-m", "benchmarks.flood", "--flooder", url, "--requests", str(requests)]
     command += ["--case", name, "--seconds", str(limit)]
     proc = await asyncio.create_subprocess_exec(*command, stdout=asyncio.subprocess.PIPE)
     out, _ = await proc.communicate()
-    result: dict[str, int] = json.loads(out)
+    result: dict[str, float] = json.loads(out)
     return result
 
 
@@ -130,20 +140,21 @@ async def run_case(url: str, pid: int, name: str, requests: int, limit: float) -
     stop = asyncio.Event()
     watching = asyncio.create_task(victim(url, stop, case, pid))
     await asyncio.sleep(0.5)
-    start = time.perf_counter()
+    began = time.time()
     if name == "quiet":
         await asyncio.sleep(3.0)
+        ended = time.time()
     else:
         got = await flood_in_a_process(url, requests, name, limit)
-        case.replies, case.refused, case.dropped = (
-            int(got["replies"]),
-            int(got["refused"]),
-            bool(got["dropped"]),
-        )
-    case.seconds = time.perf_counter() - start
+        case.replies, case.refused, case.sent = int(got["replies"]), int(got["refused"]), int(got["sent"])
+        case.dropped = bool(got["dropped"])
+        began, ended = got["began"], got["ended"]
+    case.seconds = ended - began
     await asyncio.sleep(1.0)
     stop.set()
     await watching
+    during = [(at, trip) for at, trip in zip(case.at, case.trips, strict=True) if began <= at <= ended + 0.5]
+    case.trips = [trip for _, trip in during]
     return case
 
 
@@ -160,14 +171,14 @@ async def run(url: str, pid: int, requests: int, tables: int, limit: float) -> l
 def report(case: Case) -> str:
     """One line of figures for ``case``."""
     trips = sorted(case.trips)
-    p99 = statistics.quantiles(trips, n=100)[98] if len(trips) >= 2 else trips[-1]
+    p99 = statistics.quantiles(trips, n=100, method="inclusive")[98] if len(trips) >= 2 else trips[-1]
     line = (
         f"{case.name:12} victim: {len(trips):4d} round trips  p50 {statistics.median(trips) * 1000:6.1f} ms"
         f"  p99 {p99 * 1000:6.1f} ms  worst {trips[-1] * 1000:6.1f} ms  | server RSS {case.rss / 2**20:5.1f} MiB"
     )
     if case.name != "quiet":
         line += (
-            f"  | flooder: {case.replies} replies, {case.refused} slow-down,"
+            f"  | flooder: {case.sent} sent, {case.replies} replies, {case.refused} slow-down,"
             f" {'dropped' if case.dropped else 'not dropped'}, {case.seconds:.1f} s"
         )
     return line

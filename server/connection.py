@@ -23,7 +23,7 @@ from server.peer import Peer
 log = logging.getLogger(__name__)
 
 #: Bytes read from a connection's socket at a time (see ``serve_connection``).
-READ_CHUNK = 16384
+READ_CHUNK = 4096
 
 
 async def serve_connection(ws: ServerConnection, lobby: Lobby) -> None:
