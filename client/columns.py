@@ -53,3 +53,24 @@ def fit(
     text = shorten(text, cols, cut)
     pad = " " * max(cols - width(text), 0)
     return text + pad if align == "<" else pad + text
+
+
+def wrap(text: str, cols: int) -> list[str]:
+    """``text`` in lines of at most ``cols`` terminal columns (``cols`` at least 2), broken between words
+    where it can and inside a word longer than a line (a CJK sentence has no spaces); ``[""]`` for no text."""
+    lines: list[str] = []
+    line = ""
+    for word in text.split(" "):
+        candidate = f"{line} {word}" if line else word
+        if width(candidate) <= cols:
+            line = candidate
+            continue
+        if line:
+            lines.append(line)
+        line = word
+        while width(line) > cols:
+            head = _head(line, cols)
+            lines.append(head)
+            line = line[len(head) :]
+    lines.append(line)
+    return lines

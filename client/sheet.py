@@ -19,11 +19,22 @@ _SHORT = {
 }
 
 
-def contract_label(row: dict[str, Any]) -> str:
-    """``"Trumps H"``, ``"Dominoes 6"`` or the contract's name, from a score-sheet row or a view."""
+#: Suits as people read them (records keep the letters).
+SUIT_SYMBOLS = {"S": "♠", "H": "♥", "D": "♦", "C": "♣"}
+
+
+def contract_label(row: dict[str, Any], short: bool = False) -> str:
+    """The contract in the client's one notation, from a score-sheet row or a view: ``"Trumps ♠"``,
+    ``"Dominoes from 10"`` (``short``: ``"Dominoes 10"``, 11 columns at most) or the contract's name. Suits are
+    symbols and a ten is ``10`` in everything shown to people; records keep ``S`` and ``T``."""
     name = _SHORT.get(str(row.get("contract")), str(row.get("contract")))
-    extra = row.get("trump") or row.get("start_rank")
-    return f"{name} {extra}" if extra else name
+    if row.get("trump"):
+        return f"{name} {SUIT_SYMBOLS.get(str(row['trump']), row['trump'])}"
+    rank = row.get("start_rank")
+    if rank:
+        shown = "10" if rank == "T" else str(rank)
+        return f"{name} {shown}" if short else f"{name} from {shown}"
+    return name
 
 
 #: The doubles column's notation, printed with the sheet.
@@ -89,7 +100,7 @@ def sheet_rows(
             cells += f"{row['scores'][s]:>5} ({totals[s]:>4})"
         first, *more = doubles_lines(row) or [""]
         rows.append(
-            f"{row['hand_number']:>2} {row['declarer']} {contract_label(row)[:11]:<11} {first:<13}{cells}"
+            f"{row['hand_number']:>2} {row['declarer']} {contract_label(row, short=True):<11} {first:<13}{cells}"
         )
         rows += [f"{'':>2} {'':1} {'':<11} {line}" for line in more]
     rows.append(f"{'':>2} {'':1} {'Totals':<11} {'':<13}" + "".join(f"{totals[s]:>12}" for s in SEATS))

@@ -244,7 +244,7 @@ class BarbuTable(Room):
 
     def summary(self) -> dict[str, Any]:
         """The lobby entry: room, kind, name, state, players, away, spectators, variants, turn_time, grace,
-        bot_policy, hand_number (0 before the start)."""
+        bot_policy, host (who opened it; None when not known), hand_number (0 before the start)."""
         return {
             "room": self.room_id,
             "kind": self.kind,
@@ -257,6 +257,7 @@ class BarbuTable(Room):
             "turn_time": self.turn_time,
             "grace": self.grace,
             "bot_policy": self.bot_policy,
+            "host": self.host,
             "hand_number": 0 if self.match is None else self.match.hand_number,
         }
 

@@ -7,7 +7,7 @@ import pytest
 
 from cli.main import main as barbu
 from client import ServerError
-from client.tui.lobby_screen import BOT_POLICIES, FORM_ROWS, TableForm
+from client.tui.lobby_screen import BOT_POLICIES, POLICY_ROW, TableForm
 from engine.barbu import POLICIES, PolicySpecError, make_policy, parse_policy_spec
 from tests.conftest import Connect, StartServer
 
@@ -78,7 +78,7 @@ async def test_table_bot_policy_plays_its_bots_and_shows_in_the_lobby(
 def test_the_new_table_form_offers_the_bot_policy() -> None:
     form = TableForm(name="t")
     assert form.bot_policy() is None and BOT_POLICIES[1:] == POLICIES
-    form.row = FORM_ROWS - 1
+    form.row = POLICY_ROW
     form.cycle(1)
     assert form.bot_policy() == POLICIES[0]
     form.cycle(-2)

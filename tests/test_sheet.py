@@ -51,7 +51,7 @@ def test_the_selfplay_hand_shows_its_three_redoubles() -> None:
     }
     assert (
         sheet_rows([row])[1][0]
-        == " 1 W Trumps S    W<N!E!S!        20 (  20)   20 (  20)  -25 ( -25)   50 (  50)"
+        == " 1 W Trumps ♠    W<N!E!S!        20 (  20)   20 (  20)  -25 ( -25)   50 (  50)"
     )
 
 

@@ -90,7 +90,7 @@ def test_dominoes_asks_the_rank_then_shows_four_rows() -> None:
         act(match, match.view(match.to_move)["legal"][0])
     act(match, match.view(match.to_move)["legal"][0])
     drawn = text(table_lines(seated(match, declarer))).splitlines()
-    assert "Dominoes 6" in drawn[0]
+    assert "Dominoes from 6" in drawn[0]
     rows = [line for line in drawn if line.strip()[:1] in "♠♥♣♦" and line.strip()]
     assert len(rows) == 4
     assert any(" 6" in row for row in rows)

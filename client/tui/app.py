@@ -25,7 +25,7 @@ from prompt_toolkit.layout import (
 from prompt_toolkit.widgets import TextArea
 
 from cli.solitaire import parse_options
-from client.columns import shorten
+from client.columns import shorten, wrap
 from client.connection import ServerError
 from client.tui.barbu_screen import TABLE_WIDTH, BarbuScreen, hand_line, side_lines, table_lines
 from client.tui.help import help_hints, help_page
@@ -42,6 +42,11 @@ from engine.solitaire import RecordError
 
 LOBBY_REFRESH = 2.0
 TABLE_HEIGHT = 13
+#: The smallest terminal the client draws in; below it the screen says so instead of dropping columns.
+MIN_COLUMNS, MIN_ROWS = 80, 24
+TOO_SMALL = f"The terminal is too small ({MIN_COLUMNS}x{MIN_ROWS} needed)."
+#: The longest chat message the server takes (``docs/protocol.md``, ``chat.text``), in characters.
+CHAT_LIMIT = 500
 #: The notice wraps at word boundaries onto this many lines at most (the log keeps a longer one whole).
 NOTICE_LINES = 3
 KEY_HINTS = {
@@ -127,7 +132,7 @@ class TuiApp:
                             Window(width=1, char="│", style="class:dim"),
                             Window(FormattedTextControl(self._side_text)),
                         ],
-                        height=TABLE_HEIGHT,
+                        height=lambda: self.table_height(),
                     ),
                     Window(FormattedTextControl(self._hand_text), height=2, wrap_lines=True),
                     Window(FormattedTextControl(self._log_text), wrap_lines=False),
@@ -149,6 +154,9 @@ class TuiApp:
             ),
             filter=Condition(lambda: self.input_mode is not None),
         )
+        too_small = Window(
+            FormattedTextControl(lambda: [("class:error", self._too_small_text())]), wrap_lines=True
+        )
         body = HSplit(
             [
                 Window(FormattedTextControl(self._status_text), height=1, style="class:status"),
@@ -159,7 +167,27 @@ class TuiApp:
                 self._focus_sink,
             ]
         )
-        return Layout(body, focused_element=self._focus_sink)
+        small = HSplit([too_small, self._focus_sink])
+        root = DynamicContainer(lambda: small if self.too_small() else body)
+        return Layout(root, focused_element=self._focus_sink)
+
+    def too_small(self) -> bool:
+        """Whether the terminal is smaller than the 80x24 the screens are drawn for (False while the
+        application is being built)."""
+        if not hasattr(self, "app"):
+            return False
+        size = self.app.output.get_size()
+        return size.columns < MIN_COLUMNS or size.rows < MIN_ROWS
+
+    def _too_small_text(self) -> str:
+        size = self.app.output.get_size()
+        return f"{TOO_SMALL}\nIt is {size.columns}x{size.rows} now: make the window larger."
+
+    def table_height(self) -> int:
+        """The table's height: 13 lines at 24 rows; a taller terminal gives it up to 10 more (the log, below
+        it, gets the rest)."""
+        rows = self.app.output.get_size().rows
+        return TABLE_HEIGHT + max(min((rows - MIN_ROWS) // 2, 10), 0)
 
     def _key_hints(self) -> str:
         return help_hints(self.help_page) if self.screen == "help" else KEY_HINTS[self.screen]
@@ -229,7 +257,8 @@ class TuiApp:
 
     def _side_text(self) -> StyleAndTextTuples:
         table = self.model.table
-        return [] if table is None else side_lines(table, self.barbu)
+        cols = self.app.output.get_size().columns - TABLE_WIDTH - 2
+        return [] if table is None else side_lines(table, self.barbu, cols, self.table_height())
 
     def _hand_text(self) -> StyleAndTextTuples:
         table = self.model.table
@@ -247,10 +276,11 @@ class TuiApp:
 
     def _log_text(self) -> StyleAndTextTuples:
         """The earlier messages, the newest last, right above the notice line (blank space goes on top)."""
-        rows = self.app.output.get_size().rows  # less the table, hand (2), status, notice, key hints, input
+        size = self.app.output.get_size()  # less the table, hand (2), status, notice, key hints, input
         notice = len(self._notice_lines())
-        height = max(rows - TABLE_HEIGHT - 4 - notice - (self.input_mode is not None), 0)
-        lines = self.model.earlier()[-height:] if height else []
+        height = max(size.rows - self.table_height() - 4 - notice - (self.input_mode is not None), 0)
+        wrapped = [part for line in self.model.earlier() for part in wrap(line, max(size.columns, 20))]
+        lines = wrapped[-height:] if height else []
         return [("class:dim", "\n" * (height - len(lines)) + "\n".join(lines))]
 
     def _solitaire_text(self) -> StyleAndTextTuples:
@@ -437,7 +467,9 @@ class TuiApp:
         if form is None:
             return
         self.lobby.form = None
-        room = await self.session.create_table(form.name, form.variants(), form.bot_policy())
+        room = await self.session.create_table(
+            form.name, form.variants(), form.bot_policy(), form.turn_time()
+        )
         if room is not None:
             await self.sit(room)
 

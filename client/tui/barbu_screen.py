@@ -7,14 +7,16 @@ ticked); everything else is drawn from the table's view (``engine/barbu/view.py:
 
 from __future__ import annotations
 
+import time
 from dataclasses import dataclass, field
 from typing import Any
 
 from prompt_toolkit.formatted_text import StyleAndTextTuples, fragment_list_to_text
 
-from client.columns import fit, shorten, width
+from client.columns import fit, shorten, width, wrap
 from client.sheet import contract_label, doubles_label
 from client.tui.cards import SUIT_NAMES, SUIT_ORDER, SUIT_SYMBOLS, card_fragment, card_label, sort_hand
+from client.tui.events import winner_text
 from client.tui.model import TableModel
 from engine.barbu import CONTRACTS
 from engine.cards import RANKS, SEATS
@@ -236,6 +238,17 @@ def seat_order(table: TableModel) -> list[str]:
     return [SEATS[(me + k) % 4] for k in range(4)]
 
 
+def away_mark(table: TableModel, seat: str) -> str:
+    """`` (away)``, `` (bot in 42s)`` while a stand-in is about to take the dropped seat, `` (bot)`` once one
+    plays it; empty for a seat whose player is there."""
+    if seat in table.standins:
+        return " (bot)"
+    deadline = table.standin_at.get(seat)
+    if deadline is not None:
+        return f" (bot in {max(deadline - time.monotonic(), 0):.0f}s)"
+    return " (away)" if seat in table.away else ""
+
+
 def _seat_tag(table: TableModel, seat: str) -> StyleAndTextTuples:
     view = table.view or {}
     marks = ""
@@ -244,9 +257,11 @@ def _seat_tag(table: TableModel, seat: str) -> StyleAndTextTuples:
     if view.get("declarer") == seat:
         marks += " *"
     style = "class:seat.turn" if view.get("to_move") == seat else "class:seat"
-    away = " (away)" if seat in table.away else ""
+    away = away_mark(table, seat)
     name = shorten("you" if seat == table.seat else table.player(seat), SEAT_NAME_WIDTH - len(away)) + away
-    out: StyleAndTextTuples = [(style, f"{seat} {name}"), ("class:mark", marks)]
+    trick = table.shown_trick() or view.get("trick") or {}
+    lead = [("class:mark", "▸")] if trick.get("cards") and trick.get("leader") == seat else []
+    out: StyleAndTextTuples = [*lead, (style, f"{seat} {name}"), ("class:mark", marks)]
     if view and not view.get("rows"):
         out.append(("class:dim", f" {view.get('tricks_won', {}).get(seat, 0)}t"))
     return out
@@ -262,15 +277,19 @@ def _center(frags: StyleAndTextTuples, width: int = TABLE_WIDTH) -> StyleAndText
     return [("", " " * pad), *frags]
 
 
-def _trick_card(view: dict[str, Any], seat: str) -> StyleAndTextTuples:
-    trick = view.get("trick") or {}
+def _trick_card(table: TableModel, seat: str) -> StyleAndTextTuples:
+    """The card ``seat`` put on the table: in the trick being played, or in the finished trick that stays
+    until the next card (its winner's card reversed)."""
+    finished = table.shown_trick()
+    trick = finished or (table.view or {}).get("trick") or {}
     cards: list[str] = trick.get("cards", [])
     leader = trick.get("leader")
     if leader is None or not cards:
         return [("class:dim", "·")]
     index = (SEATS.index(seat) - SEATS.index(str(leader))) % 4
     if index < len(cards):
-        return [card_fragment(cards[index], "class:bold")]
+        won = finished is not None and finished.get("winner") == seat
+        return [card_fragment(cards[index], "class:bold class:cursor" if won else "class:bold")]
     return [("class:dim", "·")]
 
 
@@ -286,10 +305,6 @@ def headline(table: TableModel) -> StyleAndTextTuples:
     title = f"Hand {view.get('hand_number')}/{view.get('hands_total')} "
     if view.get("contract"):
         what = contract_label(view)
-        if view.get("trump"):
-            what = what[:-1] + SUIT_SYMBOLS[str(view["trump"])]
-        elif view.get("start_rank") == "T":
-            what = what[:-1] + "10"
     elif phase == "over":
         what = "match over"
     elif view.get("declarer") == table.seat:
@@ -307,19 +322,29 @@ def headline(table: TableModel) -> StyleAndTextTuples:
 def table_lines(table: TableModel) -> StyleAndTextTuples:
     """The centre: seats around the current trick, or the Dominoes layout as four rows."""
     view = table.view or {}
+    if view.get("phase") == "over":
+        return match_end_lines(table)
+    if table.showing_summary():
+        return summary_lines(table)
     bottom, left, top, right = seat_order(table)
     head = headline(table)
     out: StyleAndTextTuples = [*head, ("", "\n" if "\n" in fragment_list_to_text(head) else "\n\n")]
     if view.get("rows"):
         return out + dominoes_lines(table)
     out += [*_center(_seat_tag(table, top)), ("", "\n")]
-    out += [*_center(_trick_card(view, top)), ("", "\n\n")]
+    out += [*_center(_trick_card(table, top)), ("", "\n\n")]
     lt, rt = _seat_tag(table, left), _seat_tag(table, right)
     out += [*lt, ("", " " * max(TABLE_WIDTH - _width(lt) - _width(rt), 1)), *rt, ("", "\n")]
-    lc, rc = _trick_card(view, left), _trick_card(view, right)
+    lc, rc = _trick_card(table, left), _trick_card(table, right)
     gap = TABLE_WIDTH - 12 - _width(lc) - _width(rc)
-    out += [("", " " * 5), *lc, ("", " " * max(gap, 1)), *rc, ("", "\n\n")]
-    out += [*_center(_trick_card(view, bottom)), ("", "\n")]
+    finished = table.shown_trick()
+    won: StyleAndTextTuples = []
+    if finished:
+        won.append(("class:label", shorten(f"won by {_who(table, finished.get('winner'))}", gap - 2)))
+    middle = _center(won, gap)
+    middle.append(("", " " * (gap - _width(middle))))
+    out += [("", " " * 5), *lc, *middle, *rc, ("", "\n\n")]
+    out += [*_center(_trick_card(table, bottom)), ("", "\n")]
     out += [*_center(_seat_tag(table, bottom)), ("", "\n")]
     return out
 
@@ -377,8 +402,12 @@ def hand_line(table: TableModel, screen: BarbuScreen) -> StyleAndTextTuples:
     return out
 
 
-def side_lines(table: TableModel, screen: BarbuScreen) -> StyleAndTextTuples:
-    """The right panel: the decision dialog when this seat must decide; else last trick, scores, chat."""
+def side_lines(
+    table: TableModel, screen: BarbuScreen, cols: int = SIDE_WIDTH, rows: int = 13
+) -> StyleAndTextTuples:
+    """The right panel, ``cols`` wide and ``rows`` high: the decision dialog when this seat must decide;
+    else the last trick, the scores, when this player declares, and the chat, wrapped so that every line
+    is read whole (the newest lines that fit)."""
     choices = screen.choices(table)
     if choices:
         return decision_lines(table, screen, choices)
@@ -395,18 +424,20 @@ def side_lines(table: TableModel, screen: BarbuScreen) -> StyleAndTextTuples:
         out.append(("", "\n"))
     else:
         out.append(("class:dim", "No trick yet.\n"))
-    out.append(("class:label", "\nSeat          hand  total\n"))
+    out.append(("class:label", "Seat          hand  total\n"))
     hand_scores = view.get("contract_scores", {})
     totals = view.get("totals", {})
     for seat in SEATS:
         name = fit("you" if seat == table.seat else table.player(seat), 10)
         out.append(("", f"{seat} {name} {hand_scores.get(seat, 0):>5} {totals.get(seat, 0):>6}\n"))
-    if view.get("phase") == "over" and view.get("ranking"):
-        places = " ".join("=".join(p) for p in view["ranking"])
-        out.append(("class:contract", f"Final order: {places}\n"))
-    out.append(("class:label", "\nChat (c to talk)\n"))
-    for line in list(table.chat)[-4:]:
-        out.append(("", shorten(line, SIDE_WIDTH, cut="end") + "\n"))
+    declare = declare_text(view, table.seat)
+    if declare:
+        out.append(("class:dim", shorten(declare, cols, cut="end") + "\n"))
+    out.append(("class:label", "Chat (c to talk)\n"))
+    used = fragment_list_to_text(out).count("\n")
+    lines = [part for line in table.chat for part in wrap(line, max(cols, 10))]
+    for line in lines[len(lines) - max(rows - used, 0) :] if rows > used else []:
+        out.append(("", line + "\n"))
     return out
 
 
@@ -436,3 +467,125 @@ def decision_lines(table: TableModel, screen: BarbuScreen, choices: list[Choice]
     if phase == "contract" and screen.stage != "contract":
         out.append(("class:dim", "Esc: back to the contracts\n"))
     return out
+
+
+def _who(table: TableModel, seat: Any) -> str:
+    """``you`` or ``W carol``."""
+    return "you" if seat == table.seat else f"{seat} {table.player(str(seat))}"
+
+
+def settlement_lines(row: dict[str, Any], compact: bool = False) -> list[str]:
+    """Each doubled pair of a scored hand (``history`` row) and what it settled: ``E doubled N, redoubled
+    x2: E +4, N -4``; ``compact``: ``N/E x2: E +4``. Pairs in seat order; none when nobody doubled."""
+    doubles = [(str(a), str(b)) for a, b in row.get("doubles", [])]
+    redoubles = {frozenset(p) for p in row.get("redoubles", [])}
+    scores: dict[str, int] = row.get("contract_scores", {})
+    out = []
+    seen: set[frozenset[str]] = set()
+    for a, b in doubles:
+        pair = frozenset((a, b))
+        if pair in seen:
+            continue
+        seen.add(pair)
+        mutual = (b, a) in doubles
+        times = 2 if mutual or pair in redoubles else 1
+        diff = (scores.get(a, 0) - scores.get(b, 0)) * times
+        up, down = (a, b) if diff > 0 else (b, a)
+        result = f"{up} +{abs(diff)}, {down} -{abs(diff)}" if diff else "even"
+        if compact:
+            first, second = sorted((a, b), key=SEATS.index)
+            out.append(
+                f"{first}/{second}{' x2' if times == 2 else ''}: {up} +{abs(diff)}"
+                if diff
+                else f"{first}/{second}: even"
+            )
+            continue
+        how = f"{a} and {b} doubled each other x2" if mutual else f"{a} doubled {b}"
+        if pair in redoubles and not mutual:
+            how += f", {b} redoubled x2"
+        out.append(f"{how}: {result}")
+    return out
+
+
+def summary_lines(table: TableModel) -> StyleAndTextTuples:
+    """The end-of-hand summary: the contract scores, each settlement (who doubled whom, x2 when redoubled)
+    and the hand's results with the totals, until a key is pressed or the next card is due."""
+    event = table.summary or {}
+    number = event.get("hand_number")
+    history = (table.view or {}).get("history") or []
+    row = next((r for r in history if r.get("hand_number") == number), event)
+    label = contract_label(row)
+    out: StyleAndTextTuples = [
+        ("class:title", f"Hand {number} scored: "),
+        ("class:contract", shorten(f"{label}, {row.get('declarer')} declared", TABLE_WIDTH - 20)),
+        ("", "\n"),
+        ("class:label", f"{'seat':<16}{'contract':>8}{'doubles':>8}{'hand':>6}{'total':>7}\n"),
+    ]
+    contract, settled = row.get("contract_scores", {}), row.get("settlements", event.get("settlements", {}))
+    scores, totals = row.get("scores", event.get("scores", {})), event.get("totals", {})
+    for seat in SEATS:
+        name = fit(f"{seat} {'you' if seat == table.seat else table.player(seat)}", 16)
+        line = f"{name}{contract.get(seat, 0):>8}{settled.get(seat, 0):>+8}{scores.get(seat, 0):>6}"
+        out.append(("class:bold" if seat == table.seat else "", f"{line}{totals.get(seat, 0):>7}\n"))
+    pairs = settlement_lines(row)
+    if len(pairs) > 5:
+        compact = settlement_lines(row, compact=True)
+        pairs = ["  ".join(compact[i : i + 3]) for i in range(0, len(compact), 3)]
+    out.append(("class:label", "Settlements:\n" if pairs else "No doubles this hand.\n"))
+    out += [("", shorten(line, TABLE_WIDTH, cut="end") + "\n") for line in pairs]
+    out.append(("class:dim", "Any key: back to the table."))
+    return out
+
+
+def match_end_lines(table: TableModel) -> StyleAndTextTuples:
+    """The match's end: the final ranking with the totals, the winner said plainly, and for the table's host
+    the key for another match with the same players."""
+    view = table.view or {}
+    ranking: list[list[str]] = view.get("ranking") or []
+    totals: dict[str, int] = view.get("totals", {})
+    out: StyleAndTextTuples = [("class:title", "The match is over: the final ranking\n\n")]
+    place = 1
+    for tied in ranking:
+        mark = f"{place}{'=' if len(tied) > 1 else '.'}"
+        for seat in tied:
+            name = fit(_who(table, seat), 24)
+            out.append(
+                ("class:bold" if seat == table.seat else "", f" {mark:<3} {name} {totals.get(seat, 0):>6}\n")
+            )
+        place += len(tied)
+    words = wrap(winner_text(ranking, totals, table), TABLE_WIDTH)
+    out += [("", "\n"), *[("class:contract", line[:1].upper() + line[1:] + "\n") for line in words[:1]]]
+    out += [("class:contract", line + "\n") for line in words[1:2]]
+    out.append(("", "\n"))
+    if table.rematch is not None:
+        out.append(("class:dim", f"Another match is open (room {table.rematch}).\n"))
+    elif table.host is not None and table.host == table.me:
+        out.append(("class:warn", "r: another match with the same players\n"))
+    elif table.host is not None:
+        out.append(
+            (
+                "class:dim",
+                shorten(f"{table.host} may start another match with these players.", TABLE_WIDTH) + "\n",
+            )
+        )
+    out.append(("class:dim", "s: the score sheet   l: the lobby"))
+    return out
+
+
+def declare_text(view: dict[str, Any], seat: str | None) -> str:
+    """When ``seat`` declares, for a player whose turn to declare is not now: ``you declare hands 22-28``,
+    ``you declared hands 1-7``; under the ``each-hand`` rotation ``you declare every 4th hand, next 7``.
+    Empty for a spectator, the current declarer, or at the match's end."""
+    if seat is None or view.get("phase") == "over" or not view.get("declarer"):
+        return ""
+    number, declarer = int(view.get("hand_number") or 1), str(view["declarer"])
+    offset = (SEATS.index(seat) - SEATS.index(declarer)) % 4
+    if (view.get("variants") or {}).get("rotation") == "each-hand":
+        return f"You declare every 4th hand, next: hand {number + offset}." if offset else ""
+    block = (number - 1) // 7
+    if offset == 0:
+        return ""
+    mine = block + offset
+    first = (mine if mine < 4 else mine - 4) * 7 + 1
+    verb = "declare" if mine < 4 else "declared"
+    return f"You {verb} hands {first}–{first + 6}."

@@ -1,4 +1,6 @@
-"""Game events in words, for the notice line (``engine.barbu`` event kinds)."""
+"""Game events in words, for the notice line and the log (``engine.barbu`` event kinds), in the client's one
+notation: suit symbols and ``10`` for tens (``client.sheet.contract_label``, ``client.tui.cards.card_label``);
+``you`` for this client's seat, with the verb to match."""
 
 from __future__ import annotations
 
@@ -15,36 +17,62 @@ def _who(table: TableModel, seat: Any) -> str:
     return "you" if seat == table.seat else f"{seat} {table.player(seat)}"
 
 
+def _seats(table: TableModel, seats: Any) -> str:
+    """``you``, ``W carol`` or ``E bob and you``: the seats of a double in words."""
+    names = [_who(table, s) for s in seats or []]
+    return names[0] if len(names) == 1 else ", ".join(names[:-1]) + " and " + names[-1]
+
+
+def _is(table: TableModel, seat: Any) -> str:
+    """``you are`` or ``E bob is``."""
+    who = _who(table, seat)
+    return f"{who} are" if who == "you" else f"{who} is"
+
+
 def event_text(event: dict[str, Any], table: TableModel) -> str:
     """A one-line account of ``event`` at ``table`` (empty for events not worth a line). A ``trick-won``
-    event also becomes the table's last trick."""
+    event also becomes the table's last trick; ``hand-scored`` its end-of-hand summary."""
     kind = event.get("event")
     if kind == "trick-won":
-        table.last_trick = {k: event.get(k) for k in ("leader", "cards", "winner")}
+        table.keep_trick({k: event.get(k) for k in ("leader", "cards", "winner")})
         cards = " ".join(card_label(str(c)) for c in event.get("cards", []))
         return f"Trick {event.get('trick_number')} ({cards}) won by {_who(table, event.get('winner'))}."
     if kind == "contract-chosen":
         return f"{_who(table, event.get('declarer', event.get('seat')))} chose {contract_label(event)}."
     if kind == "doubled":
-        targets = ", ".join(str(t) for t in event.get("targets", []))
         seat = _who(table, event.get("seat"))
-        return f"{seat} doubled {targets}." if targets else f"{seat} doubled nobody."
+        targets = event.get("targets") or []
+        return f"{seat} doubled {_seats(table, targets)}." if targets else f"{seat} doubled nobody."
     if kind == "redoubled":
-        targets = ", ".join(str(t) for t in event.get("targets", []))
-        return f"{_who(table, event.get('seat'))} redoubled {targets}." if targets else ""
+        seat = _who(table, event.get("seat"))
+        targets = event.get("targets") or []
+        if targets:
+            return f"{seat} redoubled {_seats(table, targets)}."
+        return f"{seat} declined to redouble."
     if kind == "card-played":
         return f"{_who(table, event.get('seat'))} played {card_label(str(event.get('card')))}."
     if kind == "passed":
         return f"{_who(table, event.get('seat'))} passed (no card to play)."
     if kind == "player-out":
-        return f"{_who(table, event.get('seat'))} is out, place {event.get('place')}."
+        return f"{_is(table, event.get('seat'))} out, place {event.get('place')}."
     if kind == "hand-scored":
+        table.summary, table.summary_seen = dict(event), False
         scores = event.get("scores", {})
         mine = scores.get(table.seat) if table.seat else None
         tail = f" You scored {mine}." if mine is not None else ""
         return f"Hand {event.get('hand_number')} scored.{tail} Press s for the score sheet."
     if kind == "match-over":
-        totals = event.get("totals", {})
-        text = ", ".join(f"{s} {v}" for s, v in totals.items())
-        return f"The match is over: {text}. Press s for the score sheet."
+        return f"The match is over: {winner_text(event.get('ranking') or [], event.get('totals', {}), table)}"
     return ""
+
+
+def winner_text(ranking: list[list[str]], totals: dict[str, int], table: TableModel) -> str:
+    """The winner said plainly: ``you won with 45 points.``, ``W carol won with 60 points.``, or ``N ann and
+    you share first place with 30 points.``"""
+    if not ranking or not ranking[0]:
+        return "no winner."
+    first = ranking[0]
+    points = totals.get(first[0], 0)
+    if len(first) == 1:
+        return f"{_who(table, first[0])} won with {points} points."
+    return f"{_seats(table, first)} share first place with {points} points."

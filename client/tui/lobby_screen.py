@@ -28,8 +28,11 @@ VARIANT_FIELDS: tuple[tuple[str, str, tuple[Any, ...]], ...] = (
 )
 #: The new-table form's bot policy choices (``create-table.bot_policy``); None is the server's default.
 BOT_POLICIES: tuple[str | None, ...] = (None, *POLICIES)
-#: The form's rows: the name, the switches, then the bot policy.
-FORM_ROWS = len(VARIANT_FIELDS) + 2
+#: The new-table form's turn timers (``create-table.turn_time``, seconds; None: no limit).
+TURN_TIMES: tuple[int | None, ...] = (None, 15, 30, 60, 120, 300)
+#: The form's rows: the name, the switches, the bot policy, then the turn timer.
+FORM_ROWS = len(VARIANT_FIELDS) + 3
+POLICY_ROW, TIMER_ROW = FORM_ROWS - 2, FORM_ROWS - 1
 
 
 #: Lobby columns, in terminal columns: the table name, its state, the seats.
@@ -77,6 +80,7 @@ class TableForm:
     suggested: str = ""
     values: list[int] = field(default_factory=lambda: [0] * len(VARIANT_FIELDS))
     policy: int = 0
+    timer: int = 0
     row: int = 0
 
     def variants(self) -> dict[str, Any]:
@@ -89,9 +93,15 @@ class TableForm:
         """The bot policy chosen for the table's bots and stand-ins (None: the server's default)."""
         return BOT_POLICIES[self.policy]
 
+    def turn_time(self) -> int | None:
+        """The seconds a seat has to act before a bot acts for it (None: no limit)."""
+        return TURN_TIMES[self.timer]
+
     def cycle(self, step: int) -> None:
-        """Change the value of the switch (or the bot policy) on the current row."""
-        if self.row == FORM_ROWS - 1:
+        """Change the value of the switch (the bot policy, the turn timer) on the current row."""
+        if self.row == TIMER_ROW:
+            self.timer = (self.timer + step) % len(TURN_TIMES)
+        elif self.row == POLICY_ROW:
             self.policy = (self.policy + step) % len(BOT_POLICIES)
         elif self.row:
             n = len(VARIANT_FIELDS[self.row - 1][2])
@@ -182,8 +192,15 @@ def form_lines(form: TableForm) -> StyleAndTextTuples:
     policy = form.bot_policy()
     out += [
         ("", f"  {'Bots play:':<18}"),
-        (cursor if form.row == FORM_ROWS - 1 else "", f" < {policy or 'server default'} > "),
+        (cursor if form.row == POLICY_ROW else "", f" < {policy or 'server default'} > "),
         ("class:dim", " (default)" if policy is None else ""),
+        ("", "\n"),
+    ]
+    timer = form.turn_time()
+    out += [
+        ("", f"  {'Turn timer:':<18}"),
+        (cursor if form.row == TIMER_ROW else "", f" < {f'{timer} s' if timer else 'off'} > "),
+        ("class:dim", " (default: no limit)" if timer is None else " then a bot acts for the seat"),
         ("", "\n"),
     ]
     out.append(

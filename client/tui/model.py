@@ -6,6 +6,7 @@ Only ``session`` writes the network parts; screens read them. Nothing here talks
 
 from __future__ import annotations
 
+import time
 from collections import deque
 from dataclasses import dataclass, field
 from typing import Any
@@ -22,6 +23,11 @@ class TableModel:
 
     ``stale`` is set when the connection drops (or another terminal takes the player over): meanwhile a
     stand-in may play the seat, so the view no longer tells whose turn it is until the next snapshot.
+    ``last_trick`` is the latest finished trick of hand ``last_trick_hand``: a new hand clears it.
+    ``summary`` is the latest ``hand-scored`` event, shown until a key is pressed or the next card is due
+    (``summary_seen``). ``standin_at`` holds, for each dropped seat in its grace period, when (``time.monotonic``)
+    a stand-in bot takes it; ``standins`` the seats a stand-in plays; ``spectators`` who watches; ``host`` who
+    opened the table (from the lobby's list), ``me`` this client's player; ``rematch`` the room of another match with the same players.
     """
 
     room: str
@@ -34,8 +40,17 @@ class TableModel:
     variants: dict[str, Any] = field(default_factory=dict)
     view: dict[str, Any] | None = None
     last_trick: dict[str, Any] | None = None
+    last_trick_hand: int = 0
     chat: deque[str] = field(default_factory=lambda: deque(maxlen=CHAT_LINES))
     stale: bool = False
+    summary: dict[str, Any] | None = None
+    summary_seen: bool = False
+    standin_at: dict[str, float] = field(default_factory=dict)
+    standins: list[str] = field(default_factory=list)
+    spectators: list[str] = field(default_factory=list)
+    host: str | None = None
+    rematch: str | None = None
+    me: str = ""
 
     def player(self, seat: str) -> str:
         """The name shown for ``seat``: the player, ``bot`` for a server bot, ``(empty)``."""
@@ -56,13 +71,51 @@ class TableModel:
         return (order.get(state, 0), seq) >= (order.get(self.state, 0), self.seq)
 
     def set_view(self, view: dict[str, Any] | None, seq: int) -> None:
-        """Take a newer view (an older ``seq`` is ignored) and remember the last finished trick."""
+        """Take a newer view (an older ``seq`` is ignored) and remember the last finished trick; a view of a
+        new hand clears the last one (it was the previous hand's)."""
         if seq < self.seq:
             return
         self.seq = seq
         self.view = view
-        if view is not None and view.get("tricks"):
-            self.last_trick = view["tricks"][-1]
+        if view is None:
+            return
+        number = int(view.get("hand_number") or 0)
+        if view.get("tricks"):
+            self.keep_trick(view["tricks"][-1], number)
+        elif number != self.last_trick_hand:
+            self.last_trick = None
+
+    def keep_trick(self, trick: dict[str, Any], hand_number: int | None = None) -> None:
+        """Remember ``trick`` (``{leader, cards, winner}``) as the last finished one, of ``hand_number``
+        (None: the hand being shown)."""
+        self.last_trick = trick
+        shown = (self.view or {}).get("hand_number") or 0
+        self.last_trick_hand = int(shown if hand_number is None else hand_number)
+
+    def shown_trick(self) -> dict[str, Any] | None:
+        """The finished trick still on the table: the last one of this hand while the next has no card."""
+        view = self.view or {}
+        if (view.get("trick") or {}).get("cards") or self.last_trick is None:
+            return None
+        return self.last_trick if self.last_trick_hand == view.get("hand_number") else None
+
+    def showing_summary(self) -> bool:
+        """Whether the end-of-hand summary is up: a hand was scored, no key pressed since, and the next hand
+        has no card on the table yet nor is this seat to play one."""
+        view = self.view or {}
+        if self.summary is None or self.summary_seen or (view.get("trick") or {}).get("cards"):
+            return False
+        return not (self.my_turn and view.get("phase") == "play")
+
+    def take_players(self, push: Any) -> None:
+        """Take a ``players`` push (or a snapshot's seats): seats, away, state, spectators, stand-ins."""
+        self.players, self.away, self.state = push.players, push.away, push.state
+        spectators = getattr(push, "spectators", None)
+        if spectators is not None:
+            self.spectators = list(spectators)
+        self.standins = list(getattr(push, "standins", []))
+        now = time.monotonic()
+        self.standin_at = {s: now + float(v) for s, v in getattr(push, "standin_in", {}).items()}
 
     @property
     def my_turn(self) -> bool:

@@ -19,6 +19,7 @@ from typing import Any, TypeVar
 from client.connection import BadReply, Connection, ConnectionLost, ServerError
 from client.tui.events import event_text
 from client.tui.model import Model, SolitaireModel, TableModel
+from client.tui.refusals import refusal_text as action_refusal
 from client.tui.tokens import TokenStore
 from protocol import (
     ChatPush,
@@ -27,6 +28,7 @@ from protocol import (
     Message,
     Players,
     ProtocolError,
+    RematchOpened,
     Snapshot,
     SolitaireState,
     Turn,
@@ -99,6 +101,7 @@ class Session:
         self._task: asyncio.Task[None] | None = None
         self._refreshing: asyncio.Task[None] | None = None
         self._dirty = False
+        self._background: set[asyncio.Task[Any]] = set()
 
     # Life -------------------------------------------------------------------------------------------
 
@@ -302,9 +305,18 @@ class Session:
             self.model.note(f"{push.name} says: {push.text}")
         elif isinstance(push, Players):
             changed = table.state != push.state
-            table.players, table.away, table.state = push.players, push.away, push.state
+            for notice in seat_notices(table, push, self.model.name):
+                self.model.say(notice)
+            table.take_players(push)
             if changed:
                 self.request_refresh()
+        elif isinstance(push, RematchOpened):
+            table.rematch = push.new_room
+            self.model.say(f"{push.host} opened another match with the same players.")
+            if table.seat is not None:  # our seat there is kept: take it
+                task = asyncio.get_running_loop().create_task(self.sit(push.new_room))
+                self._background.add(task)
+                task.add_done_callback(self._background.discard)
         self.on_change()
 
     def _take_snapshot(self, snap: Snapshot) -> None:
@@ -322,6 +334,12 @@ class Session:
             return
         table.name, table.seat, table.state = snap.name, snap.seat, snap.state
         table.players, table.away, table.variants = snap.players, snap.away, snap.variants
+        if snap.chat:  # the table's last lines: what was said before joining or while away
+            table.chat.clear()
+            table.chat.extend(f"{line.get('name')}: {line.get('text')}" for line in snap.chat)
+        summary = next((r for r in self.model.rooms if str(r.get("room")) == snap.room), {})
+        table.host = summary.get("host", table.host)
+        table.me = self.model.name
         table.set_view(snap.view, snap.seq)
         table.stale = False
 
@@ -373,11 +391,18 @@ class Session:
             self.on_change()
 
     async def create_table(
-        self, name: str, variants: dict[str, Any], bot_policy: str | None = None
+        self,
+        name: str,
+        variants: dict[str, Any],
+        bot_policy: str | None = None,
+        turn_time: float | None = None,
     ) -> str | None:
-        """Open a table whose bots play ``bot_policy`` (None: the server's default); returns its room id.
-        (Sit at once: the server drops a table nobody sits at or watches whenever the lobby is listed.)"""
-        room = await self.call(lambda c: c.create_table(name, variants, bot_policy=bot_policy))
+        """Open a table whose bots play ``bot_policy`` (None: the server's default) and whose seats have
+        ``turn_time`` seconds to act (None: no limit); returns its room id. (Sit at once: the server drops a
+        table nobody sits at or watches whenever the lobby is listed.)"""
+        room = await self.call(
+            lambda c: c.create_table(name, variants, turn_time=turn_time, bot_policy=bot_policy)
+        )
         if room is not None:
             self.model.say(f"Table {name!r} is open: add bots (b, f) or wait for friends.")
         return room
@@ -422,7 +447,13 @@ class Session:
         seat = table.seat
 
         async def send(conn: Connection) -> bool:
-            await conn.act(table.room, seat, action)
+            try:
+                await conn.act(table.room, seat, action)
+            except ServerError as exc:
+                if exc.code != "illegal":
+                    raise
+                self.model.say(action_refusal(exc.rule, exc.message, table.view or {}, action), error=True)
+                return False
             return True
 
         done = await self.call(send)
@@ -469,3 +500,33 @@ class Session:
         """A good next move in the current solitaire room (None: none left, or the request failed)."""
         room = self.model.solitaire
         return None if room is None else await self.call(lambda c: c.hint(room.room))
+
+
+def seat_notices(table: TableModel, push: Players, me: str) -> list[str]:
+    """What a ``players`` push changed, in words: who sat down or left, who watches, who dropped (and when
+    a bot takes the seat over), who came back; nothing about this client's own player."""
+    out = []
+    for seat, owner in push.players.items():
+        before = table.players.get(seat)
+        if owner in (before, me):
+            continue
+        name = "a bot" if str(owner).startswith("bot:") else str(owner)
+        if owner is not None and before is None:
+            out.append(f"{name} joined (seat {seat}).")
+        elif owner is None and before is not None and before != me:
+            out.append(f"{table.player(seat)} left seat {seat}.")
+    for name in sorted(set(push.spectators) - set(table.spectators) - {me}):
+        out.append(f"{name} is watching.")
+    if push.state != "playing":
+        return out
+    for seat in push.players:
+        who = f"{seat} {table.player(seat)}"
+        if seat == table.seat or push.players.get(seat) != table.players.get(seat):
+            continue
+        if seat in push.standin_in and seat not in table.standin_at:
+            out.append(f"{who} dropped: a bot plays for them in {push.standin_in[seat]:.0f} s.")
+        elif seat in push.standins and seat not in table.standins:
+            out.append(f"A bot plays for {who} now.")
+        elif seat in table.away and seat not in push.away:
+            out.append(f"{who} is back.")
+    return out

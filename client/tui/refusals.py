@@ -1,0 +1,41 @@
+"""The server's refusal of a Barbu action in the player's words, from its ``illegal.rule`` (the complete list is
+in ``docs/protocol.md``, "Error codes"): "must follow suit ♦", "hearts may not be led", "you do not hold 7♣".
+A rule this client does not know shows the server's own message."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from client.sheet import SUIT_SYMBOLS
+from client.tui.cards import card_label
+
+
+def _led_suit(view: dict[str, Any]) -> str:
+    cards = (view.get("trick") or {}).get("cards") or []
+    return SUIT_SYMBOLS.get(str(cards[0])[-1], "") if cards else ""
+
+
+def refusal_text(rule: str | None, message: str, view: dict[str, Any], action: dict[str, Any]) -> str:
+    """Why ``action`` was refused, for ``rule`` and the server's ``message``, at the seat's ``view``."""
+    card = card_label(str(action.get("card", "")).upper()) if action.get("card") else "that card"
+    trump = SUIT_SYMBOLS.get(str(view.get("trump")), "")
+    declarer = view.get("declarer")
+    texts = {
+        "not-in-hand": f"You do not hold {card}.",
+        "must-follow-suit": f"You must follow suit {_led_suit(view)}: {card} cannot be played.",
+        "must-ruff": f"You cannot follow suit {_led_suit(view)}: you must play a trump {trump}.",
+        "must-overtrump": f"You must play a trump {trump} higher than those in the trick.",
+        "hearts-lead": "Hearts may not be led while you hold other suits.",
+        "king-of-hearts-lead": "K♥ may not be led while you hold other cards.",
+        "not-playable": f"{card} does not fit a row: play a card next to one, or the opening card.",
+        "must-play": "A card of yours fits a row: you must play one (no pass).",
+        "must-double": f"You must double the declarer {declarer} this hand (the must-double rule).",
+        "double-not-allowed": "In Trumps and Dominoes only the declarer may be doubled.",
+        "redouble-not-allowed": "You may redouble only players who doubled you and whom you did not double.",
+        "contract-played": "The declarer has played that contract already.",
+        "not-your-turn": "It is not your turn.",
+        "wrong-phase": "That is not the decision to make now.",
+        "hand-over": "The hand is over: wait for the next one.",
+        "match-over": "The match is over.",
+    }
+    return texts.get(rule or "", message[:1].upper() + message[1:])
