@@ -147,6 +147,9 @@ async def seat_with_bots(tui: TuiApp, pipe: PipeInput, server: BarbuServer, help
     await helper.watch(room)  # a spectator keeps the table open while nobody sits
     mine = SEATS[(table_of(server, room).first_declarer + offset) % 4]
     pipe.send_text("x")
+    await until(lambda: "Leave your seat at this table?" in tui.model.notice, "the question")
+    assert tui.screen == "table"
+    pipe.send_text("y")
     await until(lambda: tui.screen == "lobby" and tui.model.table is None, "back in the lobby")
     for seat in SEATS:
         if seat != mine:
@@ -541,6 +544,8 @@ async def test_a_refresh_answered_after_leaving_does_not_bring_the_table_back(
         assert refreshing is not None
         await until(asked.is_set, "the snapshot taken")
         pipe.send_text("x")  # leave: a stand-in plays the seat from now on
+        await until(lambda: "Give your seat to a bot?" in tui.model.notice, "the question")
+        pipe.send_text("y")
         await until(lambda: tui.screen == "lobby" and tui.model.table is None, "back in the lobby")
         gate.set()
         await until(refreshing.done, "the refresh answered")
@@ -594,7 +599,7 @@ async def test_wide_and_alike_names_keep_the_columns(server: BarbuServer, connec
     await bots[2].watch(room)
     async with running_tui(server.url, "ann") as (tui, pipe):
         await tui.session.refresh_rooms()
-        expected = "  漢漢漢漢…漢漢漢漢  waiting    N:表…表表 E:heu…8-1 S:- W:heu…8-2" + " " * 6 + "   1"
+        expected = "  漢漢漢漢…漢漢漢漢  waiting    N:表表…表表 E:heur…a8-1 S:- W:heur…a8-2" + "   1"
         assert expected in screen_lines(tui), "\n".join(screen_lines(tui))
         assert width(expected) == 75
         pipe.send_text(ENTER)

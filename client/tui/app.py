@@ -117,6 +117,9 @@ class TuiApp:
             refresh_interval=None,
             before_render=lambda _: self._sync(),
         )
+        #: What a ``y`` does while a question waits on the notice line (any other key: nothing).
+        self.pending: Callable[[], None] | None = None
+        self.app.key_processor.before_key_press += lambda _: self._key_pressed()
 
     # Layout -----------------------------------------------------------------------------------------
 
@@ -323,6 +326,15 @@ class TuiApp:
         else:
             self.ask("name", "Name: ", getpass.getuser() if _has_user() else "")
         self.spawn(self._poll_lobby())
+        self.spawn(self._tick())
+
+    async def _tick(self) -> None:
+        """Redraw every second while a dropped seat counts down to its stand-in."""
+        while True:
+            await asyncio.sleep(1.0)
+            table = self.model.table
+            if table is not None and table.standin_at:
+                self.invalidate()
 
     async def _poll_lobby(self) -> None:
         while True:
@@ -370,11 +382,52 @@ class TuiApp:
     # Screens and input ------------------------------------------------------------------------------
 
     def show(self, screen: str) -> None:
-        """Switch to ``screen`` (help and the score sheet remember where to go back)."""
+        """Switch to ``screen`` (help and the score sheet remember where to go back); a notice older than
+        the screen before goes (it stays in the log)."""
         if screen in ("help", "sheet") and self.screen not in ("help", "sheet"):
             self.back_to = self.screen
+        if screen != self.screen:
+            self.model.screen_changed()
         self.screen = screen
         self.invalidate()
+
+    def confirm(self, question: str, then: Callable[[], None]) -> None:
+        """Ask ``question`` on the notice line: ``y`` runs ``then``, any other key answers no."""
+        self.pending = then
+        self.model.say(f"{question} (y: yes, any other key: no)")
+        self.invalidate()
+
+    def answer(self, yes: bool) -> None:
+        """The answer to the pending question."""
+        then, self.pending = self.pending, None
+        if yes and then is not None:
+            self.model.say("")
+            then()
+        else:
+            self.model.say("Cancelled.")
+        self.invalidate()
+
+    def _key_pressed(self) -> None:
+        """Any key puts the end-of-hand summary away."""
+        table = self.model.table
+        if self.screen == "table" and table is not None and table.summary is not None:
+            table.summary_seen = True
+
+    def leave_for_lobby(self) -> None:
+        """Back to the lobby (``l``, Esc in a solitaire room); from an unfinished day's deal only after the
+        player confirms: it waits for them, but opening another game would resign it."""
+
+        def go() -> None:
+            self.show("lobby")
+            self.spawn(self.session.refresh_rooms())
+
+        daily = self.daily_in_play() if self.screen == "solitaire" else ""
+        if daily:
+            self.confirm(
+                f"Leave the day's deal of {daily}? It waits for you (t returns); one game a day counts.", go
+            )
+        else:
+            go()
 
     def back(self) -> None:
         """Leave the help or the score sheet."""
@@ -408,6 +461,12 @@ class TuiApp:
         elif mode == "password":
             self.password = text
             self.spawn(self._login(self.name or ""))
+        elif mode == "chat" and len(text) > CHAT_LIMIT:
+            self.model.say(
+                f"A chat message holds at most {CHAT_LIMIT} characters; this one has {len(text)}: shorten it.",
+                error=True,
+            )
+            self.ask("chat", "Say: ", text)
         elif mode == "chat" and text:
             self.spawn(self.session.chat(text))
         elif mode == "card" and text and self.model.table is not None:
@@ -477,9 +536,24 @@ class TuiApp:
         self, game: str, options: dict[str, Any] | None = None, seed: int | None = None
     ) -> None:
         """Open a server room of solitaire ``game`` with ``options`` (``seed`` None: the day's deal) and show
-        it once the server has dealt it."""
+        it once the server has dealt it; when the day's deal is in play, only after the player confirms
+        (opening another game resigns it, and one game a day counts)."""
         self.lobby.picking = False
+        daily = self.daily_in_play()
+        if daily:
+            question = f"Your day's deal of {daily} is not finished: opening another game resigns it, and one game a day counts. Open anyway?"
+            self.confirm(question, lambda: self.spawn(self._open_solitaire(game, options or {}, seed)))
+            return
         self.spawn(self._open_solitaire(game, options or {}, seed))
+
+    def daily_in_play(self) -> str:
+        """The title of the day's deal this client plays and has not finished (empty: none)."""
+        room = self.model.solitaire
+        if room is None or room.seat is None or not room.view.get("daily"):
+            return ""
+        if room.view.get("result") is not None or not room.view.get("moves"):
+            return ""
+        return str(room.view.get("title", "solitaire"))
 
     async def _open_solitaire(self, game: str, options: dict[str, Any], seed: int | None) -> None:
         if await self.session.open_solitaire(game, options, seed):
@@ -526,8 +600,10 @@ class TuiApp:
             self.model.say(str(exc), error=True)
             return
         seed = options.pop("seed", None)
-        if seed is not None and (isinstance(seed, bool) or not isinstance(seed, int)):
-            self.model.say("seed=N takes a whole number", error=True)
+        if seed is not None and (
+            isinstance(seed, bool) or not isinstance(seed, int) or not 0 <= seed <= 2**53
+        ):
+            self.model.say("seed=N takes a whole number from 0 to 2**53 (9007199254740992).", error=True)
             return
         self.open_solitaire(self.lobby.game_name(), options, seed)
 

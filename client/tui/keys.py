@@ -7,6 +7,7 @@ from typing import TYPE_CHECKING
 
 from prompt_toolkit.filters import Condition, Filter
 from prompt_toolkit.key_binding import KeyBindings, KeyPressEvent
+from prompt_toolkit.keys import Keys
 
 from client.tui.lobby_screen import TableForm
 
@@ -20,7 +21,8 @@ def build_key_bindings(tui: TuiApp) -> KeyBindings:
     """All bindings; each screen's are active only on that screen and never while the input line is open."""
     kb = KeyBindings()
     typing = Condition(lambda: tui.input_mode is not None)
-    free = ~typing
+    asking = Condition(lambda: tui.pending is not None)
+    free = ~typing & ~asking
 
     def on(screen: str) -> Filter:
         return free & Condition(lambda: tui.screen == screen)
@@ -31,6 +33,17 @@ def build_key_bindings(tui: TuiApp) -> KeyBindings:
     table = on("table")
     sheet = on("sheet")
     sol = on("solitaire")
+    playing = Condition(lambda: tui.solitaire is not None and not tui.solitaire.room.watching)
+
+    @kb.add("y", filter=asking & ~typing)
+    def _yes(event: E) -> None:
+        tui.answer(True)
+
+    @kb.add(Keys.Any, filter=asking & ~typing)
+    @kb.add("escape", filter=asking & ~typing, eager=True)
+    @kb.add("enter", filter=asking & ~typing)
+    def _no(event: E) -> None:
+        tui.answer(False)
 
     @kb.add("c-c")
     def _quit(event: E) -> None:
@@ -74,8 +87,7 @@ def build_key_bindings(tui: TuiApp) -> KeyBindings:
 
     @kb.add("l", filter=free & Condition(lambda: tui.screen in ("table", "solitaire", "sheet")))
     def _to_lobby(event: E) -> None:
-        tui.show("lobby")
-        tui.spawn(tui.session.refresh_rooms())
+        tui.leave_for_lobby()
 
     @kb.add("t", filter=lobby)
     def _to_table(event: E) -> None:
@@ -247,8 +259,31 @@ def build_key_bindings(tui: TuiApp) -> KeyBindings:
 
     @kb.add("x", filter=table)
     def _leave(event: E) -> None:
-        tui.spawn(tui.session.leave())
-        tui.show("lobby")
+        table_ = tui.model.table
+        if table_ is None or table_.seat is None:
+            tui.spawn(tui.session.leave())
+            tui.show("lobby")
+            return
+
+        def give_up() -> None:
+            tui.spawn(tui.session.leave())
+            tui.show("lobby")
+
+        if table_.state == "playing":
+            question = "Give your seat to a bot? It plays for you until you sit here again."
+        else:
+            question = "Leave your seat at this table?"
+        tui.confirm(question, give_up)
+
+    @kb.add("r", filter=table)
+    def _rematch(event: E) -> None:
+        table_ = tui.model.table
+        if table_ is None or (table_.view or {}).get("phase") != "over":
+            return
+        if table_.host is not None and table_.host != tui.model.name:
+            tui.model.say(f"Only the host, {table_.host}, may start another match with these players.")
+        else:
+            tui.spawn(tui.session.rematch())
 
     # Score sheet ------------------------------------------------------------------------------------
 
@@ -296,8 +331,8 @@ def build_key_bindings(tui: TuiApp) -> KeyBindings:
     def _sd(event: E) -> None:
         moves(1, 0)
 
-    def sol_key(key: str, method: str) -> None:
-        @kb.add(key, filter=sol)
+    def sol_key(key: str, method: str) -> None:  # the player's keys only: a watcher has none
+        @kb.add(key, filter=sol & playing)
         def _run(event: E) -> None:
             if tui.solitaire is not None:
                 getattr(tui.solitaire, method)()
@@ -308,21 +343,33 @@ def build_key_bindings(tui: TuiApp) -> KeyBindings:
         ("u", "undo"),
         ("r", "redo"),
         ("h", "show_hint"),
-        ("n", "new_deal"),
         ("a", "auto"),
         ("f", "to_foundation"),
-        ("x", "resign"),
     ):
         sol_key(key, method)
 
-    @kb.add("d", filter=sol)
+    def daily_guard(key: str, method: str, question: str) -> None:
+        @kb.add(key, filter=sol & playing)
+        def _guarded(event: E) -> None:
+            screen = tui.solitaire
+            if screen is None:
+                return
+            if tui.daily_in_play():
+                tui.confirm(question, getattr(screen, method))
+            else:
+                getattr(screen, method)()
+
+    daily_guard("n", "new_deal", "This is the day's deal and one game a day counts: deal a new game instead?")
+    daily_guard("x", "resign", "This is the day's deal and one game a day counts: give it up?")
+
+    @kb.add("d", filter=sol & playing)
     def _draw(event: E) -> None:
         if tui.solitaire is not None:
             tui.solitaire.source = None
             tui.solitaire.place("s")
             tui.solitaire.select()
 
-    @kb.add(":", filter=sol)
+    @kb.add(":", filter=sol & playing)
     def _type_move(event: E) -> None:
         tui.ask("move", "Move: ")
 
@@ -332,6 +379,6 @@ def build_key_bindings(tui: TuiApp) -> KeyBindings:
             tui.solitaire.source = None
             tui.solitaire.message = "Cancelled."
         else:
-            tui.show("lobby")
+            tui.leave_for_lobby()
 
     return kb

@@ -5,14 +5,14 @@
 
 from __future__ import annotations
 
-import textwrap
 from dataclasses import dataclass, field
 from typing import Any
 
 from prompt_toolkit.formatted_text import StyleAndTextTuples
 
-from client.columns import fit, shorten
+from client.columns import fit, shorten, width, wrap
 from client.tui.model import Model
+from client.tui.solitaire_screen import option_text
 from engine.barbu.rules import DOMINOES_SCORES, HEART_LEAD, ROTATION, TRUMP_DUTY
 from engine.barbu.spec import POLICIES
 from engine.cards import SEATS
@@ -42,8 +42,8 @@ LOBBY_NAME_WIDTH = 7
 
 
 def room_seats(room: dict[str, Any]) -> str:
-    """``N:alice E:bot S:- W:-`` for a table's summary, ``alice plays Pyramid`` for a solitaire room's; long
-    names are cut in the middle (``he…fa8-1``) so that the four seats fit ``SEATS_COLUMN``."""
+    """``N:alice E:bot S:- W:-`` for a table's summary, ``alice plays Pyramid`` for a solitaire room's; names
+    are whole when the four fit ``SEATS_COLUMN``, else the longest are cut in the middle (``he…fa8-1``)."""
     players: dict[str, Any] = room.get("players", {})
     if room.get("kind") == "solitaire":
         game = GAMES[room["game"]].title if room.get("game") in GAMES else str(room.get("game"))
@@ -51,13 +51,25 @@ def room_seats(room: dict[str, Any]) -> str:
         player = shorten(str(players.get("player")), 16)
         return f"{player}{gone} plays {game}{' (day)' if room.get('daily') else ''}"
     away = set(room.get("away", []))
-    cells = []
+    names, marks = [], []
     for seat in SEATS:
         owner = players.get(seat)
-        name = "-" if owner is None else ("bot" if str(owner).startswith("bot:") else str(owner))
-        mark = "?" if seat in away else ""
-        cells.append(f"{seat}:{shorten(name, LOBBY_NAME_WIDTH - len(mark))}{mark}")
-    return " ".join(cells)
+        names.append("-" if owner is None else ("bot" if str(owner).startswith("bot:") else str(owner)))
+        marks.append("?" if seat in away else "")
+    # Names are cut only when the four do not fit the column, the longest first, never below the width
+    # each would have in an even share (so a long name does not take the others' room).
+    limits = [width(n) for n in names]
+
+    def line() -> str:
+        cells = [f"{s}:{shorten(n, c)}{m}" for s, n, c, m in zip(SEATS, names, limits, marks, strict=True)]
+        return " ".join(cells)
+
+    while width(line()) > SEATS_COLUMN:
+        longest = max(range(4), key=lambda i: limits[i])
+        if limits[longest] <= LOBBY_NAME_WIDTH - len(marks[longest]):
+            break
+        limits[longest] -= 1
+    return line()
 
 
 def room_state(room: dict[str, Any]) -> str:
@@ -209,38 +221,55 @@ def form_lines(form: TableForm) -> StyleAndTextTuples:
     return out
 
 
+#: The games list's own keys, its first line (at most 80 columns).
+GAMES_KEYS = "Solitaire: Enter the day's deal  r a random deal  : options, seed  Esc back"
+#: The width of the games list's left column (title and today's count); options and results go right.
+GAMES_COLUMN = 42
+SIDE_COLUMN = 80 - GAMES_COLUMN - 2
+
+
+def option_lines(game: str, cols: int = SIDE_COLUMN) -> list[str]:
+    """The selected game's options as typed after ``:`` (``draw=1|3``, the default first), then ``seed=N``;
+    each line at most ``cols`` columns."""
+    lines = ["Type after : (default first)"]
+    for option in GAMES[game].options:
+        choices = "|".join(option_text(c) for c in option.choices)
+        lines.append(shorten(f" {option.name}={choices}", cols, cut="end"))
+    lines.append(" seed=N  (0 to 2**53)")
+    return lines
+
+
 def games_lines(screen: LobbyScreen, model: Model) -> StyleAndTextTuples:
-    """The solitaire games to open, each with who played the day's deal, and the selected game's rules card
-    and the day's results table."""
-    out: StyleAndTextTuples = [
-        ("class:title", "Open a solitaire room: Enter the day's deal, r a random one\n\n")
-    ]
+    """The solitaire games to open, each with who played the day's deal; beside them the selected game's
+    options and the day's results table (who won it in how many moves); below, its whole rules card.
+    Fits 80 columns and 21 lines."""
+    out: StyleAndTextTuples = [("class:title", GAMES_KEYS + "\n\n")]
     daily = {str(d["game"]): d for d in model.daily}
     names = list(GAMES)
+    selected = screen.game_name()
+    options = option_lines(selected)
+    side = [*options, "", *results_lines(daily.get(selected), len(names) - len(options) - 1)]
     for i, name in enumerate(names):
         style = "class:cursor" if i == screen.game % len(names) else ""
         played = daily.get(name, {}).get("results", [])
         won = sum(1 for r in played if r.get("won"))
-        today = f"today: {len(played)} played, {won} won" if played else ""
-        out += [(style, f"  {GAMES[name].title:<16}"), ("class:dim", f"  {today}"), ("", "\n")]
-    out.append(("", "\n"))
-    rules = textwrap.wrap(" ".join(GAMES[screen.game_name()].rules.split()), 78)
-    out += [("class:dim", line + "\n") for line in rules[:4]]
-    return out + results_lines(daily.get(screen.game_name()))
+        today = f"today {len(played)} played, {won} won" if played else ""
+        out += [(style, f"  {GAMES[name].title:<16}"), ("class:dim", f" {today:<{GAMES_COLUMN - 19}}")]
+        out += [("class:dim", f"  {side[i]}" if i < len(side) else ""), ("", "\n")]
+    rules = wrap(" ".join(GAMES[selected].rules.split()), 78)
+    return out + [("class:dim", line + "\n") for line in rules]
 
 
-def results_lines(daily: dict[str, Any] | None) -> StyleAndTextTuples:
-    """The day's deal of one game (``rooms.daily`` entry) and its results table: who won it in how many
-    moves, best first."""
+def results_lines(daily: dict[str, Any] | None, rows: int) -> list[str]:
+    """The day's deal of one game (``rooms.daily`` entry) and its results table in at most ``rows`` lines of
+    ``SIDE_COLUMN`` columns: who won it in how many moves (the game's own count), best first."""
     if daily is None:
         return []
-    out: StyleAndTextTuples = [("class:label", f"\nThe day's deal, {daily['day']}\n")]
+    out = [f"The day's deal, {daily['day']}:"]
     results: list[dict[str, Any]] = daily.get("results", [])
     if not results:
-        return [*out, ("class:dim", "  Nobody has finished it yet.\n")]
-    for place, row in enumerate(results[:5], start=1):
-        outcome = "won" if row.get("won") else f"{row.get('score')} cards home"
-        out.append(
-            ("", f"  {place}. {fit(str(row.get('player')), 24)} {outcome:<16} {row.get('moves')} moves\n")
-        )
+        return [*out, " nobody has finished it yet"]
+    for place, row in enumerate(results[: rows - 1], start=1):
+        outcome = "won" if row.get("won") else f"{row.get('score')} home"
+        out.append(f" {place}. {fit(str(row.get('player')), 12)} {outcome:<8} {row.get('moves')} moves")
     return out

@@ -164,6 +164,7 @@ class Model:
         log: the latest messages, oldest first (the notice among them, unless cleared).
         notice_at: how many messages had been logged when the notice was (0: the notice is not logged).
         logged: how many messages have been logged in all.
+        screens, notice_screens: how many screen changes there were, in all and when the notice was said.
     """
 
     url: str
@@ -179,15 +180,25 @@ class Model:
     log: deque[str] = field(default_factory=lambda: deque(maxlen=CHAT_LINES))
     notice_at: int = 0
     logged: int = 0
+    screens: int = 0
+    notice_screens: int = 0
 
     def say(self, text: str, error: bool = False) -> None:
         """Set the notice line (and keep it in the log)."""
         self.notice = text
         self.notice_error = error
         self.notice_at = 0
+        self.notice_screens = self.screens
         if text:
             self.note(text)
             self.notice_at = self.logged
+
+    def screen_changed(self) -> None:
+        """Another screen shows: a notice said before the previous screen change goes (the log keeps it), so
+        an old message does not linger over new screens."""
+        self.screens += 1
+        if self.screens - self.notice_screens > 1 and self.notice:
+            self.notice, self.notice_error, self.notice_at = "", False, 0
 
     def note(self, text: str) -> None:
         """Keep ``text`` in the log without making it the notice."""

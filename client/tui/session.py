@@ -376,7 +376,18 @@ class Session:
         try:
             return await make(conn)
         except ServerError as exc:
-            self.model.say(exc.message if exc.rule is None else f"{exc.message} ({exc.rule})", error=True)
+            if exc.code in ("limit", "too-large"):  # never the codec's raw "msgpack limit exceeded"
+                self.model.say("That is too long to send: the server refused it.", error=True)
+            else:
+                self.model.say(exc.message if exc.rule is None else f"{exc.message} ({exc.rule})", error=True)
+        except ProtocolError as exc:  # the codec refused to send it (a raw "msgpack limit exceeded")
+            too_long = exc.code in ("limit", "too-large")
+            why = (
+                "That is too long to send: the server would refuse it."
+                if too_long
+                else f"Request failed: {exc}"
+            )
+            self.model.say(why, error=True)
         except NETWORK_ERRORS as exc:
             self.model.say(f"Request failed: {exc or type(exc).__name__}", error=True)
         finally:
@@ -459,6 +470,13 @@ class Session:
         done = await self.call(send)
         self.request_refresh()
         return done is True
+
+    async def rematch(self) -> None:
+        """Ask for another match with the same players at the current table (its host, the match over); the
+        ``rematch-opened`` push that follows seats this client there."""
+        table = self.model.table
+        if table is not None:
+            await self.call(lambda c: c.rematch(table.room))
 
     async def chat(self, text: str) -> None:
         """Say ``text`` at the current table."""

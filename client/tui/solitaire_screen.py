@@ -17,7 +17,7 @@ from prompt_toolkit.formatted_text import StyleAndTextTuples
 
 from client.tui.cards import card_fragment
 from client.tui.model import Model
-from engine.solitaire import IllegalMove
+from engine.solitaire import GAMES, IllegalMove
 
 #: ``submit(kind, move)``: send solitaire request ``kind`` (``move``, ``undo``, ``redo``, ``auto``, ``hint``,
 #: ``new-deal``, ``resign``) for the current room, ``move`` the move text for ``move``.
@@ -248,15 +248,46 @@ def _stock(count: int, screen: SolitaireScreen) -> StyleAndTextTuples:
     return [(f"class:label{extra}", f"Stock {count:<2}"), ("", "  ")]
 
 
-def status_text(state: dict[str, Any], title: str, result: str | None = None) -> tuple[str, str]:
-    """The style and the words for won, lost, resigned or in play (``result`` from the server's view)."""
+def status_text(
+    state: dict[str, Any], title: str, result: str | None = None, watched: str | None = None
+) -> tuple[str, str]:
+    """The style and the words for won, lost, resigned or in play (``result`` from the server's view); for a
+    watcher (``watched``: the player's name) about that player, with no keys to press."""
+    moves = state["moves"]
+    if watched is not None:
+        if state["won"]:
+            return "class:won", f"{title}: {watched} won in {moves} moves."
+        if result is not None:
+            return "class:warn", f"{title}: {watched}'s game is {result} after {moves} moves."
+        if state["over"]:
+            return "class:warn", f"{title}: no move left for {watched} - move {moves}."
+        return "class:title", f"{title} - move {moves}"
     if state["won"]:
-        return "class:won", f"{title}: you won in {state['moves']} moves! n: new deal"
+        return "class:won", f"{title}: you won in {moves} moves! n: new deal"
     if result is not None:
-        return "class:warn", f"{title}: {result} after {state['moves']} moves. n: new deal"
+        return "class:warn", f"{title}: {result} after {moves} moves. n: new deal"
     if state["over"]:
         return "class:warn", f"{title}: no move left - this game is lost. u: undo, x: resign, n: new deal"
-    return "class:title", f"{title} - move {state['moves']}"
+    return "class:title", f"{title} - move {moves}"
+
+
+def option_text(value: Any) -> str:
+    """An option's value as typed after ``:`` in the games list (``draw=3``, ``foundation-back=true``)."""
+    return ("true" if value else "false") if isinstance(value, bool) else str(value)
+
+
+def deal_text(view: dict[str, Any]) -> str:
+    """The deal in words: the day's deal, or its seed when known, and the options set away from their
+    defaults, e.g. ``seed 12, draw=3``."""
+    parts = [f"the deal of {view['daily']}" if view.get("daily") else ""]
+    if view.get("seed") is not None:
+        parts.append(f"seed {view['seed']}")
+    game = GAMES.get(str(view.get("game")))
+    defaults = {o.name: o.default for o in game.options} if game is not None else {}
+    options = view.get("options") or {}
+    changed = [f"{k}={option_text(v)}" for k, v in options.items() if k in defaults and defaults[k] != v]
+    parts.append(" ".join(changed))
+    return ", ".join(p for p in parts if p)
 
 
 def solitaire_lines(screen: SolitaireScreen, height: int) -> StyleAndTextTuples:
@@ -265,10 +296,15 @@ def solitaire_lines(screen: SolitaireScreen, height: int) -> StyleAndTextTuples:
     if not state:
         return [("class:dim", "Waiting for the server...")]
     view = screen.room.view
-    style, words = status_text(state, screen.room.title, view.get("result"))
-    who = f"  ({view.get('player')} plays; you watch)" if screen.room.watching else ""
-    daily = f"  the deal of {view['daily']}" if view.get("daily") else ""
-    out: StyleAndTextTuples = [(style, words), ("class:dim", daily + who), ("", "\n\n")]
+    watched = str(view.get("player", "someone")) if screen.room.watching else None
+    style, words = status_text(state, screen.room.title, view.get("result"), watched)
+    who = f"  ({watched} plays; you watch)" if watched else ""
+    deal = deal_text(view)
+    out: StyleAndTextTuples = [
+        (style, words),
+        ("class:dim", (f"  {deal}" if deal else "") + who),
+        ("", "\n\n"),
+    ]
     if "pyramid" in state:
         return out + _pyramid(state, screen)
     out += _stock(state["stock"], screen)
