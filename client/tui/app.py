@@ -55,6 +55,7 @@ KEY_HINTS = {
     "table": "←→ card  Enter play/choose  Space tick  s sheet  c chat  l lobby  ? help",
     "sheet": "Up/Down scroll   Esc or s: back to the table",
     "solitaire": "arrows  Enter pick/drop  d draw  u undo  r redo  h hint  n new  x resign  Esc  ? help",
+    "watching": "arrows look at the piles   Esc or l lobby   ? help   (you watch: only the player moves)",
 }
 
 
@@ -193,7 +194,11 @@ class TuiApp:
         return TABLE_HEIGHT + max(min((rows - MIN_ROWS) // 2, 10), 0)
 
     def _key_hints(self) -> str:
-        return help_hints(self.help_page) if self.screen == "help" else KEY_HINTS[self.screen]
+        if self.screen == "help":
+            return help_hints(self.help_page)
+        if self.screen == "solitaire" and self.solitaire is not None and self.solitaire.room.watching:
+            return KEY_HINTS["watching"]
+        return KEY_HINTS[self.screen]
 
     def _sync(self) -> None:
         table = self.model.table

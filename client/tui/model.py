@@ -134,12 +134,14 @@ class TableModel:
 class SolitaireModel:
     """One solitaire room as last seen: its id, ``seat`` (``player`` when this client plays it, None when
     watching), the number ``seq`` of the last action the ``view`` reflects, and the solitaire view
-    (``docs/protocol.md`` "The solitaire view")."""
+    (``docs/protocol.md`` "The solitaire view"); ``seed`` the deal's seed when this client chose it (the
+    server sends it only once the game is over)."""
 
     room: str
     seat: str | None
     seq: int = -1
     view: dict[str, Any] = field(default_factory=dict)
+    seed: int | None = None
 
     def take(self, seq: int, view: dict[str, Any]) -> None:
         """Take ``view`` unless it is older than the one shown (a reply can arrive after a later push)."""

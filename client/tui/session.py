@@ -13,6 +13,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
+import secrets
 from collections.abc import Awaitable, Callable, Sequence
 from typing import Any, TypeVar
 
@@ -492,6 +493,8 @@ class Session:
         if snap is None:
             return False
         self._take_snapshot(snap)
+        if self.model.solitaire is not None:
+            self.model.solitaire.seed = seed
         self.on_change()
         return True
 
@@ -506,7 +509,10 @@ class Session:
             if kind == "move" and move is not None:
                 await conn.move(room.room, move)
             elif kind == "new-deal":
-                self._take_snapshot(await conn.new_deal(room.room))
+                seed = secrets.randbits(48)  # chosen here, so the player may be told it
+                self._take_snapshot(await conn.new_deal(room.room, seed))
+                if self.model.solitaire is not None:
+                    self.model.solitaire.seed = seed
             else:
                 calls = {"undo": conn.undo, "redo": conn.redo, "auto": conn.auto, "resign": conn.resign}
                 await calls[kind](room.room)

@@ -299,7 +299,9 @@ def solitaire_lines(screen: SolitaireScreen, height: int) -> StyleAndTextTuples:
     watched = str(view.get("player", "someone")) if screen.room.watching else None
     style, words = status_text(state, screen.room.title, view.get("result"), watched)
     who = f"  ({watched} plays; you watch)" if watched else ""
-    deal = deal_text(view)
+    model = screen.room.model.solitaire
+    known = model.seed if model is not None and model.seat is not None else None
+    deal = deal_text(view if view.get("seed") is not None or known is None else {**view, "seed": known})
     out: StyleAndTextTuples = [
         (style, words),
         ("class:dim", (f"  {deal}" if deal else "") + who),
