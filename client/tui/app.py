@@ -55,7 +55,7 @@ KEY_HINTS = {
     "table": "←→ card  Enter play/choose  Space tick  s sheet  c chat  l lobby  ? help",
     "sheet": "Up/Down scroll   Esc or s: back to the table",
     "solitaire": "arrows  Enter pick/drop  d draw  u undo  r redo  h hint  n new  x resign  Esc  ? help",
-    "watching": "arrows look at the piles   Esc or l lobby   ? help   (you watch: only the player moves)",
+    "watching": "arrows look around   Esc or l: lobby   ? help   you watch: only the player moves",
 }
 
 
@@ -472,6 +472,7 @@ class TuiApp:
                 error=True,
             )
             self.ask("chat", "Say: ", text)
+            return True  # keep the text in the input line, to be shortened
         elif mode == "chat" and text:
             self.spawn(self.session.chat(text))
         elif mode == "card" and text and self.model.table is not None:

@@ -562,12 +562,8 @@ def match_end_lines(table: TableModel) -> StyleAndTextTuples:
     elif table.host is not None and table.host == table.me:
         out.append(("class:warn", "r: another match with the same players\n"))
     elif table.host is not None:
-        out.append(
-            (
-                "class:dim",
-                shorten(f"{table.host} may start another match with these players.", TABLE_WIDTH) + "\n",
-            )
-        )
+        host = shorten(table.host, TABLE_WIDTH - 38)
+        out.append(("class:dim", f"The host, {host}, may start another match.\n"))
     out.append(("class:dim", "s: the score sheet   l: the lobby"))
     return out
 

@@ -1,0 +1,176 @@
+"""The terminal client driven by keys against a real server (fixtures in ``conftest.py``, helpers in
+``test_tui.py``), for what a newcomer met: the terminal too small said plainly and a larger one used, a chat
+message over the server's limit refused before sending, the last chat lines shown on joining, the turn timer
+offered at table creation, a refused card said with its rule, a seed out of range refused in one line, the
+day's deal never lost by accident, and a watcher following the player to a new deal without move keys."""
+
+from __future__ import annotations
+
+from prompt_toolkit.application import create_app_session
+from prompt_toolkit.data_structures import Size
+from prompt_toolkit.formatted_text import fragment_list_to_text
+from prompt_toolkit.input import create_pipe_input
+from prompt_toolkit.output import DummyOutput
+
+from client.tui.app import TuiApp
+from client.tui.barbu_screen import side_lines
+from engine.cards import RANKS, SUITS
+from server import BarbuServer
+from tests.conftest import Connect, until
+from tests.test_tui import DOWN, ENTER, RIGHT, on_screen, running_tui, screen_lines, seat_with_bots
+
+
+class SizedOutput(DummyOutput):
+    """``DummyOutput`` of a terminal of ``columns`` x ``rows``."""
+
+    def __init__(self, columns: int, rows: int):
+        super().__init__()
+        self.size = Size(rows=rows, columns=columns)
+
+    def get_size(self) -> Size:
+        """The size given."""
+        return self.size
+
+
+def test_a_small_terminal_is_told_and_a_large_one_used() -> None:
+    with create_pipe_input() as pipe, create_app_session(input=pipe, output=SizedOutput(70, 20)):
+        tui = TuiApp("ws://127.0.0.1:1", name="ann")
+        shown = " ".join(screen_lines(tui))
+        assert "The terminal is too small (80x24 needed)." in shown and "It is 70x20 now" in shown
+    with create_pipe_input() as pipe, create_app_session(input=pipe, output=SizedOutput(120, 40)):
+        tui = TuiApp("ws://127.0.0.1:1", name="ann")
+        assert not tui.too_small() and tui.table_height() == 13 + 8
+        for i in range(30):
+            tui.model.note(f"line {i} " + "x" * 150)
+        tui.screen = "table"
+        lines = screen_lines(tui)
+        assert len(lines) == 40 and any(line.startswith("x" * 100) for line in lines)  # the log wraps
+
+
+async def test_chat_over_the_limit_is_refused_and_the_last_lines_shown_on_joining(
+    server: BarbuServer, connect: Connect
+) -> None:
+    alice = await connect(server, "alice")
+    room = await alice.create_table("chatty")
+    await alice.sit(room, "N")
+    await alice.chat(room, "welcome, whoever comes next")
+    async with running_tui(server.url, "bob") as (tui, pipe):
+        await tui.session.refresh_rooms()
+        pipe.send_text("w")
+        await until(lambda: tui.screen == "table" and tui.model.table is not None, "the table watched")
+        table = tui.model.table
+        assert table is not None
+        await until(
+            lambda: "alice: welcome, whoever comes" in "".join(screen_lines(tui)), "the last chat line"
+        )
+        panel = fragment_list_to_text(side_lines(table, tui.barbu))
+        assert "alice: welcome, whoever comes\nnext" in panel  # wrapped in the panel, read whole
+        pipe.send_text("c")
+        await until(lambda: tui.input_mode == "chat", "the chat prompt")
+        pipe.send_text("y" * 501 + ENTER)
+        await until(lambda: "at most 500 characters" in tui.model.notice, "the refusal")
+        assert tui.input_mode == "chat" and len(tui.input.text) == 501  # kept to be shortened
+        assert "msgpack" not in " ".join(screen_lines(tui))
+        tui.input.text = "hello alice " + "and everyone " * 30
+        pipe.send_text(ENTER)
+        await until(lambda: any("and everyone and everyone" in line for line in table.chat), "the chat")
+        assert [line for line in (await alice.snapshot(room)).chat if line["name"] == "bob"]
+
+
+async def test_the_turn_timer_is_offered_when_opening_a_table(server: BarbuServer) -> None:
+    async with running_tui(server.url, "tim") as (tui, pipe):
+        pipe.send_text("n")
+        await until(lambda: tui.input_mode == "table", "the table-name prompt")
+        pipe.send_text("timed" + ENTER)
+        await until(lambda: tui.lobby.form is not None and tui.input_mode is None, "the form")
+        pipe.send_text("\x1b[A" + RIGHT * 2)  # Up: round to the last row, the turn timer; 30 s
+        await until(lambda: on_screen(tui, "Turn timer: < 30 s >"), "the timer chosen")
+        pipe.send_text(ENTER)
+        await until(lambda: tui.screen == "table" and tui.model.table is not None, "the new table")
+        await tui.session.refresh_rooms()
+        timed = next(r for r in tui.model.rooms if r["name"] == "timed")
+        assert timed["turn_time"] == 30 and timed["host"] == "tim"
+
+
+async def test_a_refused_card_says_the_rule(server: BarbuServer, connect: Connect) -> None:
+    helper = await connect(server, "helper")
+    async with running_tui(server.url, "rex") as (tui, pipe):
+        await seat_with_bots(tui, pipe, server, helper, offset=1)
+        table = tui.model.table
+        assert table is not None
+        while not (table.my_turn and (table.view or {})["phase"] == "play"):
+            await until(lambda: table.my_turn, "a turn")
+            if (table.view or {})["phase"] in ("double", "redouble"):
+                seq = table.seq
+                pipe.send_text(ENTER)  # nobody (or the declarer, when a double is owed)
+                await until(lambda: table.seq > seq, "the double sent")
+        hand = set((table.view or {})["hand"])
+        missing = next(r + s for s in SUITS for r in RANKS if r + s not in hand)
+        await tui.session.act({"action": "play", "card": missing})
+        shown = missing.replace("T", "10")[:-1]
+        assert tui.model.notice.startswith(f"You do not hold {shown}") and tui.model.notice_error
+
+
+async def test_a_seed_out_of_range_is_one_line(server: BarbuServer) -> None:
+    async with running_tui(server.url, "sid") as (tui, pipe):
+        pipe.send_text("o")
+        await until(lambda: tui.lobby.picking, "the game list")
+        pipe.send_text(":")
+        await until(lambda: tui.input_mode == "deal", "the options prompt")
+        pipe.send_text(f"seed={2**64}" + ENTER)
+        await until(lambda: "seed=N takes a whole number from 0 to 2**53" in tui.model.notice, "the refusal")
+        assert "OverflowError" not in tui.model.notice and "\n" not in tui.model.notice
+        assert tui.screen == "lobby" and tui.model.solitaire is None
+
+
+async def test_the_days_deal_is_not_lost_by_accident(server: BarbuServer, connect: Connect) -> None:
+    async with running_tui(server.url, "dee") as (tui, pipe):
+        pipe.send_text("o" + DOWN * 9)  # Pyramid: a removal or a turn of the stock is always possible
+        await until(lambda: tui.lobby.picking and tui.lobby.game_name() == "pyramid", "the game list")
+        pipe.send_text(ENTER)
+        await until(lambda: tui.screen == "solitaire" and tui.solitaire is not None, "the day's deal")
+        sol = tui.solitaire
+        assert sol is not None
+        room = sol.room.model.solitaire
+        assert room is not None and room.view["daily"]
+        pipe.send_text("d")  # a move: now the day's deal is in play
+        await until(lambda: sol.room.state()["moves"] == 1, "the move")
+        for key in ("n", "x"):
+            pipe.send_text(key)
+            await until(lambda: "one game a day counts" in tui.model.notice, f"the question for {key}")
+            pipe.send_text("q")  # any other key: no
+            await until(lambda: tui.model.notice == "Cancelled.", "cancelled")
+            assert tui.model.solitaire is room and room.view["result"] is None
+        pipe.send_text("\x1b")
+        await until(lambda: "Leave the day's deal" in tui.model.notice, "the question to leave")
+        pipe.send_text("y")
+        await until(lambda: tui.screen == "lobby", "the lobby")
+        pipe.send_text("t")
+        await until(lambda: tui.screen == "solitaire", "back at the deal")
+        pipe.send_text("n")
+        await until(lambda: "one game a day counts" in tui.model.notice, "the question")
+        pipe.send_text("y")
+        await until(
+            lambda: tui.model.solitaire is not None and tui.model.solitaire.room != room.room, "new deal"
+        )
+        new = tui.model.solitaire
+        assert new is not None and new.seed is not None and not new.view["daily"]
+        assert on_screen(tui, f"seed {new.seed}")
+
+
+async def test_a_watcher_follows_the_player_to_a_new_deal_without_move_keys(
+    server: BarbuServer, connect: Connect
+) -> None:
+    pat = await connect(server, "pat")
+    first = await pat.open_solitaire("streets", seed=3)
+    async with running_tui(server.url, "viv") as (tui, pipe):
+        await tui.watch(first.room)
+        await until(lambda: tui.screen == "solitaire" and tui.model.solitaire is not None, "watching")
+        assert on_screen(tui, "you watch: only the player moves") and on_screen(tui, "(pat plays; you watch)")
+        pipe.send_text("d")  # no move keys for a watcher: nothing is sent
+        moved = await pat.new_deal(first.room, seed=4)
+        await until(
+            lambda: tui.model.solitaire is not None and tui.model.solitaire.room == moved.room, "following"
+        )
+        assert tui.screen == "solitaire" and on_screen(tui, "(pat plays; you watch)")
+        assert tui.solitaire is not None and tui.solitaire.room.watching
