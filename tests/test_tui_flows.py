@@ -103,7 +103,7 @@ async def test_a_refused_card_says_the_rule(server: BarbuServer, connect: Connec
             if (table.view or {})["phase"] in ("double", "redouble"):
                 seq = table.seq
                 pipe.send_text(ENTER)  # nobody (or the declarer, when a double is owed)
-                await until(lambda: table.seq > seq, "the double sent")
+                await until(lambda seq=seq: table.seq > seq, "the double sent")  # type: ignore[misc]
         hand = set((table.view or {})["hand"])
         missing = next(r + s for s in SUITS for r in RANKS if r + s not in hand)
         await tui.session.act({"action": "play", "card": missing})
