@@ -51,10 +51,10 @@ CHAT_LIMIT = 500
 NOTICE_LINES = 3
 KEY_HINTS = {
     "login": "Enter: confirm   Ctrl-C: quit",
-    "lobby": "Enter sit  w watch  b bot  f fill  n new table  o solitaire  r refresh  ? help  q quit",
+    "lobby": "Enter sit  w watch  b bot  f fill  n new  o solitaire  r refresh  ? help  q quit",
     "table": "←→ card  Enter play/choose  Space tick  s sheet  c chat  l lobby  ? help",
     "sheet": "Up/Down scroll   Esc or s: back to the table",
-    "solitaire": "arrows  Enter pick/drop  d draw  u undo  r redo  h hint  n new  x resign  Esc  ? help",
+    "solitaire": "arrows  Enter pick/drop  d draw  u undo  r redo  h hint  n new  x resign  ? help",
     "watching": "arrows look around   Esc or l: lobby   ? help   you watch: only the player moves",
 }
 
