@@ -543,7 +543,8 @@ class BarbuTable(Room):
         index = self.match.to_move
         seat = self.seats[index]
         if seat.is_bot or seat.standin:
-            delay = self.config.bot_delay
+            # A worker policy starts thinking at once and keeps the pace itself (_auto_move).
+            delay = 0.0 if runs_in_worker(self._auto_policy(index)) else self.config.bot_delay
         elif self.turn_time is not None:
             delay = self.turn_time
         else:
@@ -568,29 +569,37 @@ class BarbuTable(Room):
                 return
             assert self.match is not None
             name = self._auto_policy(index)
-            if not runs_in_worker(name) or len(self.match.legal_actions(index)) == 1:
+            if not runs_in_worker(name):
                 self._auto_commit(index, name, None)
                 return
+            forced = len(self.match.legal_actions(index)) == 1
             view = self.match.view(index)
-        try:
-            wire = await self.workers.run(
-                f"table:{self.room_id}",
-                search_action,
-                name,
-                self.seed + index,
-                view,
-                budget=worker_budget(name),
-            )
-        except Exception as exc:  # the pool's WorkerError, or the job's own failure: play on without it
-            log.warning(
-                "table %s: %s for seat %d failed (%r); %s decides",
-                self.room_id,
-                name,
-                index,
-                exc,
-                FALLBACK_POLICY,
-            )
-            wire = None
+        loop = asyncio.get_running_loop()
+        started = loop.time()
+        wire = None
+        if not forced:
+            try:
+                wire = await self.workers.run(
+                    f"table:{self.room_id}",
+                    search_action,
+                    name,
+                    self.seed + index,
+                    view,
+                    budget=worker_budget(name),
+                )
+            except Exception as exc:  # the pool's WorkerError, or the job's own failure: play on without it
+                log.warning(
+                    "table %s: %s for seat %d failed (%r); %s decides",
+                    self.room_id,
+                    name,
+                    index,
+                    exc,
+                    FALLBACK_POLICY,
+                )
+        # It thought from the start of its turn (see _drive); the move still comes bot_delay after it.
+        rest = self.config.bot_delay - (loop.time() - started)
+        if rest > 0:
+            await asyncio.sleep(rest)
         async with self.lock:
             if self._awaits_auto_move(index, seq) and self._auto_policy(index) == name:
                 self._auto_commit(index, name, wire)

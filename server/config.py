@@ -53,7 +53,7 @@ class ServerConfig:
     password: str | None = None
     grace: float = 60.0
     bot_delay: float = 0.3
-    bot_policy: str = "heuristic"
+    bot_policy: str = "search"
     max_frame: int = 1 << 20
     ping_interval: float | None = 20.0
     ping_timeout: float | None = 20.0

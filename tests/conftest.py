@@ -46,6 +46,7 @@ async def start_server(tmp_path: Path) -> AsyncIterator[StartServer]:
             "port": 0,
             "db": str(tmp_path / "barbu.sqlite3"),
             "bot_delay": 0.0,
+            "bot_policy": "heuristic",  # quick bots; tests of search bots name it
             "ping_interval": None,
             "bad_password_delay": 0.0,
         }

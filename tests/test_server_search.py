@@ -80,3 +80,18 @@ def test_the_worker_job_answers_a_legal_wire_action() -> None:
     assert worker_budget("search") == 0.5 and worker_budget("search:time=0.1") == 0.1
     with pytest.raises(ValueError, match="no legal actions"):
         search_action("search", 1, match.view((seat + 1) % 4), budget=1.0)
+
+
+async def test_a_search_stand_in_plays_for_a_player_who_left(
+    server: BarbuServer, connect: Connect, no_search_in_the_loop: None
+) -> None:
+    ann = await connect(server, "ann")
+    room = await ann.create_table("stand-in", bot_policy="search:playouts=6")
+    await ann.sit(room, "S")
+    for seat in "NEW":
+        await ann.add_bot(room, seat, "heuristic")
+    watcher = await connect(server, "watcher")
+    await watcher.watch(room)
+    await ann.leave(room)  # during the match: a stand-in of the table's bot policy plays S at once
+    played = await _cards_played(watcher, 16)
+    assert any(event["seat"] == "S" for event in played)

@@ -281,7 +281,7 @@ async def test_reconnects_after_the_server_comes_back(start_server: StartServer,
 
 
 async def test_local_game_seats_the_player_with_three_bots(tmp_path: Path) -> None:
-    async with LocalServer(tmp_path / "local.sqlite3", bot_delay=0.0) as local:
+    async with LocalServer(tmp_path / "local.sqlite3", bot_delay=0.0, bot_policy="heuristic") as local:
         with create_pipe_input() as pipe, create_app_session(input=pipe, output=DummyOutput()):
             tui = TuiApp(local.url, name="newcomer", after_login=seat_local_player)
             task = asyncio.get_running_loop().create_task(tui.run())
@@ -390,7 +390,7 @@ async def test_local_game_comes_back_to_the_same_hand(tmp_path: Path, data_home:
     for run in range(3):
         if run == 2:
             tokens_file(data_home).unlink()  # as after an upgrade: the token comes from the local store
-        async with LocalServer(db, bot_delay=0.0) as local:
+        async with LocalServer(db, bot_delay=0.0, bot_policy="heuristic") as local:
             local.seed_token(TokenStore(), "lou")
             options: dict[str, Any] = {"after_login": seat_local_player, "server_key": local.key}
             async with started_tui(local.url, "lou", **options) as (tui, _pipe):

@@ -30,12 +30,15 @@ class LocalServer:
     Args:
         db: the SQLite file (default: ``data_dir()/local.sqlite3``); its directory is created if missing.
         bot_delay: seconds each bot waits before playing, so the player can follow the cards.
+        bot_policy: the policy spec of the three bots (default: the server's, ``search``).
 
     Raises:
         StoreError: the store's directory cannot be created.
     """
 
-    def __init__(self, db: Path | None = None, bot_delay: float = 0.7):
+    def __init__(
+        self, db: Path | None = None, bot_delay: float = 0.7, bot_policy: str = ServerConfig.bot_policy
+    ):
         if db is None:
             db = data_dir() / "local.sqlite3"
         try:
@@ -47,7 +50,13 @@ class LocalServer:
         self.db = db
         # The store is this user's alone: their token never expires (a seat held there needs it back).
         self.config = ServerConfig(
-            host="127.0.0.1", port=0, db=str(db), bot_delay=bot_delay, grace=3600.0, token_ttl=math.inf
+            host="127.0.0.1",
+            port=0,
+            db=str(db),
+            bot_delay=bot_delay,
+            grace=3600.0,
+            token_ttl=math.inf,
+            bot_policy=bot_policy,
         )
         self.server = BarbuServer(self.config)
 
