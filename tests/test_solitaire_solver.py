@@ -86,3 +86,26 @@ def test_hint_is_a_legal_move() -> None:
     hint = game.hint()
     assert hint is not None
     game.apply(hint)
+
+
+def test_the_same_seed_searches_the_same_way() -> None:
+    game = new_game("bakers-dozen", seed=5)
+    first = solve(game, max_nodes=3000, seed=7)
+    again = solve(game, max_nodes=3000, seed=7)
+    assert (first.outcome, first.moves, first.nodes) == (again.outcome, again.moves, again.nodes)
+
+
+def test_a_small_table_still_proves_and_solves() -> None:
+    """Past ``table_size`` the older half of the table is dropped: verdicts stay exact, only slower."""
+    game = new_game("bakers-dozen", deck=deck_for("bakers-dozen", UNSOLVABLE_BAKERS))
+    assert solve(game, timeout=20, table_size=8).outcome is Outcome.UNSOLVABLE
+    pyramid = new_game("pyramid", deck=trivial_pyramid_deck())
+    result = solve(pyramid, timeout=20, table_size=4)
+    assert result.outcome is Outcome.SOLVABLE and replays_to_a_win(pyramid, result.moves)
+
+
+@pytest.mark.parametrize("searches", [1, 3])
+def test_any_number_of_searches_decides(searches: int) -> None:
+    game = new_game("bakers-dozen", deck=trivial_bakers_deck())
+    result = solve(game, timeout=10, searches=searches)
+    assert result.outcome is Outcome.SOLVABLE and replays_to_a_win(game, result.moves)

@@ -91,6 +91,27 @@ class ColumnRules:
         return 52 * self.decks - (4 * self.decks if self.aces_out else 0)
 
 
+def is_safe(card: int, found: list[int], decks: int, builders: tuple[tuple[int, ...], ...]) -> bool:
+    """True when moving ``card`` (a top card) to a foundation can never make a won game lost: every copy of
+    the card below it in its suit is on the foundations already (so any other copy of ``card`` can still
+    follow it up), and so is every copy of every card that could ever be built on it.
+
+    Args:
+        card: the card (0..51).
+        found: per card, how many of its copies are on the foundations.
+        decks: copies of each card in the game (1 or 2).
+        builders: the game's ``BUILDERS[rule]``: per card, the cards that may be put on it.
+
+    The proof, per build rule and for one deck and two: ``docs/solitaire.md``, "Safe moves".
+    """
+    if found[card] >= decks:
+        return False
+    below = PREVIOUS[card]
+    if below >= 0 and found[below] != decks:
+        return False
+    return all(found[b] == decks for b in builders[card])
+
+
 class ColumnGame(Game):
     """A column solitaire in progress (see the module docstring); built by ``new_game``.
 
@@ -290,23 +311,18 @@ class ColumnGame(Game):
         return out
 
     def _safe_move(self) -> Move | None:
+        found = self.on_foundations
+        decks = self.rules.decks
+        builders = self._builders
         for i, col in enumerate(self.columns):
-            if col and self._is_safe(col[-1]):
+            if col and is_safe(col[-1], found, decks, builders):
                 return (i, ANY_FOUNDATION, 1)
-        if self.waste and self._is_safe(self.waste[-1]):
+        # Playing a waste card where the stock is turned several at a time and redealt would change which
+        # cards later turns show: not safe there.
+        waste_safe = self.rules.turn == 1 or self.rules.redeals == 0
+        if self.waste and waste_safe and is_safe(self.waste[-1], found, decks, builders):
             return (WASTE, ANY_FOUNDATION, 1)
         return None
-
-    def _is_safe(self, card: int) -> bool:
-        """``card`` goes to a foundation now and no card that could ever be built on it is left in play."""
-        found = self.on_foundations
-        below = PREVIOUS[card]
-        decks = self.rules.decks
-        if below < 0:
-            return found[card] < decks
-        if found[below] <= found[card]:
-            return False
-        return all(found[b] == decks for b in self._builders[card])
 
     # -- making and taking back moves ---------------------------------------------------------------------
 
