@@ -23,6 +23,8 @@ Step = tuple[int, int, int]
 SearchMove = tuple[Step, ...]
 
 _OF_VALUE = tuple(tuple(c for c in range(52) if VALUE[c] == v) for v in range(14))
+#: The exposed positions of each pyramid (mask of positions present) met so far.
+_EXPOSED: dict[int, int] = {}
 _ROW_BASE = tuple(r * (r - 1) // 2 for r in range(1, ROWS + 1))
 
 
@@ -48,7 +50,9 @@ class PyramidSearch:
         self.simple_key = not game.redeals and not (game.stock_top and game.draw > 1)
         # A King on the waste is safe to remove unless that would change how a redeal groups three cards.
         self.safe_waste = game.draw == 1 or not game.redeals
-        self.pending: list[int] = list(range(1, KING))
+        self.pyramid_of = [sum(1 << c for c in _OF_VALUE[v] if self.position_of[c] >= 0) for v in range(14)]
+        self.off_pyramid_of = [sum(1 << c for c in _OF_VALUE[v] if self.position_of[c] < 0) for v in range(14)]
+        self.dead_rule = game.draw == 1 and not game.stock_top and not game.redeals
 
     def key(self) -> int:
         """The position's key (see the module docstring)."""
@@ -115,8 +119,6 @@ class PyramidSearch:
             return (1, saved)
         card_a = self._take(a)
         card_b = self._take(b) if b >= 0 else -1
-        if b >= 0:
-            self.pending += (13 - VALUE[card_a], 13 - VALUE[card_b])
         return (2, a, b, card_a, card_b)
 
     def undo(self, token: tuple[Any, ...]) -> None:
@@ -141,6 +143,11 @@ class PyramidSearch:
 
     def _exposed(self) -> int:
         present = self.present
+        mask = _EXPOSED.get(present)
+        if mask is not None:
+            return mask
+        if len(_EXPOSED) > 100_000:
+            _EXPOSED.clear()
         mask = 0
         for r in range(1, ROWS + 1):
             base = _ROW_BASE[r - 1]
@@ -149,6 +156,7 @@ class PyramidSearch:
                 below = present >> (base + r) & ((1 << (r + 1)) - 1)
                 row &= ~(below | below >> 1)
             mask |= row << base
+        _EXPOSED[present] = mask
         return mask
 
     def _available(self) -> list[tuple[int, int]]:
@@ -183,30 +191,51 @@ class PyramidSearch:
                     return (REMOVE, WASTE + k, -1)
         return None
 
+    def _dead(self) -> int:
+        """The mask of waste cards that can never be available again (draw one, no redeal, no stock-top):
+        those under a card that can never be removed. There only a pyramid card pairs with a card off the
+        pyramid (the waste's top is the only one of those available), so a waste card is removable only when
+        it is a King or a pyramid card of the partner value is still in play."""
+        if not self.dead_rule:
+            return 0
+        in_play = self.in_play
+        waste = self.waste[0]
+        for k in range(len(waste) - 1, 0, -1):
+            v = VALUE[waste[k]]
+            if v != KING and not self.pyramid_of[13 - v] & in_play:
+                dead = 0
+                for c in waste[:k]:
+                    dead |= 1 << c
+                return dead
+        return 0
+
     def stranded(self) -> bool:
-        """True when some pyramid card has no partner left that could ever be available with it (each
-        remaining card of the wanted value covers it or is covered by it); only the values whose partners
-        the steps made since the last look removed are looked at (all of them at the start)."""
+        """True when some pyramid card has no partner left that could ever be available with it: no card of
+        the partner value off the pyramid that is not dead (``_dead``), and every one on the pyramid covers
+        it or is covered by it."""
         in_play = self.in_play
         present = self.present
+        live = in_play & ~self._dead()
         position_of = self.position_of
-        values = set(self.pending)
-        self.pending.clear()
-        for v in values:
-            if v == KING or v == 0:
+        off = self.off_pyramid_of
+        for v in range(1, KING):
+            if off[13 - v] & live:
                 continue
+            mine = self.pyramid_of[v] & in_play
+            if not mine:
+                continue
+            partners = self.pyramid_of[13 - v] & in_play
             for c in _OF_VALUE[v]:
-                if not in_play >> c & 1:
+                if not mine >> c & 1:
                     continue
                 p = position_of[c]
-                if p < 0 or not present >> p & 1:
+                if not present >> p & 1:
                     continue
                 for d in _OF_VALUE[13 - v]:
-                    if not in_play >> d & 1:
-                        continue
-                    q = position_of[d]
-                    if q < 0 or not (BELOW[p] >> q & 1 or BELOW[q] >> p & 1):
-                        break
+                    if partners >> d & 1:
+                        q = position_of[d]
+                        if not (BELOW[p] >> q & 1 or BELOW[q] >> p & 1):
+                            break
                 else:
                     return True
         return False
