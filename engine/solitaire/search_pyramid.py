@@ -51,7 +51,9 @@ class PyramidSearch:
         # A King on the waste is safe to remove unless that would change how a redeal groups three cards.
         self.safe_waste = game.draw == 1 or not game.redeals
         self.pyramid_of = [sum(1 << c for c in _OF_VALUE[v] if self.position_of[c] >= 0) for v in range(14)]
-        self.off_pyramid_of = [sum(1 << c for c in _OF_VALUE[v] if self.position_of[c] < 0) for v in range(14)]
+        self.off_pyramid_of = [
+            sum(1 << c for c in _OF_VALUE[v] if self.position_of[c] < 0) for v in range(14)
+        ]
         self.dead_rule = game.draw == 1 and not game.stock_top and not game.redeals
 
     def key(self) -> int:

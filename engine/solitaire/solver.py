@@ -237,9 +237,10 @@ def _search(
 def _best_first(
     state: Any, shared: _Shared, quota: int, limit: int
 ) -> Generator[None, None, list[Move] | None]:
-    """A best-first search (lowest ``state.score()`` first) with its own table of at most ``limit``
-    positions: it finds wins, it proves nothing (it gives up when its table is full). A waiting position is
-    kept as its parent's snapshot and the steps from there, so only expanded positions are copied."""
+    """A best-first search (lowest ``state.score()`` first, the newest first among equals) with its own table
+    of at most ``limit`` positions: it finds wins, it proves nothing (it gives up when its table is full). A
+    waiting position is kept as its parent's snapshot and the steps from there, so only expanded positions
+    are copied."""
     parents: dict[int, tuple[int, tuple[Move, ...]]] = {}
     autos: list[Move] = []
     while (m := state.safe()) is not None:
@@ -275,7 +276,7 @@ def _best_first(
                         path[:0] = done
                     return list(parents[root][1]) + path
                 count += 1
-                heapq.heappush(heap, (state.score(), count, here, tuple(steps), child))
+                heapq.heappush(heap, (state.score(), -count, here, tuple(steps), child))
             for token in reversed(tokens):
                 state.undo(token)
         if len(parents) > limit:
