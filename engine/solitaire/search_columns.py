@@ -218,7 +218,7 @@ class ColumnSearch:
             self.stock.append(card)
 
     def text(self, step: Step) -> str:
-        """The notation of a step (``shared/formats.md``)."""
+        """The notation of a step (``docs/formats.md``)."""
         return move_text(step)
 
     # -- safe moves and the move list ---------------------------------------------------------------------

@@ -76,7 +76,7 @@ class PyramidSearch:
         return self.present == 0
 
     def text(self, step: Step) -> str:
-        """The notation of a step (``shared/formats.md``)."""
+        """The notation of a step (``docs/formats.md``)."""
         return self.game._text(step)
 
     # -- making and taking back steps ---------------------------------------------------------------------
