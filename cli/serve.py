@@ -8,6 +8,7 @@ import asyncio
 import logging
 import os
 import shlex
+import signal
 import sqlite3
 import sys
 from pathlib import Path
@@ -114,6 +115,9 @@ def run_serve(args: argparse.Namespace) -> int:
     (not a barbu store, damaged, another program's database, or in use by another server) or the store
     fails."""
     logging.basicConfig(level=args.log_level, format="%(asctime)s %(levelname)s %(name)s: %(message)s")
+    # A file-size limit reached (ulimit -f) must fail the write (EFBIG: the store refuses the action and
+    # retries later), not kill the server.
+    signal.signal(signal.SIGXFSZ, signal.SIG_IGN)
     config = ServerConfig(
         host=args.host,
         port=args.port,

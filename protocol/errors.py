@@ -38,6 +38,8 @@ ERROR_CODES: dict[str, str] = {
     "no-hint": "hints are not given on the day's deal",
     "illegal": "the game refused the action; the rule field names the rule broken",
     "slow-down": "too many requests, chat messages, resumes or wrong passwords in a short time; wait",
+    "store-unavailable": "the server cannot write its store now (disk full, I/O error); the request had no "
+    "effect: try again later",
     "internal": "the server failed; the request had no effect",
 }
 

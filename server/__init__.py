@@ -6,6 +6,15 @@ Start one with ``BarbuServer(ServerConfig(...))`` (an async context manager) or 
 from server.app import BarbuServer, run_server
 from server.config import ServerConfig
 from server.room import Room
-from server.store import RoomRow, Store, StoreError
+from server.store import RoomRow, Store, StoreError, StoreUnavailable
 
-__all__ = ["BarbuServer", "Room", "RoomRow", "ServerConfig", "Store", "StoreError", "run_server"]
+__all__ = [
+    "BarbuServer",
+    "Room",
+    "RoomRow",
+    "ServerConfig",
+    "Store",
+    "StoreError",
+    "StoreUnavailable",
+    "run_server",
+]

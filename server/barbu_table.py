@@ -2,9 +2,12 @@
 
 Rules come from ``engine.barbu`` (``docs/rules/barbu.md``); this module only routes. Each seat is played by
 a controller: its human's connection, a server bot (owner ``bot:<policy spec>``), or a stand-in bot (the table's
-``bot_policy``) while its human is away longer than the table's grace period. Every accepted action is
-appended to the store, then the reply and the events go out: each seat receives the events addressed to
-everyone or to it (``Event.to``), spectators the public ones; the seat to move receives a ``turn`` message
+``bot_policy``) while its human is away longer than the table's grace period. An action is checked by the
+engine (nothing changes), appended to the store, and only then applied; then the reply and the events go
+out. When the store cannot write (``StoreUnavailable``), the table is left exactly as it was: a player's
+request is refused (``store-unavailable``) and a bot's, stand-in's or turn timer's move is tried again after
+a growing pause, so play goes on by itself once the store writes again. Events go out as follows: each seat
+receives the events addressed to everyone or to it (``Event.to``), spectators the public ones; the seat to move receives a ``turn`` message
 holding its own ``view``. Nothing here builds a view: snapshots and turns carry ``Match.view(seat)``.
 """
 
@@ -52,8 +55,9 @@ from protocol import (
 from server.bot_moves import FALLBACK_POLICY, runs_in_worker, search_action, worker_budget
 from server.config import ServerConfig
 from server.peer import Peer
+from server.ratelimit import Backoff, Throttle
 from server.room import Room
-from server.store import RoomRow, Store
+from server.store import RoomRow, Store, StoreUnavailable
 
 log = logging.getLogger(__name__)
 
@@ -63,6 +67,16 @@ CHAT_HISTORY = 20
 #: What plays for a human whose turn timer ran out: quick, whatever the table's bot policy.
 TIMER_POLICY = "heuristic"
 BOT_PREFIX = "bot:"
+#: Automatic moves and writes put off because the store cannot write are logged once a second at most.
+_store_waits = Throttle(1.0)
+
+
+def _store_wait(what: str, room: str, delay: float, exc: StoreUnavailable) -> None:
+    held = _store_waits.ready()
+    if held is not None:
+        log.warning(
+            "table %s: %s put off %.2f s (%d more since the last line): %s", room, what, delay, held, exc
+        )
 
 
 @dataclass
@@ -145,6 +159,10 @@ class BarbuTable(Room):
         self._tasks: set[asyncio.Task[None]] = set()
         self._policies: dict[tuple[int, str], Policy] = {}
         self.created = time.monotonic()
+        self._backoff = Backoff()
+        #: The match's start, or its record once finished, is not in the store yet (the write is retried).
+        self._unsaved_start: asyncio.TimerHandle | None = None
+        self._unsaved_finish: asyncio.TimerHandle | None = None
 
     # Creation and restoration ---------------------------------------------------------------------
 
@@ -289,21 +307,32 @@ class BarbuTable(Room):
         humans = any(s.owner is not None and not s.is_bot for s in self.seats)
         young = time.monotonic() - self.created < self.config.empty_table_ttl
         finished = self.state == "over" or (self.state == "waiting" and not humans and not young)
-        return finished and not self.spectators and all(s.peer is None for s in self.seats)
+        unsaved = self._unsaved_finish is not None
+        return finished and not unsaved and not self.spectators and all(s.peer is None for s in self.seats)
 
     def stop(self) -> None:
-        """Cancel timers and pending bot moves."""
+        """Cancel timers, pending bot moves and a pending write of the record (the log holds the last action:
+        a restart finishes the match again)."""
         self._cancel_timer()
+        for unsaved in (self._unsaved_start, self._unsaved_finish):
+            if unsaved is not None:
+                unsaved.cancel()
+        self._unsaved_start = self._unsaved_finish = None
         for seat in self.seats:
             seat.cancel_grace()
         for task in list(self._tasks):
             task.cancel()
 
     def discard(self) -> None:
-        """The lobby drops this table: stop it, and mark it closed in the store if it never started."""
+        """The lobby drops this table: stop it, and mark it closed in the store if it never started (when the
+        store cannot write, it stays ``waiting`` there: a restart brings it back with its bots only, and the
+        lobby drops it again)."""
         self.stop()
         if self.state == "waiting":
-            self.store.set_status(self.store_id, "closed")
+            try:
+                self.store.set_status(self.store_id, "closed")
+            except StoreUnavailable as exc:
+                log.warning("table %s: not marked closed in the store: %s", self.room_id, exc)
 
     async def join(self, peer: Peer, seat: str | None, request_id: int) -> None:
         """Seat ``peer``'s player at ``seat`` (None: the first free seat) or give back the seat they hold;
@@ -312,6 +341,7 @@ class BarbuTable(Room):
         Raises:
             ProtocolError: ``seat-taken`` (the seat is held, or the match started without this player),
                 ``room-over``.
+            StoreUnavailable: the seat could not be stored; nobody was seated.
         """
         player = _player(peer)
         async with self.lock:
@@ -331,11 +361,11 @@ class BarbuTable(Room):
                     "seat-taken", "the match has started and every seat is held", field="seat"
                 )
             index = self._free_seat(seat)
+            self._save_players(index, player)
             self.seats[index].owner = player
             self.seats[index].peer = peer
             self.spectators.discard(peer)
             peer.rooms.add(self)
-            self.store.set_players(self.store_id, self._players_record())
             peer.send(self.snapshot(peer, request_id))
             self._push_players()
             self._start_if_full()
@@ -376,7 +406,11 @@ class BarbuTable(Room):
             seat.peer = None
             if self.state == "waiting":
                 seat.owner = None
-                self.store.set_players(self.store_id, self._players_record())
+                try:
+                    self.store.set_players(self.store_id, self._players_record())
+                except StoreUnavailable as exc:
+                    # Only a started table's players matter to a restart (a waiting one keeps its bots only).
+                    log.warning("table %s: a freed seat is not in the store: %s", self.room_id, exc)
             elif self.state == "playing" and dropped:
                 self._start_grace(index)
             elif self.state == "playing":
@@ -453,8 +487,8 @@ class BarbuTable(Room):
             index = parse_seat(request.seat)
             if self.state == "playing" or self.seats[index].owner is not None:
                 raise ProtocolError("seat-taken", f"seat {request.seat} is not empty", field="seat")
+            self._save_players(index, BOT_PREFIX + policy)
             self.seats[index].owner = BOT_PREFIX + policy
-            self.store.set_players(self.store_id, self._players_record())
             peer.send(Ok(id=request.id))
             self._push_players()
             self._start_if_full()
@@ -495,14 +529,22 @@ class BarbuTable(Room):
     def _commit(
         self, match: Match, seat: int, action: Action, peer: Peer | None, request_id: int | None
     ) -> None:
-        """Apply, log, reply, broadcast, then hand the turn on (called under the lock)."""
+        """Check, log, apply, reply, broadcast, then hand the turn on (called under the lock): the action takes
+        effect only once it is in the store.
+
+        Raises:
+            ProtocolError: ``illegal`` (the engine's rule); nothing changed.
+            StoreUnavailable: the action could not be logged; nothing changed.
+        """
         hand = match.hand_number
         try:
-            events = match.apply(seat, action)
+            match.check(seat, action)
         except IllegalAction as exc:
             raise ProtocolError("illegal", str(exc), field="action", rule=exc.code) from None
+        self.store.append_action(self.store_id, self.seq + 1, seat, action_to_wire(action))
+        self._backoff.reset()
+        events = match.apply(seat, action)  # checked above: it cannot be refused now
         self.seq += 1
-        self.store.append_action(self.store_id, self.seq, seat, action_to_wire(action))
         if peer is not None and request_id is not None:
             peer.send(Ok(id=request_id))
         self._broadcast(events)
@@ -563,6 +605,7 @@ class BarbuTable(Room):
         A ``search`` bot or stand-in thinks in the worker pool, without the table's lock; its answer is played
         only if the position has not moved on and the seat is still the bot's (a human back from a drop takes
         it). When the pool cannot answer (busy, over the time budget, stopping) ``FALLBACK_POLICY`` decides.
+        When the store cannot write, the move is tried again after a growing pause (``Backoff``).
         """
         async with self.lock:
             if not self._awaits_auto_move(index, seq):
@@ -633,12 +676,20 @@ class BarbuTable(Room):
             local = FALLBACK_POLICY if runs_in_worker(name) else name
             action = self._policy(index, local).choose(match.view(index), legal)
         try:
-            self._commit(match, index, action, None, None)
-        except ProtocolError:
+            match.check(index, action)
+        except IllegalAction:
             log.exception(
                 "table %s: policy %s chose an illegal action; playing the first legal one", self.room_id, name
             )
-            self._commit(match, index, legal[0], None, None)
+            action = legal[0]
+        try:
+            self._commit(match, index, action, None, None)
+        except StoreUnavailable as exc:
+            delay = self._backoff.next()
+            _store_wait(f"the move of {seat_text(index)}", self.room_id, delay, exc)
+            self._cancel_timer()
+            loop = asyncio.get_running_loop()
+            self._timer = loop.call_later(delay, self._spawn, self._auto_move, index, self.seq)
 
     def _policy(self, index: int, name: str) -> Policy:
         key = (index, name)
@@ -655,16 +706,28 @@ class BarbuTable(Room):
         """Keep the seats for ``owners`` (seat letter -> player name or ``bot:<policy>``) before the start:
         another match with the same players (``rematch``). A reserved human takes the seat with ``sit``
         (as a held seat); the match starts when every seat is owned and every human is back at it."""
+        self.store.set_players(self.store_id, self._players_record() | owners)
         for letter, owner in owners.items():
             self.seats[parse_seat(letter)].owner = owner
-        self.store.set_players(self.store_id, self._players_record())
 
     def _start_if_full(self) -> None:
+        """Start the match when every seat is owned and every human is here (call under the lock); when the
+        store cannot write the start, try again after a growing pause."""
+        if self._unsaved_start is not None:
+            self._unsaved_start.cancel()
+            self._unsaved_start = None
         if self.state != "waiting" or any(s.owner is None or s.away for s in self.seats):
             return
+        try:
+            self.store.set_status(self.store_id, "playing")
+        except StoreUnavailable as exc:
+            delay = self._backoff.next()
+            _store_wait("the start of the match", self.room_id, delay, exc)
+            self._unsaved_start = asyncio.get_running_loop().call_later(delay, self._spawn, self._start_later)
+            return
+        self._backoff.reset()
         self.match = Match.new(self.seed, self.variants, self.first_declarer)
         self.state = "playing"
-        self.store.set_status(self.store_id, "playing")
         for index, seat in enumerate(self.seats):
             if seat.peer is not None:
                 seat.peer.send(self.snapshot(seat.peer, None))
@@ -678,12 +741,36 @@ class BarbuTable(Room):
         self._drive()
 
     def _finish(self) -> None:
-        assert self.match is not None
         self.state = "over"
         self.stop()
-        record = self.match.to_record(self._players_record())
-        self.store.set_status(self.store_id, "over", record)
+        self._save_finish()
         self._push_players()
+
+    def _save_finish(self) -> None:
+        """Store the finished match's record; when the store cannot write, try again after a growing pause
+        (the table stays in the lobby until it is written; its last action is logged already)."""
+        assert self.match is not None
+        self._unsaved_finish = None
+        try:
+            self.store.set_status(self.store_id, "over", self.match.to_record(self._players_record()))
+        except StoreUnavailable as exc:
+            delay = self._backoff.next()
+            _store_wait("the match record", self.room_id, delay, exc)
+            self._unsaved_finish = asyncio.get_running_loop().call_later(delay, self._save_finish)
+            return
+        self._backoff.reset()
+
+    async def _start_later(self) -> None:
+        async with self.lock:
+            self._start_if_full()
+
+    def _save_players(self, index: int, owner: str) -> None:
+        """Store the seats as they will be once ``owner`` holds seat ``index``, before anything changes here.
+
+        Raises:
+            StoreUnavailable: the store cannot write; nothing changed.
+        """
+        self.store.set_players(self.store_id, self._players_record() | {seat_text(index): owner})
 
     # Seats ----------------------------------------------------------------------------------------
 

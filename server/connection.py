@@ -19,8 +19,12 @@ from websockets.exceptions import ConnectionClosed
 from protocol import REQUEST_LIMITS, Error, ProtocolError, decode_frame, parse_request, request_id
 from server.lobby import Lobby
 from server.peer import Peer
+from server.ratelimit import Throttle
+from server.store import StoreUnavailable
 
 log = logging.getLogger(__name__)
+#: Requests refused because the store cannot write are logged once a second at most.
+_store_refusals = Throttle(1.0)
 
 #: Bytes read from a connection's socket at a time (see ``serve_connection``).
 READ_CHUNK = 4096
@@ -62,7 +66,8 @@ async def serve_connection(ws: ServerConnection, lobby: Lobby) -> None:
 
 
 async def handle_frame(peer: Peer, frame: bytes | str, lobby: Lobby) -> None:
-    """Decode, validate and carry out one frame; a refusal or a server fault becomes an ``error`` reply."""
+    """Decode, validate and carry out one frame; a refusal or a server fault becomes an ``error`` reply (a
+    store that cannot write: ``store-unavailable``, the request having changed nothing)."""
     rid: int | None = None
     try:
         wire = decode_frame(frame, REQUEST_LIMITS)
@@ -85,6 +90,13 @@ async def handle_frame(peer: Peer, frame: bytes | str, lobby: Lobby) -> None:
                 rule=exc.rule,
                 retry_after=exc.retry_after,
             )
+        )
+    except StoreUnavailable as exc:  # the room was left as it was: the request may be sent again later
+        held = _store_refusals.ready()
+        if held is not None:
+            log.warning("%r: request refused (%d more since the last line), %s", peer, held, exc)
+        peer.send(
+            Error(id=rid, code="store-unavailable", message="the server cannot save this now; try again")
         )
     except Exception:
         log.exception("%r: request failed", peer)

@@ -8,6 +8,7 @@ create solitaire rooms; ``list-rooms`` also sends the day's deals with their res
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import hmac
 import logging
 import math
@@ -438,21 +439,28 @@ class Lobby:
         self, peer: Peer, request_id: int, game: str, options: dict[str, Any], seed: int | None
     ) -> None:
         """Deal a solitaire room for ``peer``'s player and seat them (the reply is its snapshot); the
-        player's other unfinished solitaire room is finished first (``SolitaireRoom.abandon``)."""
+        player's other unfinished solitaire room is finished in the same store transaction
+        (``SolitaireRoom.abandon``): a refusal (or a store that cannot write) changes nothing."""
         player = peer.player
         assert player is not None
-        room = SolitaireRoom.open(self.store, self.config, player, game, options, seed)
+        mine = [r for r in self.rooms.values() if isinstance(r, SolitaireRoom) and r.player == player]
+        unfinished = [r for r in mine if r.holds_seat(player)]
+        async with contextlib.AsyncExitStack() as held:
+            for other in unfinished:
+                await held.enter_async_context(other.lock)
+            with self.store.transaction():
+                room = SolitaireRoom.open(self.store, self.config, player, game, options, seed)
+                finishing = [other.abandon() for other in unfinished]
+            for finish in finishing:
+                finish()
         followers: set[Peer] = set()
-        for other in list(self.rooms.values()):
-            if isinstance(other, SolitaireRoom) and other.player == player:
-                if other.holds_seat(player):
-                    await other.abandon()
-                else:
-                    await other.leave(peer)
-                followers |= other.spectators
-                for watcher in list(other.spectators):
-                    await other.leave(watcher)
-                self._sweep(other)
+        for other in mine:
+            if other not in unfinished:
+                await other.leave(peer)
+            followers |= other.spectators
+            for watcher in list(other.spectators):
+                await other.leave(watcher)
+            self._sweep(other)
         self.add_room(room)
         async with room.lock:
             room.take_seat(peer, request_id)
@@ -487,18 +495,19 @@ class Lobby:
         while fold(name) in taken:
             suffix = f" ({number})"
             name, number = room.name[: 40 - len(suffix)] + suffix, number + 1
-        table = BarbuTable.create(
-            self.store,
-            self.config,
-            name,
-            room.variants.to_dict(),
-            room.turn_time,
-            room.grace,
-            room.bot_policy,
-            host=peer.player,
-        )
-        table.reserve({seat: owner for seat, owner in players.items() if owner is not None})
-        self.rooms[table.room_id] = table
+        with self.store.transaction():  # the new table and its kept seats, or nothing
+            table = BarbuTable.create(
+                self.store,
+                self.config,
+                name,
+                room.variants.to_dict(),
+                room.turn_time,
+                room.grace,
+                room.bot_policy,
+                host=peer.player,
+            )
+            table.reserve({seat: owner for seat, owner in players.items() if owner is not None})
+        self.add_room(table)  # with the worker pool, as every new room
         assert peer.player is not None
         self.creators[table.room_id] = peer.player
         peer.send(RoomCreated(id=request.id, room=table.room_id))

@@ -71,3 +71,52 @@ class TokenBucket:
             self._tokens -= 1
             return 0.0
         return (1 - self._tokens) / self.rate
+
+
+class Throttle:
+    """Lets something happen at most once every ``interval`` seconds (a log line repeated in a flood or an
+    outage), counting what it held back.
+
+    Args:
+        interval: the least time, in seconds (``time.monotonic()``), between two events let through.
+    """
+
+    def __init__(self, interval: float = 1.0) -> None:
+        self.interval = interval
+        self._last = -interval
+        self.held = 0
+
+    def ready(self) -> int | None:
+        """None when the last event let through is under ``interval`` seconds old (this one is held back);
+        otherwise the number of events held back since then (the count starts again)."""
+        now = time.monotonic()
+        if now - self._last < self.interval:
+            self.held += 1
+            return None
+        self._last, held, self.held = now, self.held, 0
+        return held
+
+
+class Backoff:
+    """Growing pauses between retries of something that failed (a store write): ``first`` seconds, doubled
+    after each failure up to ``most``; ``reset`` after a success.
+
+    Args:
+        first: the first pause in seconds.
+        most: the longest pause in seconds.
+    """
+
+    def __init__(self, first: float = 0.25, most: float = 2.0) -> None:
+        self.first = first
+        self.most = most
+        self.failures = 0
+
+    def next(self) -> float:
+        """The pause before the next retry (counts one more failure)."""
+        delay = min(self.most, self.first * 2.0 ** min(self.failures, 30))
+        self.failures += 1
+        return delay
+
+    def reset(self) -> None:
+        """The thing succeeded: the next failure waits ``first`` again."""
+        self.failures = 0

@@ -2,11 +2,15 @@
 
 Rules come from the engine (``docs/rules/solitaire.md``); this module routes. The player who opened the
 room is its only player (``not-your-room`` for anyone else); watchers see the same state, which never shows a
-face-down or stock card (``Game.state()``). Requests are applied one at a time under the room's lock; every
-accepted action is appended to the store's action log, then the reply and a ``solitaire-state`` push go out.
-Logged actions (``seat`` NULL) are ``{"action": "move", "move": M}``, ``{"action": "undo"}``,
-``{"action": "redo"}`` and ``{"action": "resign"}``; the safe moves of ``auto`` are logged as single moves.
-After a restart ``restore`` replays the log. A game ends won (at once), lost (resigned when no move is left)
+face-down or stock card (``Game.state()``). Requests are applied one at a time under the room's lock: a
+request is checked without changing the game (moves on a copy), its actions are appended to the store's
+action log (with, when they end the game, its record and day's result, in the same transaction), and only
+then applied; then the reply and a ``solitaire-state`` push go out. A store that cannot write
+(``StoreUnavailable``) leaves the room exactly as it was. Logged actions (``seat`` NULL) are
+``{"action": "move", "move": M}``, ``{"action": "undo"}``, ``{"action": "redo"}`` and
+``{"action": "resign"}``; the safe moves of ``auto`` are logged as single moves, all or none of them.
+After a restart ``restore`` replays the log. A room left without a move is deleted from the store when its
+player opens another or it expires (``ServerConfig.solitaire_idle``). A game ends won (at once), lost (resigned when no move is left)
 or resigned; its ``solitaire/1`` record goes into the room's store row and, for the day's deal, a row into
 the day's results table. The day's deal (``server.solitaire_daily``) is guarded: its seed is never sent while
 its day is current, ``hint`` is refused on it (``no-hint``), and a player who finished it that day (or is
@@ -18,6 +22,8 @@ from __future__ import annotations
 
 import asyncio
 import secrets
+import time
+from collections.abc import Callable
 from typing import Any, ClassVar
 
 from engine.solitaire import GAMES, Game, IllegalMove, RecordError, new_game
@@ -80,6 +86,9 @@ class SolitaireRoom(Room):
         self.seq = 0
         self.result: str | None = None
         self._redoable = 0
+        #: When the room was opened or last took an action (Unix seconds): unfinished rooms idle for
+        #: ``config.solitaire_idle`` seconds are closed by the lobby.
+        self.active = time.time()
 
     # Creation and restoration ---------------------------------------------------------------------
 
@@ -101,6 +110,7 @@ class SolitaireRoom(Room):
             ProtocolError: ``unknown-game`` (field ``game``), ``unknown-option`` (field ``options``: a name
                 the game does not have or a value it does not take), ``daily-played`` (field ``seed``: the
                 player finished the day's deal of ``game`` today, or is playing it in another room).
+            StoreUnavailable: the store cannot write; no room was stored.
         """
         day = today()
         daily: str | None = None
@@ -113,9 +123,7 @@ class SolitaireRoom(Room):
         dealt = new_room_game(game, options, seed)
         stored = {"game": game, "options": dealt.options, "seed": dealt.seed, "daily": daily}
         name = f"{GAMES[game].title} ({player})"
-        store_id = store.create_room(cls.kind, name, stored)
-        store.set_players(store_id, {PLAYER: player})
-        store.set_status(store_id, "playing")
+        store_id = store.create_room(cls.kind, name, stored, {PLAYER: player}, "playing")
         return cls(store_id, name, store, config, player=player, game=dealt, daily=daily)
 
     @classmethod
@@ -146,6 +154,7 @@ class SolitaireRoom(Room):
         except (RecordError, KeyError, TypeError) as exc:
             raise ValueError(f"room {row.id}: bad solitaire config {c}: {exc}") from None
         room = cls(row.id, row.name, store, config, player=player, game=game, daily=c.get("daily"))
+        room.active = row.created
         for logged in store.actions(row.id):
             if logged.seq != room.seq + 1 or room.result is not None:
                 raise ValueError(f"room {row.id}: action {logged.seq} breaks the sequence")
@@ -154,6 +163,7 @@ class SolitaireRoom(Room):
             except (IllegalMove, KeyError, TypeError) as exc:
                 raise ValueError(f"room {row.id}: action {logged.seq} {logged.action}: {exc}") from None
             room.seq = logged.seq
+            room.active = logged.at
         return room
 
     # Room interface --------------------------------------------------------------------------------
@@ -305,59 +315,109 @@ class SolitaireRoom(Room):
                 field="type",
             )
 
-    async def abandon(self) -> None:
-        """The player opens another room: finish this game as resigned (lost when no move is left); a game
-        without a move is just closed. Watchers get the final state."""
-        async with self.lock:
-            if self.result is not None:
-                return
-            if self.seq == 0:
-                self.result = "resigned"
-                self.store.set_status(self.store_id, "closed")
-            else:
-                self._commit([{"action": "resign"}])
-            self.peer = None
+    def abandon(self) -> Callable[[], None]:
+        """The player opens another room, or the game has waited too long: write this game's end as
+        resigned (lost when no move is left), its record kept; a game without a move is deleted from the
+        store instead. Call under the room's lock, inside the caller's ``store.transaction()``; returns what
+        finishes the game here, to call once that transaction is committed (watchers then get the final
+        state, and the player's connection lets go of the room).
+
+        Raises:
+            StoreUnavailable: the store cannot write; nothing changed.
+        """
+        if self.result is not None:
+            return lambda: None
+        if self.seq == 0:
+            self.store.delete_room(self.store_id)
+            actions: list[dict[str, Any]] = []
+            ending: _Ending | None = ("resigned", {}, 0, 0)
+        else:
+            actions = [{"action": "resign"}]
+            ending = self._ending(actions, None)
+            self._log(actions, ending)
+
+        def finished() -> None:
+            self._apply(actions, ending)
+            if self.peer is not None:
+                self.peer.rooms.discard(self)
+                self.peer = None
             self._push_state()
+
+        return finished
 
     # Play -----------------------------------------------------------------------------------------
 
     async def _act(self, peer: Peer, request: Move | Undo | Redo | Resign | AutoMoves) -> None:
         async with self.lock:
             self._check_player(peer)
-            if isinstance(request, AutoMoves):
-                made = self.game.auto_moves()
-                if not made:
-                    raise ProtocolError("illegal", "no safe move to the foundations", rule="no-safe-move")
-                self._redoable = 0
-                for _ in made:
-                    self.game.undo()
-                actions = [{"action": "move", "move": move} for move in made]
-            elif isinstance(request, Move):
-                actions = [{"action": "move", "move": request.move}]
-            else:
-                actions = [{"action": request.TYPE}]
-            self._commit(actions)
+            actions, probe = self._plan(request)
+            ending = self._ending(actions, probe)
+            with self.store.transaction():
+                self._log(actions, ending)
+            self._apply(actions, ending)
             peer.send(Ok(id=request.id))
             self._push_state()
 
-    def _commit(self, actions: list[dict[str, Any]]) -> None:
-        """Apply ``actions`` in order, each appended to the store once accepted; finish the game when it
-        ends (call under the lock).
+    def _plan(
+        self, request: Move | Undo | Redo | Resign | AutoMoves
+    ) -> tuple[list[dict[str, Any]], Game | None]:
+        """The log entries ``request`` makes and, for moves, the position after them (on a copy of the game:
+        nothing here changes).
 
         Raises:
-            ProtocolError: ``illegal`` for the first action refused (only possible for the first one).
+            ProtocolError: ``illegal`` with the engine's rule (``no-safe-move``, ``nothing-to-undo``, ...).
         """
+        if isinstance(request, AutoMoves | Move):
+            probe = self.game.copy()
+            if isinstance(request, Move):
+                try:
+                    probe.apply(request.move)
+                except IllegalMove as exc:
+                    raise ProtocolError("illegal", str(exc), field="move", rule=exc.code) from None
+                return [{"action": "move", "move": request.move}], probe
+            made = probe.auto_moves()
+            if not made:
+                raise ProtocolError("illegal", "no safe move to the foundations", rule="no-safe-move")
+            return [{"action": "move", "move": move} for move in made], probe
+        if (isinstance(request, Undo) and self.game.moves == 0) or (
+            isinstance(request, Redo) and self._redoable == 0
+        ):
+            refused = _nothing_to(request.TYPE)
+            raise ProtocolError("illegal", str(refused), rule=refused.code)
+        return [{"action": request.TYPE}], None
+
+    def _ending(self, actions: list[dict[str, Any]], probe: Game | None) -> _Ending | None:
+        """How ``actions`` (checked; ``probe`` the position after their moves) end the game, if they do: the
+        result, the record, the cards home and the game's move counter, all as they will be once applied."""
+        if actions[-1]["action"] == "resign":
+            result = "lost" if self.game.over else "resigned"
+            return result, self.game.to_record(), cards_home(self.game.state()), self.game.moves
+        if probe is None or not probe.won:
+            return None
+        record = self.game.to_record()
+        record["moves"] = record["moves"] + probe.history  # the copy's history holds only the new moves
+        return "won", record, cards_home(probe.state()), self.game.moves + probe.moves
+
+    def _log(self, actions: list[dict[str, Any]], ending: _Ending | None) -> None:
+        """Append ``actions`` to the store and, when they end the game, its record and day's result: call
+        inside a ``store.transaction()`` so that all or none are written.
+
+        Raises:
+            StoreUnavailable: the store cannot write.
+        """
+        for seq, action in enumerate(actions, self.seq + 1):
+            self.store.append_action(self.store_id, seq, None, action)
+        if ending is not None:
+            self._store_finish(*ending)
+
+    def _apply(self, actions: list[dict[str, Any]], ending: _Ending | None) -> None:
+        """Apply ``actions``, logged already (they were checked: the engine cannot refuse them now)."""
         for action in actions:
-            try:
-                result = self._perform(action)
-            except IllegalMove as exc:
-                field = "move" if action["action"] == "move" else None  # undo and redo have no field
-                raise ProtocolError("illegal", str(exc), field=field, rule=exc.code) from None
+            self._perform(action)
             self.seq += 1
-            self.store.append_action(self.store_id, self.seq, None, action)
-            if result is not None:
-                self._finish(result)
-                return
+        self.active = time.time()
+        if ending is not None:
+            self.result = ending[0]
 
     def _perform(self, action: dict[str, Any]) -> str | None:
         """Apply one logged ``action`` to the game; returns the result when it ends the game, else None.
@@ -372,11 +432,11 @@ class SolitaireRoom(Room):
             self._redoable = 0
         elif kind == "undo":
             if self.game.undo() is None:
-                raise IllegalMove("undo", "nothing to undo", code="nothing-to-undo")
+                raise _nothing_to("undo")
             self._redoable += 1
         elif kind == "redo":
             if self.game.redo() is None:
-                raise IllegalMove("redo", "nothing to redo", code="nothing-to-redo")
+                raise _nothing_to("redo")
             self._redoable -= 1
         elif kind == "resign":
             return "lost" if self.game.over else "resigned"
@@ -385,20 +445,27 @@ class SolitaireRoom(Room):
         return "won" if self.game.won else None
 
     def _finish(self, result: str) -> None:
-        """Store the finished game's record and, for the day's deal, its row in the results table (its moves
-        are the game's own counter, the one the player saw: ``moves`` of the view; only the player's first
-        finished game of the day's deal stays)."""
+        """A restored game whose log ends it: store its end now (``_store_finish``) and mark it finished.
+
+        Raises:
+            StoreUnavailable: the store cannot write (the server does not start).
+        """
+        with self.store.transaction():
+            self._store_finish(result, self.game.to_record(), cards_home(self.game.state()), self.game.moves)
         self.result = result
-        self.store.set_status(self.store_id, "over", self.game.to_record())
+
+    def _store_finish(self, result: str, record: dict[str, Any], home: int, moves: int) -> None:
+        """Store the finished game's ``record`` and, for the day's deal, its row in the results table
+        (``home`` cards on the foundations; ``moves`` the game's own counter, the one the player saw:
+        ``moves`` of the view; only the player's first finished game of the day's deal stays).
+
+        Raises:
+            StoreUnavailable: the store cannot write.
+        """
+        self.store.set_status(self.store_id, "over", record)
         if self.daily is not None:
             self.store.add_result(
-                self.store_id,
-                self.game.name,
-                self.player,
-                result == "won",
-                cards_home(self.game.state()),
-                self.game.moves,
-                day=self.daily,
+                self.store_id, self.game.name, self.player, result == "won", home, moves, day=self.daily
             )
 
     async def _hint(self, peer: Peer, request: GetHint) -> None:
@@ -451,6 +518,15 @@ class SolitaireRoom(Room):
         frame = encode_frame(push.to_wire())
         for member in self._members():
             member.send_frame(frame)
+
+
+#: How logged actions end a game: its result, record, cards home and move counter (``_store_finish``).
+_Ending = tuple[str, dict[str, Any], int, int]
+
+
+def _nothing_to(kind: str) -> IllegalMove:
+    """The engine's refusal of an ``undo`` or ``redo`` with nothing to take back or make again."""
+    return IllegalMove(kind, f"nothing to {kind}", code=f"nothing-to-{kind}")
 
 
 def check_daily_unplayed(store: Store, player: str, game: str, day: str) -> None:

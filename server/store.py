@@ -22,8 +22,13 @@ only. Schema (version 1):
 
 Times are Unix seconds (float). Opening refuses, with a ``StoreError`` naming the file and the reason, a file
 that is not a barbu store (not SQLite, damaged, another program's database, a newer schema) or that another
-server holds (``StoreInUse``). Later errors from SQLite (``sqlite3.Error``) propagate: a store that cannot
-write must stop the server rather than let it broadcast unlogged actions.
+server holds (``StoreInUse``). A write SQLite cannot make (disk full, I/O error, file too large: an
+``OperationalError`` or ``DatabaseError`` other than an ``IntegrityError``) raises ``StoreUnavailable`` and
+has no effect; the same ``Store`` writes again once the cause is gone. Several writes that must happen
+together go in one ``transaction()``.
+
+Durability: ``synchronous=FULL`` in WAL mode, so a write has reached the disk (fsync) before its method
+returns: what the server acknowledges survives a power loss, not only a crash of the process.
 
 One writer: ``Store(path)`` takes an exclusive ``flock`` on ``REALPATH.lock`` (created next to the store's
 real file, holding the owner's pid, removed by ``close``) and one on the store file itself (the same file
@@ -45,7 +50,7 @@ import os
 import secrets
 import sqlite3
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -76,6 +81,12 @@ class StoreError(Exception):
     """The store cannot be used: the file is missing (read-only), is not a barbu store of a schema version
     this code reads, cannot be opened, or is held by another server; or a row is missing. ``str()`` is one
     line naming the file and the reason, e.g. ``c.sqlite3: not a barbu store (file is not a database)``."""
+
+
+class StoreUnavailable(StoreError):
+    """SQLite could not write (disk full, I/O error, file too large, read-only): the write, and the
+    ``transaction()`` it was part of, had no effect. The store may write again later (space freed, limit
+    lifted); callers leave their state as it was and retry or refuse the request (``store-unavailable``)."""
 
 
 class StoreInUse(StoreError):
@@ -125,7 +136,7 @@ class Store:
     Args:
         path: the SQLite file.
         readonly: open for reading only (``mode=ro``): no lock, nothing created, migrated or written; the
-            file must exist and hold a barbu store. Writing methods then raise ``sqlite3.OperationalError``.
+            file must exist and hold a barbu store. Writing methods then raise ``StoreUnavailable``.
 
     Raises:
         StoreInUse: (not ``readonly``) another process has the store open.
@@ -196,7 +207,7 @@ class Store:
             raise StoreError(f"{self.path}: not a barbu store (damaged: {check[0] if check else '?'})")
         try:
             db.execute("PRAGMA journal_mode=WAL")
-            db.execute("PRAGMA synchronous=NORMAL")
+            db.execute("PRAGMA synchronous=FULL")  # an acknowledged write survives a power loss
             db.execute("PRAGMA foreign_keys=ON")
             # One transaction: a crash leaves either no tables or the whole schema with its version.
             db.executescript(
@@ -240,13 +251,50 @@ class Store:
         finally:
             _unlock(self.path, lock)
 
+    # Writing ------------------------------------------------------------------------------------------
+
+    def _write(self, sql: str, params: tuple[Any, ...] = ()) -> sqlite3.Cursor:
+        """Execute one writing statement.
+
+        Raises:
+            StoreUnavailable: SQLite cannot write now; nothing was written.
+            sqlite3.IntegrityError: the statement breaks a constraint (a bug, not the disk).
+        """
+        try:
+            return self._db.execute(sql, params)
+        except sqlite3.IntegrityError:
+            raise
+        except sqlite3.DatabaseError as exc:  # OperationalError (full, I/O, too big, read-only) included
+            raise StoreUnavailable(f"{self.path}: cannot write the store ({exc})") from exc
+
+    @contextlib.contextmanager
+    def transaction(self) -> Iterator[None]:
+        """Make the writes of the ``with`` block one transaction: all are committed (and on disk) when the
+        block ends, or none when it raises; a ``transaction()`` inside another joins the outer one.
+
+        Raises:
+            StoreUnavailable: a write or the commit failed; everything in the block was rolled back.
+        """
+        if self._db.in_transaction:
+            yield
+            return
+        self._write("BEGIN IMMEDIATE")
+        try:
+            yield
+            self._write("COMMIT")
+        except BaseException:
+            if self._db.in_transaction:  # SQLite may have rolled back by itself already (disk full)
+                with contextlib.suppress(sqlite3.Error):
+                    self._db.execute("ROLLBACK")
+            raise
+
     # Players ------------------------------------------------------------------------------------------
 
     def issue_token(self, name: str) -> str:
         """A fresh resume token for player ``name`` (created if new); any older token stops working."""
         token = secrets.token_urlsafe(32)
         now = time.time()
-        self._db.execute(
+        self._write(
             "INSERT INTO players(name, token, created, used) VALUES(?, ?, ?, ?) "
             "ON CONFLICT(name) DO UPDATE SET token=excluded.token, used=excluded.used",
             (name, token, now, now),
@@ -263,7 +311,7 @@ class Store:
 
     def revoke_tokens(self) -> None:
         """Make every resume token stop working (the server password changed)."""
-        self._db.execute("UPDATE players SET used=0")
+        self._write("UPDATE players SET used=0")
 
     def token_for_player(self, name: str) -> str | None:
         """The current resume token of player ``name``, or None if the name never logged in."""
@@ -272,20 +320,50 @@ class Store:
 
     # Rooms --------------------------------------------------------------------------------------------
 
-    def create_room(self, kind: str, name: str, config: dict[str, Any]) -> int:
-        """Add a ``waiting`` room of ``kind`` named ``name`` with its rebuild ``config``; returns its id."""
+    def create_room(
+        self,
+        kind: str,
+        name: str,
+        config: dict[str, Any],
+        players: dict[str, str] | None = None,
+        status: str = "waiting",
+    ) -> int:
+        """Add a room of ``kind`` named ``name`` with its rebuild ``config``, its ``players`` (seat letter to
+        player name) and ``status`` in one write; returns its id.
+
+        Raises:
+            ValueError: ``status`` is not a room status.
+            StoreUnavailable: the store cannot write; no room was added.
+        """
+        if status not in ROOM_STATUSES:
+            raise ValueError(f"unknown room status {status!r}")
         now = time.time()
-        cur = self._db.execute(
-            "INSERT INTO rooms(kind, name, config, status, created, updated) "
-            "VALUES(?, ?, ?, 'waiting', ?, ?)",
-            (kind, name, json.dumps(config, sort_keys=True), now, now),
+        cur = self._write(
+            "INSERT INTO rooms(kind, name, config, players, status, created, updated) "
+            "VALUES(?, ?, ?, ?, ?, ?, ?)",
+            (kind, name, json.dumps(config, sort_keys=True), json.dumps(players or {}), status, now, now),
         )
         assert cur.lastrowid is not None
         return cur.lastrowid
 
+    def delete_room(self, room: int) -> None:
+        """Remove ``room`` if it has no logged action (a solitaire room left without a move): rooms nobody
+        played do not grow the store. A room with actions is kept.
+
+        Raises:
+            StoreUnavailable: the store cannot write; the row is still there.
+        """
+        self._write(
+            "DELETE FROM rooms WHERE id=? AND NOT EXISTS (SELECT 1 FROM actions WHERE room=?)", (room, room)
+        )
+
     def set_players(self, room: int, players: dict[str, str]) -> None:
-        """Record who holds each seat of ``room`` (seat letter to player name)."""
-        self._db.execute(
+        """Record who holds each seat of ``room`` (seat letter to player name).
+
+        Raises:
+            StoreUnavailable: the store cannot write; the row is unchanged.
+        """
+        self._write(
             "UPDATE rooms SET players=?, updated=? WHERE id=?", (json.dumps(players), time.time(), room)
         )
 
@@ -294,11 +372,12 @@ class Store:
 
         Raises:
             ValueError: ``status`` is not a room status.
+            StoreUnavailable: the store cannot write; the row is unchanged.
         """
         if status not in ROOM_STATUSES:
             raise ValueError(f"unknown room status {status!r}")
         text = None if record is None else json.dumps(record)
-        self._db.execute(
+        self._write(
             "UPDATE rooms SET status=?, record=COALESCE(?, record), updated=? WHERE id=?",
             (status, text, time.time(), room),
         )
@@ -327,12 +406,14 @@ class Store:
     # Action log ---------------------------------------------------------------------------------------
 
     def append_action(self, room: int, seq: int, seat: int | None, action: Any) -> None:
-        """Append action number ``seq`` of ``room`` (committed before this returns).
+        """Append action number ``seq`` of ``room`` (on disk before this returns, unless inside a
+        ``transaction()``: then with it).
 
         Raises:
             sqlite3.IntegrityError: ``seq`` is already logged for ``room``.
+            StoreUnavailable: the store cannot write; nothing was appended.
         """
-        self._db.execute(
+        self._write(
             "INSERT INTO actions(room, seq, seat, action, at) VALUES(?, ?, ?, ?, ?)",
             (room, seq, seat, json.dumps(action), time.time()),
         )
@@ -348,7 +429,7 @@ class Store:
 
     def meta_set(self, key: str, value: str) -> None:
         """Store ``value`` under ``key`` in ``meta`` (replacing what was there)."""
-        self._db.execute("INSERT OR REPLACE INTO meta(key, value) VALUES(?, ?)", (key, value))
+        self._write("INSERT OR REPLACE INTO meta(key, value) VALUES(?, ?)", (key, value))
 
     def meta_get(self, key: str) -> str | None:
         """The ``meta`` value of ``key``, or None."""
@@ -357,8 +438,12 @@ class Store:
 
     def meta_once(self, key: str, value: str) -> str:
         """The value of ``key`` in ``meta``, set to ``value`` first if it has none (a later call with another
-        ``value`` returns the kept one)."""
-        self._db.execute("INSERT OR IGNORE INTO meta(key, value) VALUES(?, ?)", (key, value))
+        ``value`` returns the kept one).
+
+        Raises:
+            StoreUnavailable: the key has no value and the store cannot write it.
+        """
+        self._write("INSERT OR IGNORE INTO meta(key, value) VALUES(?, ?)", (key, value))
         row = self._db.execute("SELECT value FROM meta WHERE key=?", (key,)).fetchone()
         return str(row[0])
 
@@ -368,9 +453,13 @@ class Store:
         self, room: int, game: str, player: str, won: bool, score: int, moves: int, day: str | None = None
     ) -> None:
         """Record a finished solitaire game of ``room`` in the results of ``game`` on ``day`` (``YYYY-MM-DD``;
-        None: today, UTC), unless ``player`` has a result of ``game`` that day already (the first one stays)."""
+        None: today, UTC), unless ``player`` has a result of ``game`` that day already (the first one stays).
+
+        Raises:
+            StoreUnavailable: the store cannot write; nothing was added.
+        """
         day = day or time.strftime("%Y-%m-%d", time.gmtime())
-        self._db.execute(
+        self._write(
             "INSERT OR IGNORE INTO results(day, game, player, room, won, score, moves) "
             "SELECT ?, ?, ?, ?, ?, ?, ? WHERE NOT EXISTS "
             "(SELECT 1 FROM results WHERE day=? AND game=? AND player=?)",

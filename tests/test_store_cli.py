@@ -18,7 +18,7 @@ import pytest
 import cli.play
 from cli.main import main
 from client.tui.local import LocalServer
-from server.store import Store, StoreError, StoreInUse
+from server.store import Store, StoreError, StoreInUse, StoreUnavailable
 from tests.conftest import StartServer
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -152,7 +152,7 @@ def test_a_server_store_is_created_in_a_missing_or_empty_file(tmp_path: Path) ->
         store.close()
         reader = Store(path, readonly=True)
         assert [r.id for r in reader.rooms()] == [room]
-        with pytest.raises(sqlite3.OperationalError):
+        with pytest.raises(StoreUnavailable):
             reader.create_room("barbu", "u", {})
         reader.close()
 

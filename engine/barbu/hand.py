@@ -295,12 +295,12 @@ class Hand:
 
     # ------------------------------------------------------------------ actions
 
-    def apply(self, seat: int, action: Action) -> None:
-        """Take ``action`` for ``seat``.
+    def check(self, seat: int, action: Action) -> None:
+        """Raise the :class:`IllegalAction` that ``apply(seat, action)`` would raise, if any; changes nothing
+        (the server checks an action before it logs it, and applies it only once it is logged).
 
         Raises:
-            IllegalAction: out of turn, the wrong kind of action for the phase, or a rule broken; nothing
-                changes.
+            IllegalAction: out of turn, the wrong kind of action for the phase, or a rule broken.
         """
         if self.phase == OVER:
             raise IllegalAction("hand-over", "the hand is over")
@@ -311,33 +311,51 @@ class Hand:
         if self.phase == PLAY:
             if isinstance(action, Play):
                 self._check_card(seat, action.card)
-                self.play_card(seat, action.card)
             elif isinstance(action, Pass):
                 if self.contract != DOMINOES:
                     raise IllegalAction("wrong-phase", "passing is only for Dominoes; play a card")
                 if self.hands[seat] & self._playable:
                     raise IllegalAction("must-play", "a player with a playable card must play one")
-                self.pass_turn(seat)
             else:
                 raise IllegalAction("wrong-phase", "it is the play; play a card")
         elif self.phase == CONTRACT:
             if not isinstance(action, ChooseContract):
                 raise IllegalAction("wrong-phase", "the declarer must first choose a contract")
-            self._choose(action)
+            self._check_choice(action)
         elif self.phase == DOUBLE:
             if not isinstance(action, Double):
                 raise IllegalAction("wrong-phase", "it is the doubling round; double (possibly nobody)")
-            self._double(seat, action.targets)
+            self._check_double(seat, action.targets)
         else:
             if not isinstance(action, Redouble):
                 raise IllegalAction("wrong-phase", "it is the redouble round; redouble (possibly nobody)")
+            self._check_redouble(seat, action.targets)
+
+    def apply(self, seat: int, action: Action) -> None:
+        """Take ``action`` for ``seat``.
+
+        Raises:
+            IllegalAction: out of turn, the wrong kind of action for the phase, or a rule broken (see
+                :meth:`check`); nothing changes.
+        """
+        self.check(seat, action)
+        if isinstance(action, Play):
+            self.play_card(seat, action.card)
+        elif isinstance(action, Pass):
+            self.pass_turn(seat)
+        elif isinstance(action, ChooseContract):
+            self._choose(action)
+        elif isinstance(action, Double):
+            self._double(seat, action.targets)
+        else:
+            assert isinstance(action, Redouble)
             self._redouble(seat, action.targets)
 
     def _emit(self, kind: str, to: int | None = None, **data: object) -> None:
         if self.events is not None:
             self.events.append(Event(kind, dict(data), to))
 
-    def _choose(self, choice: ChooseContract) -> None:
+    def _check_choice(self, choice: ChooseContract) -> None:
         contract = choice.contract
         if contract not in CONTRACTS:
             raise IllegalAction("bad-action", f"unknown contract {contract!r}")
@@ -347,6 +365,9 @@ class Hand:
             raise IllegalAction("trump-suit", "Trumps needs a trump suit, and only Trumps takes one")
         if (choice.start_rank is not None) != (contract == DOMINOES):
             raise IllegalAction("start-rank", "Dominoes needs a starting rank, and only Dominoes takes one")
+
+    def _choose(self, choice: ChooseContract) -> None:
+        contract = choice.contract
         self.contract, self.trump, self.start_rank = contract, choice.trump, choice.start_rank
         if contract in (NO_HEARTS, BARBU):
             rule = self.variants.heart_lead
@@ -366,7 +387,7 @@ class Hand:
         self.phase = DOUBLE
         self.to_move = self._double_queue.pop(0)
 
-    def _double(self, seat: int, targets: frozenset[int]) -> None:
+    def _check_double(self, seat: int, targets: frozenset[int]) -> None:
         allowed = self.double_targets(seat)
         bad = targets - allowed
         if bad:
@@ -383,6 +404,8 @@ class Hand:
                 f"{SEATS[seat]} must double the declarer {SEATS[self.declarer]}: the doubles still owed equal the "
                 "declarer's hands left (must-double rule)",
             )
+
+    def _double(self, seat: int, targets: frozenset[int]) -> None:
         ordered = sorted(targets)
         self.doubles.extend((seat, t) for t in ordered)
         if self.events is not None:
@@ -394,7 +417,7 @@ class Hand:
         self._redouble_queue = [s for s in order if self.redouble_targets(s)]
         self._next_redoubler()
 
-    def _redouble(self, seat: int, targets: frozenset[int]) -> None:
+    def _check_redouble(self, seat: int, targets: frozenset[int]) -> None:
         bad = targets - self.redouble_targets(seat)
         if bad:
             raise IllegalAction(
@@ -402,6 +425,8 @@ class Hand:
                 f"{SEATS[seat]} may redouble only players who doubled them (and whom they did not double), "
                 f"not {SEATS[min(bad)]}",
             )
+
+    def _redouble(self, seat: int, targets: frozenset[int]) -> None:
         ordered = sorted(targets)
         self.redoubles.extend((seat, t) for t in ordered)
         if self.events is not None:

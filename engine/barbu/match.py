@@ -146,6 +146,16 @@ class Match:
         """Every action ``seat`` may take now (``[]`` when it is not their turn or the match is over)."""
         return [] if self.over else self.hand.legal_actions(seat)
 
+    def check(self, seat: int, action: Action) -> None:
+        """Raise the :class:`IllegalAction` that ``apply(seat, action)`` would raise, if any; changes nothing.
+
+        Raises:
+            IllegalAction: the rules refuse the action (``code`` says which rule).
+        """
+        if self.over:
+            raise IllegalAction("match-over", "the match is over")
+        self.hand.check(seat, action)
+
     def apply(self, seat: int, action: Action) -> list[Event]:
         """Take ``action`` for ``seat``; returns the events it caused, in order.
 

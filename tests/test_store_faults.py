@@ -1,0 +1,323 @@
+"""A store that cannot write changes no room: a real ``barbu serve`` process whose file-size limit is lowered
+mid-match (``prlimit``: its SQLite writes then fail with EFBIG), real WebSocket clients, then a kill -9 and a
+restart on the same file."""
+
+from __future__ import annotations
+
+import asyncio
+import copy
+import json
+import resource
+import signal
+import subprocess
+import sys
+import threading
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from cli.main import main as barbu
+from client import Connection, ServerError
+from engine.barbu import Action, Match, Variants, action_to_wire
+from engine.cards import SEATS
+from engine.solitaire import new_game
+from protocol import Snapshot, Turn
+from server import BarbuServer
+from server.barbu_table import BarbuTable
+from server.store import Store
+from tests.conftest import Connect, StartServer
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+class Serve:
+    """``barbu serve`` in a child process on a free loopback port; its output is kept in ``lines``."""
+
+    def __init__(self, db: Path, *flags: str):
+        self.proc = subprocess.Popen(
+            [sys.executable, "-m", "cli.main", "serve", "--port", "0", "--db", str(db), *flags],
+            cwd=ROOT,
+            stdout=subprocess.PIPE,
+            stderr=subprocess.STDOUT,
+            text=True,
+        )
+        self.lines: list[str] = []
+        self._listening = threading.Event()
+        self.url = ""
+        threading.Thread(target=self._drain, daemon=True).start()
+        if not self._listening.wait(30):
+            self.kill()
+            raise AssertionError("the server did not start:\n" + "".join(self.lines))
+
+    def _drain(self) -> None:
+        assert self.proc.stdout is not None
+        for line in self.proc.stdout:
+            self.lines.append(line)
+            if "listening on ws://" in line:
+                self.url = line.split("listening on ")[1].split()[0]
+                self._listening.set()
+
+    def limit_file_size(self, size: int | None) -> None:
+        """Lower the server's file-size limit to ``size`` bytes (None: no limit), as ``prlimit --fsize``."""
+        _, hard = resource.prlimit(self.proc.pid, resource.RLIMIT_FSIZE)
+        resource.prlimit(
+            self.proc.pid, resource.RLIMIT_FSIZE, (resource.RLIM_INFINITY if size is None else size, hard)
+        )
+
+    def kill(self) -> None:
+        """kill -9, as a crash or a power cut would stop it."""
+        if self.proc.poll() is None:
+            self.proc.send_signal(signal.SIGKILL)
+        self.proc.wait(10)
+
+
+@pytest.fixture
+def serve(tmp_path: Path) -> Iterator[list[Serve]]:
+    started: list[Serve] = []
+    yield started
+    for server in started:
+        server.kill()
+
+
+async def _refused(call: Any, code: str) -> ServerError:
+    with pytest.raises(ServerError) as info:
+        await call
+    assert info.value.code == code, info.value
+    return info.value
+
+
+def _state(snapshot: Snapshot) -> dict[str, Any]:
+    wire = snapshot.to_wire()
+    del wire["id"]
+    return wire
+
+
+async def _my_turn(conn: Connection, timeout: float = 20.0) -> Turn:
+    while True:
+        push = await conn.next_push(timeout)
+        if isinstance(push, Turn):
+            return push
+
+
+async def test_a_store_that_cannot_write_changes_no_room_and_play_resumes(
+    tmp_path: Path, serve: list[Serve], capsys: pytest.CaptureFixture[str]
+) -> None:
+    db = tmp_path / "barbu.sqlite3"
+    first = Serve(db, "--bot-delay", "0.4", "--log-level", "WARNING")
+    serve.append(first)
+    alice = await Connection.connect(first.url, timeout=20)
+    sol = await Connection.connect(first.url, timeout=20)
+    try:
+        await alice.login("alice")
+        await sol.login("sol")
+        table = await alice.create_table("faulty")
+        await alice.sit(table, "N")
+        for seat in "ESW":
+            await alice.add_bot(table, seat, "random")
+        game = await sol.open_solitaire("forty-thieves", seed=7)
+        assert game.view is not None
+        await sol.move(game.room, game.view["legal"][0])
+        turn = await _my_turn(alice)
+
+        # The store cannot write: every request that would write is refused, and nothing changes.
+        before = _state(await alice.snapshot(table))
+        solitaire_before = _state(await sol.snapshot(game.room))
+        listed = len(await alice.list_rooms())
+        first.limit_file_size(1)
+        action = turn.view["legal"][0]
+        await _refused(alice.act(table, "N", action), "store-unavailable")
+        await _refused(sol.move(game.room, solitaire_before["view"]["legal"][0]), "store-unavailable")
+        await _refused(sol.resign(game.room), "store-unavailable")
+        await _refused(sol.open_solitaire("forty-thieves", seed=8), "store-unavailable")
+        await _refused(alice.create_table("another"), "store-unavailable")
+        assert _state(await alice.snapshot(table)) == before
+        assert _state(await sol.snapshot(game.room)) == solitaire_before
+        assert len(await alice.list_rooms()) == listed
+        alice.take_pushes()
+
+        # The limit is lifted: the same action goes through; the limit is back before the bots move.
+        first.limit_file_size(None)
+        await alice.act(table, "N", action)
+        first.limit_file_size(1)
+        acted = (await alice.snapshot(table)).seq
+        assert acted == before["seq"] + 1
+        await asyncio.sleep(2.0)  # five bot delays: the bots try, the store refuses, they wait
+        assert (await alice.snapshot(table)).seq == acted, "a bot move took effect without being stored"
+        assert first.proc.poll() is None
+
+        # Lifted again: the bots play on by themselves until alice's turn comes back.
+        first.limit_file_size(None)
+        alice.take_pushes()
+        turn = await _my_turn(alice)
+        assert turn.seq > acted
+        await sol.move(game.room, (await sol.snapshot(game.room)).view["legal"][0])  # type: ignore[index]
+        final = _state(await alice.snapshot(table))
+        solitaire_final = _state(await sol.snapshot(game.room))
+        token = alice.token
+    finally:
+        await alice.close()
+        await sol.close()
+    log = "".join(first.lines)
+    assert "cannot write the store" in log and "Traceback" not in log, log
+    first.kill()
+
+    # A crash now loses nothing and leaves no gap: every room comes back as it was.
+    store = Store(db, readonly=True)
+    try:
+        seqs = [a.seq for a in store.actions(int(table))]
+        assert seqs == list(range(1, final["seq"] + 1))
+    finally:
+        store.close()
+    second = Serve(db, "--bot-delay", "0.4", "--log-level", "WARNING")
+    serve.append(second)
+    alice = await Connection.connect(second.url, timeout=20)
+    sol = await Connection.connect(second.url, timeout=20)
+    try:
+        assert token is not None
+        assert (await alice.resume(token)).rooms == [table]
+        assert _state(await alice.snapshot(table)) == final
+        await sol.login("sol")
+        assert _state(await sol.snapshot(game.room)) == solitaire_final
+    finally:
+        await alice.close()
+        await sol.close()
+    out = tmp_path / "match.json"
+    capsys.readouterr()
+    assert barbu(["export", "--db", str(db), table, "--out", str(out)]) == 0
+    assert json.loads(out.read_text())["format"] == "barbu-match/1"
+    capsys.readouterr()
+    assert barbu(["export", "--db", str(db), game.room]) == 0
+    assert json.loads(capsys.readouterr().out)["format"] == "solitaire/1"
+
+
+# In-process: the server's own SQLite connection refuses writes (``PRAGMA query_only``), as a full disk does.
+
+
+def _writes(server: BarbuServer, allowed: bool) -> None:
+    assert server.store is not None
+    server.store._db.execute(f"PRAGMA query_only={'OFF' if allowed else 'ON'}")
+
+
+def _table(server: BarbuServer, room: str) -> BarbuTable:
+    assert server.lobby is not None
+    table = server.lobby.rooms[room]
+    assert isinstance(table, BarbuTable)
+    return table
+
+
+async def test_seats_wait_for_the_store(server: BarbuServer, connect: Connect) -> None:
+    conns = [await connect(server, f"p{i}") for i in range(4)]
+    room = await conns[0].create_table("seats")
+    for conn, seat in zip(conns[:3], "NES", strict=True):
+        await conn.sit(room, seat)
+    _writes(server, False)
+    await _refused(conns[3].sit(room, "W"), "store-unavailable")
+    await _refused(conns[0].add_bot(room, "W"), "store-unavailable")
+    table = _table(server, room)
+    assert table.state == "waiting" and table.seats[3].owner is None
+    _writes(server, True)
+    await conns[3].sit(room, "W")
+    assert server.store is not None and server.store.room(int(room)).status == "playing"
+
+
+def _all_but_the_last_action(db: Path) -> tuple[str, dict[str, str], Action]:
+    """A store holding a match of four players with every action logged but the last; returns the room, each
+    seat's resume token and that last action."""
+    store = Store(db)
+    names = {seat: f"p-{seat}" for seat in SEATS}
+    config = {
+        "seed": 5,
+        "variants": Variants().to_dict(),
+        "first_declarer": "N",
+        "turn_time": None,
+        "grace": 60,
+    }
+    room = store.create_room("barbu", "last", config, names, "playing")
+    match = Match.new(5, Variants(), 0)
+    seq = 0
+    with store.transaction():
+        while True:
+            assert match.to_move is not None
+            seat, action = match.to_move, match.legal_actions(match.to_move)[0]
+            if match.hand_number == match.hands_total:
+                probe = copy.deepcopy(match)
+                probe.apply(seat, action)
+                if probe.over:
+                    break
+            match.apply(seat, action)
+            seq += 1
+            store.append_action(room, seq, seat, action_to_wire(action))
+    tokens = {seat: store.issue_token(name) for seat, name in names.items()}
+    store.close()
+    return str(room), tokens, action
+
+
+async def test_the_last_action_of_a_match_waits_for_the_store(
+    start_server: StartServer, connect: Connect, tmp_path: Path
+) -> None:
+    db = tmp_path / "barbu.sqlite3"
+    room, tokens, action = _all_but_the_last_action(db)
+    server = await start_server(db=str(db))
+    assert server.store is not None
+    by_seat = {}
+    for seat, token in tokens.items():
+        by_seat[seat] = await connect(server)
+        await by_seat[seat].resume(token)
+    table = _table(server, room)
+    assert table.match is not None and table.match.to_move is not None
+    seat = SEATS[table.match.to_move]
+    before = _state(await by_seat["N"].snapshot(room))
+    _writes(server, False)
+    await _refused(by_seat[seat].act(room, seat, action_to_wire(action)), "store-unavailable")
+    assert _state(await by_seat["N"].snapshot(room)) == before
+    assert table.state == "playing" and server.store.room(int(room)).status == "playing"
+    _writes(server, True)
+    await by_seat[seat].act(room, seat, action_to_wire(action))
+    row = server.store.room(int(room))
+    assert table.state == "over" and row.status == "over" and row.record is not None
+    assert len(server.store.actions(int(room))) == table.seq == before["seq"] + 1
+
+
+def _auto_deal() -> int:
+    """A Forty Thieves seed whose first position has at least two safe moves to the foundations."""
+    return next(s for s in range(1, 500) if len(new_game("forty-thieves", seed=s).auto_moves()) >= 2)
+
+
+async def test_auto_and_opening_another_room_are_all_or_nothing(
+    start_server: StartServer, connect: Connect
+) -> None:
+    server = await start_server()
+    assert server.store is not None and server.lobby is not None
+    alice = await connect(server, "alice")
+    seed = _auto_deal()
+    room = (await alice.open_solitaire("forty-thieves", seed=seed)).room
+    before = _state(await alice.snapshot(room))
+    _writes(server, False)
+    await _refused(alice.auto(room), "store-unavailable")
+    await _refused(alice.open_solitaire("forty-thieves", seed=seed + 1), "store-unavailable")
+    await _refused(alice.new_deal(room), "store-unavailable")
+    assert _state(await alice.snapshot(room)) == before
+    assert server.store.actions(int(room)) == [] and server.store.room(int(room)).status == "playing"
+    assert [r.room_id for r in server.lobby.rooms.values()] == [room]
+    _writes(server, True)
+    await alice.auto(room)
+    moved = _state(await alice.snapshot(room))
+    made = moved["view"]["moves"]
+    assert made >= 2 and len(server.store.actions(int(room))) == made == moved["seq"]
+
+    # Opening another room resigns this one in the same transaction as the new room's row.
+    _writes(server, False)
+    await _refused(alice.open_solitaire("forty-thieves", seed=seed + 1), "store-unavailable")
+    assert _state(await alice.snapshot(room)) == moved
+    _writes(server, True)
+    other = (await alice.open_solitaire("forty-thieves", seed=seed + 1)).room
+    row = server.store.room(int(room))
+    assert row.status == "over" and row.record is not None and len(row.record["moves"]) == made
+    assert server.store.actions(int(room))[-1].action == {"action": "resign"}
+    await server.stop()
+
+    again = await start_server()
+    assert again.store is not None and again.lobby is not None
+    assert list(again.lobby.rooms) == [other]
