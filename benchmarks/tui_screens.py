@@ -3,9 +3,13 @@
 Usage: ``.venv/bin/python benchmarks/tui_screens.py [OUT_DIR]`` (default ``/tmp/barbu-tui-screens``).
 Each capture is saved twice: ``NN-name.txt`` (plain text, to read) and ``NN-name.ansi`` (with colours, to
 ``cat`` in a terminal). The script plays the first hand to its end by pressing Enter only (the first contract
-on the menu, the doubles ticked by default, the selected playable card), as a newcomer would, then visits the
-score sheet, help, lobby, new-table form, solitaire (Forty Thieves and Pyramid), a resize, and plays on\nto a Dominoes hand. The local
-server's SQLite file lives in a temporary directory, removed at the end with the tmux session.
+on the menu, the doubles ticked by default, the selected playable card), as a newcomer would, capturing the
+finished trick left on the table and the end-of-hand summary; then visits the score sheet, the help and its
+rules pages, lobby, new-table form (with the turn timer), solitaire (Forty Thieves, the question before
+leaving the day's deal, Pyramid), a resize larger and one too small, and plays on to a Dominoes hand. A second
+run gives the seat to a bot (the question first), watches the stand-in finish the match with fast bots, and
+captures the match's end and another match with the same players. The local servers' SQLite files live in
+a temporary directory, removed at the end with the tmux session.
 """
 
 from __future__ import annotations
@@ -91,8 +95,8 @@ def play_first_hand(tmux: Tmux, shots: Shots) -> None:
     deadline = time.monotonic() + 240
     while time.monotonic() < deadline:
         screen = tmux.capture()
-        if "Hand 2/28" in screen or "scored" in screen:
-            shots.take("hand-scored")
+        if "Hand 1 scored" in screen or "Hand 2/28" in screen:
+            shots.take("hand-summary")
             return
         status = screen.splitlines()[0] if screen else ""
         if "YOUR TURN" in status:
@@ -105,6 +109,9 @@ def play_first_hand(tmux: Tmux, shots: Shots) -> None:
                 seen.add("play-after")
                 time.sleep(0.8)
                 shots.take("trick-after-playing")
+        elif "won by" in screen and "trick-won" not in seen:
+            seen.add("trick-won")
+            shots.take("trick-won-stays")
         else:
             time.sleep(0.3)
 
@@ -133,6 +140,29 @@ def play_to_dominoes(tmux: Tmux, shots: Shots) -> None:
             time.sleep(0.3)
 
 
+def match_end(data: str, shots: Shots) -> None:
+    """A second local game with fast bots: give the seat to a bot, watch the stand-in finish the match,
+    capture its end, then ask for another match with the same players."""
+    barbu = ROOT / ".venv" / "bin" / "barbu"
+    command = f"{barbu} play --local --name newcomer --db {data}/fast.sqlite3 --bot-delay 0.005"
+    tmux = Tmux(command)
+    shots.tmux = tmux
+    try:
+        wait_for(tmux, "seat S")
+        tmux.keys("x")
+        shots.take("give-seat-question")
+        tmux.keys("y", pause=1.0)
+        tmux.keys("w", pause=1.0)  # watch the table: the stand-in plays on
+        wait_for(tmux, "the final ranking", timeout=300)
+        shots.take("match-end")
+        tmux.keys("r", pause=1.5)
+        wait_for(tmux, "seat S")
+        shots.take("another-match")
+        tmux.keys("C-c", pause=1.0)
+    finally:
+        tmux.close()
+
+
 def main(argv: list[str]) -> int:
     """Run the tour and save the captures; returns the exit status."""
     if shutil.which("tmux") is None:
@@ -153,11 +183,15 @@ def main(argv: list[str]) -> int:
             shots.take("score-sheet")
             tmux.keys("Escape", "?")
             shots.take("help")
+            tmux.keys("Right")
+            shots.take("help-the-match")
+            tmux.keys("Left", "Left")
+            shots.take("help-settlement")
             tmux.keys("Escape", "l", pause=0.8)
             shots.take("lobby")
             tmux.keys("n")
             shots.take("new-table-name")
-            tmux.keys("Enter", "Down", "Right", "Down", "Right")
+            tmux.keys("Enter", "Down", "Right", "Down", "Right", "Up", "Up", "Up", "Right", "Right")
             shots.take("new-table-form")
             tmux.keys("Escape", "o")
             shots.take("solitaire-games")
@@ -169,15 +203,23 @@ def main(argv: list[str]) -> int:
             shots.take("forty-thieves-source")
             tmux.keys("d", "d", "u")
             shots.take("forty-thieves-undo")
-            tmux.keys("Escape", "Escape", "o", *["Down"] * 9, "Enter")
+            tmux.keys("Escape")
+            shots.take("daily-leave-question")
+            tmux.keys("y", "o", *["Down"] * 9, "Enter")
+            shots.take("daily-open-another-question")
+            tmux.keys("y", pause=0.8)
             shots.take("pyramid")
+            tmux.keys("Escape", "t", pause=0.6)
             tmux.resize(100, 30)
             shots.take("resized-100x30")
+            tmux.resize(70, 20)
+            shots.take("too-small-70x20")
             tmux.resize(80, 24)
-            tmux.keys("Escape", "t")
             shots.take("table-again")
             play_to_dominoes(tmux, shots)
             tmux.keys("C-c", pause=1.0)
+            tmux.close()
+            match_end(data, shots)
         finally:
             tmux.close()
     print(f"{shots.count} screens saved in {folder}")

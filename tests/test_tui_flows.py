@@ -174,3 +174,35 @@ async def test_a_watcher_follows_the_player_to_a_new_deal_without_move_keys(
         )
         assert tui.screen == "solitaire" and on_screen(tui, "(pat plays; you watch)")
         assert tui.solitaire is not None and tui.solitaire.room.watching
+
+
+async def test_the_host_starts_another_match_with_the_same_players(server: BarbuServer) -> None:
+    async with running_tui(server.url, "hal") as (tui, pipe):
+        room = await tui.session.create_table("rerun", {})
+        assert room is not None
+        await tui.sit(room, "W")
+        for seat in "NES":
+            await tui.session.add_bot(room, seat)
+        await until(lambda: tui.model.table is not None and tui.model.table.view is not None, "the start")
+        await tui.session.leave()  # a stand-in plays the seat: the match runs to its end
+        await tui.watch(room)
+        await until(
+            lambda: tui.model.table is not None and (tui.model.table.view or {}).get("phase") == "over",
+            "the end",
+            60,
+        )
+        await tui.session.refresh_rooms()
+        await tui.watch(room)  # the snapshot again, now that the lobby named the host
+        await until(lambda: on_screen(tui, "r: another match with the same players"), "the host's key")
+        assert on_screen(tui, "the final ranking") and (
+            on_screen(tui, "won with") or on_screen(tui, "share first")
+        )
+        pipe.send_text("r")
+        await until(
+            lambda: (
+                tui.model.table is not None and tui.model.table.room != room and tui.model.table.seat == "W"
+            ),
+            "seated at the new table",
+        )
+        await until(lambda: tui.model.table is not None and tui.model.table.view is not None, "the new match")
+        assert tui.screen == "table"

@@ -314,7 +314,7 @@ class Session:
         elif isinstance(push, RematchOpened):
             table.rematch = push.new_room
             self.model.say(f"{push.host} opened another match with the same players.")
-            if table.seat is not None:  # our seat there is kept: take it
+            if table.seat is not None or self.model.name in table.players.values():  # our seat is kept
                 task = asyncio.get_running_loop().create_task(self.sit(push.new_room))
                 self._background.add(task)
                 task.add_done_callback(self._background.discard)
