@@ -127,7 +127,11 @@ class TuiApp:
     def _layout(self) -> Layout:
         self._windows = {
             "login": Window(FormattedTextControl(self._login_text)),
-            "lobby": Window(FormattedTextControl(lambda: lobby_lines(self.model, self.lobby))),
+            "lobby": Window(
+                FormattedTextControl(
+                    lambda: lobby_lines(self.model, self.lobby, self.app.output.get_size().columns)
+                )
+            ),
             "table": HSplit(
                 [
                     VSplit(
@@ -236,8 +240,9 @@ class TuiApp:
         return out
 
     def _notice(self) -> tuple[str, str]:
-        """The notice line's style and text: the solitaire screen's message there, else the model's notice."""
-        if self.screen == "solitaire" and self.solitaire is not None and self.solitaire.message:
+        """The notice line's style and text: a pending question, the solitaire screen's message there, else
+        the model's notice."""
+        if self.pending is None and self.screen == "solitaire" and self.solitaire and self.solitaire.message:
             return "", self.solitaire.message
         return ("class:error" if self.model.notice_error else "class:notice"), self.model.notice
 
@@ -338,7 +343,7 @@ class TuiApp:
         while True:
             await asyncio.sleep(1.0)
             table = self.model.table
-            if table is not None and table.standin_at:
+            if table is not None and (table.standin_at or table.holding_trick()):
                 self.invalidate()
 
     async def _poll_lobby(self) -> None:
@@ -399,17 +404,17 @@ class TuiApp:
     def confirm(self, question: str, then: Callable[[], None]) -> None:
         """Ask ``question`` on the notice line: ``y`` runs ``then``, any other key answers no."""
         self.pending = then
-        self.model.say(f"{question} (y: yes, any other key: no)")
+        self.model.ask(f"{question} (y: yes, any other key: no)")
         self.invalidate()
 
     def answer(self, yes: bool) -> None:
         """The answer to the pending question."""
         then, self.pending = self.pending, None
         if yes and then is not None:
-            self.model.say("")
+            self.model.ask("")
             then()
         else:
-            self.model.say("Cancelled.")
+            self.model.ask("Cancelled.")
         self.invalidate()
 
     def _key_pressed(self) -> None:

@@ -4,6 +4,7 @@ notation: suit symbols and ``10`` for tens (``client.sheet.contract_label``, ``c
 
 from __future__ import annotations
 
+import time
 from typing import Any
 
 from client.sheet import contract_label
@@ -34,7 +35,7 @@ def event_text(event: dict[str, Any], table: TableModel) -> str:
     event also becomes the table's last trick; ``hand-scored`` its end-of-hand summary."""
     kind = event.get("event")
     if kind == "trick-won":
-        table.keep_trick({k: event.get(k) for k in ("leader", "cards", "winner")})
+        table.keep_trick({k: event.get(k) for k in ("leader", "cards", "winner")}, now=time.monotonic())
         cards = " ".join(card_label(str(c)) for c in event.get("cards", []))
         return f"Trick {event.get('trick_number')} ({cards}) won by {_who(table, event.get('winner'))}."
     if kind == "contract-chosen":

@@ -36,7 +36,7 @@ POLICY_ROW, TIMER_ROW = FORM_ROWS - 2, FORM_ROWS - 1
 
 
 #: Lobby columns, in terminal columns: the table name, its state, the seats.
-NAME_COLUMN, STATE_COLUMN, SEATS_COLUMN = 18, 10, 39
+NAME_COLUMN, STATE_COLUMN, SEATS_COLUMN = 22, 10, 39
 #: A seat's player name in the lobby, its away mark ``?`` included (four seats fit the seats column).
 LOBBY_NAME_WIDTH = 7
 
@@ -156,8 +156,9 @@ class LobbyScreen:
         return list(GAMES)[self.game % len(GAMES)]
 
 
-def lobby_lines(model: Model, screen: LobbyScreen) -> StyleAndTextTuples:
-    """The lobby (or the open form or game list over it)."""
+def lobby_lines(model: Model, screen: LobbyScreen, cols: int = 80) -> StyleAndTextTuples:
+    """The lobby (or the open form or game list over it), ``cols`` wide: the table names take what a
+    terminal wider than 80 columns gives (up to the 40 a name may have)."""
     if screen.form is not None:
         return form_lines(screen.form)
     if screen.picking:
@@ -165,16 +166,17 @@ def lobby_lines(model: Model, screen: LobbyScreen) -> StyleAndTextTuples:
     out: StyleAndTextTuples = [("class:title", f"Lobby of {model.url} - you are {model.name}\n\n")]
     if not model.rooms:
         out.append(("class:dim", "No tables yet. Press n to open one.\n"))
+    names = NAME_COLUMN + min(max(cols - 80, 0), 40 + 12 - NAME_COLUMN)  # 12: a solitaire room's [kind]
     out.append(
         (
             "class:label",
-            f"  {'table':<{NAME_COLUMN}} {'state':<{STATE_COLUMN}} {'seats':<{SEATS_COLUMN}} watching\n",
+            f"  {'table':<{names}} {'state':<{STATE_COLUMN}} {'seats':<{SEATS_COLUMN - 1}} watch\n",
         )
     )
     for i, room in enumerate(model.rooms[:14]):
         style = "class:cursor" if i == screen.room % max(len(model.rooms), 1) else ""
         kind = "" if room.get("kind") == "barbu" else f"[{room.get('kind')}] "
-        name = fit(kind + str(room.get("name", "?")), NAME_COLUMN)
+        name = fit(kind + str(room.get("name", "?")), names)
         seats = fit(room_seats(room), SEATS_COLUMN, cut="end")
         line = f"  {name} {fit(room_state(room), STATE_COLUMN)} {seats} {room.get('spectators', 0):>3} "
         out += [(style, line), ("", "\n")]

@@ -14,6 +14,8 @@ from typing import Any
 from engine.cards import SEATS
 
 CHAT_LINES = 50
+#: Seconds a finished trick stays on the table at least, even when the next card comes sooner (a bot).
+TRICK_PAUSE = 1.5
 
 
 @dataclass
@@ -41,6 +43,7 @@ class TableModel:
     view: dict[str, Any] | None = None
     last_trick: dict[str, Any] | None = None
     last_trick_hand: int = 0
+    trick_won_at: float = 0.0
     chat: deque[str] = field(default_factory=lambda: deque(maxlen=CHAT_LINES))
     stale: bool = False
     summary: dict[str, Any] | None = None
@@ -85,19 +88,28 @@ class TableModel:
         elif number != self.last_trick_hand:
             self.last_trick = None
 
-    def keep_trick(self, trick: dict[str, Any], hand_number: int | None = None) -> None:
+    def keep_trick(self, trick: dict[str, Any], hand_number: int | None = None, now: float = 0.0) -> None:
         """Remember ``trick`` (``{leader, cards, winner}``) as the last finished one, of ``hand_number``
-        (None: the hand being shown)."""
+        (None: the hand being shown), won at ``now`` (``time.monotonic()``; 0: long ago, no pause to hold)."""
+        if now:
+            self.trick_won_at = now
         self.last_trick = trick
         shown = (self.view or {}).get("hand_number") or 0
         self.last_trick_hand = int(shown if hand_number is None else hand_number)
 
+    def holding_trick(self) -> bool:
+        """Whether the last finished trick was won less than ``TRICK_PAUSE`` seconds ago."""
+        return self.last_trick is not None and time.monotonic() - self.trick_won_at < TRICK_PAUSE
+
     def shown_trick(self) -> dict[str, Any] | None:
-        """The finished trick still on the table: the last one of this hand while the next has no card."""
+        """The finished trick still on the table: the last one of this hand while the next has no card, and
+        for ``TRICK_PAUSE`` seconds after it was won even if the next card came sooner."""
         view = self.view or {}
-        if (view.get("trick") or {}).get("cards") or self.last_trick is None:
+        if self.last_trick is None or self.last_trick_hand != view.get("hand_number"):
             return None
-        return self.last_trick if self.last_trick_hand == view.get("hand_number") else None
+        if (view.get("trick") or {}).get("cards") and not self.holding_trick():
+            return None
+        return self.last_trick
 
     def showing_summary(self) -> bool:
         """Whether the end-of-hand summary is up: a hand was scored, no key pressed since, and the next hand
@@ -201,6 +213,11 @@ class Model:
         self.screens += 1
         if self.screens - self.notice_screens > 1 and self.notice:
             self.notice, self.notice_error, self.notice_at = "", False, 0
+
+    def ask(self, text: str) -> None:
+        """Show ``text`` (a question, or its answer) on the notice line without keeping it in the log."""
+        self.notice, self.notice_error, self.notice_at = text, False, 0
+        self.notice_screens = self.screens
 
     def note(self, text: str) -> None:
         """Keep ``text`` in the log without making it the notice."""
