@@ -8,6 +8,9 @@ with the same ``id`` (a refusal raises ``ServerError``); pushes (``snapshot`` wi
 A frame from the server that this client cannot read (over ``REPLY_LIMITS``, or malformed) closes the
 connection with a one-line reason: the pending requests raise ``BadReply`` (a ``ConnectionLost``) saying why,
 and the pushes end.
+
+A connection speaks msgpack (binary frames) unless made with ``encoding="json"`` (text frames, as the browser
+client does): ``docs/protocol.md`` "Encodings".
 """
 
 from __future__ import annotations
@@ -30,14 +33,19 @@ from protocol import (
     Chat,
     CreateTable,
     Error,
+    Games,
     GetHint,
+    GetReplay,
     GetSnapshot,
     Hello,
     Hint,
     Leave,
+    ListGames,
+    ListMatches,
     ListRooms,
     LoggedIn,
     Login,
+    Matches,
     Message,
     Move,
     NewDeal,
@@ -47,6 +55,7 @@ from protocol import (
     Redo,
     Rematch,
     RemoveBot,
+    Replay,
     Resign,
     Resume,
     RoomCreated,
@@ -56,10 +65,9 @@ from protocol import (
     Undo,
     Watch,
     Welcome,
-    decode_frame,
-    encode_frame,
     parse_server_message,
 )
+from protocol.encodings import Encoding, decode, encode
 
 R = TypeVar("R", bound=Message)
 #: Longest ``retry_after`` (seconds) of a ``slow-down`` refusal that ``request`` waits out and sends again;
@@ -100,11 +108,13 @@ class Connection:
     Args:
         ws: an open WebSocket client connection.
         timeout: seconds to wait for any reply before ``TimeoutError``.
+        encoding: the protocol encoding spoken: ``msgpack`` or ``json``.
     """
 
-    def __init__(self, ws: ClientConnection, timeout: float = 30.0):
+    def __init__(self, ws: ClientConnection, timeout: float = 30.0, encoding: Encoding = "msgpack"):
         self.ws = ws
         self.timeout = timeout
+        self.encoding: Encoding = encoding
         self.welcome: Welcome | None = None
         self.name: str | None = None
         self.token: str | None = None
@@ -116,9 +126,14 @@ class Connection:
 
     @classmethod
     async def connect(
-        cls, url: str, *, client: str = "barbu-client/0.1", timeout: float = 30.0
+        cls,
+        url: str,
+        *,
+        client: str = "barbu-client/0.1",
+        timeout: float = 30.0,
+        encoding: Encoding = "msgpack",
     ) -> Connection:
-        """Open ``url`` (``ws://host:port``) and exchange ``hello``/``welcome``.
+        """Open ``url`` (``ws://host:port``) and exchange ``hello``/``welcome`` in ``encoding``.
 
         Raises:
             OSError, websockets.exceptions.InvalidHandshake: the server cannot be reached.
@@ -127,7 +142,7 @@ class Connection:
         ws = await connect(
             url, compression=None, max_size=REPLY_LIMITS.max_frame, proxy=None, open_timeout=timeout
         )
-        conn = cls(ws, timeout)
+        conn = cls(ws, timeout, encoding)
         try:
             conn.welcome = await conn.request(
                 Hello(id=conn.next_id(), version=PROTOCOL_VERSION, client=client), Welcome
@@ -171,7 +186,7 @@ class Connection:
             future: asyncio.Future[Message] = asyncio.get_running_loop().create_future()
             self._pending[rid] = future
             try:
-                await self.ws.send(encode_frame(message.to_wire()))
+                await self.ws.send(self.encode(message.to_wire()))
                 async with asyncio.timeout(self.timeout):
                     reply = await future
             except ConnectionClosed:
@@ -188,6 +203,10 @@ class Connection:
         if not isinstance(reply, expect):
             raise ProtocolError("bad-message", f"expected {expect.TYPE} in reply, got {reply.TYPE}")
         return reply
+
+    def encode(self, wire: dict[str, Any]) -> bytes | str:
+        """``wire`` as one frame of this connection's encoding."""
+        return encode(wire, self.encoding)
 
     async def send_raw(self, frame: bytes | str) -> None:
         """Send a frame as is (for tests of the server's error handling)."""
@@ -379,6 +398,22 @@ class Connection:
         """Ask for the snapshot of ``room`` again."""
         return await self.request(GetSnapshot(id=self.next_id(), room=room), Snapshot)
 
+    async def list_games(self) -> list[dict[str, Any]]:
+        """The solitaire games the server deals: ``name``, ``title``, ``rules``, ``options``."""
+        return (await self.request(ListGames(id=self.next_id()), Games)).games
+
+    async def list_matches(self) -> list[dict[str, Any]]:
+        """The server's finished Barbu matches, newest first (``docs/protocol.md`` ``list-matches``)."""
+        return (await self.request(ListMatches(id=self.next_id()), Matches)).matches
+
+    async def replay(self, match: str) -> Replay:
+        """Finished match ``match`` laid out for a replay: every hand dealt, its public events, its scores.
+
+        Raises:
+            ServerError: ``no-such-match``.
+        """
+        return await self.request(GetReplay(id=self.next_id(), match=match), Replay)
+
     # Pushes -----------------------------------------------------------------------------------------
 
     async def next_push(self, timeout: float | None = None) -> Message:
@@ -432,7 +467,7 @@ class Connection:
         try:
             async for frame in self.ws:
                 try:
-                    message = parse_server_message(decode_frame(frame, REPLY_LIMITS))
+                    message = parse_server_message(decode(frame, self.encoding, REPLY_LIMITS))
                 except ProtocolError as exc:
                     self.lost = BadReply(exc.code, exc.message)
                     await self.ws.close(1002, exc.code)

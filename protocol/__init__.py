@@ -1,7 +1,9 @@
-"""The barbu wire protocol: msgpack maps over binary WebSocket frames (spec: ``docs/protocol.md``).
+"""The barbu wire protocol: maps in msgpack (binary frames) or JSON (text frames) over WebSocket (spec:
+``docs/protocol.md``).
 
-``codec`` reads and writes frames under limits, ``messages`` holds the typed messages and their parsers,
-``errors`` the error codes, ``version`` the version and features.
+``codec`` reads and writes msgpack frames under limits, ``encodings`` adds JSON and picks a connection's,
+``messages`` holds the typed messages and their parsers, ``errors`` the error codes, ``version`` the version
+and features.
 """
 
 from protocol.codec import (
@@ -26,14 +28,19 @@ from protocol.messages import (
     CreateTable,
     Error,
     EventPush,
+    Games,
     GetHint,
+    GetReplay,
     GetSnapshot,
     Hello,
     Hint,
     Leave,
+    ListGames,
+    ListMatches,
     ListRooms,
     LoggedIn,
     Login,
+    Matches,
     Move,
     NewDeal,
     Ok,
@@ -43,6 +50,7 @@ from protocol.messages import (
     Rematch,
     RematchOpened,
     RemoveBot,
+    Replay,
     Resign,
     Resume,
     RoomCreated,
@@ -79,15 +87,20 @@ __all__ = [
     "CreateTable",
     "Error",
     "EventPush",
+    "Games",
     "GetHint",
+    "GetReplay",
     "GetSnapshot",
     "Hello",
     "Hint",
     "Leave",
     "Limits",
+    "ListGames",
+    "ListMatches",
     "ListRooms",
     "LoggedIn",
     "Login",
+    "Matches",
     "Message",
     "Move",
     "NewDeal",
@@ -99,6 +112,7 @@ __all__ = [
     "Rematch",
     "RematchOpened",
     "RemoveBot",
+    "Replay",
     "Resign",
     "Resume",
     "RoomCreated",

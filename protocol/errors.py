@@ -7,7 +7,7 @@ Every refusal the server sends is an ``error`` message with one of the codes bel
 from __future__ import annotations
 
 ERROR_CODES: dict[str, str] = {
-    "bad-frame": "the frame is not one msgpack map (text frame, invalid msgpack, trailing bytes)",
+    "bad-frame": "the frame is not one map in the connection's encoding (malformed, trailing bytes, repeated key)",
     "too-large": "the frame is longer than the server's max_frame limit",
     "limit": "a string, array or map is longer, or the nesting deeper, than the limits allow",
     "bad-message": "a field is missing, of the wrong type, out of range, or not expected",
@@ -21,6 +21,7 @@ ERROR_CODES: dict[str, str] = {
     "seat-held": "the player holds a seat in a room: only resume with their token takes it back, not login",
     "name-taken": "the player or table name is in use by someone connected / another open table",
     "no-such-room": "no open room has this id",
+    "no-such-match": "no finished Barbu match has this id",
     "wrong-room": "the request is for the other kind of room (a table's request to a solitaire room, or the reverse)",
     "too-many-tables": "the player already has as many unstarted tables as allowed, or the server is full",
     "seat-taken": "the seat is held by another player or a bot",

@@ -255,6 +255,31 @@ class Resign(Message):
     room: str = _field(metadata=_ROOM)
 
 
+@dataclass(frozen=True)
+class ListMatches(Message):
+    """Ask for the finished Barbu matches of the server, newest first (to pick one to ``replay``)."""
+
+    TYPE = "list-matches"
+    id: int = _field(metadata=_ID)
+
+
+@dataclass(frozen=True)
+class ListGames(Message):
+    """Ask for the solitaire games this server deals, with their titles, rules and options."""
+
+    TYPE = "list-games"
+    id: int = _field(metadata=_ID)
+
+
+@dataclass(frozen=True)
+class GetReplay(Message):
+    """Ask for finished match ``match`` (its table's room id) laid out for a replay, all hands face up."""
+
+    TYPE = "replay"
+    id: int = _field(metadata=_ID)
+    match: str = _field(metadata=_ROOM)
+
+
 # Server messages: replies and pushes ----------------------------------------------------------------
 
 
@@ -428,19 +453,58 @@ class Error(Message):
     retry_after: float | None = None
 
 
+@dataclass(frozen=True)
+class Matches(Message):
+    """Reply to ``list-matches``: one map per finished match, newest first: ``match`` (id), ``name``,
+    ``players`` (seat -> name), ``totals`` (seat -> points), ``hands`` (number played), ``finished`` (Unix
+    time, seconds)."""
+
+    TYPE = "matches"
+    id: int
+    matches: list[dict[str, Any]]
+
+
+@dataclass(frozen=True)
+class Games(Message):
+    """Reply to ``list-games``: one map per solitaire game: ``name``, ``title``, ``rules`` (plain text, a few
+    lines) and ``options`` (each ``name``, ``choices``, ``default``, ``help``)."""
+
+    TYPE = "games"
+    id: int
+    games: list[dict[str, Any]]
+
+
+@dataclass(frozen=True)
+class Replay(Message):
+    """Reply to ``replay``: finished ``match`` named ``name``, from its stored record, as
+    ``engine.barbu.match_replay`` lays it out: ``players``, ``variants``, ``hands`` (per deal: the four
+    hands dealt, the public events in order, the scores), ``totals`` and ``ranking``."""
+
+    TYPE = "replay"
+    id: int
+    match: str
+    name: str
+    players: dict[str, Any]
+    variants: dict[str, Any]
+    hands: list[dict[str, Any]]
+    totals: dict[str, Any]
+    ranking: list[list[str]]
+
+
 REQUESTS: dict[str, type[Message]] = {
     c.TYPE: c
     for c in (
         *(Hello, Login, Resume, ListRooms, CreateTable, Sit, Watch, Leave, AddBot, RemoveBot, Chat, Act),
         GetSnapshot,
         *(OpenSolitaire, Move, Undo, Redo, AutoMoves, GetHint, NewDeal, Resign, Rematch),
+        *(ListGames, ListMatches, GetReplay),
     )
 }
 SERVER_MESSAGES: dict[str, type[Message]] = {
     c.TYPE: c
     for c in (
         *(Welcome, LoggedIn, Rooms, RoomCreated, Ok, Snapshot, EventPush, Turn, ChatPush, Players, Error),
-        *(Hint, SolitaireState, RematchOpened),
+        *(Hint, SolitaireState, RematchOpened, Games, Matches, Replay),
     )
 }
 

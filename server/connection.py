@@ -6,6 +6,9 @@ after each, so a client pipelining thousands of requests takes turns with everyo
 the connection's budget (``ServerConfig.request_rate``, ``request_burst``) is refused with ``slow-down``
 before it is looked at; once the server is done with a connection (closed for a full backlog, a takeover,
 too many wrong passwords) the requests it had already sent are dropped unread.
+
+The first frame fixes the connection's encoding (msgpack in binary frames, JSON in text frames:
+``protocol.encodings``).
 """
 
 from __future__ import annotations
@@ -16,7 +19,8 @@ import logging
 from websockets.asyncio.server import ServerConnection
 from websockets.exceptions import ConnectionClosed
 
-from protocol import REQUEST_LIMITS, Error, ProtocolError, decode_frame, parse_request, request_id
+from protocol import REQUEST_LIMITS, Error, ProtocolError, parse_request, request_id
+from protocol.encodings import decode, frame_encoding
 from server.lobby import Lobby
 from server.peer import Peer
 from server.ratelimit import Throttle
@@ -69,8 +73,10 @@ async def handle_frame(peer: Peer, frame: bytes | str, lobby: Lobby) -> None:
     """Decode, validate and carry out one frame; a refusal or a server fault becomes an ``error`` reply (a
     store that cannot write: ``store-unavailable``, the request having changed nothing)."""
     rid: int | None = None
+    if peer.encoding is None:
+        peer.encoding = frame_encoding(frame)
     try:
-        wire = decode_frame(frame, REQUEST_LIMITS)
+        wire = decode(frame, peer.encoding, REQUEST_LIMITS)
         rid = request_id(wire)
         wait = peer.budget.take()
         if wait > 0:

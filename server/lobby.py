@@ -19,6 +19,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
+from engine.solitaire.catalogue import GAMES
 from protocol import (
     FEATURES,
     PROTOCOL_VERSION,
@@ -26,13 +27,18 @@ from protocol import (
     SUPPORTED_VERSIONS,
     Chat,
     CreateTable,
+    Games,
     GetHint,
+    GetReplay,
     GetSnapshot,
     Hello,
     Leave,
+    ListGames,
+    ListMatches,
     ListRooms,
     LoggedIn,
     Login,
+    Matches,
     Message,
     NewDeal,
     Ok,
@@ -40,6 +46,7 @@ from protocol import (
     ProtocolError,
     Rematch,
     RematchOpened,
+    Replay,
     Resume,
     RoomCreated,
     Rooms,
@@ -54,6 +61,7 @@ from server.config import ServerConfig
 from server.lookalike import skeleton
 from server.peer import Peer
 from server.ratelimit import EventWindow
+from server.replays import finished_matches, replay_of
 from server.room import Room
 from server.solitaire_daily import daily_table, today
 from server.solitaire_room import SolitaireRoom
@@ -216,6 +224,13 @@ class Lobby:
             self._create_table(peer, request)
         elif isinstance(request, OpenSolitaire):
             await self._open_solitaire(peer, request.id, request.game, request.options, request.seed)
+        elif isinstance(request, ListGames):
+            peer.send(Games(id=request.id, games=[info.to_dict() for info in GAMES.values()]))
+        elif isinstance(request, ListMatches):
+            peer.send(Matches(id=request.id, matches=finished_matches(self.store, self.config.max_listed)))
+        elif isinstance(request, GetReplay):
+            row, replay = replay_of(self.store, request.match)
+            peer.send(Replay(id=request.id, match=request.match, name=row.name, **replay))
         else:
             room_id = getattr(request, "room", None)
             room = self.rooms.get(room_id) if isinstance(room_id, str) else None

@@ -5,6 +5,10 @@ Rooms never await a client: ``send`` puts the encoded frame on a queue that a wr
 WebSocket. A client that lets ``max_backlog`` frames or ``max_queued_bytes`` bytes pile up unread is
 disconnected (close code 1008) and its queue dropped, so one slow (or never) reading client can neither hold
 up a table nor grow the server's memory.
+
+A peer speaks the encoding of its first frame (``protocol.encodings``): ``send`` encodes in it, and
+``send_frame`` takes a broadcast's msgpack frame (encoded once for the whole room) and transcodes it for a
+peer speaking JSON (whose queued size is then counted in characters).
 """
 
 from __future__ import annotations
@@ -17,7 +21,8 @@ from typing import TYPE_CHECKING
 from websockets.asyncio.server import ServerConnection
 from websockets.exceptions import ConnectionClosed
 
-from protocol import Message, encode_frame
+from protocol import Message
+from protocol.encodings import Encoding, encode, transcode
 from server.ratelimit import EventWindow, TokenBucket
 
 if TYPE_CHECKING:
@@ -59,7 +64,8 @@ class Peer:
         self._max_backlog = max_backlog
         self._max_bytes = max_queued_bytes
         self._queued_bytes = 0
-        self._queue: asyncio.Queue[bytes | tuple[int, str] | None] = asyncio.Queue()
+        self.encoding: Encoding | None = None  # set by the first frame received
+        self._queue: asyncio.Queue[bytes | str | tuple[int, str] | None] = asyncio.Queue()
         self._writer = asyncio.get_running_loop().create_task(self._write())
         self._chats: EventWindow | None = None
         self.failed_logins = 0
@@ -84,13 +90,17 @@ class Peer:
         return f"<Peer {self.player or '?'} {self.ws.remote_address}>"
 
     def send(self, message: Message) -> None:
-        """Queue ``message`` for this client (dropped silently once the connection is closed)."""
-        self.send_frame(encode_frame(message.to_wire()))
+        """Queue ``message`` for this client in its encoding (dropped silently once the connection is closed)."""
+        if not self.closed:
+            self._put(encode(message.to_wire(), self.encoding or "msgpack"))
 
     def send_frame(self, frame: bytes) -> None:
-        """Queue an already encoded frame (lets a broadcast encode a public message once)."""
-        if self.closed:
-            return
+        """Queue an already encoded msgpack frame (lets a broadcast encode a public message once); a peer
+        speaking JSON gets it transcoded."""
+        if not self.closed:
+            self._put(transcode(frame, self.encoding or "msgpack"))
+
+    def _put(self, frame: bytes | str) -> None:
         if self._queue.qsize() >= self._max_backlog or self._queued_bytes + len(frame) > self._max_bytes:
             log.warning(
                 "%r: %d frames (%d bytes) unsent, disconnecting",

@@ -2,7 +2,8 @@
 clients, seating four of them, flushing pushes, and the card-secrecy check.
 
 ``start_server(**config)`` starts one (several may run at once; all stop at teardown); ``server`` is one
-with the test defaults (bots act at once, 60 s grace); ``connect(server, name)`` opens a logged-in client.
+with the test defaults (bots act at once, 60 s grace); ``connect(server, name)`` opens a logged-in client
+speaking the ``encoding`` fixture's encoding: msgpack, unless a test is marked ``@both_encodings``.
 """
 
 from __future__ import annotations
@@ -18,6 +19,7 @@ import pytest
 
 from client import Connection
 from protocol import EventPush, Message, Snapshot
+from protocol.encodings import ENCODINGS, Encoding
 from server import BarbuServer, ServerConfig
 from server.barbu_table import BarbuTable
 from server.peer import Peer
@@ -25,6 +27,8 @@ from server.solitaire_room import SolitaireRoom
 
 StartServer = Callable[..., Awaitable[BarbuServer]]
 Connect = Callable[..., Awaitable[Connection]]
+#: Runs a test once per protocol encoding (its ``connect`` clients speak msgpack, then JSON).
+both_encodings = pytest.mark.parametrize("encoding", ENCODINGS)
 
 
 @pytest.fixture(autouse=True)
@@ -68,14 +72,21 @@ async def server(start_server: StartServer) -> BarbuServer:
 
 
 @pytest.fixture
-async def connect() -> AsyncIterator[Connect]:
-    """A factory of connections (logged in as ``name`` unless it is None), all closed at teardown."""
+def encoding() -> Encoding:
+    """The encoding ``connect`` speaks (a test parametrizes it with ``@both_encodings``)."""
+    return "msgpack"
+
+
+@pytest.fixture
+async def connect(encoding: Encoding) -> AsyncIterator[Connect]:
+    """A factory of connections (logged in as ``name`` unless it is None) speaking ``encoding``, all closed
+    at teardown."""
     opened: list[Connection] = []
 
     async def open_one(
         server: BarbuServer, name: str | None = None, password: str | None = None
     ) -> Connection:
-        conn = await Connection.connect(server.url, timeout=20.0)
+        conn = await Connection.connect(server.url, timeout=20.0, encoding=encoding)
         opened.append(conn)
         if name is not None:
             await conn.login(name, password)

@@ -21,6 +21,7 @@ from server import BarbuServer
 from tests.conftest import (
     Connect,
     StartServer,
+    both_encodings,
     four_at_table,
     public_timeline,
     secrecy_violations,
@@ -36,6 +37,7 @@ def _record(server: BarbuServer, room: str) -> dict[str, Any]:
     return record
 
 
+@both_encodings
 async def test_full_match_replays_and_hides_unplayed_cards(
     server: BarbuServer, connect: Connect, tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
@@ -109,6 +111,7 @@ async def _refused(conn: Connection, frame: bytes | str) -> Error:
     return push
 
 
+@both_encodings
 async def test_refusals_leave_table_and_connection_unchanged(server: BarbuServer, connect: Connect) -> None:
     room, by_seat = await four_at_table(server, connect, "errors")
     lead = await _into_play(by_seat, room)
@@ -132,16 +135,24 @@ async def test_refusals_leave_table_and_connection_unchanged(server: BarbuServer
     assert someone_else.code == "not-your-seat"
 
     conn = by_seat[declarer]
-    assert (await _refused(conn, b"\xc1")).code == "bad-frame"
-    assert (await _refused(conn, "a text frame")).code == "bad-frame"
-    big = msgpack.packb({"type": "chat", "id": 90, "room": room, "text": "x" * 40000})
+    json_conn = conn.encoding == "json"
+    malformed = ['{"type": "chat",', "[1, 2]", '{"id": NaN}'] if json_conn else [b"\xc1", b"\x01"]
+    for frame in malformed:
+        assert (await _refused(conn, frame)).code == "bad-frame", frame
+    other_kind = msgpack.packb({"type": "list-rooms", "id": 89}) if json_conn else '{"type": "list-rooms"}'
+    assert (await _refused(conn, other_kind)).code == "bad-frame"  # the first frame chose the encoding
+    big = conn.encode({"type": "chat", "id": 90, "room": room, "text": "x" * 40000})
     assert (await _refused(conn, big)).code == "too-large"
-    deep = msgpack.packb({"type": "chat", "id": 91, "room": room, "text": [[[[[["x"]]]]]]})
+    deep = conn.encode({"type": "chat", "id": 91, "room": room, "text": [[[[[["x"]]]]]]})
     assert (await _refused(conn, deep)).code == "limit"
-    unknown = await _refused(conn, msgpack.packb({"type": "fly", "id": 92}))
+    long_text = conn.encode({"type": "chat", "id": 94, "room": room, "text": "é" * 1100})  # 2,200 bytes
+    assert (await _refused(conn, long_text)).code == "limit"
+    unknown = await _refused(conn, conn.encode({"type": "fly", "id": 92}))
     assert (unknown.code, unknown.id, unknown.field) == ("unknown-type", 92, "type")
-    missing = await _refused(conn, msgpack.packb({"type": "act", "id": 93, "room": room, "seat": declarer}))
+    missing = await _refused(conn, conn.encode({"type": "act", "id": 93, "room": room, "seat": declarer}))
     assert (missing.code, missing.id, missing.field) == ("bad-message", 93, "action")
+    wrong = await _refused(conn, conn.encode({"type": "snapshot", "id": 95.5, "room": room}))
+    assert (wrong.code, wrong.field) == ("bad-message", "id")
 
     stranger = await connect(server)
     with pytest.raises(ServerError) as info:
@@ -163,6 +174,7 @@ async def test_refusals_leave_table_and_connection_unchanged(server: BarbuServer
     assert after is not None and after["trick"]["cards"] == [first["card"]]
 
 
+@both_encodings
 async def test_password_and_session_order(start_server: StartServer, connect: Connect) -> None:
     server = await start_server(password="open sesame")
     conn = await connect(server)
@@ -185,7 +197,7 @@ async def test_password_and_session_order(start_server: StartServer, connect: Co
     assert await conn.list_rooms() == []
 
     raw = await connect(server)
-    first = await _refused(raw, msgpack.packb({"type": "hello", "id": 1, "version": 99, "client": "x"}))
+    first = await _refused(raw, raw.encode({"type": "hello", "id": 1, "version": 99, "client": "x"}))
     assert first.code == "version"
 
 
@@ -198,6 +210,7 @@ async def test_hello_first(server: BarbuServer) -> None:
         assert (reply["type"], reply["id"], reply["code"]) == ("error", 1, "hello-first")
 
 
+@both_encodings
 async def test_lobby_bots_chat_and_spectators(server: BarbuServer, connect: Connect) -> None:
     alice = await connect(server, "alice")
     room = await alice.create_table("lobby", variants={"rotation": "each-hand"})
@@ -237,6 +250,21 @@ async def test_lobby_bots_chat_and_spectators(server: BarbuServer, connect: Conn
     record = _record(server, room)
     assert record["players"]["N"] == "bot:random" and record["players"]["S"] == "alice"
     assert record["variants"] == {"rotation": "each-hand"}
+    [listed] = await bob.list_matches()
+    assert (listed["match"], listed["name"], listed["hands"]) == (room, "lobby", 28)
+    assert listed["totals"] == record["totals"] and listed["players"] == record["players"]
+    replay = await bob.replay(room)
+    assert (replay.name, replay.totals, replay.players) == ("lobby", record["totals"], record["players"])
+    assert [h["hands"] for h in replay.hands] == [d["hands"] for d in record["deals"]]
+    for shown, deal in zip(replay.hands, record["deals"], strict=True):
+        played = [e["card"] for e in shown["events"] if e["event"] == "card-played"]
+        assert played == [card for card in deal["play"] if card != "pass"]
+    assert replay.hands[-1]["totals"] == record["totals"]
+    with pytest.raises(ServerError) as info:
+        await bob.replay(str(int(room) + 1))
+    assert (info.value.code, info.value.field) == ("no-such-match", "match")
+    games = await bob.list_games()
+    assert len(games) == 11 and {"name", "title", "rules", "options"} <= set(games[0])
     bob_saw = [p for p in bob.take_pushes() if isinstance(p, EventPush)]
     assert bob_saw and all(p.room == room for p in bob_saw)
     with pytest.raises(ServerError) as info:
@@ -320,6 +348,7 @@ async def test_drop_resume_then_standin_and_hand_back(server: BarbuServer, conne
     assert [victim_seat] in away and away[-1] == []
 
 
+@both_encodings
 async def test_turn_timer_plays_for_a_silent_seat(server: BarbuServer, connect: Connect) -> None:
     room, _ = await four_at_table(server, connect, "timer", turn_time=1)
     watcher = await connect(server, "watcher")
@@ -416,6 +445,7 @@ async def test_a_new_table_survives_another_players_lobby_listing(
     assert room not in [r["room"] for r in await bob.list_rooms()]
 
 
+@both_encodings
 async def test_a_held_seat_is_taken_back_only_with_its_resume_token(
     server: BarbuServer, connect: Connect
 ) -> None:
@@ -434,6 +464,7 @@ async def test_a_held_seat_is_taken_back_only_with_its_resume_token(
     assert reply.rooms == [room]
 
 
+@both_encodings
 async def test_table_creation_is_bounded_per_player_and_listing_is_capped(
     start_server: StartServer, connect: Connect
 ) -> None:
@@ -483,6 +514,7 @@ async def test_non_finite_numbers_and_control_characters_are_refused(
     await alice.chat(room, "ស្ត្រី café")  # Khmer vowel signs and accents are text
 
 
+@both_encodings
 async def test_chat_floods_are_slowed_down(start_server: StartServer, connect: Connect) -> None:
     server = await start_server(chat_burst=3, chat_window=30)
     alice = await connect(server, "alice")
@@ -504,6 +536,7 @@ async def test_a_connection_that_never_logs_in_is_closed(start_server: StartServ
     assert info.value.rcvd is not None and info.value.rcvd.code == 1008
 
 
+@both_encodings
 async def test_password_guessing_is_slowed_and_cut_off(start_server: StartServer, connect: Connect) -> None:
     server = await start_server(password="sesame", bad_password_delay=0.05, max_failed_logins=3)
     guesser = await connect(server)
@@ -542,6 +575,7 @@ async def test_guessing_over_many_connections_is_cut_off_by_address(
     assert (await back.resume(token)).name == "friend"
 
 
+@both_encodings
 async def test_an_unfinished_solitaire_room_does_not_lock_its_player_out(
     server: BarbuServer, connect: Connect
 ) -> None:
@@ -553,6 +587,7 @@ async def test_an_unfinished_solitaire_room_does_not_lock_its_player_out(
     assert again.name == "solo"
 
 
+@both_encodings
 async def test_a_name_typed_with_separate_accent_marks_is_one_player(
     server: BarbuServer, connect: Connect
 ) -> None:
@@ -581,6 +616,7 @@ async def test_blank_edges_and_wide_forms_do_not_slip_past_a_name(
         assert refused.value.code in ("name-taken", "bad-message")
 
 
+@both_encodings
 async def test_a_name_differing_only_in_case_from_a_player_here_is_refused(
     server: BarbuServer, connect: Connect
 ) -> None:

@@ -20,7 +20,15 @@ from engine.barbu.bots import Policy
 from engine.barbu.events import Event
 from engine.barbu.hand import Hand
 from engine.barbu.match import Match
-from engine.barbu.records import RecordError, deal_record, deal_result, match_result, read_deal, read_match
+from engine.barbu.records import (
+    RecordError,
+    deal_record,
+    deal_result,
+    match_replay,
+    match_result,
+    read_deal,
+    read_match,
+)
 from engine.barbu.rules import CONTRACTS, RuleSetError, Variants
 from engine.barbu.spec import POLICIES, PolicySpec, PolicySpecError, make_policy, parse_policy_spec
 
@@ -49,6 +57,7 @@ __all__ = [
     "deal_record",
     "deal_result",
     "make_policy",
+    "match_replay",
     "match_result",
     "parse_policy_spec",
     "read_deal",

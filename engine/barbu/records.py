@@ -360,3 +360,45 @@ def match_result(match: Match) -> dict[str, Any]:
         "deals": [deal_result(h) for h in match.history],
         "totals": {SEATS[s]: match.totals[s] for s in range(4)},
     }
+
+
+def match_replay(record: Any) -> dict[str, Any]:
+    """A ``barbu-match/1`` record laid out to be watched again, hand by hand and card by card, all four hands
+    face up: ``players``, ``variants``, ``totals``, ``ranking`` (places, each a list of seats), and ``hands``,
+    one map per deal: ``hand_number``, ``declarer``, ``dealer``, ``hands`` (seat -> the 13 cards dealt),
+    ``events`` (the deal's public events in order, as a spectator received them: ``contract-chosen``,
+    ``doubled``, ``redoubled``, ``card-played``, ``passed``, ``trick-won``, ``player-out``), what
+    :func:`deal_result` gives, and ``totals`` after the deal.
+
+    Raises:
+        RecordError: the record does not replay (see :func:`read_match`).
+    """
+    from engine.barbu.events import Event
+
+    match = read_match(record)
+    totals = [0, 0, 0, 0]
+    hands = []
+    for index, (deal, hand) in enumerate(zip(record["deals"], match.history, strict=True)):
+        events: list[Event] = []
+        replay_into(Hand(hand.declarer, list(hand.dealt), match.variants, events=events), deal)
+        result = deal_result(hand)
+        for s in range(4):
+            totals[s] += result["scores"][SEATS[s]]
+        hands.append(
+            {
+                "hand_number": index + 1,
+                "declarer": SEATS[hand.declarer],
+                "dealer": SEATS[hand.dealer],
+                "hands": {SEATS[s]: texts(hand.dealt[s]) for s in range(4)},
+                "events": [event.to_wire() for event in events if event.to is None],
+                **result,
+                "totals": {SEATS[s]: totals[s] for s in range(4)},
+            }
+        )
+    return {
+        "players": record.get("players"),
+        "variants": match.variants.to_dict(),
+        "hands": hands,
+        "totals": {SEATS[s]: match.totals[s] for s in range(4)},
+        "ranking": [[SEATS[s] for s in place] for place in match.ranking()],
+    }
