@@ -25,8 +25,9 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     p = sub.add_parser(
         "serve",
         help="run the game server",
-        description="Run the Barbu WebSocket server (msgpack protocol, docs/protocol.md) until SIGINT/SIGTERM. "
-        "GET /healthz answers 'ok' over plain HTTP.",
+        description="Run the Barbu WebSocket server (msgpack or JSON protocol, docs/protocol.md) until "
+        "SIGINT/SIGTERM. GET / serves the browser client (it prints the address to share); GET /healthz "
+        "answers 'ok' over plain HTTP.",
     )
     p.add_argument("--host", default="127.0.0.1", help="interface to listen on (default 127.0.0.1)")
     p.add_argument("--port", type=port, default=8765, help="TCP port (default 8765; 0 = any free port)")

@@ -1,8 +1,9 @@
-"""The server process: the store, the lobby, the WebSocket listener with ``/healthz``, and clean shutdown.
+"""The server process: the store, the lobby, the WebSocket listener with ``/healthz`` and the browser client's
+files (``server.static``), and clean shutdown.
 
 The server owns one worker pool for CPU-heavy work (``server.workers``), started with it and closed after
-the connections. ``BarbuServer`` is an async context manager (tests start one on port 0); ``run_server`` runs one until
-SIGINT or SIGTERM. WebSocket settings: compression off (frames are small msgpack), keepalive pings,
+the connections. ``BarbuServer`` is an async context manager (tests start one on port 0); ``run_server``
+runs one until SIGINT or SIGTERM. WebSocket settings: compression off (frames are small msgpack), keepalive pings,
 ``max_size`` from the config (larger messages close the connection with 1009).
 """
 
@@ -12,6 +13,7 @@ import asyncio
 import gc
 import logging
 import signal
+import socket
 from http import HTTPStatus
 from types import TracebackType
 
@@ -21,6 +23,7 @@ from websockets.http11 import Request, Response
 from server.config import ServerConfig
 from server.connection import serve_connection
 from server.lobby import Lobby
+from server.static import StaticFiles
 from server.store import Store
 from server.workers import WorkerPool
 
@@ -42,6 +45,7 @@ class BarbuServer:
         self.lobby: Lobby | None = None
         self._server: Server | None = None
         self.workers: WorkerPool | None = None
+        self.static = StaticFiles()
 
     async def start(self) -> None:
         """Open the store, rebuild interrupted rooms from their logs, and start listening.
@@ -59,7 +63,7 @@ class BarbuServer:
                 self._serve,
                 self.config.host,
                 self.config.port,
-                process_request=_healthz,
+                process_request=self._process_request,
                 compression=None,
                 max_size=self.config.max_frame,
                 ping_interval=self.config.ping_interval,
@@ -81,6 +85,17 @@ class BarbuServer:
     def url(self) -> str:
         """``ws://host:port`` of the listener."""
         return f"ws://{self.config.host}:{self.port}"
+
+    @property
+    def share_url(self) -> str:
+        """``http://HOST:PORT/``, the address friends open in a browser: this machine's name when the server
+        listens on every interface."""
+        host = self.config.host
+        if host in ("", "0.0.0.0", "::"):
+            host = socket.gethostname()
+        elif ":" in host:
+            host = f"[{host}]"
+        return f"http://{host}:{self.port}/"
 
     async def stop(self) -> None:
         """Close every connection (code 1001), stop the rooms and the worker processes, close the store."""
@@ -110,6 +125,11 @@ class BarbuServer:
         assert self.lobby is not None
         await serve_connection(ws, self.lobby)
 
+    def _process_request(self, connection: ServerConnection, request: Request) -> Response | None:
+        """Plain HTTP before any WebSocket: ``/healthz``, then the browser client's files; None lets a
+        WebSocket handshake go on."""
+        return _healthz(connection, request) or self.static.respond(request)
+
 
 def _healthz(connection: ServerConnection, request: Request) -> Response | None:
     """Answer ``GET /healthz`` over plain HTTP with ``200 ok``; other paths go on to the WebSocket handshake."""
@@ -136,6 +156,7 @@ async def run_server(config: ServerConfig) -> None:
     await server.start()
     tune_gc()
     print(f"barbu server listening on {server.url} (store {config.db})", flush=True)
+    print(f"friends join from a browser at {server.share_url}", flush=True)
     try:
         await stop.wait()
     finally:

@@ -1,0 +1,118 @@
+"""Screenshots of every screen of the browser client, on a desktop and on a 360-pixel phone, light and dark,
+for a person to look at (nothing is asserted). Starts a real server on a free loopback port.
+
+    .venv/bin/python benchmarks/web_screens.py [--out DIR]   # default: web-screens/ (PNG files)
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+from playwright.async_api import Page, async_playwright
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))  # run as a script: find tests.browser
+from client import Connection
+from server import BarbuServer, ServerConfig
+from tests.browser import DESKTOP, MISSING, PHONE, chromium_found, launch
+
+
+async def bots_match(server: BarbuServer, page: Page, base: str, tag: str) -> str:
+    """A whole match of four server bots watched by ``page`` from its start to its ranking; returns the
+    room id (for the replay)."""
+    host = await Connection.connect(server.url)
+    await host.login(f"host-{tag}")
+    room = await host.create_table(f"Bots {tag}")
+    for seat in ("N", "E", "S"):
+        await host.add_bot(room, seat, "heuristic")
+    await page.goto(f"{base}#table={room}")
+    await page.wait_for_selector(".seat")
+    await host.add_bot(room, "W", "random")
+    await host.close()
+    return room
+
+
+async def shoot(page: Page, out: Path, name: str) -> None:
+    await page.wait_for_timeout(250)
+    await page.screenshot(path=str(out / f"{name}.png"), full_page=True)
+    print(out / f"{name}.png")
+
+
+async def screens(server: BarbuServer, out: Path, scheme: str, size: str) -> None:
+    async with async_playwright() as pw:
+        browser = await launch(pw)
+        viewport = DESKTOP if size == "desktop" else PHONE
+        context = await browser.new_context(viewport=viewport, color_scheme=scheme)  # type: ignore[arg-type]
+        page = await context.new_page()
+        tag = f"{size}-{scheme}"
+        base = server.share_url.replace("localhost", "127.0.0.1")
+        await page.goto(base)
+        await page.wait_for_selector("#login-name")
+        await shoot(page, out, f"login-{tag}")
+        await page.fill("#login-name", f"ann-{tag}")
+        await page.click("text=Log in")
+        await page.wait_for_selector("#table-name")
+        await page.fill("#table-name", f"Screens {tag}")
+        await page.check("#fill-bots")
+        await page.select_option("select[name=turn_time]", "60")
+        await shoot(page, out, f"lobby-{tag}")
+        await page.click("text=Create and sit down")
+        await page.wait_for_selector(".seat")
+        for _ in range(200):  # answer whatever is asked until a trick is under way
+            if await page.locator(".contract").count():
+                await shoot(page, out, f"contract-{tag}")
+                await page.click("[data-contract=no-tricks]")
+            elif await page.locator("#double-title").count():
+                await shoot(page, out, f"doubling-{tag}")
+                await page.click("[data-focus=no-double]")
+            elif await page.locator(".hand .playable").count():
+                if await page.locator(".trick .card").count() >= 1:
+                    break
+                await page.locator(".hand .playable").first.click()
+            await page.wait_for_timeout(150)
+        await shoot(page, out, f"table-play-{tag}")
+        await page.click("text=Score sheet")
+        await shoot(page, out, f"score-sheet-{tag}")
+        await page.click("[data-focus=close-sheet]")
+        room = await bots_match(server, page, base, tag)
+        await page.wait_for_selector(".ranking", timeout=120_000)
+        await shoot(page, out, f"match-over-{tag}")
+        await page.goto(f"{base}#replay={room}")
+        await page.wait_for_selector(".narration")
+        for _ in range(14):
+            await page.click("[aria-label='one step forward']")
+        await shoot(page, out, f"replay-{tag}")
+        await page.goto(f"{base}#lobby")
+        for game in ("forty-thieves", "pyramid", "bakers-dozen"):
+            await page.wait_for_selector("#game")
+            await page.select_option("#game", game)
+            await page.click("text=Play a random deal")
+            await page.wait_for_selector(".layout")
+            await shoot(page, out, f"solitaire-{game}-{tag}")
+            await page.goto(f"{base}#lobby")
+        await browser.close()
+
+
+async def main(out: Path) -> None:
+    out.mkdir(parents=True, exist_ok=True)
+    with tempfile.TemporaryDirectory() as tmp:
+        config = ServerConfig(host="127.0.0.1", port=0, db=f"{tmp}/screens.sqlite3", bot_delay=0.0)
+        async with BarbuServer(config) as server:
+            started = time.monotonic()
+            for scheme in ("light", "dark"):
+                for size in ("desktop", "phone"):
+                    await screens(server, out, scheme, size)
+            print(f"screens saved in {out} ({time.monotonic() - started:.0f} s)")
+
+
+if __name__ == "__main__":
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--out", type=Path, default=Path("web-screens"), help="folder for the PNG files")
+    args = parser.parse_args()
+    if not chromium_found():
+        sys.exit(f"web_screens: {MISSING}")
+    asyncio.run(main(args.out))

@@ -1,0 +1,40 @@
+"""Debian's Chromium driven by Playwright (from PyPI; its own browser download is never used), for the
+browser tests and ``benchmarks/web_screens.py``.
+
+Chromium runs headless with the flags this machine needs: ``--no-sandbox`` (tests run as root) and no
+background networking (the machine has no network but the package registries).
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+
+from playwright.async_api import Browser, Playwright, ViewportSize
+
+#: Where Debian's ``chromium`` package puts the browser (``BARBU_CHROMIUM`` overrides it).
+CHROMIUM = os.environ.get("BARBU_CHROMIUM", "/usr/bin/chromium")
+FLAGS = [
+    "--headless",
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-quic",
+    "--no-first-run",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+]
+#: Viewports: a desktop and a 360-pixel-wide phone.
+DESKTOP: ViewportSize = {"width": 1280, "height": 860}
+PHONE: ViewportSize = {"width": 360, "height": 740}
+MISSING = "Chromium is not installed: apt-get install chromium (Debian's package, /usr/bin/chromium)"
+
+
+def chromium_found() -> bool:
+    """Whether the Chromium binary is there to drive."""
+    return os.access(CHROMIUM, os.X_OK) or shutil.which(CHROMIUM) is not None
+
+
+async def launch(playwright: Playwright) -> Browser:
+    """Start headless Chromium (Debian's) under Playwright."""
+    return await playwright.chromium.launch(executable_path=CHROMIUM, headless=True, args=FLAGS)

@@ -1,0 +1,204 @@
+"""The browser client in a real browser: Debian's Chromium driven by Playwright, against a real server on a
+loopback port. Skipped, naming the package, when Chromium is not installed."""
+
+from __future__ import annotations
+
+import time
+from collections.abc import AsyncIterator
+
+import pytest
+from playwright.async_api import Browser, Page, async_playwright
+
+from client import Connection
+from engine.cards import SEATS, texts
+from server import BarbuServer
+from server.barbu_table import BarbuTable
+from server.solitaire_room import SolitaireRoom
+from tests.browser import MISSING, PHONE, chromium_found, launch
+from tests.conftest import StartServer, until
+
+pytestmark = pytest.mark.skipif(not chromium_found(), reason=MISSING)
+
+
+@pytest.fixture
+async def browser() -> AsyncIterator[Browser]:
+    async with async_playwright() as pw:
+        chromium = await launch(pw)
+        yield chromium
+        await chromium.close()
+
+
+async def _login(page: Page, url: str, name: str) -> None:
+    await page.goto(url)
+    await page.fill("#login-name", name)
+    await page.click("text=Log in")
+
+
+def _table(server: BarbuServer, room: str) -> BarbuTable:
+    assert server.lobby is not None
+    table = server.lobby.rooms[room]
+    assert isinstance(table, BarbuTable)
+    return table
+
+
+def _unplayed(table: BarbuTable) -> tuple[int, set[str]]:
+    """The hand number and every card still in a seat's hand (none of them public)."""
+    match = table.match
+    if match is None or match.over:
+        return 0, set()
+    return match.hand_number, {card for seat in range(4) for card in texts(match.hand.hands[seat])}
+
+
+async def _shown_cards(page: Page, within: str = "body") -> list[str]:
+    cards: list[str] = await page.eval_on_selector_all(
+        f"{within} [data-card]", "els => els.map(e => e.dataset.card)"
+    )
+    return cards
+
+
+async def _no_hidden_card(page: Page, table: BarbuTable, seat: int | None) -> None:
+    """Every card face on ``page`` is public or dealt to its own ``seat`` (None: a spectator). The server's
+    unplayed cards are read before and after the page, and the page's hand number in between: a card played
+    meanwhile, or a page still showing the hand before, is not mistaken for a leak."""
+    hand_before, before = _unplayed(table)
+    shown_list, where = await page.evaluate(
+        "() => [[...document.querySelectorAll('[data-card]')].map(e => e.dataset.card),"
+        " (document.querySelector('.where') || {}).textContent || '']"
+    )
+    shown = set(shown_list)
+    hand_after, after = _unplayed(table)
+    if hand_before != hand_after or f"Hand {hand_before} of" not in where:
+        return
+    match = table.match
+    assert match is not None
+    own = set() if seat is None else set(texts(match.hand.dealt[seat]))
+    assert not (shown & before & after) - own, f"hidden cards shown: {(shown & before & after) - own}"
+
+
+async def test_a_hand_by_clicks_reload_and_a_watcher_from_the_invite_link(
+    start_server: StartServer, browser: Browser
+) -> None:
+    server = await start_server(bot_delay=0.02)
+    url = server.share_url
+    ann = await (await browser.new_context()).new_page()
+    await _login(ann, url, "ann")
+    await ann.wait_for_selector("#table-name")
+    await ann.fill("#table-name", "friday")
+    await ann.select_option("select[name=rotation]", "each-hand")  # every seat declares within 4 hands
+    await ann.check("#fill-bots")
+    await ann.click("text=Create and sit down")
+    await ann.wait_for_selector(".seat.bottom")
+    room = ann.url.rpartition("=")[2]
+    table = _table(server, room)
+    assert [s.owner for s in table.seats].count("ann") == 1 and sum(s.is_bot for s in table.seats) == 3
+    seat = next(i for i, s in enumerate(table.seats) if s.owner == "ann")
+
+    watcher_context = await browser.new_context(viewport=PHONE, is_mobile=True, has_touch=True)
+    bob = await watcher_context.new_page()
+    await _login(bob, f"{url}#table={room}", "bob")  # the invite link opens the table after the login
+    await bob.wait_for_selector(".felt")
+    assert "you are watching" in await bob.inner_text(".where")
+    assert await bob.evaluate("document.documentElement.scrollWidth") <= PHONE["width"]
+
+    chose = doubled = reloaded = False
+    hands_done = 0
+    deadline = time.monotonic() + 120
+    while not (chose and doubled and reloaded and hands_done >= 1):
+        assert time.monotonic() < deadline, (chose, doubled, reloaded, hands_done)
+        match = table.match
+        assert match is not None
+        own = set(texts(match.hand.hands[seat]))
+        await _no_hidden_card(ann, table, seat)
+        await _no_hidden_card(bob, table, None)
+        hand_number = match.hand_number
+        if await ann.locator(".contract").count():
+            await ann.locator(".contract").first.click()  # a contract; Trumps and Dominoes ask more
+            await ann.wait_for_timeout(100)
+            if await ann.locator(".choice .buttons button").count():
+                await ann.locator(".choice .buttons button").first.click()  # the trump suit / starting rank
+            chose = True
+        elif await ann.locator("#double-title").count():
+            box = ann.locator("input[data-seat]").first
+            if await box.count() and not doubled and "Doubling" in await ann.inner_text("#double-title"):
+                await box.check()
+                await ann.click("[data-focus=submit-double]")
+                doubled = True
+            else:
+                await ann.click("[data-focus=no-double]")
+        elif await ann.locator(".hand .playable").count():
+            if chose and doubled and not reloaded and len(match.hand.trick) == 0 and len(own) < 13:
+                before = sorted(await _shown_cards(ann, ".hand"))
+                await ann.reload()
+                await ann.wait_for_selector(".hand .card")
+                assert sorted(await _shown_cards(ann, ".hand")) == before  # the same seat, the same hand
+                assert f"Hand {hand_number} of 28" in await ann.inner_text(".where")
+                reloaded = True
+                continue
+            await ann.locator(".hand .playable").first.click()
+        elif await ann.locator("[data-focus=pass]").count():
+            await ann.click("[data-focus=pass]")
+        elif await ann.locator("[data-focus=close-summary]").count():
+            hands_done += 1
+            await ann.click("[data-focus=close-summary]")
+        await ann.wait_for_timeout(60)
+    assert await ann.locator(".scores").count() == 1
+    await ann.click("text=Score sheet")
+    assert await ann.locator("dialog.sheet tbody tr").count() >= 1
+    await ann.click("[data-focus=close-sheet]")
+    await ann.fill("[data-focus=chat]", "well played")
+    await ann.press("[data-focus=chat]", "Enter")
+    await bob.wait_for_selector(".chat-log li:has-text('well played')")
+    assert await bob.evaluate("document.documentElement.scrollWidth") <= PHONE["width"]
+
+
+async def test_solitaire_move_undo_and_hint(server: BarbuServer, browser: Browser) -> None:
+    page = await (await browser.new_context()).new_page()
+    await _login(page, server.share_url, "sol")
+    await page.wait_for_selector("#game")
+    await page.select_option("#game", "forty-thieves")
+    await page.click("text=Play a random deal")
+    await page.wait_for_selector(".layout")
+    assert server.lobby is not None
+    room = next(r for r in server.lobby.rooms.values() if isinstance(r, SolitaireRoom))
+    move = next((m for m in room.game.legal_moves() if m.startswith("t") and ">t" in m), "s")
+    if move == "s":
+        await page.click("[data-pile=s]")
+    else:
+        source, target = move.split(">")
+        await page.locator(f"[data-pile={source}]").last.click()
+        await page.locator(f"[data-pile={target}]").last.click()
+    await until(lambda: room.game.moves == 1, "the move made by clicks")
+    await page.wait_for_selector("text=1 moves")
+    await page.click("text=Undo")
+    await until(lambda: room.game.moves == 0, "the undo")
+    await page.click("text=Hint")
+    hint = await page.wait_for_selector(".hint")
+    assert hint is not None and (await hint.inner_text()).startswith("Hint: ")
+    assert await page.locator(".card.selected, .slot.marked, .stock.marked").count() >= 1
+
+
+async def test_a_finished_match_replayed(server: BarbuServer, browser: Browser) -> None:
+    host = await Connection.connect(server.url)
+    await host.login("host")
+    room = await host.create_table("to replay")
+    for seat in SEATS:
+        await host.add_bot(room, seat, "random")
+    assert server.store is not None
+    store = server.store
+    await until(lambda: store.room(int(room)).status == "over", "the bots' match to end", timeout=60)
+    await host.close()
+    page = await (await browser.new_context()).new_page()
+    await _login(page, server.share_url, "viewer")
+    await page.wait_for_selector("text=Replay “to replay”")
+    await page.click("text=Replay “to replay”")
+    await page.wait_for_selector(".narration")
+    assert len(await _shown_cards(page, ".open-hand")) == 52  # all four hands face up
+    assert "The cards are dealt." in await page.inner_text(".narration")
+    for _ in range(8):
+        await page.click("[aria-label='one step forward']")
+    assert len(await _shown_cards(page, ".open-hand")) < 52
+    assert "step 8 of" in await page.inner_text(".where")
+    await page.click("[aria-label='next hand']")
+    await page.wait_for_selector("text=Hand 2 of 28")
+    await page.click("text=End of hand")
+    await page.wait_for_selector("text=Hand 2 result")

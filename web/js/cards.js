@@ -1,0 +1,42 @@
+// Cards drawn with CSS and the suit symbols: faces, backs, names for screen readers, hand order.
+import { h } from "./dom.js";
+import { RANK_NAMES, RANKS, SUIT_NAMES, SUIT_SYMBOLS, rankText } from "./words.js";
+
+/** "queen of spades" for "QS". */
+export function cardName(card) {
+  return `${RANK_NAMES[card[0]]} of ${SUIT_NAMES[card[1]]}`;
+}
+
+/**
+ * A card face. Options: `label` (extra words for the screen reader, e.g. "playable"), `onClick` (makes it a
+ * button), `disabled`, `selected`, `small`, `className`.
+ */
+export function cardFace(card, options = {}) {
+  const { label, onClick, disabled, selected, small, className } = options;
+  const words = label ? `${cardName(card)}, ${label}` : cardName(card);
+  const classes = ["card", `suit-${card[1]}`, small ? "small" : "", selected ? "selected" : "", className || ""];
+  const props = { class: classes.join(" ").trim(), "data-card": card, "aria-label": words, title: words };
+  const body = [
+    h("span", { class: "corner", "aria-hidden": "true" }, h("b", {}, rankText(card[0])), SUIT_SYMBOLS[card[1]]),
+    h("span", { class: "pip", "aria-hidden": "true" }, SUIT_SYMBOLS[card[1]]),
+  ];
+  if (!onClick) return h("span", { ...props, role: "img" }, body);
+  return h("button", { ...props, type: "button", disabled: disabled || false, "aria-pressed": selected ? "true" : null, on: { click: onClick } }, body);
+}
+
+/** A face-down card (nothing about it is known here). */
+export function cardBack(options = {}) {
+  return h("span", { class: `card back${options.small ? " small" : ""}`, "aria-hidden": "true" });
+}
+
+const SUIT_ORDER = { S: 0, H: 1, C: 2, D: 3 }; // colours alternate: ♠ ♥ ♣ ♦
+
+/** `cards` sorted as a hand is held: by suit (alternating colours), high to low within a suit. */
+export function sortHand(cards) {
+  return [...cards].sort((a, b) => SUIT_ORDER[a[1]] - SUIT_ORDER[b[1]] || RANKS.indexOf(b[0]) - RANKS.indexOf(a[0]));
+}
+
+/** The rank of a card as a number 0 (two) to 12 (ace). */
+export function rankIndex(card) {
+  return RANKS.indexOf(card[0]);
+}

@@ -1,0 +1,62 @@
+// Tiny DOM helpers: build elements from a tag, properties and children; no framework.
+
+/**
+ * Make an element. `props` keys: `class`, `text`, `on` (map of event -> handler), `style` (map),
+ * any other key is set as an attribute (null/false skipped, true as "").
+ */
+export function h(tag, props = {}, ...children) {
+  const el = document.createElement(tag);
+  for (const [key, value] of Object.entries(props || {})) {
+    if (value === null || value === undefined || value === false) continue;
+    if (key === "class") el.className = value;
+    else if (key === "text") el.textContent = value;
+    else if (key === "on") for (const [name, fn] of Object.entries(value)) el.addEventListener(name, fn);
+    else if (key === "style") for (const [name, v] of Object.entries(value)) el.style.setProperty(name, v);
+    else el.setAttribute(key, value === true ? "" : String(value));
+  }
+  append(el, children);
+  return el;
+}
+
+/** Append children (elements, strings, arrays, null skipped) to `el`. */
+export function append(el, children) {
+  for (const child of children.flat(Infinity)) {
+    if (child === null || child === undefined || child === false) continue;
+    el.append(child instanceof Node ? child : document.createTextNode(String(child)));
+  }
+  return el;
+}
+
+/** Replace every child of `el` with `children`. */
+export function fill(el, ...children) {
+  el.replaceChildren();
+  return append(el, children);
+}
+
+/**
+ * Fill `frame` with `children` and give the focus back to the element carrying the same `data-focus` as
+ * the one focused before (screens redraw whole; the keyboard user keeps their place).
+ */
+export function redraw(frame, ...children) {
+  const active = document.activeElement;
+  const key = active && frame.contains(active) && active.dataset ? active.dataset.focus : null;
+  fill(frame, ...children);
+  if (!key) return;
+  const again = frame.querySelector(`[data-focus="${CSS.escape(key)}"]`);
+  if (!again || again.disabled) return;
+  again.focus({ preventScroll: true });
+  if (again instanceof HTMLInputElement && again.type === "text") again.setSelectionRange(again.value.length, again.value.length);
+}
+
+/** A button with a label (text or children) and a click handler; a text label is also its `data-focus`. */
+export function button(label, onClick, props = {}) {
+  const focus = typeof label === "string" ? label : null;
+  return h("button", { type: "button", "data-focus": focus, ...props, on: { click: onClick, ...(props.on || {}) } }, label);
+}
+
+/** A labelled <select> of [value, text] options; `onChange(value)` on change. */
+export function select(label, options, value, onChange, props = {}) {
+  const el = h("select", props, options.map(([v, t]) => h("option", { value: String(v), selected: String(v) === String(value) }, t)));
+  el.addEventListener("change", () => onChange(el.value));
+  return h("label", { class: "field" }, h("span", {}, label), el);
+}

@@ -1,0 +1,130 @@
+// The lobby: tables (live), a new table, solitaire games with the day's deals, finished matches to replay.
+import { button, fill, h, select } from "./dom.js";
+import { gamePicker } from "./solitaire_picker.js";
+import { POLICIES, SEATS, VARIANTS, playerText, variantsText } from "./words.js";
+
+const REFRESH_MS = 3000;
+
+/** The lobby screen (polls list-rooms every few seconds while shown). */
+export function lobbyScreen(app) {
+  const { session, root } = app;
+  const tables = h("div", { class: "rooms", "aria-live": "polite" });
+  const watchable = h("div", { class: "rooms" });
+  const daily = h("div", { class: "daily" });
+  const matches = h("div", { class: "matches" });
+  const picker = gamePicker(app);
+  fill(root,
+    h("section", { class: "panel", "aria-labelledby": "tables-title" }, h("h2", { id: "tables-title" }, "Tables"), tables),
+    h("section", { class: "panel", "aria-labelledby": "new-title" }, h("h2", { id: "new-title" }, "New table"), newTableForm(app)),
+    h("section", { class: "panel", "aria-labelledby": "sol-title" }, h("h2", { id: "sol-title" }, "Solitaire"), picker.element, daily, watchable),
+    h("section", { class: "panel", "aria-labelledby": "matches-title" }, h("h2", { id: "matches-title" }, "Finished matches"), matches),
+  );
+
+  async function refresh() {
+    const reply = await session.request("list-rooms");
+    const barbu = reply.rooms.filter((room) => room.kind === "barbu");
+    fill(tables, barbu.length ? barbu.map((room) => tableCard(app, room)) : h("p", {}, "No table yet: start one below."));
+    const others = reply.rooms.filter((room) => room.kind === "solitaire");
+    fill(watchable, others.length ? h("h3", {}, "Games being played") : null, others.map((room) => solitaireCard(app, room)));
+    fill(daily, dailyTables(reply.daily));
+  }
+
+  async function refreshMatches() {
+    const reply = await session.request("list-matches");
+    fill(matches, reply.matches.length
+      ? h("ul", { class: "plain" }, reply.matches.map((match) => h("li", {},
+        button(`Replay “${match.name}”`, () => app.go("replay", match.match)), " ",
+        SEATS.map((seat) => `${playerText(match.players[seat])} ${match.totals[seat]}`).join(" · "),
+        " — ", new Date(match.finished * 1000).toLocaleString())))
+      : h("p", {}, "No match has finished on this server yet."));
+  }
+
+  const tick = () => refresh().catch(() => {});
+  tick();
+  refreshMatches().catch(() => {});
+  const timer = setInterval(tick, REFRESH_MS);
+  return {
+    title: "Barbu — lobby",
+    onPush() {},
+    onReconnect() { tick(); },
+    unmount() { clearInterval(timer); },
+  };
+}
+
+function stateText(room) {
+  if (room.state === "waiting") return "waiting for players";
+  if (room.state === "over") return "match over";
+  return `playing hand ${room.hand_number} of 28`;
+}
+
+function tableCard(app, room) {
+  const mine = Object.values(room.players).includes(app.session.name);
+  const seats = SEATS.map((seat) => h("li", {},
+    h("b", {}, seat), " ", playerText(room.players[seat]),
+    room.away.includes(seat) ? h("span", { class: "mark" }, " (away)") : null));
+  return h("article", { class: "room", "data-room": room.room },
+    h("h3", {}, room.name),
+    h("p", { class: "muted" }, stateText(room), " · ", `${room.spectators} watching`,
+      room.turn_time ? ` · ${room.turn_time} s a turn` : "", " · ", variantsText(room.variants)),
+    h("ul", { class: "seats-list" }, seats),
+    button(mine ? "Back to my seat" : room.state === "waiting" ? "Open (sit or watch)" : "Watch", () => app.go("table", room.room), { class: mine ? "primary" : "" }),
+  );
+}
+
+function solitaireCard(app, room) {
+  return h("article", { class: "room" },
+    h("h3", {}, room.name),
+    h("p", { class: "muted" }, room.result ? `finished: ${room.result}` : `${room.moves} moves`, " · ", `${room.spectators} watching`),
+    button(room.players.player === app.session.name ? "Back to my game" : "Watch", () => app.go("solitaire", room.room)),
+  );
+}
+
+function dailyTables(days) {
+  if (!days || !days.length) return null;
+  return h("details", { class: "daily-results" },
+    h("summary", {}, "The day's deals: results"),
+    days.map((day) => h("div", {},
+      h("h4", {}, `${day.title}, ${day.day}`),
+      day.results.length
+        ? h("table", {}, h("thead", {}, h("tr", {}, h("th", {}, "Player"), h("th", {}, "Result"), h("th", {}, "Cards home"), h("th", {}, "Moves"))),
+          h("tbody", {}, day.results.map((row) => h("tr", {},
+            h("td", {}, row.player), h("td", {}, row.won ? "won" : "not won"), h("td", {}, row.score), h("td", {}, row.moves)))))
+        : h("p", { class: "muted" }, "Nobody has finished it yet today."))));
+}
+
+function newTableForm(app) {
+  const { session } = app;
+  const name = h("input", { id: "table-name", required: true, maxlength: 40, value: `${session.name}'s table` });
+  const variants = {};
+  const timer = { value: "" };
+  const policy = { value: "heuristic" };
+  const fillBots = h("input", { type: "checkbox", id: "fill-bots" });
+  const error = h("p", { class: "error", role: "alert" });
+  const form = h("form", { class: "new-table" },
+    h("label", { class: "field" }, h("span", {}, "Table name"), name),
+    VARIANTS.map(([key, label, choices]) =>
+      select(label, choices, choices[0][0], (value) => { if (value === choices[0][0]) delete variants[key]; else variants[key] = value; }, { name: key })),
+    select("Turn timer", [["", "no limit"], [15, "15 seconds"], [30, "30 seconds"], [60, "1 minute"], [120, "2 minutes"]], "", (value) => { timer.value = value; }, { name: "turn_time" }),
+    select("Bots play", POLICIES, "heuristic", (value) => { policy.value = value; }, { name: "bot_policy" }),
+    h("label", { class: "check" }, fillBots, " Fill the other three seats with bots"),
+    h("button", { type: "submit", class: "primary" }, "Create and sit down"),
+    error,
+  );
+  form.addEventListener("submit", async (event) => {
+    event.preventDefault();
+    error.textContent = "";
+    try {
+      const created = await session.request("create-table", {
+        name: name.value.trim(), variants, turn_time: timer.value ? Number(timer.value) : null, bot_policy: policy.value,
+      });
+      const snapshot = await session.request("sit", { room: created.room });
+      if (fillBots.checked) {
+        for (const seat of SEATS) if (seat !== snapshot.seat) await session.request("add-bot", { room: created.room, seat });
+      }
+      app.go("table", created.room);
+    } catch (failure) {
+      error.textContent = failure.message;
+    }
+  });
+  return form;
+}

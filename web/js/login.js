@@ -1,0 +1,29 @@
+// The login screen: a name, and the server password when the server has one.
+import { h, fill } from "./dom.js";
+
+/** Show the login form in `root`; `done()` once logged in. */
+export function showLogin(root, session, done) {
+  const name = h("input", { id: "login-name", name: "name", required: true, maxlength: 24, autocomplete: "nickname", value: session.lastName });
+  const password = h("input", { id: "login-password", name: "password", type: "password", autocomplete: "current-password" });
+  const error = h("p", { class: "error", role: "alert" });
+  const form = h("form", { class: "panel login", "aria-labelledby": "login-title" },
+    h("h1", { id: "login-title" }, "Barbu"),
+    h("p", {}, "Pick a name to play under. Your friends see it at the table."),
+    h("label", { class: "field" }, h("span", {}, "Your name"), name),
+    session.needsPassword ? h("label", { class: "field" }, h("span", {}, "Server password"), password) : null,
+    h("button", { type: "submit", class: "primary" }, "Log in"),
+    error,
+  );
+  form.addEventListener("submit", async (event) => {
+    event.preventDefault();
+    error.textContent = "";
+    try {
+      await session.login(name.value.trim(), password.value);
+      done();
+    } catch (failure) {
+      error.textContent = failure.message;
+    }
+  });
+  fill(root, form);
+  name.focus();
+}

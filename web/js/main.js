@@ -1,0 +1,71 @@
+// The browser client's entry point: the session, the header, and the screens chosen by the address's
+// hash: #lobby, #table=ID (also the invite link), #solitaire=ID, #replay=ID.
+import { button, fill } from "./dom.js";
+import { showLogin } from "./login.js";
+import { lobbyScreen } from "./lobby.js";
+import { replayScreen } from "./replay.js";
+import { Session } from "./session.js";
+import { solitaireScreen } from "./solitaire.js";
+import { tableScreen } from "./table.js";
+
+const SCREENS = { lobby: lobbyScreen, table: tableScreen, solitaire: solitaireScreen, replay: replayScreen };
+
+const session = new Session();
+const root = document.getElementById("app");
+const app = { session, root, screen: null, go };
+
+/** Show screen `name` (with its room or match `id`) by changing the address's hash. */
+function go(name, id) {
+  const hash = id === undefined ? `#${name}` : `#${name}=${encodeURIComponent(id)}`;
+  if (location.hash === hash) route();
+  else location.hash = hash;
+}
+
+function parseHash() {
+  const [name, id] = location.hash.replace(/^#/, "").split("=");
+  return SCREENS[name] ? { name, id: id === undefined ? undefined : decodeURIComponent(id) } : { name: "lobby" };
+}
+
+function route() {
+  if (app.screen) app.screen.unmount();
+  app.screen = null;
+  if (!session.name) {
+    showLogin(root, session, () => { showWho(); route(); });
+    return;
+  }
+  const { name, id } = parseHash();
+  app.screen = SCREENS[name](app, id);
+  document.title = app.screen.title || "Barbu";
+  root.focus({ preventScroll: true });
+}
+
+function showWho() {
+  const who = document.getElementById("who");
+  if (!session.name) return fill(who);
+  fill(who, session.name, " ", button("Log out", () => { session.logout(); location.hash = ""; location.reload(); }, { class: "link" }));
+}
+
+/** After a resume with seats held and no screen asked for, go back to the seat (table or solitaire). */
+async function backToSeat() {
+  if (location.hash.length > 1 || !session.rooms.length) return;
+  const { rooms } = await session.request("list-rooms");
+  const mine = rooms.find((room) => room.room === session.rooms[0]);
+  if (mine) go(mine.kind === "barbu" ? "table" : "solitaire", mine.room);
+}
+
+session.addEventListener("push", (event) => app.screen && app.screen.onPush(event.detail));
+session.addEventListener("resumed", () => app.screen && app.screen.onReconnect && app.screen.onReconnect());
+session.addEventListener("status", (event) => { document.getElementById("status").textContent = event.detail; });
+window.addEventListener("hashchange", route);
+
+(async () => {
+  try {
+    await session.start();
+  } catch (error) {
+    fill(root, `Cannot reach the server: ${error.message}`);
+    return;
+  }
+  showWho();
+  await backToSeat();
+  route();
+})();

@@ -1,0 +1,143 @@
+// A finished match watched again from its stored record: hand by hand and card by card, all four hands
+// face up (the server lays the record out: protocol request "replay").
+import { cardFace, cardName, rankIndex, sortHand } from "./cards.js";
+import { button, fill, h, redraw } from "./dom.js";
+import { doublesText } from "./table_score.js";
+import { SEATS, SEAT_NAMES, contractText, playerText } from "./words.js";
+
+/** The position after the first `step` events of `hand` (a "replay" hand). */
+export function position(hand, step) {
+  const pos = {
+    hands: Object.fromEntries(SEATS.map((s) => [s, [...hand.hands[s]]])),
+    trick: { leader: hand.declarer, cards: [] }, tricks: [], contract: null, trump: null, start_rank: null,
+    doubles: [], redoubles: [], rows: { S: [], H: [], D: [], C: [] }, out: [], last: null,
+  };
+  for (const event of hand.events.slice(0, step)) {
+    pos.last = event;
+    if (event.event === "contract-chosen") Object.assign(pos, { contract: event.contract, trump: event.trump || null, start_rank: event.start_rank || null });
+    else if (event.event === "doubled") for (const t of event.targets) pos.doubles.push([event.seat, t]);
+    else if (event.event === "redoubled") for (const t of event.targets) pos.redoubles.push([event.seat, t]);
+    else if (event.event === "card-played") {
+      pos.hands[event.seat] = pos.hands[event.seat].filter((c) => c !== event.card);
+      if (pos.contract === "dominoes") {
+        const row = pos.rows[event.card[1]];
+        row.push(event.card);
+        row.sort((a, b) => rankIndex(a) - rankIndex(b));
+      } else {
+        if (!pos.trick.cards.length) pos.trick.leader = event.seat;
+        pos.trick.cards.push(event.card);
+      }
+    } else if (event.event === "trick-won") {
+      pos.tricks.push(event);
+      pos.trick = { leader: event.winner, cards: [] };
+    } else if (event.event === "player-out") pos.out.push(event.seat);
+  }
+  return pos;
+}
+
+function eventText(event) {
+  if (!event) return "The cards are dealt.";
+  const who = SEAT_NAMES[event.seat] || "";
+  switch (event.event) {
+    case "contract-chosen": return `${SEAT_NAMES[event.declarer]} chooses ${contractText(event.contract, event.trump, event.start_rank)}.`;
+    case "doubled": return event.targets.length ? `${who} doubles ${event.targets.map((s) => SEAT_NAMES[s]).join(" and ")}.` : `${who} doubles nobody.`;
+    case "redoubled": return event.targets.length ? `${who} redoubles ${event.targets.map((s) => SEAT_NAMES[s]).join(" and ")}.` : `${who} does not redouble.`;
+    case "card-played": return `${who} plays the ${cardName(event.card)}.`;
+    case "passed": return `${who} passes.`;
+    case "trick-won": return `Trick ${event.trick_number} won by ${SEAT_NAMES[event.winner]}.`;
+    case "player-out": return `${who} is out (${event.place}).`;
+    default: return event.event;
+  }
+}
+
+/** The replay screen for finished match `matchId`. */
+export function replayScreen(app, matchId) {
+  const { session, root } = app;
+  const frame = h("div", { class: "replay-screen" });
+  fill(root, frame);
+  const state = { data: null, hand: 0, step: 0, playing: null };
+
+  function go(hand, step) {
+    const hands = state.data.hands;
+    state.hand = Math.max(0, Math.min(hands.length - 1, hand));
+    const length = hands[state.hand].events.length;
+    state.step = step === Infinity ? length : Math.max(0, Math.min(length, step));
+    draw();
+  }
+
+  function next() {
+    const hand = state.data.hands[state.hand];
+    if (state.step < hand.events.length) go(state.hand, state.step + 1);
+    else if (state.hand + 1 < state.data.hands.length) go(state.hand + 1, 0);
+    else stop();
+  }
+
+  function stop() {
+    clearInterval(state.playing);
+    state.playing = null;
+    draw();
+  }
+
+  function seatHand(pos, seat, data) {
+    return h("section", { class: `seat ${{ N: "top", E: "right", S: "bottom", W: "left" }[seat]}`, "aria-label": `${SEAT_NAMES[seat]}'s hand` },
+      h("div", { class: "who" }, h("b", {}, `${SEAT_NAMES[seat]}: ${playerText(data.players[seat])}`),
+        seat === data.hands[state.hand].declarer ? h("span", { class: "badge declarer" }, "★ declarer") : null,
+        seat === data.hands[state.hand].dealer ? h("span", { class: "badge" }, "D") : null),
+      h("div", { class: "open-hand" }, sortHand(pos.hands[seat]).map((card) => cardFace(card, { small: true }))));
+  }
+
+  function center(pos, hand) {
+    if (pos.contract === "dominoes") {
+      return h("div", { class: "rows" }, ["S", "H", "D", "C"].map((suit) => h("div", { class: "row" }, pos.rows[suit].map((c) => cardFace(c, { small: true })))));
+    }
+    const trick = pos.trick.cards.length ? pos.trick : pos.tricks[pos.tricks.length - 1];
+    if (!trick) return h("p", { class: "muted" }, "No card played yet.");
+    return h("div", { class: "trick" }, trick.cards.map((card, i) => {
+      const seat = SEATS[(SEATS.indexOf(trick.leader) + i) % 4];
+      return h("div", { class: `played ${{ N: "top", E: "right", S: "bottom", W: "left" }[seat]}` }, cardFace(card, { label: `played by ${SEAT_NAMES[seat]}` }));
+    }), hand && trick.winner ? h("p", { class: "caption" }, `won by ${SEAT_NAMES[trick.winner]}`) : null);
+  }
+
+  function result(hand) {
+    const row = (label, values) => h("tr", {}, h("th", {}, label), SEATS.map((s) => h("td", {}, values[s])));
+    return h("table", { class: "result-table" },
+      h("thead", {}, h("tr", {}, h("th", {}, ""), SEATS.map((s) => h("th", {}, s)))),
+      h("tbody", {}, row("Contract", hand.contract_scores), row("Doubles", hand.settlements), row("Hand", hand.scores), row("Total", hand.totals)));
+  }
+
+  function draw() {
+    const data = state.data;
+    const hand = data.hands[state.hand];
+    const pos = position(hand, state.step);
+    const end = state.step === hand.events.length;
+    const doubles = doublesText(pos.doubles, pos.redoubles);
+    redraw(frame,
+      h("header", { class: "table-head" },
+        h("h1", {}, `Replay: ${data.name}`),
+        h("p", { class: "where" }, `Hand ${hand.hand_number} of ${data.hands.length} · ${contractText(pos.contract, pos.trump, pos.start_rank)} · step ${state.step} of ${hand.events.length}`)),
+      h("div", { class: "buttons controls", role: "toolbar", "aria-label": "replay controls" },
+        button("« Hand", () => go(state.hand - 1, 0), { disabled: state.hand === 0, "aria-label": "previous hand" }),
+        button("‹ Back", () => go(state.hand, state.step - 1), { disabled: state.step === 0, "aria-label": "one step back" }),
+        button(state.playing ? "Pause" : "Play", () => { if (state.playing) stop(); else { state.playing = setInterval(next, 700); draw(); } }),
+        button("Next ›", next, { "aria-label": "one step forward", "data-focus": "next" }),
+        button("Hand »", () => go(state.hand + 1, 0), { disabled: state.hand + 1 === data.hands.length, "aria-label": "next hand" }),
+        button("End of hand", () => go(state.hand, Infinity)),
+        button("Lobby", () => app.go("lobby"))),
+      h("p", { class: "narration", "aria-live": "polite" }, eventText(pos.last), doubles.length ? ` Doubles: ${doubles.join("; ")}.` : ""),
+      h("div", { class: "felt open" }, SEATS.map((seat) => seatHand(pos, seat, data)), h("div", { class: "center" }, center(pos, end))),
+      end ? h("section", { class: "panel" }, h("h2", {}, `Hand ${hand.hand_number} result`), result(hand)) : null,
+      state.hand === data.hands.length - 1 && end
+        ? h("p", {}, "Final ranking: ", data.ranking.map((place, i) => `${i + 1}. ${place.map((s) => playerText(data.players[s])).join(" = ")}`).join("  "))
+        : null);
+  }
+
+  frame.addEventListener("keydown", (event) => {
+    if (!state.data) return;
+    const moves = { ArrowRight: () => next(), ArrowLeft: () => go(state.hand, state.step - 1), PageDown: () => go(state.hand + 1, 0), PageUp: () => go(state.hand - 1, 0) };
+    if (moves[event.key] && !(event.target instanceof HTMLInputElement)) { event.preventDefault(); moves[event.key](); }
+  });
+
+  session.request("replay", { match: matchId }).then((data) => { state.data = data; go(0, 0); })
+    .catch((failure) => fill(frame, h("div", { class: "panel" }, h("p", { role: "alert" }, `Cannot open match ${matchId}: ${failure.message}`), h("a", { href: "#lobby" }, "Back to the lobby"))));
+  return { title: "Barbu — replay", onPush() {}, onReconnect() {}, unmount() { if (state.playing) clearInterval(state.playing); } };
+}

@@ -1,0 +1,92 @@
+// The player's session: log in or resume with the token kept in localStorage, and reconnect (resume) when
+// the connection drops. Events: "push" (a server push), "status" (detail: words for the status line),
+// "resumed" (the session is back after a drop: screens ask again for what they show).
+import { Connection } from "./net.js";
+
+const TOKEN = "barbu.token";
+const NAME = "barbu.name";
+
+export class Session extends EventTarget {
+  constructor() {
+    super();
+    this.conn = null;
+    this.name = null;
+    this.rooms = [];
+    this.retry = 0;
+  }
+
+  /** The name last used in this browser (to prefill the login form). */
+  get lastName() {
+    return localStorage.getItem(NAME) || "";
+  }
+
+  /** Whether the server asks for its password at login. */
+  get needsPassword() {
+    return Boolean(this.conn && this.conn.welcome && this.conn.welcome.password);
+  }
+
+  /** Connect, and resume with the stored token if there is one; true when logged in. */
+  async start() {
+    this.conn = new Connection();
+    this.conn.addEventListener("push", (event) => this.dispatchEvent(new CustomEvent("push", { detail: event.detail })));
+    this.conn.addEventListener("close", () => this.dropped());
+    await this.conn.open();
+    this.status("");
+    this.retry = 0;
+    const token = localStorage.getItem(TOKEN);
+    if (!token) return false;
+    try {
+      this.loggedIn(await this.conn.request("resume", { token }));
+      return true;
+    } catch (error) {
+      if (error.code !== "bad-token") throw error;
+      localStorage.removeItem(TOKEN);
+      return false;
+    }
+  }
+
+  /** Log in as `name` (with the server password when it has one). Rejects with a ServerError. */
+  async login(name, password) {
+    this.loggedIn(await this.conn.request("login", { name, password: password || null }));
+  }
+
+  loggedIn(reply) {
+    this.name = reply.name;
+    this.rooms = reply.rooms;
+    localStorage.setItem(TOKEN, reply.token);
+    localStorage.setItem(NAME, reply.name);
+  }
+
+  /** Forget the token (another player may log in from this browser). */
+  logout() {
+    localStorage.removeItem(TOKEN);
+    this.name = null;
+    this.closing = true;
+    this.conn.close();
+  }
+
+  /** Send a request (see net.js). */
+  request(type, fields) {
+    return this.conn.request(type, fields);
+  }
+
+  status(text) {
+    this.dispatchEvent(new CustomEvent("status", { detail: text }));
+  }
+
+  dropped() {
+    if (this.closing) return;
+    const wait = Math.min(10, 2 ** this.retry);
+    this.retry += 1;
+    this.status(`Connection lost: trying again in ${wait} s…`);
+    setTimeout(async () => {
+      try {
+        const back = await this.start();
+        if (back) this.dispatchEvent(new Event("resumed"));
+        else location.reload(); // the token is gone: start over at the login form
+      } catch {
+        // start() failed before its close event: dropped() runs again from that event
+      }
+    }, wait * 1000);
+  }
+}

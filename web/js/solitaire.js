@@ -1,0 +1,169 @@
+// The solitaire screen: play (click a source, then a target; double-click sends a card home), undo, redo,
+// hint, auto, new deal, resign; or watch someone else's game.
+import { button, fill, h, redraw } from "./dom.js";
+import { randomSeed } from "./solitaire_picker.js";
+import { layoutView, pileText } from "./solitaire_view.js";
+
+const RESULTS = { won: "You won: every card is home!", lost: "Lost: no move was left.", resigned: "Resigned." };
+
+/** The pile names a move touches: "t3>t5*2" -> ["t3", "t5"], "p7.1+w" -> ["p7.1", "w"], "s" -> ["s"]. */
+export function movePiles(move) {
+  return move.replace(/\*\d+$/, "").split(/[>+]/);
+}
+
+/** The solitaire screen for room `roomId`. */
+export function solitaireScreen(app, roomId) {
+  const { session, root } = app;
+  const state = { snapshot: null, view: null, pick: null, hint: null, notice: "" };
+  const frame = h("div", { class: "solitaire-screen" });
+  fill(root, frame);
+  let closed = false;
+
+  async function send(type, fields = {}) {
+    state.notice = "";
+    state.hint = null;
+    try {
+      return await session.request(type, { room: roomId, ...fields });
+    } catch (failure) {
+      state.notice = failure.message;
+      draw();
+      return null;
+    }
+  }
+
+  function candidates(source, count, target) {
+    const legal = state.view.legal;
+    const exact = count > 1 ? `${source}>${target}*${count}` : `${source}>${target}`;
+    const tries = [exact, `${source}+${target}`, `${target}+${source}`];
+    if (target.startsWith("f")) tries.push(`${source}>f`);
+    const found = tries.find((move) => legal.includes(move));
+    if (found) return found;
+    const runs = legal.filter((move) => move.startsWith(`${source}>${target}*`) || move === `${source}>${target}`);
+    return runs.length === 1 ? runs[0] : exact; // an illegal move is sent all the same: the server says why
+  }
+
+  function pick(pile, index, double) {
+    if (!state.snapshot.seat || state.view.result) return;
+    const legal = state.view.legal;
+    const layout = state.view.layout;
+    if (double) {
+      if (legal.includes(`${pile}>f`)) send("move", { move: `${pile}>f` });
+      state.pick = null;
+      return;
+    }
+    if (pile === "s" && index === -1) { // the stock itself (not its face-up top card): turn it
+      state.pick = null;
+      send("move", { move: "s" });
+      return;
+    }
+    if (!state.pick) {
+      if (legal.includes(pile)) { send("move", { move: pile }); return; } // a King alone (Pyramid)
+      const column = pile.startsWith("t") ? layout.columns[Number(pile.slice(1)) - 1] : null;
+      if (column && !column.length) return;
+      state.pick = { pile, count: column ? column.length - index : 1, index };
+      draw();
+      return;
+    }
+    const from = state.pick;
+    state.pick = null;
+    if (from.pile === pile) { draw(); return; }
+    send("move", { move: candidates(from.pile, from.count, pile) });
+  }
+
+  function marked(pile, index) {
+    if (state.pick && state.pick.pile === pile) return pile.startsWith("t") ? index >= state.pick.index : true;
+    if (state.hint && movePiles(state.hint).includes(pile)) return index === -1 || isTop(pile, index);
+    return false;
+  }
+
+  function isTop(pile, index) {
+    const layout = state.view.layout;
+    if (pile.startsWith("t")) return index === layout.columns[Number(pile.slice(1)) - 1].length - 1;
+    return true;
+  }
+
+  function status() {
+    const view = state.view;
+    if (view.result) return h("p", { class: `result ${view.result}`, role: "status" }, state.snapshot.seat ? RESULTS[view.result] : `${view.player}: ${view.result}.`);
+    if (!view.legal.length) return h("p", { class: "result stuck", role: "status" }, "No move is left: undo, or resign to finish the game.");
+    return null;
+  }
+
+  function controls() {
+    const view = state.view;
+    if (!state.snapshot.seat) return h("p", {}, `You are watching ${view.player} play.`);
+    const over = Boolean(view.result);
+    return h("div", { class: "buttons controls" },
+      button("Undo", () => send("undo"), { disabled: !view.can_undo, "data-focus": "undo" }),
+      button("Redo", () => send("redo"), { disabled: !view.can_redo, "data-focus": "redo" }),
+      button("Hint", async () => {
+        const reply = await send("hint");
+        if (!reply) return;
+        state.hint = reply.move;
+        state.notice = reply.move ? `Hint: ${hintText(reply.move)}` : "No move is left.";
+        draw();
+      }, { disabled: over || view.daily !== null, title: view.daily ? "no hints on the day's deal" : null, "data-focus": "hint" }),
+      button("Auto", () => send("auto"), { disabled: over, title: "every safe move to the foundations", "data-focus": "auto" }),
+      button("New deal", async () => {
+        const snap = await send("new-deal", { seed: randomSeed() });
+        if (snap) app.go("solitaire", snap.room);
+      }, { "data-focus": "new-deal" }),
+      over ? null : button("Resign", () => { if (confirm("Give up this game?")) send("resign"); }),
+      button("Lobby", () => app.go("lobby")));
+  }
+
+  function draw() {
+    if (closed || !state.view) return;
+    const view = state.view;
+    redraw(frame,
+      h("header", { class: "table-head" },
+        h("h1", {}, view.title),
+        h("p", { class: "where" }, view.daily ? `The day's deal, ${view.daily}` : view.seed !== null ? `Deal ${view.seed}` : "A random deal",
+          ` · ${view.moves} moves · played by ${view.player}`)),
+      controls(),
+      status(),
+      state.notice ? h("p", { class: state.hint ? "hint" : "error", role: "alert" }, state.notice) : null,
+      state.pick ? h("p", { class: "muted" }, `Moving from ${pileText(state.pick.pile)}: now click where it goes.`) : null,
+      layoutView(view.layout, pick, marked));
+  }
+
+  function hintText(move) {
+    if (move === "s") return "turn the stock";
+    const piles = movePiles(move);
+    if (move.includes("+")) return `remove ${piles.map(pileText).join(" and ")}`;
+    if (piles.length === 1) return `remove the king at ${pileText(piles[0])}`;
+    return `move from ${pileText(piles[0])} to ${piles[1] === "f" ? "a foundation" : pileText(piles[1])}`;
+  }
+
+  function take(snapshot) {
+    state.snapshot = snapshot;
+    state.view = snapshot.view;
+    draw();
+  }
+
+  async function join() {
+    const { rooms } = await session.request("list-rooms");
+    const room = rooms.find((r) => r.room === roomId);
+    const mine = room && room.players.player === session.name;
+    try {
+      take(await session.request(mine ? "sit" : "watch", { room: roomId }));
+    } catch (failure) {
+      fill(frame, h("div", { class: "panel" }, h("p", { role: "alert" }, `Cannot open game ${roomId}: ${failure.message}`), h("a", { href: "#lobby" }, "Back to the lobby")));
+    }
+  }
+
+  join();
+  return {
+    title: "Barbu — solitaire",
+    onPush(message) {
+      if (message.room !== roomId) return;
+      if (message.type === "snapshot") take(message);
+      else if (message.type === "solitaire-state") {
+        state.view = message.view;
+        draw();
+      }
+    },
+    onReconnect() { join(); },
+    unmount() { closed = true; },
+  };
+}

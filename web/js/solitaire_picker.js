@@ -1,0 +1,58 @@
+// Choosing a solitaire game and its options in the lobby, then opening the day's deal or a random one.
+import { button, fill, h, select } from "./dom.js";
+
+/** A random deal's seed (0 to 2^48, within the protocol's 2^53). */
+export function randomSeed() {
+  const words = crypto.getRandomValues(new Uint32Array(2));
+  return words[0] * 65536 + (words[1] & 0xffff);
+}
+
+function choiceText(value) {
+  if (value === true) return "on";
+  if (value === false) return "off";
+  return String(value);
+}
+
+/** The picker: `{element}`; loads the games with list-games. */
+export function gamePicker(app) {
+  const { session } = app;
+  const element = h("div", { class: "picker" }, h("p", {}, "Loading the games…"));
+  const error = h("p", { class: "error", role: "alert" });
+  let games = [];
+  let game = null;
+  let options = {};
+
+  async function open(seed) {
+    error.textContent = "";
+    try {
+      const snapshot = await session.request("open-solitaire", { game: game.name, options, seed });
+      app.go("solitaire", snapshot.room);
+    } catch (failure) {
+      error.textContent = failure.message;
+    }
+  }
+
+  function render() {
+    const defaults = Object.keys(options).length === 0;
+    fill(element,
+      select("Game", games.map((g) => [g.name, g.title]), game.name, (value) => { game = games.find((g) => g.name === value); options = {}; render(); }, { id: "game" }),
+      game.options.map((option) => select(option.help, option.choices.map((c, i) => [i, choiceText(c)]), option.choices.indexOf(option.name in options ? options[option.name] : option.default), (index) => {
+        const value = option.choices[Number(index)];
+        if (value === option.default) delete options[option.name];
+        else options[option.name] = value;
+        render();
+      }, { name: option.name })),
+      h("details", { class: "rules" }, h("summary", {}, `How ${game.title} is played`), h("pre", {}, game.rules)),
+      h("div", { class: "buttons" },
+        button("Play the day's deal", () => open(null), { class: "primary", disabled: !defaults, title: defaults ? null : "the day's deal is played with the standard options" }),
+        button("Play a random deal", () => open(randomSeed()))),
+      error);
+  }
+
+  session.request("list-games").then((reply) => {
+    games = reply.games;
+    game = games[0];
+    render();
+  }).catch((failure) => fill(element, failure.message));
+  return { element };
+}

@@ -1,0 +1,118 @@
+// The Barbu table screen: joins the room (its seat back, or watching), keeps the latest snapshot, and
+// redraws. The engine decides what a seat may see: after the events of an action the page asks for a fresh
+// snapshot (one at a time, coalesced) rather than rebuilding views itself; `turn` pushes bring the view at once.
+import { fill, h } from "./dom.js";
+import { renderTable } from "./table_view.js";
+
+/** The table screen for room `roomId` (from #table=ID: the lobby or an invite link). */
+export function tableScreen(app, roomId) {
+  const { session, root } = app;
+  const state = {
+    room: roomId, me: session.name, snapshot: null, summary: null, turnSeq: -1, turnStarted: 0,
+    scored: null, dismissed: 0, flash: null, chat: [], notice: "", sheetOpen: false,
+  };
+  const frame = h("div", { class: "table-screen" });
+  fill(root, frame);
+  let inflight = false;
+  let dirty = false;
+  let closed = false;
+
+  const actions = {
+    request: async (type, fields) => {
+      state.notice = "";
+      try {
+        return await session.request(type, { room: roomId, ...fields });
+      } catch (failure) {
+        state.notice = failure.message;
+        draw();
+        return null;
+      } finally {
+        refresh();
+      }
+    },
+    act: (action) => actions.request("act", { seat: state.snapshot.seat, action }),
+    sit: async (seat) => { const snap = await actions.request("sit", { seat }); if (snap) take(snap); },
+    dismiss: () => { state.dismissed = state.scored ? state.scored.hand_number : 0; draw(); },
+    redraw: () => draw(),
+    leave: async () => { await actions.request("leave", {}); app.go("lobby"); },
+    lobby: () => app.go("lobby"),
+  };
+
+  function draw() {
+    if (!closed && state.snapshot) renderTable(frame, state, actions);
+  }
+
+  function take(snapshot) {
+    if (state.snapshot && snapshot.seq < state.snapshot.seq && snapshot.state === state.snapshot.state) return;
+    if (!state.snapshot || snapshot.seq !== state.snapshot.seq) {
+      state.targetsPick = null; // a choice half made belongs to the position it was made in
+      state.contractPick = null;
+    }
+    state.snapshot = snapshot;
+    const view = snapshot.view;
+    if (view && view.to_move && snapshot.seq !== state.turnSeq) {
+      state.turnSeq = snapshot.seq;
+      state.turnStarted = Date.now();
+    }
+    draw();
+  }
+
+  async function refresh() {
+    if (inflight) { dirty = true; return; }
+    inflight = true;
+    try {
+      do {
+        dirty = false;
+        await new Promise((resolve) => setTimeout(resolve, 30)); // the rest of the action's events
+        take(await session.request("snapshot", { room: roomId }));
+      } while (dirty && !closed);
+    } catch (failure) {
+      state.notice = failure.message;
+    } finally {
+      inflight = false;
+    }
+  }
+
+  async function join() {
+    try {
+      const { rooms } = await session.request("list-rooms");
+      state.summary = rooms.find((room) => room.room === roomId) || null;
+      const mine = state.summary && Object.values(state.summary.players).includes(session.name);
+      take(await session.request(mine ? "sit" : "watch", { room: roomId }));
+    } catch (failure) {
+      fill(frame, h("div", { class: "panel" }, h("p", { role: "alert" }, `Cannot open table ${roomId}: ${failure.message}`),
+        h("a", { href: "#lobby" }, "Back to the lobby")));
+    }
+  }
+
+  join();
+  const ticker = setInterval(() => {
+    if (state.summary && state.summary.turn_time) draw();
+  }, 1000);
+
+  return {
+    title: "Barbu — table",
+    onPush(message) {
+      if (message.room !== roomId) return;
+      if (message.type === "snapshot") take(message);
+      else if (message.type === "turn") take({ ...state.snapshot, seq: message.seq, view: message.view });
+      else if (message.type === "players") {
+        Object.assign(state.snapshot, { players: message.players, away: message.away, state: message.state });
+        draw();
+        refresh();
+      } else if (message.type === "chat") {
+        state.chat.push(message);
+        draw();
+      } else if (message.type === "event") {
+        const event = message.event;
+        if (event.event === "hand-scored") state.scored = event;
+        if (event.event === "trick-won" && state.snapshot.view) {
+          state.flash = { ...event, hand: state.snapshot.view.hand_number, until: Date.now() + 1500 };
+        }
+        refresh();
+      }
+    },
+    onReconnect() { join(); },
+    unmount() { closed = true; clearInterval(ticker); },
+  };
+}

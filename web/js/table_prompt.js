@@ -1,0 +1,96 @@
+// What the seat to act is asked: the contract (with trump suit or starting rank), the doubles (with the
+// doubles owed and the must-double rule), the redoubles, or a card (or a pass in Dominoes). Others are told
+// whom the table waits for.
+import { button, h } from "./dom.js";
+import { CONTRACTS, RANKS, SEAT_NAMES, SUIT_NAMES, SUIT_SYMBOLS, contractText, playerText, rankText } from "./words.js";
+
+/** The prompt area's content for the current state. */
+export function prompt(state, actions) {
+  const snap = state.snapshot;
+  const view = snap.view;
+  if (!view) return snap.seat ? h("p", {}, "Fill the empty seats (friends or bots) to start.") : null;
+  if (view.phase === "over") return h("p", {}, "The match is over.");
+  const mine = snap.seat && view.to_move === snap.seat && view.legal;
+  if (!mine) {
+    const who = view.to_move ? `${SEAT_NAMES[view.to_move]} (${playerText(snap.players[view.to_move])})` : "";
+    const doing = { contract: "to choose the contract", double: "to double", redouble: "to redouble", play: "to play" }[view.phase] || "";
+    return h("p", {}, `Waiting for ${who} ${doing}.`);
+  }
+  if (view.phase === "contract") return contractChooser(state, actions);
+  if (view.phase === "double") return doubling(state, actions, "double");
+  if (view.phase === "redouble") return doubling(state, actions, "redouble");
+  const pass = view.legal.find((a) => a.action === "pass");
+  return h("p", { class: "your-turn" }, pass
+    ? ["You have no card to play: ", button("Pass", () => actions.act({ action: "pass" }), { class: "primary", "data-focus": "pass" })]
+    : "Your turn: play a highlighted card (click it, or Tab to it and press Enter).");
+}
+
+function contractChooser(state, actions) {
+  const legal = state.snapshot.view.legal;
+  const names = [...new Set(legal.map((a) => a.contract))];
+  const sub = state.contractPick;
+  if (sub === "trumps") {
+    return choiceBox("Trumps: choose the trump suit", legal.filter((a) => a.contract === "trumps").map((a) =>
+      button(`${SUIT_SYMBOLS[a.trump]} ${SUIT_NAMES[a.trump]}`, () => { state.contractPick = null; actions.act(a); }, { class: `suit-${a.trump}`, "data-focus": `trump-${a.trump}` })), state, actions);
+  }
+  if (sub === "dominoes") {
+    const ranks = legal.filter((a) => a.contract === "dominoes").sort((a, b) => RANKS.indexOf(a.start_rank) - RANKS.indexOf(b.start_rank));
+    return choiceBox("Dominoes: choose the starting rank", ranks.map((a) =>
+      button(rankText(a.start_rank), () => { state.contractPick = null; actions.act(a); }, { "data-focus": `rank-${a.start_rank}`, "aria-label": `start from ${rankText(a.start_rank)}` })), state, actions);
+  }
+  return h("div", { class: "choice", role: "group", "aria-labelledby": "contract-title" },
+    h("h2", { id: "contract-title" }, "You declare: choose the contract"),
+    h("div", { class: "contracts" }, names.map((name) => button(
+      [h("b", {}, CONTRACTS[name][0]), h("small", {}, CONTRACTS[name][1])],
+      () => {
+        if (name === "trumps" || name === "dominoes") { state.contractPick = name; actions.redraw(); } else actions.act({ action: "contract", contract: name });
+      },
+      { class: "contract", "data-focus": `contract-${name}`, "data-contract": name }))));
+}
+
+function choiceBox(title, buttons, state, actions) {
+  return h("div", { class: "choice", role: "group", "aria-label": title },
+    h("h2", {}, title),
+    h("div", { class: "buttons" }, buttons),
+    button("Back", () => { state.contractPick = null; actions.redraw(); }, { "data-focus": "back" }));
+}
+
+function doubling(state, actions, kind) {
+  const snap = state.snapshot;
+  const view = snap.view;
+  const me = snap.seat;
+  const targets = kind === "double" ? view.double_targets : [...new Set(view.legal.flatMap((a) => a.targets))];
+  const chosen = state.targetsPick || (state.targetsPick = new Set());
+  const boxes = targets.map((seat) => {
+    const box = h("input", { type: "checkbox", "data-focus": `target-${seat}`, "data-seat": seat, checked: chosen.has(seat) });
+    box.addEventListener("change", () => { if (box.checked) chosen.add(seat); else chosen.delete(seat); });
+    return h("label", { class: "check" }, box, ` ${SEAT_NAMES[seat]} (${playerText(snap.players[seat])})${seat === view.declarer ? " — the declarer" : ""}`);
+  });
+  const notes = [];
+  if (kind === "double") {
+    const owed = view.doubles_owed[me] || 0;
+    notes.push(h("p", {}, `${contractText(view.contract, view.trump, view.start_rank)} by ${SEAT_NAMES[view.declarer]}. `,
+      `You still owe ${SEAT_NAMES[view.declarer]} ${owed} double${owed === 1 ? "" : "s"} during their seven hands.`));
+    if (view.must_double) notes.push(h("p", { class: "must" }, `You must double ${SEAT_NAMES[view.declarer]} this hand: you owe as many doubles as they have hands left.`));
+    if (view.contract === "trumps" || view.contract === "dominoes") notes.push(h("p", { class: "muted" }, "In Trumps and Dominoes only the declarer may be doubled."));
+  } else {
+    const by = view.doubles.filter(([, b]) => b === me).map(([a]) => SEAT_NAMES[a]);
+    notes.push(h("p", {}, `Doubled by ${by.join(", ")}: redouble them to double the stakes again.`));
+  }
+  const submit = () => {
+    const wanted = [...chosen].sort();
+    const found = view.legal.find((a) => [...a.targets].sort().join() === wanted.join());
+    state.targetsPick = null;
+    if (found) actions.act(found);
+    else actions.act({ action: kind, targets: wanted }); // the server says which rule it breaks
+  };
+  return h("div", { class: "choice", role: "group", "aria-labelledby": "double-title" },
+    h("h2", { id: "double-title" }, kind === "double" ? "Doubling: whom do you double?" : "Redoubling"),
+    notes,
+    h("div", { class: "targets" }, boxes),
+    h("div", { class: "buttons" },
+      button(kind === "double" ? "Double the ticked players" : "Redouble the ticked players", submit, { class: "primary", "data-focus": "submit-double" }),
+      view.legal.some((a) => a.targets.length === 0)
+        ? button(kind === "double" ? "No double" : "No redouble", () => { state.targetsPick = null; actions.act({ action: kind, targets: [] }); }, { "data-focus": "no-double" })
+        : null));
+}

@@ -1,0 +1,170 @@
+// Drawing the Barbu table from the screen's state: header, the four seats around the felt, the trick (or the
+// Dominoes rows, the hand's summary, the final ranking), the prompt for the seat to act, the hand, the side.
+import { cardBack, cardFace, sortHand } from "./cards.js";
+import { chatPanel } from "./chat.js";
+import { button, h, redraw } from "./dom.js";
+import { handSummary, ranking, scorePanel, scoreSheet } from "./table_score.js";
+import { prompt } from "./table_prompt.js";
+import { SEATS, SEAT_NAMES, contractText, playerText } from "./words.js";
+
+const PLACES = ["bottom", "left", "top", "right"];
+
+/** Where `seat` sits on screen for a viewer at `bottom`: "bottom", "left", "top" or "right". */
+export function place(seat, bottom) {
+  return PLACES[(SEATS.indexOf(seat) - SEATS.indexOf(bottom) + 4) % 4];
+}
+
+/** Redraw the whole table into `frame`. */
+export function renderTable(frame, state, actions) {
+  const snap = state.snapshot;
+  const view = snap.view;
+  const bottom = snap.seat || "S";
+  redraw(frame,
+    header(state, actions),
+    state.notice ? h("p", { class: "error", role: "alert" }, state.notice) : null,
+    h("div", { class: "felt", "aria-label": "the table" },
+      SEATS.map((seat) => seatBox(seat, place(seat, bottom), state, actions)),
+      h("div", { class: "center" }, center(state, actions, bottom))),
+    h("div", { class: "prompt", "aria-live": "polite" }, prompt(state, actions)),
+    snap.seat && view ? handRow(state, actions) : null,
+    h("div", { class: "side" },
+      view ? scorePanel(snap, view) : null,
+      view ? lastTrick(view) : null,
+      chatPanel(state, actions)),
+    state.sheetOpen && view ? scoreSheet(snap, view, () => { state.sheetOpen = false; actions.redraw(); }) : null,
+  );
+}
+
+function header(state, actions) {
+  const snap = state.snapshot;
+  const view = snap.view;
+  const link = `${location.origin}/#table=${snap.room}`;
+  const linkBox = h("input", { class: "invite", readonly: true, value: link, "aria-label": "invite link" });
+  const copy = button("Copy invite link", async () => {
+    try {
+      await navigator.clipboard.writeText(link);
+    } catch {
+      linkBox.select();
+      document.execCommand("copy");
+    }
+    copy.textContent = "Link copied";
+  }, { "data-focus": "copy" });
+  const where = view
+    ? `Hand ${view.hand_number} of ${view.hands_total} · ${contractText(view.contract, view.trump, view.start_rank)}`
+    : snap.state === "waiting" ? "Waiting for players: the match starts when the four seats are filled" : "";
+  return h("header", { class: "table-head" },
+    h("h1", {}, snap.name),
+    h("p", { class: "where" }, where, snap.seat ? "" : " · you are watching"),
+    h("div", { class: "buttons" },
+      copy, linkBox,
+      view ? button("Score sheet", () => { state.sheetOpen = true; actions.redraw(); }, { "data-focus": "sheet" }) : null,
+      snap.seat && snap.state !== "over" ? button("Leave table", () => {
+        if (snap.state !== "playing" || confirm("Leave? A bot plays your seat until you come back (open the table again).")) actions.leave();
+      }) : null,
+      button("Lobby", actions.lobby)));
+}
+
+function seatBox(seat, where, state, actions) {
+  const snap = state.snapshot;
+  const view = snap.view;
+  const name = snap.players[seat];
+  const marks = [];
+  if (view && view.dealer === seat) marks.push(h("span", { class: "badge", title: "dealer" }, "D"));
+  if (view && view.declarer === seat) marks.push(h("span", { class: "badge declarer", title: "declarer" }, "★ declarer"));
+  if (snap.away.includes(seat)) marks.push(h("span", { class: "badge away", title: "disconnected, or a stand-in bot plays for them" }, "away"));
+  const toMove = view && view.to_move === seat;
+  const lines = [h("div", { class: "who" }, h("b", {}, playerText(name)), seat === snap.seat ? " (you)" : "", " ", marks)];
+  if (view) {
+    lines.push(h("div", { class: "stats" }, `total ${view.totals[seat]} · ${view.tricks_won[seat]} tricks`));
+    if (seat !== snap.seat) {
+      const count = view.hand_sizes[seat];
+      lines.push(h("div", { class: "backs", "aria-label": `${count} cards in hand` }, Array.from({ length: Math.min(count, 13) }, () => cardBack({ small: true }))));
+    }
+  }
+  if (toMove) lines.push(h("div", { class: "turn" }, "to play", countdown(state)));
+  if (!name && snap.state === "waiting") {
+    lines.push(h("div", { class: "buttons" },
+      snap.seat ? null : button("Sit here", () => actions.sit(seat), { "data-focus": `sit-${seat}` }),
+      button("Add bot", () => actions.request("add-bot", { seat }), { "data-focus": `bot-${seat}` })));
+  }
+  return h("section", { class: `seat ${where}${toMove ? " to-move" : ""}`, "aria-label": `${SEAT_NAMES[seat]}: ${playerText(name)}${toMove ? ", to play" : ""}` }, h("span", { class: "seat-letter" }, SEAT_NAMES[seat]), lines);
+}
+
+function countdown(state) {
+  const limit = state.summary && state.summary.turn_time;
+  if (!limit) return null;
+  const left = Math.max(0, Math.ceil(limit - (Date.now() - state.turnStarted) / 1000));
+  return h("span", { class: "clock", "aria-label": `${left} seconds left` }, ` ${left} s`);
+}
+
+function center(state, actions, bottom) {
+  const view = state.snapshot.view;
+  if (!view) return null;
+  if (view.phase === "over") return ranking(state.snapshot, view);
+  const scored = state.scored;
+  const fresh = scored && scored.hand_number === view.hand_number - 1 && state.dismissed !== scored.hand_number;
+  if (fresh && view.trick.cards.length === 0 && view.tricks.length === 0 && !(view.plays || []).length && !Object.values(view.rows).some((row) => row.length)) {
+    return handSummary(state.snapshot, scored, actions.dismiss);
+  }
+  if (view.contract === "dominoes") return dominoRows(view);
+  let trick = view.trick;
+  let caption = trick.cards.length ? `led by ${SEAT_NAMES[trick.leader]}` : "";
+  if (!trick.cards.length && state.flash && state.flash.until > Date.now() && state.flash.hand === view.hand_number) {
+    trick = state.flash;
+    caption = `won by ${SEAT_NAMES[trick.winner]}`;
+    setTimeout(actions.redraw, state.flash.until - Date.now() + 20);
+  }
+  return h("div", { class: "trick", "aria-label": `current trick${caption ? ", " + caption : ""}` },
+    trick.cards.map((card, i) => {
+      const seat = SEATS[(SEATS.indexOf(trick.leader) + i) % 4];
+      return h("div", { class: `played ${place(seat, bottom)}` }, cardFace(card, { label: `played by ${SEAT_NAMES[seat]}` }));
+    }),
+    h("p", { class: "caption" }, caption));
+}
+
+function dominoRows(view) {
+  return h("div", { class: "rows", "aria-label": "Dominoes rows" },
+    ["S", "H", "D", "C"].map((suit) => h("div", { class: "row" },
+      (view.rows[suit] || []).length ? view.rows[suit].map((card) => cardFace(card, { small: true })) : h("span", { class: "muted" }, "—"))),
+    view.finish_order.length ? h("p", {}, "Out: ", view.finish_order.map((s) => SEAT_NAMES[s]).join(", ")) : null);
+}
+
+function lastTrick(view) {
+  const last = view.tricks[view.tricks.length - 1];
+  if (!last) return null;
+  return h("section", { class: "last-trick", "aria-label": "last trick" },
+    h("h3", {}, `Last trick: won by ${SEAT_NAMES[last.winner]}`),
+    h("div", { class: "cards" }, last.cards.map((card, i) => {
+      const seat = SEATS[(SEATS.indexOf(last.leader) + i) % 4];
+      return h("span", { class: "with-seat" }, h("small", {}, seat), cardFace(card, { small: true, label: `played by ${SEAT_NAMES[seat]}` }));
+    })));
+}
+
+function handRow(state, actions) {
+  const view = state.snapshot.view;
+  const legal = view.legal || [];
+  const playable = new Set(legal.filter((a) => a.action === "play").map((a) => a.card));
+  const myTurn = view.to_move === state.snapshot.seat && view.phase === "play";
+  const cards = sortHand(view.hand).map((card) => {
+    const can = myTurn && playable.has(card);
+    return cardFace(card, {
+      label: can ? "playable" : myTurn ? "not playable" : "in your hand",
+      onClick: can ? () => actions.act({ action: "play", card }) : () => {},
+      disabled: !can,
+      className: can ? "playable" : "",
+    });
+  });
+  for (const el of cards) el.dataset.focus = `card-${el.dataset.card}`;
+  const row = h("div", { class: "hand", role: "group", "aria-label": "your hand", on: { keydown: (event) => moveFocus(event, row) } }, cards);
+  return row;
+}
+
+function moveFocus(event, row) {
+  const step = { ArrowRight: 1, ArrowDown: 1, ArrowLeft: -1, ArrowUp: -1 }[event.key];
+  if (!step) return;
+  const cards = [...row.querySelectorAll("button:not([disabled])")];
+  const at = cards.indexOf(document.activeElement);
+  if (!cards.length) return;
+  event.preventDefault();
+  cards[(at + step + cards.length) % cards.length].focus();
+}

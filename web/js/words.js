@@ -1,0 +1,90 @@
+// What the game's identifiers mean, in plain words (contracts, variants, seats, policies).
+
+export const SEATS = ["N", "E", "S", "W"];
+export const SEAT_NAMES = { N: "North", E: "East", S: "South", W: "West" };
+
+export const CONTRACTS = {
+  "no-tricks": ["No tricks", "−2 for each trick you take"],
+  "no-queens": ["No queens", "−6 for each queen you take"],
+  "no-last-two": ["No last two", "−10 for the 12th trick, −20 for the 13th"],
+  "no-hearts": ["No hearts", "−2 for each heart, −6 for the ace of hearts"],
+  barbu: ["Barbu", "−20 for the trick holding the king of hearts"],
+  trumps: ["Trumps", "+5 for each trick; you name the trump suit"],
+  dominoes: ["Dominoes", "build rows from a starting rank; first out +45"],
+};
+
+/** The contract of a view or event in words: "Trumps (hearts)", "Dominoes from 7". */
+export function contractText(contract, trump, startRank) {
+  if (!contract) return "not chosen yet";
+  const name = CONTRACTS[contract] ? CONTRACTS[contract][0] : contract;
+  if (trump) return `${name} (${SUIT_NAMES[trump]})`;
+  if (startRank) return `${name} from ${rankText(startRank)}`;
+  return name;
+}
+
+export const SUIT_NAMES = { S: "spades", H: "hearts", D: "diamonds", C: "clubs" };
+export const SUIT_SYMBOLS = { S: "♠", H: "♥", D: "♦", C: "♣" };
+export const RANK_NAMES = {
+  2: "two", 3: "three", 4: "four", 5: "five", 6: "six", 7: "seven", 8: "eight", 9: "nine",
+  T: "ten", J: "jack", Q: "queen", K: "king", A: "ace",
+};
+export const RANKS = "23456789TJQKA";
+
+/** A rank as printed on a card: "10" for T. */
+export function rankText(rank) {
+  return rank === "T" ? "10" : rank;
+}
+
+/** Rule variants of a table, each [key, label, [[value, words], ...]] with the default first. */
+export const VARIANTS = [
+  ["heart-lead", "Leading hearts", [
+    ["seed", "as the rules say (no hearts led in No hearts; K♥ led only alone in Barbu)"],
+    ["strict", "never lead a heart unless you hold only hearts"],
+    ["broken", "hearts may be led once one has been discarded"],
+    ["free", "lead anything"],
+  ]],
+  ["trump-duty", "Trumps: when you cannot follow", [
+    ["ruff", "you must play a trump if you can"],
+    ["follow-only", "play any card"],
+    ["overtrump", "you must play a higher trump if you can"],
+  ]],
+  ["dominoes-scores", "Dominoes scores", [
+    ["45/20/5/-5", "45 / 20 / 5 / −5"],
+    ["40/25/10/-10", "40 / 25 / 10 / −10"],
+    ["45/20/10/-10", "45 / 20 / 10 / −10"],
+  ]],
+  ["rotation", "Declarer", [
+    ["block", "the same declarer for 7 hands in a row"],
+    ["each-hand", "the declarer moves left every hand"],
+  ]],
+  ["early-end", "Ending a hand", [
+    ["on", "stop as soon as nothing is left to score"],
+    ["off", "always play all 13 tricks"],
+  ]],
+];
+
+/** A table's variants (only those differing from the defaults) in words, or "standard rules". */
+export function variantsText(variants) {
+  const parts = [];
+  for (const [key, label, choices] of VARIANTS) {
+    if (!(key in (variants || {}))) continue;
+    let value = variants[key];
+    if (value === true) value = "on";
+    if (value === false) value = "off";
+    const found = choices.find(([v]) => v === value);
+    parts.push(`${label}: ${found ? found[1] : value}`);
+  }
+  return parts.length ? parts.join("; ") : "standard rules";
+}
+
+export const POLICIES = [
+  ["heuristic", "steady (heuristic)"],
+  ["random", "beginner (random)"],
+];
+
+/** A player's name as shown: bots as "bot (heuristic)". */
+export function playerText(name) {
+  if (!name) return "empty";
+  if (name.startsWith("bot:")) return `bot (${name.slice(4)})`;
+  return name;
+}
