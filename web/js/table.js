@@ -9,7 +9,7 @@ export function tableScreen(app, roomId) {
   const { session, root } = app;
   const state = {
     room: roomId, me: session.name, snapshot: null, summary: null, turnSeq: -1, turnStarted: 0,
-    scored: null, dismissed: 0, flash: null, chat: [], notice: "", sheetOpen: false,
+    scored: null, dismissed: 0, flash: null, chat: [], notice: "", sheetOpen: false, standins: [], watchers: [],
   };
   const frame = h("div", { class: "table-screen" });
   fill(root, frame);
@@ -49,6 +49,7 @@ export function tableScreen(app, roomId) {
       state.contractPick = null;
     }
     state.snapshot = snapshot;
+    if (Array.isArray(snapshot.chat)) state.chat = snapshot.chat.map((line) => ({ ...line }));
     const view = snapshot.view;
     if (view && view.to_move && snapshot.seq !== state.turnSeq) {
       state.turnSeq = snapshot.seq;
@@ -98,6 +99,8 @@ export function tableScreen(app, roomId) {
       else if (message.type === "turn") take({ ...state.snapshot, seq: message.seq, view: message.view });
       else if (message.type === "players") {
         Object.assign(state.snapshot, { players: message.players, away: message.away, state: message.state });
+        state.standins = message.standins || [];
+        state.watchers = message.spectators || [];
         draw();
         refresh();
       } else if (message.type === "chat") {

@@ -54,7 +54,8 @@ function header(state, actions) {
     : snap.state === "waiting" ? "Waiting for players: the match starts when the four seats are filled" : "";
   return h("header", { class: "table-head" },
     h("h1", {}, snap.name),
-    h("p", { class: "where" }, where, snap.seat ? "" : " · you are watching"),
+    h("p", { class: "where" }, where, snap.seat ? "" : " · you are watching",
+      state.watchers.length ? ` · watching: ${state.watchers.join(", ")}` : ""),
     h("div", { class: "buttons" },
       copy, linkBox,
       view ? button("Score sheet", () => { state.sheetOpen = true; actions.redraw(); }, { "data-focus": "sheet" }) : null,
@@ -71,7 +72,8 @@ function seatBox(seat, where, state, actions) {
   const marks = [];
   if (view && view.dealer === seat) marks.push(h("span", { class: "badge", title: "dealer" }, "D"));
   if (view && view.declarer === seat) marks.push(h("span", { class: "badge declarer", title: "declarer" }, "★ declarer"));
-  if (snap.away.includes(seat)) marks.push(h("span", { class: "badge away", title: "disconnected, or a stand-in bot plays for them" }, "away"));
+  if (state.standins.includes(seat)) marks.push(h("span", { class: "badge away", title: "a stand-in bot plays until they come back" }, "away: bot stands in"));
+  else if (snap.away.includes(seat)) marks.push(h("span", { class: "badge away", title: "disconnected: the seat is held for them" }, "away"));
   const toMove = view && view.to_move === seat;
   const lines = [h("div", { class: "who" }, h("b", {}, playerText(name)), seat === snap.seat ? " (you)" : "", " ", marks)];
   if (view) {
