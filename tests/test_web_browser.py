@@ -111,7 +111,11 @@ async def test_a_hand_by_clicks_reload_and_a_watcher_from_the_invite_link(
         await _no_hidden_card(ann, table, seat)
         await _no_hidden_card(bob, table, None)
         hand_number = match.hand_number
-        if await ann.locator(".contract").count():
+        if await ann.locator("[data-focus=close-summary]").count():
+            assert "Hand " in await ann.inner_text(".summary h2")  # the end-of-hand summary
+            hands_done += 1
+            await ann.click("[data-focus=close-summary]")
+        elif await ann.locator(".contract").count():
             await ann.locator(".contract").first.click()  # a contract; Trumps and Dominoes ask more
             await ann.wait_for_timeout(100)
             if await ann.locator(".choice .buttons button").count():
@@ -123,8 +127,12 @@ async def test_a_hand_by_clicks_reload_and_a_watcher_from_the_invite_link(
                 await box.check()
                 await ann.click("[data-focus=submit-double]")
                 doubled = True
-            else:
+            elif await ann.locator("[data-focus=no-double]").count():
                 await ann.click("[data-focus=no-double]")
+            else:  # the must-double rule: the declarer must be doubled
+                assert await ann.locator(".must").count() == 1
+                await ann.check(f"input[data-seat={SEATS[match.hand.declarer]}]")
+                await ann.click("[data-focus=submit-double]")
         elif await ann.locator(".hand .playable").count():
             if chose and doubled and not reloaded and len(match.hand.trick) == 0 and len(own) < 13:
                 before = sorted(await _shown_cards(ann, ".hand"))
@@ -137,9 +145,6 @@ async def test_a_hand_by_clicks_reload_and_a_watcher_from_the_invite_link(
             await ann.locator(".hand .playable").first.click()
         elif await ann.locator("[data-focus=pass]").count():
             await ann.click("[data-focus=pass]")
-        elif await ann.locator("[data-focus=close-summary]").count():
-            hands_done += 1
-            await ann.click("[data-focus=close-summary]")
         await ann.wait_for_timeout(60)
     assert await ann.locator(".scores").count() == 1
     await ann.click("text=Score sheet")
