@@ -57,6 +57,7 @@ async def screens(server: BarbuServer, out: Path, scheme: str, size: str) -> Non
         await page.click("text=Log in")
         await page.wait_for_selector("#table-name")
         await page.fill("#table-name", f"Screens {tag}")
+        await page.select_option("select[name=bot_policy]", "heuristic")
         await page.check("#fill-bots")
         await page.select_option("select[name=turn_time]", "60")
         await shoot(page, out, f"lobby-{tag}")

@@ -85,6 +85,7 @@ async def test_a_hand_by_clicks_reload_and_a_watcher_from_the_invite_link(
     await ann.wait_for_selector("#table-name")
     await ann.fill("#table-name", "friday")
     await ann.select_option("select[name=rotation]", "each-hand")  # every seat declares within 4 hands
+    await ann.select_option("select[name=bot_policy]", "heuristic")  # quick bots
     await ann.check("#fill-bots")
     await ann.click("text=Create and sit down")
     await ann.wait_for_selector(".seat.bottom")

@@ -78,6 +78,7 @@ export function variantsText(variants) {
 }
 
 export const POLICIES = [
+  ["search", "strong (search: thinks ahead)"],
   ["heuristic", "steady (heuristic)"],
   ["random", "beginner (random)"],
 ];
