@@ -150,6 +150,9 @@ def _base(live: Live, kind: str) -> dict[str, Any]:
         "new-deal": {"room": solitaire, "seed": 1},
         "resign": {"room": solitaire},
         "rematch": {"room": table},
+        "list-games": {},
+        "list-matches": {},
+        "replay": {"match": table},
     }
     return {"type": kind, "id": 1, **bases[kind]}
 
