@@ -25,6 +25,7 @@ from protocol import (
     PROTOCOL_VERSION,
     REQUEST_LIMITS,
     SUPPORTED_VERSIONS,
+    Act,
     Chat,
     CreateTable,
     Games,
@@ -78,8 +79,9 @@ ROOM_KINDS: dict[str, type[Room]] = {BarbuTable.kind: BarbuTable, SolitaireRoom.
 #: Seconds a cached lobby listing is used at most, changed or not: it also holds what time alone changes
 #: (an empty table expiring, a finished day's deal showing its seed, the day's results tables).
 LISTING_MAX_AGE = 5.0
-#: Requests that change no room: they leave the cached lobby listing as it is.
-READ_ONLY = (Hello, ListRooms, GetSnapshot, GetHint, Chat)
+#: Requests that leave the cached lobby listing as it is: they change no room's summary, or (``act``) the
+#: table says so itself when they do (a new hand, the match over: ``Room.listing_changed``).
+READ_ONLY = (Hello, ListRooms, GetSnapshot, GetHint, Chat, Act)
 
 
 @dataclass(frozen=True)

@@ -11,11 +11,12 @@ import msgpack
 import pytest
 import websockets
 
+import server.lobby as lobby_module
 from client import ServerError
 from protocol import Message, Rooms, encode_frame, prepacked
 from server import BarbuServer
 from server.peer import Peer
-from tests.conftest import Connect, StartServer, until
+from tests.conftest import Connect, StartServer, four_at_table, until
 
 
 def _frame(message: dict[str, Any]) -> bytes:
@@ -202,3 +203,42 @@ def test_a_prepacked_reply_is_the_same_bytes_as_encoding_it(size: int) -> None:
     reply = prepacked(wire, "id")
     for rid in (0, 1, 127, 128, 70_000, 2**53):
         assert reply(rid) == encode_frame({**wire, "id": rid})
+
+
+async def test_an_action_within_a_hand_keeps_the_cached_listing(
+    server: BarbuServer, connect: Connect, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    room, by_seat = await four_at_table(server, connect, "steady")
+    lobby = server.lobby
+    assert lobby is not None
+    reader = await connect(server, "reader")
+    assert [r["hand_number"] for r in await reader.list_rooms()] == [1]
+    listing = lobby._listing
+    view = (await by_seat["N"].snapshot(room)).view
+    assert view is not None
+    declarer = view["declarer"]
+    await by_seat[declarer].act(room, declarer, {"action": "contract", "contract": "no-tricks"})
+    await reader.list_rooms()
+    assert lobby._listing is listing, "an action within a hand changes no summary: the listing stands"
+
+
+async def test_bots_playing_on_keep_the_listing_current(
+    server: BarbuServer, connect: Connect, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(lobby_module, "LISTING_MAX_AGE", 3600.0)  # only a change may rebuild it
+    host = await connect(server, "host")
+    room = await host.create_table("robots")
+    reader = await connect(server, "reader")
+    assert (await reader.list_rooms())[0]["state"] == "waiting"
+    for seat in ("N", "E", "S", "W"):
+        await host.add_bot(room, seat, "random")
+    seen: list[int] = []
+    deadline = asyncio.get_running_loop().time() + 30
+    while asyncio.get_running_loop().time() < deadline:
+        listed = [r for r in await reader.list_rooms() if r["room"] == room]
+        if not listed:  # the match is over and nobody is at the table: it left the lobby
+            break
+        seen.append(listed[0]["hand_number"])
+        await asyncio.sleep(0.01)
+    assert not listed, "the end of the match reached the listing"
+    assert len(set(seen)) > 2 and seen == sorted(seen), "the hands were seen to go by"
