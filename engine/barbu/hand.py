@@ -200,10 +200,14 @@ class Hand:
             setattr(new, name, getattr(self, name))
         new.events = None
         new.hands = self.hands[:]
-        new.doubles = self.doubles[:]
-        new.redoubles = self.redoubles[:]
-        new._double_queue = self._double_queue[:]
-        new._redouble_queue = self._redouble_queue[:]
+        if self.phase == PLAY:  # the doubles are settled: nothing in the play changes them, so share
+            new.doubles, new.redoubles = self.doubles, self.redoubles
+            new._double_queue, new._redouble_queue = self._double_queue, self._redouble_queue
+        else:
+            new.doubles = self.doubles[:]
+            new.redoubles = self.redoubles[:]
+            new._double_queue = self._double_queue[:]
+            new._redouble_queue = self._redouble_queue[:]
         new.play = self.play[:]
         new.trick = self.trick[:]
         new.tricks = self.tricks[:]
@@ -274,7 +278,7 @@ class Hand:
             return 0
         if self.contract == DOMINOES:
             return self.hands[seat] & self._playable
-        return self._trick_mask(seat)
+        return self.trick_mask(seat)
 
     def legal_actions(self, seat: int) -> list[Action]:
         """Every action ``seat`` may take now; ``[]`` when it is not their turn."""
@@ -443,7 +447,9 @@ class Hand:
 
     # ------------------------------------------------------------------ play
 
-    def _trick_mask(self, seat: int) -> int:
+    def trick_mask(self, seat: int) -> int:
+        """The cards ``seat`` may play to the trick by the rules of the trick contracts, as a bitmask, without
+        checking that it is the play and ``seat``'s turn (:meth:`legal_mask` checks; fast playouts know)."""
         hand = self.hands[seat]
         trick = self.trick
         if not trick:
@@ -485,7 +491,7 @@ class Hand:
             if not (self._playable >> c) & 1:
                 raise IllegalAction("not-playable", f"{card_text(c)} does not fit a row: {self._rows_text()}")
             return
-        if (self._trick_mask(seat) >> c) & 1:
+        if (self.trick_mask(seat) >> c) & 1:
             return
         if not self.trick:
             if self._lead_rule == "king":
