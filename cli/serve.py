@@ -90,6 +90,13 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
         metavar="DAYS",
         help="days a resume token works unused; each login or resume hands out a fresh one (default 30)",
     )
+    p.add_argument(
+        "--hint-budget",
+        type=seconds(0, 60, above_low=True),
+        default=ServerConfig.hint_budget,
+        metavar="SECONDS",
+        help=f"seconds the solver may search for a solitaire hint (default {ServerConfig.hint_budget:g})",
+    )
     p.add_argument("--log-level", default="INFO", choices=("DEBUG", "INFO", "WARNING", "ERROR"))
     p.set_defaults(func=run_serve)
     d = sub.add_parser(
@@ -131,6 +138,7 @@ def run_serve(args: argparse.Namespace) -> int:
         request_rate=args.request_rate,
         request_burst=args.request_burst,
         token_ttl=args.token_days * 86400,
+        hint_budget=args.hint_budget,
     )
     try:
         asyncio.run(run_server(config))

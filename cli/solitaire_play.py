@@ -11,6 +11,10 @@ from typing import TextIO
 
 from engine.solitaire import IllegalMove, RecordError, new_game
 from engine.solitaire.base import Game
+from engine.solitaire.hints import HintLine, advise, hint_text
+
+#: Seconds the solver may search for one hint.
+HINT_BUDGET = 2.0
 
 HELP = """Moves are written as in the records: s (turn the stock), t3>t5, w>f, t1>f2, s>t4, t1>t2*3,
 p7.1+w (two cards totalling 13), p7.1 (a King alone). Commands:
@@ -41,6 +45,7 @@ def run_play(args: argparse.Namespace, options: dict[str, object]) -> int:
 def play_session(game: Game, read: TextIO, write: TextIO) -> None:
     """Show ``game``, read one command or move a line from ``read`` until it is over or the player quits."""
     print(game.render(), file=write)
+    hints = HintLine()
     while not game.over:
         write.write(f"move {game.moves + 1}> ")
         write.flush()
@@ -53,22 +58,22 @@ def play_session(game: Game, read: TextIO, write: TextIO) -> None:
             return
         if not command:
             continue
-        print(_command(game, command), file=write)
+        print(_command(game, command, hints), file=write)
     if game.won:
         print(f"Won in {game.moves} moves.", file=write)
     else:
         print(f"No moves left: the game is lost after {game.moves} moves.", file=write)
 
 
-def _command(game: Game, command: str) -> str:
-    """Carry out one line and say what happened (the layout after a change, or why nothing changed)."""
+def _command(game: Game, command: str, hints: HintLine) -> str:
+    """Carry out one line and say what happened (the layout after a change, or why nothing changed);
+    ``hints`` keeps the winning line of the hints between commands."""
     if command in ("?", "help"):
         return HELP
     if command == "l":
         return " ".join(game.legal_moves()) or "no legal move"
     if command == "h":
-        hint = game.hint()
-        return f"hint: {hint}" if hint else "no hint: the solver finds no winning move from here"
+        return _hint(game, hints)
     if command in ("u", "r"):
         done = game.undo() if command == "u" else game.redo()
         if done is None:
@@ -82,3 +87,14 @@ def _command(game: Game, command: str) -> str:
     except IllegalMove as err:
         return f"refused: {err.rule}"
     return game.render()
+
+
+def _hint(game: Game, line: HintLine) -> str:
+    """The hint for the position (``engine.solitaire.hints``): from the kept winning line, else a search of
+    ``HINT_BUDGET`` seconds; a hint without a move offers undo."""
+    hint = line.known(game.history)
+    if hint is None:
+        hint = advise(game, timeout=HINT_BUDGET)
+        line.keep(game.history, hint)
+    words = hint_text(hint.status, hint.move)
+    return f"{words} (u: undo)" if hint.move is None and game.moves else words

@@ -369,13 +369,15 @@ class Connection:
         """
         await self.request(AutoMoves(id=self.next_id(), room=room), Ok)
 
-    async def hint(self, room: str) -> str | None:
-        """A good next move in solitaire ``room`` (None: no move is left); changes nothing.
+    async def hint(self, room: str) -> Hint:
+        """A hint for solitaire ``room``: its ``move`` and ``status`` (``sure``, ``guess``, ``lost``, ``none``;
+        ``docs/protocol.md``), for the position after action ``seq``; changes nothing. May take the server's
+        hint budget (2 s by default).
 
         Raises:
-            ServerError: ``not-your-room``, ``room-over``.
+            ServerError: ``not-your-room``, ``room-over``, ``no-hint`` (the day's deal), ``busy``.
         """
-        return (await self.request(GetHint(id=self.next_id(), room=room), Hint)).move
+        return await self.request(GetHint(id=self.next_id(), room=room), Hint)
 
     async def new_deal(self, room: str, seed: int | None = None) -> Snapshot:
         """Finish the game of ``room`` (resigned) and play a new deal of the same game and options from

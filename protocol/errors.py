@@ -37,6 +37,8 @@ ERROR_CODES: dict[str, str] = {
     "unknown-option": "the game has no such option, or the option does not take this value",
     "daily-played": "the player finished the day's deal of this game today, or is playing it in another room",
     "no-hint": "hints are not given on the day's deal",
+    "busy": "the work asked for (a hint) cannot be done now: one is already being worked out for this player, "
+    "the server's workers are all taken, or it ran out of time; ask again shortly",
     "illegal": "the game refused the action; the rule field names the rule broken",
     "slow-down": "too many requests, chat messages, resumes or wrong passwords in a short time; wait",
     "store-unavailable": "the server cannot write its store now (disk full, I/O error); the request had no "

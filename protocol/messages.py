@@ -419,12 +419,18 @@ class RematchOpened(Message):
 
 @dataclass(frozen=True)
 class Hint(Message):
-    """Reply to ``hint``: a good next ``move`` in ``room`` (nil: no move is left)."""
+    """Reply to ``hint`` in ``room``: ``status`` says what the ``move`` is worth (``engine.solitaire.hints``):
+    ``sure`` (the next move of a winning line: following the hints wins), ``guess`` (no win found within the
+    server's budget; a reasonable move to a position not seen before), ``lost`` (no win is left from here;
+    ``move`` nil), ``none`` (every move returns to a position seen before; ``move`` nil). ``seq`` is the
+    room's action number the hint is for (the player may have moved meanwhile)."""
 
     TYPE = "hint"
     id: int
     room: str
     move: str | None
+    status: str
+    seq: int
 
 
 @dataclass(frozen=True)

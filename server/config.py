@@ -43,6 +43,7 @@ class ServerConfig:
         chat_burst: chat messages one connection may send within ``chat_window`` seconds.
         chat_window: the span, in seconds, over which ``chat_burst`` counts.
         workers: worker processes for CPU-heavy work (solver hints, search bots): ``server.workers``.
+        hint_budget: seconds the solver may search for one solitaire hint (in a worker process).
         empty_table_ttl: seconds a new table waits for its first player before the lobby may drop it (so a
             table is not swept away between its creation and its creator sitting down).
     """
@@ -74,3 +75,4 @@ class ServerConfig:
     max_rooms: int = 1000
     max_listed: int = 200
     workers: int = 1
+    hint_budget: float = 2.0

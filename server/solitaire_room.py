@@ -16,19 +16,29 @@ the day's results table. The day's deal (``server.solitaire_daily``) is guarded:
 its day is current, ``hint`` is refused on it (``no-hint``), and a player who finished it that day (or is
 playing it in another room) may not open it again (``daily-played``); the results table keeps their first
 finished game.
+
+Hints (``engine.solitaire.hints``) are worked out in the server's worker pool (``server.workers``, owner
+``player:NAME``, budget ``config.hint_budget``), never in the event loop, by a task of the room: the request
+returns at once and the ``hint`` reply comes when the answer does. One hint at a time per room (``busy``
+while one is worked out); the task is cancelled when the player leaves or drops. The room keeps the winning
+line of its last ``sure`` hint (``HintLine``), so the next hints along it are answered at once.
 """
 
 from __future__ import annotations
 
 import asyncio
+import logging
 import secrets
 import time
 from collections.abc import Callable
 from typing import Any, ClassVar
 
 from engine.solitaire import GAMES, Game, IllegalMove, RecordError, new_game
+from engine.solitaire.hints import Hint as Advice
+from engine.solitaire.hints import HintLine, advise_record
 from protocol import (
     AutoMoves,
+    Error,
     GetHint,
     GetSnapshot,
     Hint,
@@ -49,11 +59,12 @@ from server.peer import Peer
 from server.room import Room
 from server.solitaire_daily import daily_secret, daily_seed, today
 from server.store import RoomRow, Store
+from server.workers import WorkerBusy, WorkerClosed, WorkerError
+
+log = logging.getLogger(__name__)
 
 #: The pseudo-seat of a solitaire room's player in snapshots and ``players`` pushes.
 PLAYER = "player"
-#: Search positions a hint may visit (about 0.25 s on one core; run off the event loop).
-HINT_NODES = 4000
 
 
 class SolitaireRoom(Room):
@@ -89,6 +100,9 @@ class SolitaireRoom(Room):
         #: When the room was opened or last took an action (Unix seconds): unfinished rooms idle for
         #: ``config.solitaire_idle`` seconds are closed by the lobby.
         self.active = time.time()
+        #: The winning line of the last ``sure`` hint.
+        self.hints = HintLine()
+        self._hint_task: asyncio.Task[None] | None = None
 
     # Creation and restoration ---------------------------------------------------------------------
 
@@ -235,7 +249,8 @@ class SolitaireRoom(Room):
         return self.result is not None and self.peer is None and not self.spectators
 
     def stop(self) -> None:
-        """Nothing runs in the background of a solitaire room (hints are awaited by their request)."""
+        """Cancel the hint being worked out, if any (its worker job is dropped)."""
+        self._cancel_hint()
 
     def discard(self) -> None:
         """The lobby drops the finished room; its store row is already ``over`` or ``closed``."""
@@ -341,6 +356,7 @@ class SolitaireRoom(Room):
             if self.peer is not None:
                 self.peer.rooms.discard(self)
                 self.peer = None
+            self._cancel_hint()
             self._push_state()
 
         return finished
@@ -469,14 +485,66 @@ class SolitaireRoom(Room):
             )
 
     async def _hint(self, peer: Peer, request: GetHint) -> None:
+        """Answer from the kept winning line at once, or start the task that asks a worker.
+
+        Raises:
+            ProtocolError: ``not-your-room``, ``room-over``, ``no-hint`` (the day's deal), ``busy`` (a hint
+                is being worked out for this room already).
+        """
         async with self.lock:
             self._check_player(peer)
             if self.daily is not None:
                 # The solver sees the face-down cards: on the day's deal that would be help nobody else had.
                 raise ProtocolError("no-hint", "no hints on the day's deal: everyone plays it unaided")
-            position = self.game.copy()
-        move = await asyncio.to_thread(position.hint, HINT_NODES)
-        peer.send(Hint(id=request.id, room=self.room_id, move=move))
+            history = self.game.history
+            known = self.hints.known(history)
+            if known is not None:
+                peer.send(self._hint_reply(request.id, known, self.seq))
+                return
+            if self._hint_task is not None and not self._hint_task.done():
+                raise ProtocolError("busy", "a hint for this game is being worked out: wait for it")
+            record, seq = self.game.to_record(), self.seq
+            self._hint_task = asyncio.get_running_loop().create_task(
+                self._work_out_hint(peer, request.id, record, history, seq)
+            )
+
+    async def _work_out_hint(
+        self, peer: Peer, request_id: int, record: dict[str, Any], history: list[str], seq: int
+    ) -> None:
+        """Ask a worker for the hint of position ``seq`` (``record``), keep its line and reply; any failure is
+        an ``error`` reply to the request. When the player has moved on along the line meanwhile, the reply
+        is the line's move for the position now."""
+        try:
+            advice = await self.workers.run(
+                f"player:{self.player}", advise_record, record, budget=self.config.hint_budget
+            )
+        except asyncio.CancelledError:
+            peer.send(Error(id=request_id, code="not-your-room", message="you left the room before the hint"))
+            raise
+        except (WorkerBusy, WorkerClosed) as exc:
+            peer.send(Error(id=request_id, code="busy", message=f"no hint now: {exc}; ask again shortly"))
+            return
+        except WorkerError as exc:
+            peer.send(Error(id=request_id, code="busy", message=f"no hint this time: {exc}"))
+            return
+        except Exception:
+            log.exception("room %s: the hint failed", self.room_id)
+            peer.send(Error(id=request_id, code="internal", message="the server failed on this hint"))
+            return
+        self.hints.keep(history, advice)
+        if self.seq != seq:
+            now = self.hints.known(self.game.history)
+            if now is not None:
+                advice, seq = now, self.seq
+        peer.send(self._hint_reply(request_id, advice, seq))
+
+    def _hint_reply(self, request_id: int, advice: Advice, seq: int) -> Hint:
+        return Hint(id=request_id, room=self.room_id, move=advice.move, status=advice.status.value, seq=seq)
+
+    def _cancel_hint(self) -> None:
+        if self._hint_task is not None and not self._hint_task.done():
+            self._hint_task.cancel()
+        self._hint_task = None
 
     def _check_player(self, peer: Peer) -> None:
         if peer is not self.peer:
@@ -493,6 +561,7 @@ class SolitaireRoom(Room):
         peer.rooms.discard(self)
         if peer is self.peer:
             self.peer = None
+            self._cancel_hint()
             self._push_players()
 
     def _members(self) -> list[Peer]:

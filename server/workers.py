@@ -135,6 +135,7 @@ class WorkerPool:
         self._changed: asyncio.Condition | None = None
         self._closed = False
         self.started = 0  # worker processes started so far (restarts included)
+        self.finished = 0  # jobs a worker has finished with (answered, failed, overran or abandoned)
 
     # The API ----------------------------------------------------------------------------------------
 
@@ -177,6 +178,10 @@ class WorkerPool:
     def queued(self) -> int:
         """Jobs waiting for a worker."""
         return len(self._queue)
+
+    def pending(self, owner: str) -> int:
+        """``owner``'s jobs in the pool (running or queued) that someone still waits for."""
+        return self._owners.get(owner, 0)
 
     @property
     def running(self) -> int:
@@ -263,6 +268,7 @@ class WorkerPool:
                 outcome = await self._work(worker, job)
             finally:
                 worker.job = None
+                self.finished += 1
                 await self._notify()  # the owner may have a job waiting for this one to end
             if not job.future.done() and not job.abandoned:
                 kind, value = outcome
@@ -276,6 +282,8 @@ class WorkerPool:
         loop = asyncio.get_running_loop()
         try:
             conn = await self._ensure_process(worker)
+            if job.abandoned:  # the caller left while the worker was starting
+                return "error", WorkerError("the job was cancelled")
             conn.send((job.fn, job.args, job.budget))
         except Exception as exc:  # an unpicklable argument, or a worker that could not start
             await self._stop_process(worker, politely=False)

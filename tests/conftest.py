@@ -53,6 +53,7 @@ async def start_server(tmp_path: Path) -> AsyncIterator[StartServer]:
             "bot_policy": "heuristic",  # quick bots; tests of search bots name it
             "ping_interval": None,
             "bad_password_delay": 0.0,
+            "hint_budget": 0.5,
         }
         settings.update(overrides)
         server = BarbuServer(ServerConfig(**settings))

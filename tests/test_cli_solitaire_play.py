@@ -11,6 +11,7 @@ import pytest
 from cli.main import main
 from cli.solitaire_play import play_session
 from engine.solitaire import Outcome, new_game, solve
+from engine.solitaire.hints import advise
 
 
 def test_a_solvable_deal_is_played_to_a_win_at_the_prompt(
@@ -60,3 +61,15 @@ def test_a_move_with_a_non_ascii_digit_is_refused_at_the_prompt() -> None:
     play_session(game, io.StringIO("t1>t2*\u00b2\nt1>t\u0663\nq\n"), shown)
     assert game.state() == before
     assert shown.getvalue().count("refused:") == 2
+
+
+def test_hints_at_the_prompt_say_what_they_are_worth() -> None:
+    line = advise(new_game("bakers-dozen", {}, seed=3), max_nodes=20_000).line
+    shown = io.StringIO()
+    play_session(new_game("bakers-dozen", {}, seed=3), io.StringIO(f"h\n{line[0]}\nh\nq\n"), shown)
+    said = shown.getvalue()
+    assert f"hint: {line[0]} (a sure win: keep following the hints)" in said
+    assert f"hint: {line[1]} (a sure win" in said, "the next hint follows the kept line"
+    lost = io.StringIO()
+    play_session(new_game("pyramid", {}, seed=1), io.StringIO("h\nq\n"), lost)
+    assert "this game can no longer be won" in lost.getvalue()

@@ -202,3 +202,18 @@ def test_the_log_shows_each_message_once_and_the_notice_apart() -> None:
     assert model.earlier() == ["Welcome, ann. Press ? for the keys.", "bob says: hi"]
     model.say("")
     assert model.earlier()[-1] == "W bob played 5♥."
+
+
+def test_a_hint_says_what_it_is_worth_and_offers_undo_when_lost() -> None:
+    room = dealt("forty-thieves", 1)
+    screen = SolitaireScreen(room)
+    screen.hinted("t3>t5", "sure")
+    assert screen.message.startswith("Hint: t3>t5 (a sure win") and screen.cursor() == "t3"
+    screen.hinted("t7>t2", "guess")
+    assert screen.message.startswith("No sure win found; a reasonable move: t7>t2") and screen.hint == "t7>t2"
+    room.view["can_undo"] = True
+    screen.hinted(None, "lost")
+    assert screen.message == "This game can no longer be won. u: undo, x: resign, n: new deal"
+    assert screen.hint is None
+    screen.hinted(None, "none")
+    assert screen.message.startswith("No move left that does not go back to an earlier position. u: undo")

@@ -590,10 +590,14 @@ class TuiApp:
         if kind == "hint":
             said = self.model.logged
             hint = await self.session.solitaire_hint()
-            if hint is None and self.model.logged != said and self.model.notice_error:
-                screen.message = self.model.notice  # refused (``no-hint`` on the day's deal) or failed
+            room = self.model.solitaire
+            if hint is None:
+                if self.model.logged != said and self.model.notice_error:
+                    screen.message = self.model.notice  # refused (``no-hint``, ``busy``) or failed
+            elif room is not None and room.room == hint.room and room.seq == hint.seq:
+                screen.hinted(hint.move, hint.status)
             else:
-                screen.hinted(hint)
+                screen.message = "The position changed meanwhile: h for a hint for this one."
         elif await self.session.solitaire(kind, move):
             done = {"move": f"Moved {move}.", "undo": "Undid the last move.", "redo": "Redid the move."}
             more = {"auto": "Made the safe moves.", "resign": "You gave up.", "new-deal": "New deal."}

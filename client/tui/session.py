@@ -26,6 +26,7 @@ from protocol import (
     ChatPush,
     Error,
     EventPush,
+    Hint,
     Message,
     Players,
     ProtocolError,
@@ -520,8 +521,8 @@ class Session:
 
         return await self.call(send) is True
 
-    async def solitaire_hint(self) -> str | None:
-        """A good next move in the current solitaire room (None: none left, or the request failed)."""
+    async def solitaire_hint(self) -> Hint | None:
+        """The server's hint for the current solitaire room (None: the request failed; the notice says why)."""
         room = self.model.solitaire
         return None if room is None else await self.call(lambda c: c.hint(room.room))
 

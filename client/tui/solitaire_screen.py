@@ -18,6 +18,7 @@ from prompt_toolkit.formatted_text import StyleAndTextTuples
 from client.tui.cards import card_fragment
 from client.tui.model import Model
 from engine.solitaire import GAMES, IllegalMove
+from engine.solitaire.hints import hint_text
 
 #: ``submit(kind, move)``: send solitaire request ``kind`` (``move``, ``undo``, ``redo``, ``auto``, ``hint``,
 #: ``new-deal``, ``resign``) for the current room, ``move`` the move text for ``move``.
@@ -204,14 +205,20 @@ class SolitaireScreen:
     def show_hint(self) -> None:
         """Ask the server for a good move (``hinted`` shows it)."""
         self._request("hint", bool(self.room.legal()), "No move left.")
+        if self.room.legal() and not self.room.watching:
+            self.message = "Looking for a good move..."
 
-    def hinted(self, move: str | None) -> None:
-        """Show the hint ``move`` and put the cursor on its source pile."""
+    def hinted(self, move: str | None, status: str) -> None:
+        """Show the hint ``move`` with what its ``status`` says (``docs/protocol.md``, reply ``hint``) and put
+        the cursor on its source pile."""
         self.hint = move
+        words = hint_text(status, move)
+        words = words[0].upper() + words[1:]
         if move is None:
-            self.message = "No move left."
+            undo = "u: undo, " if self.room.view.get("can_undo") else ""
+            self.message = f"{words}. {undo}x: resign, n: new deal"
             return
-        self.message = f"Hint: {move}"
+        self.message = f"{words}. Enter on its pile makes it."
         self.place(move.replace("+", ">").split(">")[0])
 
     def auto(self) -> None:

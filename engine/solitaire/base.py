@@ -165,18 +165,14 @@ class Game(ABC):
         return made
 
     def hint(self, max_nodes: int = 5000) -> str | None:
-        """A good next move: the first move of a solution found within ``max_nodes`` search positions,
-        else the first move the solver would try; ``None`` when no legal move is left.
+        """A good next move: the move of ``engine.solitaire.hints.advise`` within ``max_nodes`` search
+        positions (the first of a winning line, else a move to a position not seen yet); ``None`` when the
+        game is lost or every move goes back to a position seen before. ``advise`` also says which.
 
-        The search knows the face-down and stock cards, so a hint may reflect them; about 0.3 s per 5000
-        positions on one core."""
-        from engine.solitaire.solver import solve
+        The search knows the face-down and stock cards, so a hint may reflect them."""
+        from engine.solitaire.hints import advise
 
-        result = solve(self, max_nodes=max_nodes)
-        if result.moves:
-            return result.moves[0]
-        moves = self._moves(prune=True) or self._moves(prune=False)
-        return self._text(moves[0]) if moves else None
+        return advise(self, max_nodes=max_nodes).move
 
     def to_record(self) -> dict[str, Any]:
         """The game as a ``solitaire/1`` record (``docs/formats.md``): ``options`` only those set away from
