@@ -71,9 +71,11 @@ async def screens(server: BarbuServer, out: Path, scheme: str, size: str) -> Non
                 await shoot(page, out, f"doubling-{tag}")
                 await page.click("[data-focus=no-double]")
             elif await page.locator(".hand .playable").count():
-                if await page.locator(".trick .card").count() >= 1:
+                if await page.locator(".trick .card, .rows .card").count() >= 1:
                     break
                 await page.locator(".hand .playable").first.click()
+            elif await page.locator("[data-focus=pass]").count():
+                await page.click("[data-focus=pass]")
             await page.wait_for_timeout(150)
         await shoot(page, out, f"table-play-{tag}")
         await page.click("text=Score sheet")

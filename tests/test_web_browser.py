@@ -208,3 +208,26 @@ async def test_a_finished_match_replayed(server: BarbuServer, browser: Browser) 
     await page.wait_for_selector("text=Hand 2 of 28")
     await page.click("text=End of hand")
     await page.wait_for_selector("text=Hand 2 result")
+
+
+async def test_the_host_adds_and_removes_a_bot_and_a_guest_may_not(
+    server: BarbuServer, browser: Browser
+) -> None:
+    host = await (await browser.new_context()).new_page()
+    await _login(host, server.share_url, "hostess")
+    await host.wait_for_selector("#table-name")
+    await host.fill("#table-name", "bots")
+    await host.click("text=Create and sit down")
+    await host.wait_for_selector("[data-focus=bot-E]")
+    room = host.url.rpartition("=")[2]
+    table = _table(server, room)
+    await host.click("[data-focus=bot-E]")
+    await until(lambda: table.seats[1].is_bot, "the bot to sit at E")
+    await host.click("[data-focus=unbot-E]")
+    await until(lambda: table.seats[1].owner is None, "the bot to leave E")
+    guest = await (await browser.new_context()).new_page()
+    await _login(guest, f"{server.share_url}#table={room}", "guest")
+    await guest.wait_for_selector("[data-focus=sit-E]")
+    assert await guest.locator("[data-focus=bot-E]").count() == 0  # only the host adds bots
+    await guest.click("[data-focus=sit-E]")
+    await until(lambda: table.seats[1].owner == "guest", "the guest to sit at E")

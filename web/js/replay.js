@@ -3,6 +3,7 @@
 import { cardFace, cardName, rankIndex, sortHand } from "./cards.js";
 import { button, fill, h, redraw } from "./dom.js";
 import { doublesText } from "./table_score.js";
+import { dominoRows } from "./table_view.js";
 import { SEATS, SEAT_NAMES, contractText, playerText } from "./words.js";
 
 /** The position after the first `step` events of `hand` (a "replay" hand). */
@@ -87,9 +88,7 @@ export function replayScreen(app, matchId) {
   }
 
   function center(pos, hand) {
-    if (pos.contract === "dominoes") {
-      return h("div", { class: "rows" }, ["S", "H", "D", "C"].map((suit) => h("div", { class: "row" }, pos.rows[suit].map((c) => cardFace(c, { small: true })))));
-    }
+    if (pos.contract === "dominoes") return dominoRows(pos.rows, pos.out);
     const trick = pos.trick.cards.length ? pos.trick : pos.tricks[pos.tricks.length - 1];
     if (!trick) return h("p", { class: "muted" }, "No card played yet.");
     return h("div", { class: "trick" }, trick.cards.map((card, i) => {

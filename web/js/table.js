@@ -36,6 +36,20 @@ export function tableScreen(app, roomId) {
     redraw: () => draw(),
     leave: async () => { await actions.request("leave", {}); app.go("lobby"); },
     lobby: () => app.go("lobby"),
+    rematch: async () => {
+      const created = await actions.request("rematch", {});
+      if (created) state.rematch = created.room;
+      if (created && state.snapshot.seat) await actions.joinRematch();
+    },
+    joinRematch: async () => {
+      try {
+        await session.request("sit", { room: state.rematch });
+        app.go("table", state.rematch);
+      } catch (failure) {
+        if (failure.code === "seat-taken" || failure.code === "not-seated") app.go("table", state.rematch);
+        else { state.notice = failure.message; draw(); }
+      }
+    },
   };
 
   function draw() {
@@ -103,6 +117,10 @@ export function tableScreen(app, roomId) {
         state.watchers = message.spectators || [];
         draw();
         refresh();
+      } else if (message.type === "rematch-opened") {
+        state.rematch = message.new_room;
+        state.notice = `${message.host} opened another match with the same players.`;
+        draw();
       } else if (message.type === "chat") {
         state.chat.push(message);
         draw();

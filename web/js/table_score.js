@@ -71,11 +71,17 @@ export function handSummary(snap, scored, dismiss) {
     button("Close", dismiss, { "data-focus": "close-summary" }));
 }
 
-/** The final ranking (places, ties sharing) with the totals. */
-export function ranking(snap, view) {
+/** The final ranking (places, ties sharing) with the totals, and another match with the same players. */
+export function ranking(state, actions) {
+  const snap = state.snapshot;
+  const view = snap.view;
+  const host = state.summary && state.summary.host === state.me;
+  let next = null;
+  if (state.rematch) next = button(snap.seat ? "Take my seat in the next match" : "Watch the next match", () => actions.joinRematch(), { class: "primary" });
+  else if (host) next = button("Another match, same players", () => actions.rematch(), { class: "primary" });
   return h("div", { class: "summary ranking", role: "region", "aria-label": "final ranking" },
     h("h2", {}, "The match is over"),
     h("ol", {}, (view.ranking || []).map((place) => h("li", {},
       place.map((s) => `${playerText(snap.players[s])} (${SEAT_NAMES[s]}) ${view.totals[s]}`).join(" = ")))),
-    h("a", { href: "#lobby" }, "Back to the lobby"));
+    h("div", { class: "buttons" }, next, h("a", { href: "#lobby" }, "Back to the lobby")));
 }

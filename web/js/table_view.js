@@ -5,7 +5,7 @@ import { chatPanel } from "./chat.js";
 import { button, h, redraw } from "./dom.js";
 import { handSummary, ranking, scorePanel, scoreSheet } from "./table_score.js";
 import { prompt } from "./table_prompt.js";
-import { SEATS, SEAT_NAMES, contractText, playerText } from "./words.js";
+import { SEATS, SEAT_NAMES, SUIT_NAMES, SUIT_SYMBOLS, contractText, playerText } from "./words.js";
 
 const PLACES = ["bottom", "left", "top", "right"];
 
@@ -84,10 +84,13 @@ function seatBox(seat, where, state, actions) {
     }
   }
   if (toMove) lines.push(h("div", { class: "turn" }, "to play", countdown(state)));
+  const host = !state.summary || !state.summary.host || state.summary.host === state.me;
   if (!name && snap.state === "waiting") {
     lines.push(h("div", { class: "buttons" },
       snap.seat ? null : button("Sit here", () => actions.sit(seat), { "data-focus": `sit-${seat}` }),
-      button("Add bot", () => actions.request("add-bot", { seat }), { "data-focus": `bot-${seat}` })));
+      host ? button("Add bot", () => actions.request("add-bot", { seat }), { "data-focus": `bot-${seat}` }) : null));
+  } else if (name && name.startsWith("bot:") && snap.state === "waiting" && host) {
+    lines.push(h("div", { class: "buttons" }, button("Remove bot", () => actions.request("remove-bot", { seat }), { "data-focus": `unbot-${seat}` })));
   }
   return h("section", { class: `seat ${where}${toMove ? " to-move" : ""}`, "aria-label": `${SEAT_NAMES[seat]}: ${playerText(name)}${toMove ? ", to play" : ""}` }, h("span", { class: "seat-letter" }, SEAT_NAMES[seat]), lines);
 }
@@ -102,13 +105,13 @@ function countdown(state) {
 function center(state, actions, bottom) {
   const view = state.snapshot.view;
   if (!view) return null;
-  if (view.phase === "over") return ranking(state.snapshot, view);
+  if (view.phase === "over") return ranking(state, actions);
   const scored = state.scored;
   const fresh = scored && scored.hand_number === view.hand_number - 1 && state.dismissed !== scored.hand_number;
   if (fresh && view.trick.cards.length === 0 && view.tricks.length === 0 && !(view.plays || []).length && !Object.values(view.rows).some((row) => row.length)) {
     return handSummary(state.snapshot, scored, actions.dismiss);
   }
-  if (view.contract === "dominoes") return dominoRows(view);
+  if (view.contract === "dominoes") return dominoRows(view.rows, view.finish_order);
   let trick = view.trick;
   let caption = trick.cards.length ? `led by ${SEAT_NAMES[trick.leader]}` : "";
   if (!trick.cards.length && state.flash && state.flash.until > Date.now() && state.flash.hand === view.hand_number) {
@@ -124,11 +127,13 @@ function center(state, actions, bottom) {
     h("p", { class: "caption" }, caption));
 }
 
-function dominoRows(view) {
+/** The four Dominoes rows (suit -> cards low to high) and who is out, in finishing order. */
+export function dominoRows(rows, finishOrder) {
   return h("div", { class: "rows", "aria-label": "Dominoes rows" },
-    ["S", "H", "D", "C"].map((suit) => h("div", { class: "row" },
-      (view.rows[suit] || []).length ? view.rows[suit].map((card) => cardFace(card, { small: true })) : h("span", { class: "muted" }, "—"))),
-    view.finish_order.length ? h("p", {}, "Out: ", view.finish_order.map((s) => SEAT_NAMES[s]).join(", ")) : null);
+    ["S", "H", "D", "C"].map((suit) => h("div", { class: `row suit-${suit}`, "aria-label": `${SUIT_NAMES[suit]} row` },
+      h("span", { class: "row-suit", "aria-hidden": "true" }, SUIT_SYMBOLS[suit]),
+      (rows[suit] || []).length ? rows[suit].map((card) => cardFace(card, { small: true })) : h("span", { class: "muted" }, "not opened"))),
+    finishOrder.length ? h("p", {}, "Out: ", finishOrder.map((s) => SEAT_NAMES[s]).join(", ")) : null);
 }
 
 function lastTrick(view) {
