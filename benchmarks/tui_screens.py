@@ -109,7 +109,7 @@ def play_first_hand(tmux: Tmux, shots: Shots) -> None:
                 seen.add("play-after")
                 time.sleep(0.8)
                 shots.take("trick-after-playing")
-        elif "won by" in screen and "trick-won" not in seen:
+        elif "trick-won" not in seen and any("won by" in line[:46] for line in screen.splitlines()[2:13]):
             seen.add("trick-won")
             shots.take("trick-won-stays")
         else:
@@ -148,8 +148,9 @@ def match_end(data: str, shots: Shots) -> None:
     tmux = Tmux(command)
     shots.tmux = tmux
     try:
-        wait_for(tmux, "seat S")
+        wait_for(tmux, "Hand 1/28")  # the match has started: every seat is taken
         tmux.keys("x")
+        wait_for(tmux, "Give your seat to a bot?")
         shots.take("give-seat-question")
         tmux.keys("y", pause=1.0)
         tmux.keys("w", pause=1.0)  # watch the table: the stand-in plays on
@@ -204,8 +205,10 @@ def main(argv: list[str]) -> int:
             tmux.keys("d", "d", "u")
             shots.take("forty-thieves-undo")
             tmux.keys("Escape")
+            wait_for(tmux, "Leave the day's deal")  # a lone Escape is read after a short wait
             shots.take("daily-leave-question")
             tmux.keys("y", "o", *["Down"] * 9, "Enter")
+            wait_for(tmux, "Open anyway?")
             shots.take("daily-open-another-question")
             tmux.keys("y", pause=0.8)
             shots.take("pyramid")

@@ -25,8 +25,8 @@ CONTRACT_NAMES = {
     "no-tricks": "No Tricks (-2 a trick)",
     "no-queens": "No Queens (-6 a queen)",
     "no-last-two": "No Last Two (-10, -20)",
-    "no-hearts": "No Hearts (-2 a heart, AH -6)",
-    "barbu": "Barbu (KH -20)",
+    "no-hearts": "No Hearts (-2 a heart, A♥ -6)",
+    "barbu": "Barbu (K♥ -20)",
     "trumps": "Trumps (+5 a trick) ...",
     "dominoes": "Dominoes (fan tan) ...",
 }
@@ -517,7 +517,7 @@ def summary_lines(table: TableModel) -> StyleAndTextTuples:
     label = contract_label(row)
     out: StyleAndTextTuples = [
         ("class:title", f"Hand {number} scored: "),
-        ("class:contract", shorten(f"{label}, {row.get('declarer')} declared", TABLE_WIDTH - 20)),
+        ("class:contract", shorten(f"{label}, {row.get('declarer')} declared", TABLE_WIDTH - 16)),
         ("", "\n"),
         ("class:label", f"{'seat':<16}{'contract':>8}{'doubles':>8}{'hand':>6}{'total':>7}\n"),
     ]
