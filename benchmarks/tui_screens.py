@@ -152,9 +152,10 @@ def match_end(data: str, shots: Shots) -> None:
         tmux.keys("x")
         wait_for(tmux, "Give your seat to a bot?")
         shots.take("give-seat-question")
-        tmux.keys("y", pause=1.0)
-        tmux.keys("w", pause=1.0)  # watch the table: the stand-in plays on
-        wait_for(tmux, "the final ranking", timeout=300)
+        tmux.keys("y", pause=1.0)  # the lobby: the stand-in plays on
+        wait_for(tmux, "hand 28/28", timeout=600)
+        tmux.keys("w", pause=1.0)  # watch the last hand (a finished table nobody is at leaves the lobby)
+        wait_for(tmux, "the final ranking", timeout=120)
         shots.take("match-end")
         tmux.keys("r", pause=1.5)
         wait_for(tmux, "seat S")
