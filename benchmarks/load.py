@@ -62,6 +62,7 @@ class Stats:
 def start_server(db: str) -> tuple[subprocess.Popen[str], str]:
     """Start ``barbu serve`` on a free loopback port; returns the process and its URL."""
     command = [sys.executable, "-m", "cli.main", "serve", "--port", "0", "--db", db, "--log-level", "WARNING"]
+    command += ["--max-connections", "100000", "--max-connections-per-address", "100000"]  # all from here
     proc = subprocess.Popen(command, stdout=subprocess.PIPE, text=True)
     assert proc.stdout is not None
     line = proc.stdout.readline()

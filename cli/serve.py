@@ -97,6 +97,43 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
         metavar="SECONDS",
         help=f"seconds the solver may search for a solitaire hint (default {ServerConfig.hint_budget:g})",
     )
+    p.add_argument(
+        "--max-connections",
+        type=whole(1, 1_000_000),
+        default=ServerConfig.max_connections,
+        metavar="N",
+        help="connections held at most; more get HTTP 503 before the upgrade (default 2000)",
+    )
+    p.add_argument(
+        "--max-connections-per-address",
+        type=whole(1, 1_000_000),
+        default=ServerConfig.max_connections_per_address,
+        metavar="N",
+        help="connections one IP address may hold (HTTP 503 beyond; default 100; behind a reverse proxy, "
+        "where all share its address, raise it to --max-connections)",
+    )
+    p.add_argument(
+        "--max-tables",
+        type=whole(1, 1_000_000),
+        default=ServerConfig.max_tables,
+        metavar="N",
+        help="Barbu tables held at most (default 1000)",
+    )
+    p.add_argument(
+        "--max-solitaire-rooms",
+        type=whole(1, 1_000_000),
+        default=ServerConfig.max_solitaire_rooms,
+        metavar="N",
+        help="solitaire rooms held at most, counted apart from the tables (default 1000)",
+    )
+    p.add_argument(
+        "--solitaire-idle",
+        type=seconds(1, 365 * 86400),
+        default=ServerConfig.solitaire_idle,
+        metavar="SECONDS",
+        help="an unfinished solitaire room without a move this long is finished, its record kept "
+        "(default 86400: a day)",
+    )
     p.add_argument("--log-level", default="INFO", choices=("DEBUG", "INFO", "WARNING", "ERROR"))
     p.set_defaults(func=run_serve)
     d = sub.add_parser(
@@ -139,6 +176,11 @@ def run_serve(args: argparse.Namespace) -> int:
         request_burst=args.request_burst,
         token_ttl=args.token_days * 86400,
         hint_budget=args.hint_budget,
+        max_connections=args.max_connections,
+        max_connections_per_address=args.max_connections_per_address,
+        max_tables=args.max_tables,
+        max_solitaire_rooms=args.max_solitaire_rooms,
+        solitaire_idle=args.solitaire_idle,
     )
     try:
         asyncio.run(run_server(config))

@@ -4,7 +4,10 @@ files (``server.static``), and clean shutdown.
 The server owns one worker pool for CPU-heavy work (``server.workers``), started with it and closed after
 the connections. ``BarbuServer`` is an async context manager (tests start one on port 0); ``run_server``
 runs one until SIGINT or SIGTERM. WebSocket settings: compression off (frames are small msgpack), keepalive pings,
-``max_size`` from the config (larger messages close the connection with 1009).
+``max_size`` from the config (larger messages close the connection with 1009). Connections beyond
+``max_connections`` in all, or ``max_connections_per_address`` from one address, are refused with HTTP 503
+before the upgrade (``over_capacity``); a listener out of file descriptors (EMFILE) is logged once a second
+at most. Unfinished solitaire rooms idle for ``solitaire_idle`` are finished in the background.
 """
 
 from __future__ import annotations
@@ -16,6 +19,7 @@ import signal
 import socket
 from http import HTTPStatus
 from types import TracebackType
+from typing import Any
 
 from websockets.asyncio.server import Server, ServerConnection, serve
 from websockets.http11 import Request, Response
@@ -23,6 +27,7 @@ from websockets.http11 import Request, Response
 from server.config import ServerConfig
 from server.connection import serve_connection
 from server.lobby import Lobby
+from server.ratelimit import Throttle
 from server.static import StaticFiles
 from server.store import Store
 from server.workers import WorkerPool
@@ -46,6 +51,9 @@ class BarbuServer:
         self._server: Server | None = None
         self.workers: WorkerPool | None = None
         self.static = StaticFiles()
+        self._expiry: asyncio.Task[None] | None = None
+        self._accept_errors = Throttle(1.0)
+        self._loop_handler: Any = None
 
     async def start(self) -> None:
         """Open the store, rebuild interrupted rooms from their logs, and start listening.
@@ -72,6 +80,10 @@ class BarbuServer:
         except BaseException:
             await self.stop()  # the store's lock is not left held by a server that never listened
             raise
+        loop = asyncio.get_running_loop()
+        self._loop_handler = loop.get_exception_handler()
+        loop.set_exception_handler(self._loop_exception)
+        self._expiry = loop.create_task(self.lobby.run_expiry())
         log.info("listening on %s", self.url)
 
     @property
@@ -99,6 +111,10 @@ class BarbuServer:
 
     async def stop(self) -> None:
         """Close every connection (code 1001), stop the rooms and the worker processes, close the store."""
+        if self._expiry is not None:
+            self._expiry.cancel()
+            self._expiry = None
+            asyncio.get_running_loop().set_exception_handler(self._loop_handler)
         if self.lobby is not None:
             self.lobby.stop()
         if self._server is not None:
@@ -121,14 +137,58 @@ class BarbuServer:
     ) -> None:
         await self.stop()
 
+    def _loop_exception(self, loop: asyncio.AbstractEventLoop, context: dict[str, Any]) -> None:
+        """asyncio's error handler, but a listener's failing ``accept()`` (out of file descriptors: EMFILE)
+        is logged once a second at most, with the count of those held back."""
+        if "accept" in str(context.get("message", "")):
+            held = self._accept_errors.ready()
+            if held is not None:
+                log.error(
+                    "%s (%d more since the last line): %s", context["message"], held, context.get("exception")
+                )
+            return
+        if self._loop_handler is not None:
+            self._loop_handler(loop, context)
+        else:
+            loop.default_exception_handler(context)
+
     async def _serve(self, ws: ServerConnection) -> None:
         assert self.lobby is not None
         await serve_connection(ws, self.lobby)
 
     def _process_request(self, connection: ServerConnection, request: Request) -> Response | None:
-        """Plain HTTP before any WebSocket: ``/healthz``, then the browser client's files; None lets a
-        WebSocket handshake go on."""
-        return _healthz(connection, request) or self.static.respond(request)
+        """Plain HTTP before any WebSocket: first the connection caps (``over_capacity``: 503), then
+        ``/healthz``, then the browser client's files; None lets a WebSocket handshake go on."""
+        return (
+            over_capacity(connection, self.config)
+            or _healthz(connection, request)
+            or self.static.respond(request)
+        )
+
+
+def over_capacity(connection: ServerConnection, config: ServerConfig) -> Response | None:
+    """HTTP 503 when accepting ``connection`` would make more than ``config.max_connections`` connections in
+    all or ``config.max_connections_per_address`` from its address; None when there is room. Counted over the
+    server's open connections (``connection`` itself is not among them yet)."""
+    others = connection.server.all_connections
+    if len(others) >= config.max_connections:
+        return _unavailable(connection, "the server is full: too many connections; try later")
+    address = _address(connection)
+    same = sum(1 for other in others if _address(other) == address)
+    if same >= config.max_connections_per_address:
+        return _unavailable(connection, "too many connections from your address; close some and try again")
+    return None
+
+
+def _address(connection: ServerConnection) -> str:
+    remote = connection.remote_address
+    return str(remote[0]) if isinstance(remote, tuple) and remote else "unknown"
+
+
+def _unavailable(connection: ServerConnection, why: str) -> Response:
+    response = connection.respond(HTTPStatus.SERVICE_UNAVAILABLE, why + "\n")
+    response.headers["Retry-After"] = "5"
+    return response
 
 
 def _healthz(connection: ServerConnection, request: Request) -> Response | None:

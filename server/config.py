@@ -28,7 +28,16 @@ class ServerConfig:
             rate); beyond it requests are refused with ``slow-down``.
         request_burst: requests one connection may send back to back before ``request_rate`` applies.
         max_waiting_tables: unstarted tables one player may have created at a time.
-        max_rooms: open rooms (tables and solitaire rooms) the server holds at most.
+        max_tables: Barbu tables the server holds at most (solitaire rooms are counted apart, so they can
+            never use up the tables' room).
+        max_solitaire_rooms: solitaire rooms the server holds at most (``too-many-rooms`` beyond); each
+            player has one unfinished solitaire room at a time (opening another finishes it).
+        solitaire_idle: seconds an unfinished solitaire room may go without a move before the server finishes
+            it (resigned, its record kept; a room without a move is deleted).
+        max_connections: WebSocket connections the server holds at most; more are refused with HTTP 503
+            before the upgrade.
+        max_connections_per_address: connections one IP address may hold at most (HTTP 503 beyond). Behind a
+            reverse proxy every player shares the proxy's address: raise it to ``max_connections`` there.
         max_listed: rooms a ``list-rooms`` reply lists at most (the player's own first, then the newest).
         bad_password_delay: seconds a wrong server password waits before it is refused.
         max_failed_logins: wrong passwords one connection may send before it is closed (code 1008).
@@ -72,7 +81,11 @@ class ServerConfig:
     chat_burst: int = 10
     chat_window: float = 10.0
     max_waiting_tables: int = 3
-    max_rooms: int = 1000
+    max_tables: int = 1000
+    max_solitaire_rooms: int = 1000
+    solitaire_idle: float = 86400.0
+    max_connections: int = 2000
+    max_connections_per_address: int = 100
     max_listed: int = 200
     workers: int = 1
     hint_budget: float = 2.0

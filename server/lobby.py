@@ -66,7 +66,7 @@ from server.replays import finished_matches, replay_of
 from server.room import Room
 from server.solitaire_daily import daily_table, today
 from server.solitaire_room import SolitaireRoom
-from server.store import Store
+from server.store import Store, StoreUnavailable
 from server.tokens import revoke_if_password_changed
 from server.workers import WorkerPool, unavailable
 
@@ -402,6 +402,63 @@ class Lobby:
         self._listing = listing
         return listing
 
+    def _check_table_room(self) -> None:
+        """Refuse a new Barbu table when the server holds ``max_tables`` (solitaire rooms do not count).
+
+        Raises:
+            ProtocolError: ``too-many-tables``.
+        """
+        tables = sum(isinstance(room, BarbuTable) for room in self.rooms.values())
+        if tables >= self.config.max_tables:
+            raise ProtocolError("too-many-tables", "the server holds as many tables as it allows; try later")
+
+    def _check_solitaire_room(self, player: str) -> None:
+        """Refuse a new solitaire room when the server holds ``max_solitaire_rooms`` besides the player's
+        own (which the new room replaces).
+
+        Raises:
+            ProtocolError: ``too-many-rooms``.
+        """
+        others = sum(isinstance(r, SolitaireRoom) and r.player != player for r in self.rooms.values())
+        if others >= self.config.max_solitaire_rooms:
+            raise ProtocolError(
+                "too-many-rooms", "the server holds as many solitaire rooms as it allows; try later"
+            )
+
+    async def expire_idle(self) -> int:
+        """Finish every unfinished solitaire room without a move for ``config.solitaire_idle`` seconds (resigned,
+        its record kept; one that never had a move is deleted) and drop it from the lobby; returns how many.
+        A room the store cannot finish now stays as it was until the next call."""
+        now = time.time()
+        expired = 0
+        for room in list(self.rooms.values()):
+            if not (isinstance(room, SolitaireRoom) and room.result is None):
+                continue
+            if now - room.active < self.config.solitaire_idle:
+                continue
+            async with room.lock:
+                try:
+                    with self.store.transaction():
+                        finish = room.abandon()
+                except StoreUnavailable as exc:
+                    log.warning("room %s: idle, but the store cannot finish it now: %s", room.room_id, exc)
+                    continue
+                finish()
+            for watcher in list(room.spectators):
+                await room.leave(watcher)
+            self._sweep(room)
+            expired += 1
+        if expired:
+            log.info("finished %d solitaire rooms idle for %g s", expired, self.config.solitaire_idle)
+        return expired
+
+    async def run_expiry(self) -> None:
+        """Call ``expire_idle`` every tenth of ``config.solitaire_idle`` (at most every minute) until
+        cancelled."""
+        while True:
+            await asyncio.sleep(min(60.0, self.config.solitaire_idle / 10))
+            await self.expire_idle()
+
     def _listed(self, listing: Listing, player: str) -> list[dict[str, Any]]:
         """The summaries a lobby listing shows ``player``: rooms where they hold a seat first, then the
         newest, ``max_listed`` at most."""
@@ -431,8 +488,7 @@ class Lobby:
                 "too-many-tables",
                 f"{peer.player} has {len(waiting)} tables waiting for players already; fill or leave one first",
             )
-        if len(self.rooms) >= self.config.max_rooms:
-            raise ProtocolError("too-many-tables", "the server holds as many rooms as it allows; try later")
+        self._check_table_room()
         for room in self.rooms.values():
             # Case and width aside: "Friday", "friday" and "ＦＲＩＤＡＹ" would be taken for one another.
             if fold(room.name) == fold(request.name) and room.summary()["state"] != "over":
@@ -460,6 +516,7 @@ class Lobby:
         (``SolitaireRoom.abandon``): a refusal (or a store that cannot write) changes nothing."""
         player = peer.player
         assert player is not None
+        self._check_solitaire_room(player)
         mine = [r for r in self.rooms.values() if isinstance(r, SolitaireRoom) and r.player == player]
         unfinished = [r for r in mine if r.holds_seat(player)]
         async with contextlib.AsyncExitStack() as held:
@@ -504,8 +561,7 @@ class Lobby:
         host_ok = peer.player == room.host if room.host is not None else peer.player in players.values()
         if not host_ok:
             raise ProtocolError("not-host", f"only {room.host or 'a player'} of {room.name!r} may ask that")
-        if len(self.rooms) >= self.config.max_rooms:
-            raise ProtocolError("too-many-tables", "the server holds as many rooms as it allows; try later")
+        self._check_table_room()
         taken = {fold(r.name) for r in self.rooms.values() if r.summary()["state"] != "over"}
         name = room.name
         number = 2

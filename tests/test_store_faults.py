@@ -5,6 +5,7 @@ restart on the same file."""
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import copy
 import json
 import resource
@@ -321,3 +322,26 @@ async def test_auto_and_opening_another_room_are_all_or_nothing(
     again = await start_server()
     assert again.store is not None and again.lobby is not None
     assert list(again.lobby.rooms) == [other]
+
+
+async def test_accept_errors_are_logged_once_a_second(tmp_path: Path, serve: list[Serve]) -> None:
+    server = Serve(tmp_path / "barbu.sqlite3", "--log-level", "WARNING")
+    serve.append(server)
+    host, port = server.url.removeprefix("ws://").rsplit(":", 1)
+    resource.prlimit(server.proc.pid, resource.RLIMIT_NOFILE, (40, 40))  # out of descriptors soon
+    writers = []
+    loop = asyncio.get_running_loop()
+    start = loop.time()
+    while loop.time() - start < 2.0:
+        with contextlib.suppress(OSError):
+            writers.append((await asyncio.open_connection(host, int(port)))[1])
+        await asyncio.sleep(0.005)
+    for writer in writers:
+        writer.close()
+    await asyncio.sleep(0.5)
+    assert server.proc.poll() is None
+    server.kill()
+    elapsed = loop.time() - start  # a connect waiting on a full backlog may have taken seconds
+    lines = [line for line in server.lines if "out of system resource" in line]
+    assert 1 <= len(lines) <= elapsed + 2, "".join(server.lines[-20:])
+    assert any(" more since the last line" in line and "(0 more" not in line for line in lines)

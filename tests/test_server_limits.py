@@ -1,0 +1,115 @@
+"""Rooms and connections have limits one person cannot use up: solitaire rooms counted apart from Barbu
+tables (also after a restart), idle solitaire rooms finished, abandoned rooms neither kept by a connection nor
+left in the store, and connection caps answered with HTTP 503 before the upgrade."""
+
+from __future__ import annotations
+
+import asyncio
+
+import pytest
+import websockets
+from websockets.exceptions import InvalidStatus
+
+from client import ServerError
+from server import BarbuServer
+from server.solitaire_room import SolitaireRoom
+from tests.conftest import Connect, StartServer, until
+
+
+async def test_a_solitaire_flood_leaves_barbu_tables_free_also_after_a_restart(
+    start_server: StartServer, connect: Connect
+) -> None:
+    limits = {"max_solitaire_rooms": 12, "max_tables": 3}
+    server = await start_server(**limits)
+    flooders = [await connect(server, f"f{i}") for i in range(16)]
+    refused = 0
+    for i, conn in enumerate(flooders):
+        try:
+            await conn.open_solitaire("forty-thieves", seed=i)
+        except ServerError as exc:
+            assert exc.code == "too-many-rooms"
+            refused += 1
+    assert refused == 4
+    host = await connect(server, "host")
+    await host.create_table("friday")
+    await server.stop()
+
+    again = await start_server(**limits)
+    assert again.lobby is not None and len(again.lobby.rooms) == 13
+    host = await connect(again, "host2")
+    await host.create_table("saturday")
+    late = await connect(again, "late")
+    with pytest.raises(ServerError) as info:
+        await late.open_solitaire("pyramid", seed=1)
+    assert info.value.code == "too-many-rooms"
+
+
+async def test_idle_solitaire_rooms_are_finished_with_their_record(
+    start_server: StartServer, connect: Connect
+) -> None:
+    server = await start_server()
+    played = await connect(server, "played")
+    room = (await played.open_solitaire("forty-thieves", seed=3)).room
+    view = (await played.snapshot(room)).view
+    assert view is not None
+    await played.move(room, view["legal"][0])
+    untouched = await connect(server, "untouched")
+    empty = (await untouched.open_solitaire("forty-thieves", seed=4)).room
+    await server.stop()
+
+    # The rooms were opened before this restart: their idle time counts from their last move (or opening).
+    again = await start_server(solitaire_idle=0.5)
+    assert again.lobby is not None and again.store is not None
+    lobby, store = again.lobby, again.store
+    assert {room, empty} <= set(lobby.rooms)
+    await until(lambda: room not in lobby.rooms and empty not in lobby.rooms, "idle rooms finished", 10)
+    row = store.room(int(room))
+    assert row.status == "over" and row.record is not None and len(row.record["moves"]) == 1
+    assert store.actions(int(room))[-1].action == {"action": "resign"}
+    assert [r.id for r in store.rooms("solitaire")] == [int(room)]  # the room without a move is gone
+
+    # A room in play is not touched while moves keep coming.
+    fresh = await connect(again, "fresh")
+    live = (await fresh.open_solitaire("forty-thieves", seed=5)).room
+    for _ in range(3):
+        await asyncio.sleep(0.3)
+        view = (await fresh.snapshot(live)).view
+        assert view is not None and view["result"] is None
+        await fresh.move(live, view["legal"][0])
+
+
+async def test_abandoned_rooms_are_neither_kept_by_the_connection_nor_left_in_the_store(
+    server: BarbuServer, connect: Connect
+) -> None:
+    assert server.lobby is not None and server.store is not None
+    alice = await connect(server, "alice")
+    for seed in range(40):
+        await alice.open_solitaire("forty-thieves", seed=seed)
+    peer = server.lobby.online["alice"]
+    mine = [r for r in server.lobby.rooms.values() if isinstance(r, SolitaireRoom)]
+    assert len(mine) == 1 and peer.rooms == set(mine)
+    assert len(server.store.rooms("solitaire")) == 1
+    # A room with a move keeps its record when the next one is opened.
+    room = mine[0].room_id
+    view = (await alice.snapshot(room)).view
+    assert view is not None
+    await alice.move(room, view["legal"][0])
+    await alice.open_solitaire("forty-thieves", seed=99)
+    assert server.store.room(int(room)).status == "over" and len(peer.rooms) == 1
+
+
+async def test_connections_over_the_caps_get_503_before_the_upgrade(start_server: StartServer) -> None:
+    server = await start_server(max_connections=5, max_connections_per_address=3)
+    opened = [await websockets.connect(server.url) for _ in range(3)]
+    with pytest.raises(InvalidStatus) as info:
+        await websockets.connect(server.url)
+    assert info.value.response.status_code == 503
+    opened += [await websockets.connect(server.url, local_addr=("127.0.0.2", 0)) for _ in range(2)]
+    with pytest.raises(InvalidStatus) as info:
+        await websockets.connect(server.url, local_addr=("127.0.0.3", 0))
+    assert info.value.response.status_code == 503
+    await opened.pop().close()
+    await until(lambda: len(server._server.all_connections) == 4 if server._server else False, "a close")
+    opened.append(await websockets.connect(server.url, local_addr=("127.0.0.3", 0)))
+    for ws in opened:
+        await ws.close()
