@@ -151,7 +151,10 @@ async def test_a_store_that_cannot_write_changes_no_room_and_play_resumes(
         # Lifted again: the bots play on by themselves until alice's turn comes back.
         first.limit_file_size(None)
         alice.take_pushes()
-        turn = await _my_turn(alice)
+        try:
+            turn = await _my_turn(alice, 30)
+        except TimeoutError:
+            raise AssertionError(f"{await alice.snapshot(table)}\n{''.join(first.lines)}") from None
         assert turn.seq > acted
         await sol.move(game.room, (await sol.snapshot(game.room)).view["legal"][0])  # type: ignore[index]
         final = _state(await alice.snapshot(table))
