@@ -4,7 +4,7 @@ Sub-commands:
     ``deal GAME [--seed N] [--option K=V ...]``: print the layout as text.
     ``replay FILE``: print the state after the record's moves as JSON (``docs/formats.md``), or one line on
         stderr naming the 0-based move index, the move and the rule broken (or the malformed field).
-    ``play GAME [--seed N] [--out FILE] [--option K=V ...]``: play at a line prompt.
+    ``play GAME [--seed N] [--winnable] [--out FILE] [--option K=V ...]``: play at a line prompt.
     ``solve (FILE | --game G --seed N [--option K=V ...]) [--timeout S]``: print ``solvable`` and a winning
         ``solitaire/1`` record, ``unsolvable``, or ``unknown``.
 """
@@ -90,6 +90,11 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     play.add_argument("game", metavar="GAME", choices=list(GAMES), help="one of: " + " ".join(GAMES))
     play.add_argument("--seed", type=_seed, help="the deal's seed (default: a random one, printed)")
     play.add_argument("--out", metavar="FILE", help="write the game's solitaire/1 record here at the end")
+    play.add_argument(
+        "--winnable",
+        action="store_true",
+        help="deal only a deal the solver proved winnable (with --seed: refuse a seed not proved so)",
+    )
     _add_option_arg(play)
     play.set_defaults(func=run_play)
 

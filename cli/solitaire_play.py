@@ -12,6 +12,7 @@ from typing import TextIO
 from engine.solitaire import IllegalMove, RecordError, new_game
 from engine.solitaire.base import Game
 from engine.solitaire.hints import HintLine, advise, hint_text
+from engine.solitaire.winnable import is_winnable, pick_winnable
 
 #: Seconds the solver may search for one hint.
 HINT_BUDGET = 2.0
@@ -24,15 +25,26 @@ p7.1+w (two cards totalling 13), p7.1 (a King alone). Commands:
 
 
 def run_play(args: argparse.Namespace, options: dict[str, object]) -> int:
-    """Play ``args.game`` from ``args.seed`` (random when absent) on stdin/stdout; 0 when the session ends
-    (won, lost, or quit), 1 for a bad game option."""
-    seed = args.seed if args.seed is not None else random.SystemRandom().randrange(1 << 31)
+    """Play ``args.game`` from ``args.seed`` (random when absent; with ``args.winnable`` one the solver proved
+    winnable) on stdin/stdout; 0 when the session ends (won, lost, or quit), 1 for a bad game option or a
+    winnable deal that cannot be had."""
+    winnable = bool(getattr(args, "winnable", False))
     try:
+        seed = args.seed
+        if seed is None and winnable:
+            seed = pick_winnable(args.game, options, random.SystemRandom())
+            if seed is None:
+                raise RecordError("options", f"no deals of {args.game} with these options are known winnable")
+        if seed is None:
+            seed = random.SystemRandom().randrange(1 << 31)
         game = new_game(args.game, options, seed=seed)
+        if winnable and not is_winnable(game):
+            raise RecordError("seed", f"deal {seed} of {args.game} is not one the solver proved winnable")
     except RecordError as err:
         print(str(err), file=sys.stderr)
         return 1
-    print(f"{args.game}, seed {seed}. Type ? for help.")
+    note = " (winnable)" if is_winnable(game) else ""
+    print(f"{args.game}, seed {seed}{note}. Type ? for help.")
     play_session(game, sys.stdin, sys.stdout)
     if args.out:
         with open(args.out, "w", encoding="utf-8") as f:

@@ -324,16 +324,24 @@ class Connection:
     # Solitaire --------------------------------------------------------------------------------------
 
     async def open_solitaire(
-        self, game: str, options: dict[str, Any] | None = None, seed: int | None = None
+        self,
+        game: str,
+        options: dict[str, Any] | None = None,
+        seed: int | None = None,
+        winnable: bool = False,
     ) -> Snapshot:
-        """Open a solitaire room of ``game`` with ``options``, dealt from ``seed`` (None: the day's deal), and
-        play it; returns its snapshot (``view`` is the solitaire view). Another unfinished solitaire room of
-        this player is finished first (resigned).
+        """Open a solitaire room of ``game`` with ``options``, dealt from ``seed`` (None: the day's deal, or
+        with ``winnable`` a random deal the solver proved winnable), and play it; returns its snapshot
+        (``view`` is the solitaire view). Another unfinished solitaire room of this player is finished first
+        (resigned).
 
         Raises:
-            ServerError: ``unknown-game`` (field ``game``), ``unknown-option`` (field ``options``).
+            ServerError: ``unknown-game`` (field ``game``), ``unknown-option`` (field ``options``),
+                ``no-winnable-deals``, ``not-winnable``.
         """
-        request = OpenSolitaire(id=self.next_id(), game=game, options=options or {}, seed=seed)
+        request = OpenSolitaire(
+            id=self.next_id(), game=game, options=options or {}, seed=seed, winnable=winnable
+        )
         return await self.request(request, Snapshot)
 
     async def move(self, room: str, move: str) -> None:
@@ -379,14 +387,16 @@ class Connection:
         """
         return await self.request(GetHint(id=self.next_id(), room=room), Hint)
 
-    async def new_deal(self, room: str, seed: int | None = None) -> Snapshot:
+    async def new_deal(self, room: str, seed: int | None = None, winnable: bool | None = None) -> Snapshot:
         """Finish the game of ``room`` (resigned) and play a new deal of the same game and options from
-        ``seed`` (None: a random one) in a new room; returns the new room's snapshot.
+        ``seed`` (None: a random one; winnable with ``winnable``, and with None when the old deal was) in a
+        new room; returns the new room's snapshot.
 
         Raises:
-            ServerError: ``not-your-room``.
+            ServerError: ``not-your-room``, ``no-winnable-deals``, ``not-winnable``.
         """
-        return await self.request(NewDeal(id=self.next_id(), room=room, seed=seed), Snapshot)
+        request = NewDeal(id=self.next_id(), room=room, seed=seed, winnable=winnable)
+        return await self.request(request, Snapshot)
 
     async def resign(self, room: str) -> None:
         """Give up the game of ``room`` (recorded as lost when no move was left, else as resigned).

@@ -40,6 +40,8 @@ ERROR_CODES: dict[str, str] = {
     "no-hint": "hints are not given on the day's deal",
     "busy": "the work asked for (a hint) cannot be done now: one is already being worked out for this player, "
     "the server's workers are all taken, or it ran out of time; ask again shortly",
+    "no-winnable-deals": "a winnable deal was asked for options no list of deals proved winnable covers",
+    "not-winnable": "a winnable deal was asked with a seed the solver has not proved winnable",
     "illegal": "the game refused the action; the rule field names the rule broken",
     "slow-down": "too many requests, chat messages, resumes or wrong passwords in a short time; wait",
     "store-unavailable": "the server cannot write its store now (disk full, I/O error); the request had no "

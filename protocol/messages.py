@@ -180,13 +180,15 @@ class Rematch(Message):
 @dataclass(frozen=True)
 class OpenSolitaire(Message):
     """Open a solitaire room of ``game`` (``docs/rules/solitaire.md``) with its ``options`` and deal ``seed``
-    (nil: the day's deal); the opener plays it, others may watch."""
+    (nil: the day's deal); with ``winnable`` only a deal the solver proved winnable; the opener plays it,
+    others may watch."""
 
     TYPE = "open-solitaire"
     id: int = _field(metadata=_ID)
     game: str = _field(metadata={"min_len": 1, "max_len": 32})
     options: dict[str, str | int | bool] = _field(default_factory=dict, metadata={"max_len": 16})
     seed: int | None = _field(default=None, metadata=_ID)
+    winnable: bool = False
 
 
 @dataclass(frozen=True)
@@ -238,12 +240,14 @@ class GetHint(Message):
 @dataclass(frozen=True)
 class NewDeal(Message):
     """Finish the game of solitaire ``room`` and open a new room of the same game and options, dealt from
-    ``seed`` (nil: a random deal)."""
+    ``seed`` (nil: a random deal); ``winnable`` (nil: as the old room's deal) asks for a deal the solver
+    proved winnable."""
 
     TYPE = "new-deal"
     id: int = _field(metadata=_ID)
     room: str = _field(metadata=_ROOM)
     seed: int | None = _field(default=None, metadata=_ID)
+    winnable: bool | None = None
 
 
 @dataclass(frozen=True)

@@ -225,7 +225,9 @@ class Lobby:
         elif isinstance(request, CreateTable):
             self._create_table(peer, request)
         elif isinstance(request, OpenSolitaire):
-            await self._open_solitaire(peer, request.id, request.game, request.options, request.seed)
+            await self._open_solitaire(
+                peer, request.id, request.game, request.options, request.seed, request.winnable
+            )
         elif isinstance(request, ListGames):
             peer.send(Games(id=request.id, games=[info.to_dict() for info in GAMES.values()]))
         elif isinstance(request, ListMatches):
@@ -509,7 +511,13 @@ class Lobby:
         peer.send(RoomCreated(id=request.id, room=table.room_id))
 
     async def _open_solitaire(
-        self, peer: Peer, request_id: int, game: str, options: dict[str, Any], seed: int | None
+        self,
+        peer: Peer,
+        request_id: int,
+        game: str,
+        options: dict[str, Any],
+        seed: int | None,
+        winnable: bool = False,
     ) -> None:
         """Deal a solitaire room for ``peer``'s player and seat them (the reply is its snapshot); the
         player's other unfinished solitaire room is finished in the same store transaction
@@ -523,7 +531,7 @@ class Lobby:
             for other in unfinished:
                 await held.enter_async_context(other.lock)
             with self.store.transaction():
-                room = SolitaireRoom.open(self.store, self.config, player, game, options, seed)
+                room = SolitaireRoom.open(self.store, self.config, player, game, options, seed, winnable)
                 finishing = [other.abandon() for other in unfinished]
             for finish in finishing:
                 finish()
@@ -594,8 +602,14 @@ class Lobby:
                 raise ProtocolError("wrong-room", f"room {room.room_id} is a Barbu table", field="type")
             if room.player != peer.player:
                 raise ProtocolError("not-your-room", f"room {room.room_id} is not your solitaire room")
-            seed = secrets.randbits(48) if request.seed is None else request.seed
-            await self._open_solitaire(peer, request.id, room.game.name, room.game.options, seed)
+            # A new deal is winnable when asked, or (unasked, without a seed) when the old one was.
+            winnable = request.winnable
+            if winnable is None:
+                winnable = room.winnable and request.seed is None
+            seed = request.seed
+            if seed is None and not winnable:
+                seed = secrets.randbits(48)
+            await self._open_solitaire(peer, request.id, room.game.name, room.game.options, seed, winnable)
         elif isinstance(request, Sit):
             await room.join(peer, request.seat, request.id)
         elif isinstance(request, Watch):

@@ -1,10 +1,12 @@
 """The day's deal of each solitaire game and its results table (``docs/protocol.md`` "The day's deals").
 
-The day's deal of ``game`` is the seed ``daily_seed(secret, game, day)``: the first six bytes of
-``HMAC-SHA256(secret, "barbu-daily/2:<day>:<game>")`` as an integer (below 2^48, so it fits the wire's 2^53),
-where ``day`` is the UTC date ``YYYY-MM-DD`` and ``secret`` the server's own random secret (``daily_secret``,
-kept in the store's ``meta`` table). Only the server can work the seed out, and it never sends the seed of a
-current day's deal, so the deal cannot be solved offline. Everyone playing a game with its default options
+The day's deal of ``game`` is the seed ``daily_seed(secret, game, day)``: a deal the solver proved winnable,
+picked from the game's list (``engine.solitaire.winnable``) by the first six bytes of
+``HMAC-SHA256(secret, "barbu-daily/2:<day>:<game>")`` as an integer, where ``day`` is the UTC date
+``YYYY-MM-DD`` and ``secret`` the server's own random secret (``daily_secret``, kept in the store's ``meta``
+table). Only the server can work out which listed deal it is, and it never sends the seed of a current day's
+deal. (The lists ship with the package: someone who solved every listed deal beforehand could recognise the
+layout; the price of a day's deal that is always winnable.) Everyone playing a game with its default options
 on that deal that day plays the same cards; the first game each player finishes on it makes their row of
 the day's results table (store table ``results``).
 """
@@ -18,6 +20,7 @@ import time
 from typing import Any
 
 from engine.solitaire import GAMES
+from engine.solitaire.winnable import winnable_seeds
 from server.store import Store
 
 #: Most rows of one game's results table sent in the lobby.
@@ -37,9 +40,14 @@ def daily_secret(store: Store) -> bytes:
 
 
 def daily_seed(secret: bytes, game: str, day: str) -> int:
-    """The seed of ``game``'s deal on ``day`` (``YYYY-MM-DD``, UTC) under ``secret``: an int in 0 .. 2^48-1."""
+    """The seed of ``game``'s deal on ``day`` (``YYYY-MM-DD``, UTC) under ``secret``: always a deal the solver
+    proved winnable, the one at index ``number % len(list)`` of the game's list
+    (``engine.solitaire.winnable``), where ``number`` is the HMAC's first six bytes (below 2^48; the seed
+    itself when a game has no list)."""
     digest = hmac.new(secret, f"barbu-daily/2:{day}:{game}".encode(), hashlib.sha256).digest()
-    return int.from_bytes(digest[:6], "big")
+    number = int.from_bytes(digest[:6], "big")
+    seeds = winnable_seeds(game)
+    return seeds[number % len(seeds)] if seeds else number
 
 
 def daily_table(store: Store, day: str | None = None) -> list[dict[str, Any]]:

@@ -28,6 +28,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
+import random
 import secrets
 import time
 from collections.abc import Callable
@@ -36,6 +37,7 @@ from typing import Any, ClassVar
 from engine.solitaire import GAMES, Game, IllegalMove, RecordError, new_game
 from engine.solitaire.hints import Hint as Advice
 from engine.solitaire.hints import HintLine, advise_record
+from engine.solitaire.winnable import is_winnable, pick_winnable
 from protocol import (
     AutoMoves,
     Error,
@@ -93,6 +95,8 @@ class SolitaireRoom(Room):
         self.player = player
         self.game = game
         self.daily = daily
+        #: Dealt from a seed the solver proved winnable (``engine.solitaire.winnable``).
+        self.winnable = is_winnable(game)
         self.peer: Peer | None = None
         self.seq = 0
         self.result: str | None = None
@@ -115,19 +119,36 @@ class SolitaireRoom(Room):
         game: str,
         options: dict[str, Any],
         seed: int | None,
+        winnable: bool = False,
     ) -> SolitaireRoom:
         """Deal ``game`` with ``options`` from ``seed`` for ``player``; store the room. ``seed`` None deals
-        the day's deal when ``options`` are all defaults, else a random deal; a deal with a seed is never the
-        day's deal.
+        a random deal the solver proved winnable with ``winnable``, else the day's deal when ``options`` are
+        all defaults, else a random deal; a deal with a seed is never the day's deal.
 
         Raises:
             ProtocolError: ``unknown-game`` (field ``game``), ``unknown-option`` (field ``options``: a name
                 the game does not have or a value it does not take), ``daily-played`` (field ``seed``: the
-                player finished the day's deal of ``game`` today, or is playing it in another room).
+                player finished the day's deal of ``game`` today, or is playing it in another room),
+                ``no-winnable-deals`` (field ``options``: ``winnable`` asked for options no list of proved
+                deals covers), ``not-winnable`` (field ``seed``: ``winnable`` with a seed not proved winnable).
             StoreUnavailable: the store cannot write; no room was stored.
         """
         day = today()
         daily: str | None = None
+        if winnable:
+            if seed is None:
+                picked = pick_winnable(game, options, random.SystemRandom())
+                if picked is None:
+                    raise ProtocolError(
+                        "no-winnable-deals",
+                        f"no deals of {game} with these options are known winnable; ask without winnable",
+                        field="options",
+                    )
+                seed = picked
+            elif not is_winnable(new_room_game(game, options, seed)):
+                raise ProtocolError(
+                    "not-winnable", f"deal {seed} is not one the solver proved winnable", field="seed"
+                )
         if seed is None:
             if new_room_game(game, options, 0).to_record()["options"]:
                 seed = secrets.randbits(48)
@@ -188,7 +209,8 @@ class SolitaireRoom(Room):
         return "playing" if self.result is None else "over"
 
     def summary(self) -> dict[str, Any]:
-        """The lobby entry: room, kind, name, state, players, away, spectators, game, options, daily, seed (nil
+        """The lobby entry: room, kind, name, state, players, away, spectators, game, options, daily, winnable
+        (dealt from a seed the solver proved winnable), seed (nil
         until the game is over, and for the day's deal until its day is past), moves, result."""
         return {
             "room": self.room_id,
@@ -201,6 +223,7 @@ class SolitaireRoom(Room):
             "game": self.game.name,
             "options": self.game.options,
             "daily": self.daily,
+            "winnable": self.winnable,
             "seed": self._public_seed(),
             "moves": self.game.moves,
             "result": self.result,
@@ -214,6 +237,7 @@ class SolitaireRoom(Room):
             "options": self.game.options,
             "player": self.player,
             "daily": self.daily,
+            "winnable": self.winnable,
             "seed": self._public_seed(),
             "result": self.result,
             "moves": self.game.moves,

@@ -552,6 +552,18 @@ async def test_a_refresh_answered_after_leaving_does_not_bring_the_table_back(
         assert tui.model.table is None and "YOUR TURN" not in status(tui)
 
 
+async def test_w_in_the_games_list_opens_a_winnable_deal(server: BarbuServer) -> None:
+    async with running_tui(server.url, "wyn") as (tui, pipe):
+        pipe.send_text("o")
+        await until(lambda: tui.lobby.picking, "the game list")
+        assert on_screen(tui, "w winnable")
+        pipe.send_text("w")
+        await until(lambda: tui.screen == "solitaire" and tui.solitaire is not None, "the winnable deal")
+        solitaire = tui.model.solitaire
+        assert solitaire is not None and solitaire.view["winnable"] and not solitaire.view["daily"]
+        assert on_screen(tui, "winnable")
+
+
 async def test_a_hint_refused_on_the_days_deal_is_said(server: BarbuServer) -> None:
     async with running_tui(server.url, "quin") as (tui, pipe):
         pipe.send_text("o")

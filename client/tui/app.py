@@ -544,18 +544,25 @@ class TuiApp:
             await self.sit(room)
 
     def open_solitaire(
-        self, game: str, options: dict[str, Any] | None = None, seed: int | None = None
+        self,
+        game: str,
+        options: dict[str, Any] | None = None,
+        seed: int | None = None,
+        winnable: bool = False,
     ) -> None:
-        """Open a server room of solitaire ``game`` with ``options`` (``seed`` None: the day's deal) and show
-        it once the server has dealt it; when the day's deal is in play, only after the player confirms
-        (opening another game resigns it, and one game a day counts)."""
+        """Open a server room of solitaire ``game`` with ``options`` (``seed`` None: the day's deal, or with
+        ``winnable`` a deal the solver proved winnable) and show it once the server has dealt it; when the
+        day's deal is in play, only after the player confirms (opening another game resigns it, and one game
+        a day counts)."""
         self.lobby.picking = False
         daily = self.daily_in_play()
         if daily:
             question = f"Your day's deal of {daily} is not finished: opening another game resigns it, and one game a day counts. Open anyway?"
-            self.confirm(question, lambda: self.spawn(self._open_solitaire(game, options or {}, seed)))
+            self.confirm(
+                question, lambda: self.spawn(self._open_solitaire(game, options or {}, seed, winnable))
+            )
             return
-        self.spawn(self._open_solitaire(game, options or {}, seed))
+        self.spawn(self._open_solitaire(game, options or {}, seed, winnable))
 
     def daily_in_play(self) -> str:
         """The title of the day's deal this client plays and has not finished (empty: none)."""
@@ -566,8 +573,10 @@ class TuiApp:
             return ""
         return str(room.view.get("title", "solitaire"))
 
-    async def _open_solitaire(self, game: str, options: dict[str, Any], seed: int | None) -> None:
-        if await self.session.open_solitaire(game, options, seed):
+    async def _open_solitaire(
+        self, game: str, options: dict[str, Any], seed: int | None, winnable: bool
+    ) -> None:
+        if await self.session.open_solitaire(game, options, seed, winnable):
             self._show_solitaire()
             assert self.solitaire is not None
             self.solitaire.message = "Arrows move, Enter picks a pile then its target; ? for all keys."
@@ -620,7 +629,11 @@ class TuiApp:
         ):
             self.model.say("seed=N takes a whole number from 0 to 2**53 (9007199254740992).", error=True)
             return
-        self.open_solitaire(self.lobby.game_name(), options, seed)
+        winnable = options.pop("winnable", False)
+        if not isinstance(winnable, bool):
+            self.model.say("winnable=true or winnable=false", error=True)
+            return
+        self.open_solitaire(self.lobby.game_name(), options, seed, winnable)
 
     async def act(self, action: dict[str, Any] | None, notice: str = "") -> None:
         """Send a Barbu action (or show why none was sent)."""

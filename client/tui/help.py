@@ -18,8 +18,9 @@ Lobby        Up/Down choose a table   Enter sit (first free seat)   w watch
              Shift+N E S W sit in that seat
              b add a bot to the first empty seat   f fill empty seats with bots
              n new table (name, variants, turn timer)   o solitaire   r refresh
-Games list   Enter the day's deal   r a random deal   :  options and seed
-             (draw=3 seed=12)   Enter on a solitaire room: play yours, or watch
+Games list   Enter the day's deal   r a random deal   w a winnable deal
+             :  options and seed (draw=3 seed=12 winnable=true)
+             Enter on a solitaire room: play yours, or watch
 Barbu table  Left/Right choose a card   Enter play it   :  type a card (qs, 10h)
              Contract: Up/Down, Enter (Trumps asks the suit, Dominoes the rank),
              Esc back.  Doubles: Up/Down, Space ticks a player, Enter sends

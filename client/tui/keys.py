@@ -183,9 +183,13 @@ def build_key_bindings(tui: TuiApp) -> KeyBindings:
     def _open_random(event: E) -> None:
         tui.open_solitaire(tui.lobby.game_name(), seed=secrets.randbits(48))
 
+    @kb.add("w", filter=games)
+    def _open_winnable(event: E) -> None:
+        tui.open_solitaire(tui.lobby.game_name(), winnable=True)
+
     @kb.add(":", filter=games)
     def _open_with(event: E) -> None:
-        tui.ask("deal", "Options (K=V ..., seed=N): ")
+        tui.ask("deal", "Options (K=V ..., seed=N, winnable=true): ")
 
     # Barbu table ------------------------------------------------------------------------------------
 

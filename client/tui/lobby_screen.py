@@ -49,7 +49,8 @@ def room_seats(room: dict[str, Any]) -> str:
         game = GAMES[room["game"]].title if room.get("game") in GAMES else str(room.get("game"))
         gone = " (away)" if room.get("away") else ""
         player = shorten(str(players.get("player")), 16)
-        return f"{player}{gone} plays {game}{' (day)' if room.get('daily') else ''}"
+        deal = " (day)" if room.get("daily") else " (winnable)" if room.get("winnable") else ""
+        return f"{player}{gone} plays {game}{deal}"
     away = set(room.get("away", []))
     names, marks = [], []
     for seat in SEATS:
@@ -224,7 +225,7 @@ def form_lines(form: TableForm) -> StyleAndTextTuples:
 
 
 #: The games list's own keys, its first line (at most 80 columns).
-GAMES_KEYS = "Solitaire: Enter the day's deal  r a random deal  : options, seed  Esc back"
+GAMES_KEYS = "Solitaire: Enter day's deal  r random  w winnable  : options, seed  Esc back"
 #: The width of the games list's left column (title and today's count); options and results go right.
 GAMES_COLUMN = 42
 SIDE_COLUMN = 80 - GAMES_COLUMN - 2
@@ -238,6 +239,7 @@ def option_lines(game: str, cols: int = SIDE_COLUMN) -> list[str]:
         choices = "|".join(option_text(c) for c in option.choices)
         lines.append(shorten(f" {option.name}={choices}", cols, cut="end"))
     lines.append(" seed=N  (0 to 2**53)")
+    lines.append(" winnable=true")
     return lines
 
 

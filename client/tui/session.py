@@ -488,9 +488,12 @@ class Session:
 
     # Solitaire --------------------------------------------------------------------------------------
 
-    async def open_solitaire(self, game: str, options: dict[str, Any], seed: int | None) -> bool:
-        """Open a solitaire room of ``game`` (``seed`` None: the day's deal) and make it the current one."""
-        snap = await self.call(lambda c: c.open_solitaire(game, options, seed))
+    async def open_solitaire(
+        self, game: str, options: dict[str, Any], seed: int | None, winnable: bool = False
+    ) -> bool:
+        """Open a solitaire room of ``game`` (``seed`` None: the day's deal, or with ``winnable`` a deal the
+        solver proved winnable) and make it the current one."""
+        snap = await self.call(lambda c: c.open_solitaire(game, options, seed, winnable))
         if snap is None:
             return False
         self._take_snapshot(snap)

@@ -284,8 +284,8 @@ def option_text(value: Any) -> str:
 
 
 def deal_text(view: dict[str, Any]) -> str:
-    """The deal in words: the day's deal, or its seed when known, and the options set away from their
-    defaults, e.g. ``seed 12, draw=3``."""
+    """The deal in words: the day's deal, or its seed when known, the options set away from their defaults,
+    and ``winnable`` for a deal the solver proved winnable, e.g. ``seed 12, draw=3, winnable``."""
     parts = [f"the deal of {view['daily']}" if view.get("daily") else ""]
     if view.get("seed") is not None:
         parts.append(f"seed {view['seed']}")
@@ -294,6 +294,8 @@ def deal_text(view: dict[str, Any]) -> str:
     options = view.get("options") or {}
     changed = [f"{k}={option_text(v)}" for k, v in options.items() if k in defaults and defaults[k] != v]
     parts.append(" ".join(changed))
+    if view.get("winnable"):
+        parts.append("winnable")
     return ", ".join(p for p in parts if p)
 
 

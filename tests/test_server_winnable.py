@@ -1,0 +1,103 @@
+"""Winnable deals on request: open-solitaire and new-deal with ``winnable``, the day's deal, the CLI's
+``play --winnable`` (real server, real WebSocket clients, real SQLite file)."""
+
+from __future__ import annotations
+
+import io
+from argparse import Namespace
+
+import pytest
+
+from cli.solitaire_play import run_play
+from client import ServerError
+from engine.solitaire import GAMES, new_game
+from engine.solitaire.winnable import is_winnable, list_key, winnable_seeds
+from engine.solitaire.winnable_seeds import SEEDS
+from server import BarbuServer
+from server.solitaire_daily import daily_secret, daily_seed, today
+from tests.conftest import Connect
+
+
+def unlisted(game: str, options: dict[str, object] | None = None) -> int:
+    """A seed of ``game`` not on its winnable list."""
+    listed = set(winnable_seeds(game, options))
+    return next(s for s in range(10**6) if s not in listed)
+
+
+def test_every_game_has_a_list_and_the_keys_name_the_options() -> None:
+    assert list_key(new_game("pyramid", {"draw": 3}, seed=1)) == "pyramid draw=3"
+    assert list_key(new_game("bakers-dozen", {"kings": "stay"}, seed=1)) == "bakers-dozen kings=stay"
+    assert list_key(new_game("streets", {"supermove": False}, seed=1)) == "streets"  # a default is no option
+    for key, text in SEEDS.items():
+        seeds = [int(seed) for seed in text.split()]
+        assert seeds and seeds == sorted(set(seeds)), key
+    for name in GAMES:
+        assert winnable_seeds(name), name
+    assert not winnable_seeds("pyramid", {"stock-top": True})
+
+
+async def test_open_solitaire_winnable_deals_a_listed_seed(server: BarbuServer, connect: Connect) -> None:
+    alice = await connect(server, "alice")
+    for game, options in (("bakers-dozen", {}), ("pyramid", {"draw": 3})):
+        snap = await alice.open_solitaire(game, options, winnable=True)
+        assert snap.view is not None and snap.view["winnable"] is True and snap.view["daily"] is None
+        lobby = await alice.lobby()
+        (mine,) = [r for r in lobby.rooms if r["room"] == snap.room]
+        assert mine["winnable"] is True
+        assert server.store is not None  # the seed stays hidden from the player: the store has it
+        assert server.store.room(int(snap.room)).config["seed"] in winnable_seeds(game, options)
+    plain = await alice.open_solitaire("bakers-dozen", seed=unlisted("bakers-dozen"))
+    assert plain.view is not None and plain.view["winnable"] is False
+
+
+async def test_winnable_refusals(server: BarbuServer, connect: Connect) -> None:
+    alice = await connect(server, "alice")
+    with pytest.raises(ServerError) as no_list:
+        await alice.open_solitaire("pyramid", {"stock-top": True}, winnable=True)
+    assert (no_list.value.code, no_list.value.field) == ("no-winnable-deals", "options")
+    with pytest.raises(ServerError) as not_listed:
+        await alice.open_solitaire("streets", seed=unlisted("streets"), winnable=True)
+    assert (not_listed.value.code, not_listed.value.field) == ("not-winnable", "seed")
+    listed = winnable_seeds("streets")[0]
+    snap = await alice.open_solitaire("streets", seed=listed, winnable=True)
+    assert snap.view is not None and snap.view["winnable"] is True
+
+
+async def test_new_deal_stays_winnable(server: BarbuServer, connect: Connect) -> None:
+    alice = await connect(server, "alice")
+    first = await alice.open_solitaire("bakers-dozen", {"build": "any-suit"}, winnable=True)
+    again = await alice.new_deal(first.room)  # unasked: winnable like the old deal
+    assert again.view is not None and again.view["winnable"] is True
+    other = await alice.new_deal(again.room, seed=unlisted("bakers-dozen", {"build": "any-suit"}))
+    assert other.view is not None and other.view["winnable"] is False  # a seed given: dealt as is
+    asked = await alice.new_deal(other.room, winnable=True)
+    assert asked.view is not None and asked.view["winnable"] is True
+    plain = await alice.new_deal(asked.room, winnable=False)
+    assert plain.view is not None and plain.view["game"] == "bakers-dozen"
+
+
+async def test_the_days_deal_is_always_winnable(server: BarbuServer, connect: Connect) -> None:
+    alice = await connect(server, "alice")
+    snap = await alice.open_solitaire("maria")
+    assert snap.view is not None and snap.view["daily"] == today() and snap.view["winnable"] is True
+    assert server.store is not None
+    secret = daily_secret(server.store)
+    for game in ("maria", "pyramid", "forty-thieves"):
+        for day in ("2026-01-01", "2026-01-02", today()):
+            seed = daily_seed(secret, game, day)
+            assert seed in winnable_seeds(game) and is_winnable(new_game(game, seed=seed))
+
+
+def test_play_winnable_on_the_command_line(
+    capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr("sys.stdin", io.StringIO("q\n"))
+    args = Namespace(game="limited", seed=None, out=None, winnable=True)
+    assert run_play(args, {}) == 0
+    first = capsys.readouterr().out.splitlines()[0]
+    assert first.endswith("(winnable). Type ? for help.")
+    seed = int(first.split("seed ")[1].split(" ")[0])
+    assert seed in winnable_seeds("limited")
+    refused = Namespace(game="limited", seed=unlisted("limited"), out=None, winnable=True)
+    assert run_play(refused, {}) == 1
+    assert "not one the solver proved winnable" in capsys.readouterr().err
