@@ -324,7 +324,7 @@ def solve(
     ]
     if BEST_FIRST and getattr(states[0], "best_first", False):
         state = search_state(game)
-        runs.insert(0, (state, _best_first(state, shared, QUOTA, table_size), False))
+        runs.insert(0, (state, _best_first(state, shared, QUOTA, table_size // 5), False))
     try:
         while any(proves for _, _, proves in runs):
             for item in list(runs):
