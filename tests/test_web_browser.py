@@ -157,6 +157,19 @@ async def test_a_hand_by_clicks_reload_and_a_watcher_from_the_invite_link(
     assert await bob.evaluate("document.documentElement.scrollWidth") <= PHONE["width"]
 
 
+async def test_a_winnable_deal_says_so(server: BarbuServer, browser: Browser) -> None:
+    page = await (await browser.new_context()).new_page()
+    await _login(page, server.share_url, "win")
+    await page.wait_for_selector("#game")
+    await page.select_option("#game", "bakers-dozen")
+    await page.click("text=Play a winnable deal")
+    await page.wait_for_selector(".layout")
+    await page.wait_for_selector(".where:has-text('winnable')")
+    assert server.lobby is not None
+    room = next(r for r in server.lobby.rooms.values() if isinstance(r, SolitaireRoom))
+    assert room.winnable and room.daily is None
+
+
 async def test_solitaire_move_undo_and_hint(server: BarbuServer, browser: Browser) -> None:
     page = await (await browser.new_context()).new_page()
     await _login(page, server.share_url, "sol")

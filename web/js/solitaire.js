@@ -119,6 +119,7 @@ export function solitaireScreen(app, roomId) {
       h("header", { class: "table-head" },
         h("h1", {}, view.title),
         h("p", { class: "where" }, view.daily ? `The day's deal, ${view.daily}` : view.seed !== null ? `Deal ${view.seed}` : "A random deal",
+          view.winnable ? " · winnable" : "",
           ` · ${view.moves} moves · played by ${view.player}`)),
       controls(),
       status(),

@@ -1,4 +1,5 @@
-// Choosing a solitaire game and its options in the lobby, then opening the day's deal or a random one.
+// Choosing a solitaire game and its options in the lobby, then opening the day's deal, a random one or one the
+// solver proved winnable.
 import { button, fill, h, select } from "./dom.js";
 
 /** A random deal's seed (0 to 2^48, within the protocol's 2^53). */
@@ -22,10 +23,10 @@ export function gamePicker(app) {
   let game = null;
   let options = {};
 
-  async function open(seed) {
+  async function open(seed, winnable = false) {
     error.textContent = "";
     try {
-      const snapshot = await session.request("open-solitaire", { game: game.name, options, seed });
+      const snapshot = await session.request("open-solitaire", { game: game.name, options, seed, winnable });
       app.go("solitaire", snapshot.room);
     } catch (failure) {
       error.textContent = failure.message;
@@ -45,7 +46,8 @@ export function gamePicker(app) {
       h("details", { class: "rules" }, h("summary", {}, `How ${game.title} is played`), h("pre", {}, game.rules)),
       h("div", { class: "buttons" },
         button("Play the day's deal", () => open(null), { class: "primary", disabled: !defaults, title: defaults ? null : "the day's deal is played with the standard options" }),
-        button("Play a random deal", () => open(randomSeed()))),
+        button("Play a random deal", () => open(randomSeed())),
+        button("Play a winnable deal", () => open(null, true), { title: "a deal the solver proved winnable" })),
       error);
   }
 
