@@ -100,7 +100,7 @@ export function solitaireScreen(app, roomId) {
         const reply = await send("hint");
         if (!reply) return;
         state.hint = reply.move;
-        state.notice = reply.move ? `Hint: ${hintText(reply.move)}` : "No move is left.";
+        state.notice = hintWords(reply);
         draw();
       }, { disabled: over || view.daily !== null, title: view.daily ? "no hints on the day's deal" : null, "data-focus": "hint" }),
       button("Auto", () => send("auto"), { disabled: over, title: "every safe move to the foundations", "data-focus": "auto" }),
@@ -126,6 +126,16 @@ export function solitaireScreen(app, roomId) {
       state.notice ? h("p", { class: state.hint ? "hint" : "error", role: "alert" }, state.notice) : null,
       state.pick ? h("p", { class: "muted" }, `Moving from ${pileText(state.pick.pile)}: now click where it goes.`) : null,
       layoutView(view.layout, pick, marked));
+  }
+
+  function hintWords(reply) {
+    switch (reply.status) {
+      case "sure": return `Hint: ${hintText(reply.move)} (following the hints wins this game).`;
+      case "guess": return `Hint: no sure win found; a reasonable move: ${hintText(reply.move)}.`;
+      case "lost": return "Hint: this game can no longer be won. Undo to go back.";
+      case "none": return "Hint: no move that does not go back to an earlier position. Undo to go back.";
+      default: return reply.move ? `Hint: ${hintText(reply.move)}.` : "No move is left.";
+    }
   }
 
   function hintText(move) {
