@@ -58,26 +58,43 @@ async def screens(server: BarbuServer, out: Path, scheme: str, size: str) -> Non
         await page.wait_for_selector("#table-name")
         await page.fill("#table-name", f"Screens {tag}")
         await page.select_option("select[name=bot_policy]", "heuristic")
+        await page.select_option("select[name=rotation]", "each-hand")
         await page.check("#fill-bots")
         await page.select_option("select[name=turn_time]", "60")
         await shoot(page, out, f"lobby-{tag}")
         await page.click("text=Create and sit down")
         await page.wait_for_selector(".seat")
-        for _ in range(200):  # answer whatever is asked until a trick is under way
-            if await page.locator(".contract").count():
-                await shoot(page, out, f"contract-{tag}")
-                await page.click("[data-contract=no-tricks]")
+        taken: set[str] = set()
+        for _ in range(2000):  # play on (each-hand rotation: you declare within 4 hands) until each is seen
+            if taken >= {"contract", "doubling", "table-play", "hand-summary"}:
+                break
+            if await page.locator("[data-focus=close-summary]").count():
+                if "hand-summary" not in taken:
+                    await shoot(page, out, f"hand-summary-{tag}")
+                    taken.add("hand-summary")
+                await page.click("[data-focus=close-summary]")
+            elif await page.locator(".contract").count():
+                if "contract" not in taken:
+                    await shoot(page, out, f"contract-{tag}")
+                    taken.add("contract")
+                await page.click("[data-contract=no-tricks], [data-contract=no-queens] >> nth=0")
             elif await page.locator("#double-title").count():
-                await shoot(page, out, f"doubling-{tag}")
-                await page.click("[data-focus=no-double]")
+                if "doubling" not in taken:
+                    await shoot(page, out, f"doubling-{tag}")
+                    taken.add("doubling")
+                if await page.locator("[data-focus=no-double]").count():
+                    await page.click("[data-focus=no-double]")
+                else:
+                    await page.locator("input[data-seat]").first.check()
+                    await page.click("[data-focus=submit-double]")
             elif await page.locator(".hand .playable").count():
-                if await page.locator(".trick .card, .rows .card").count() >= 1:
-                    break
+                if "table-play" not in taken and await page.locator(".trick .card, .rows .card").count() >= 2:
+                    await shoot(page, out, f"table-play-{tag}")
+                    taken.add("table-play")
                 await page.locator(".hand .playable").first.click()
             elif await page.locator("[data-focus=pass]").count():
                 await page.click("[data-focus=pass]")
-            await page.wait_for_timeout(150)
-        await shoot(page, out, f"table-play-{tag}")
+            await page.wait_for_timeout(80)
         await page.click("text=Score sheet")
         await shoot(page, out, f"score-sheet-{tag}")
         await page.click("[data-focus=close-sheet]")

@@ -64,7 +64,7 @@ function doubling(state, actions, kind) {
   const boxes = targets.map((seat) => {
     const box = h("input", { type: "checkbox", "data-focus": `target-${seat}`, "data-seat": seat, checked: chosen.has(seat) });
     box.addEventListener("change", () => { if (box.checked) chosen.add(seat); else chosen.delete(seat); });
-    return h("label", { class: "check" }, box, ` ${SEAT_NAMES[seat]} (${playerText(snap.players[seat])})${seat === view.declarer ? " — the declarer" : ""}`);
+    return h("label", { class: "check" }, box, ` ${SEAT_NAMES[seat]}: ${playerText(snap.players[seat])}${seat === view.declarer ? ", the declarer" : ""}`);
   });
   const notes = [];
   if (kind === "double") {

@@ -62,7 +62,7 @@ export function handSummary(snap, scored, dismiss) {
   return h("div", { class: "summary", role: "region", "aria-label": `hand ${scored.hand_number} summary` },
     h("h2", {}, `Hand ${scored.hand_number}: ${contractText(scored.contract)} by ${SEAT_NAMES[scored.declarer]}`),
     h("table", {},
-      h("thead", {}, h("tr", {}, h("th", {}, ""), seatHeads(snap))),
+      h("thead", {}, h("tr", {}, h("th", {}, ""), seatHeads(snap, false))),
       h("tbody", {},
         line("Contract", scored.contract_scores),
         line("Doubles", scored.settlements),
