@@ -69,3 +69,7 @@ def test_package_data_ships_every_file() -> None:
     for path in load_files():
         if path != "/":
             assert any(fnmatch(path[1:], pattern) for pattern in patterns), path
+
+
+async def test_the_address_to_share(server: BarbuServer) -> None:
+    assert server.share_url == f"http://127.0.0.1:{server.port}/"
