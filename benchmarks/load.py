@@ -5,10 +5,14 @@ of the card latency: the time from a bot sending a card to all four seats of its
 ``card-played`` event (seconds, shown in ms). Bots use the engine's ``random`` policy so the client side
 costs little. ``--search-tables K`` adds K tables of four server ``search`` bots (the server's worker pool
 thinks for them) beside the bot-client tables: with ``--think 1.5`` those are human-paced, and the latency
-printed is theirs alone (the figure that must stay low while search bots think). Run:
+printed is theirs alone (the figure that must stay low while search bots think). ``--hint-clients K`` adds K
+players, each in a solitaire room asking for hints without pause (the next as soon as one is answered,
+making its move; a new deal when the game ends or no move is left): the server's worker pool
+(``--workers``, ``--hint-budget``) works them out while the tables play. Run:
 
     .venv/bin/python -m benchmarks.load --tables 25 --seconds 20 [--think 1.0]
     .venv/bin/python -m benchmarks.load --tables 4 --think 1.5 --search-tables 1 --seconds 60
+    .venv/bin/python -m benchmarks.load --tables 8 --think 1.5 --hint-clients 8 --seconds 60
 
 Every bot is cancelled after ``--seconds``; the server process is terminated at the end.
 """
@@ -17,6 +21,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import contextlib
 import os
 import random
 import resource
@@ -25,6 +30,7 @@ import subprocess
 import sys
 import tempfile
 import time
+from collections import Counter
 from dataclasses import dataclass, field
 
 from client import Connection, ConnectionLost, ServerError
@@ -59,10 +65,12 @@ class Stats:
             self.latencies.append(time.perf_counter() - start)
 
 
-def start_server(db: str) -> tuple[subprocess.Popen[str], str]:
-    """Start ``barbu serve`` on a free loopback port; returns the process and its URL."""
+def start_server(db: str, extra: list[str] | None = None) -> tuple[subprocess.Popen[str], str]:
+    """Start ``barbu serve`` on a free loopback port (``extra``: more of its options); returns the process
+    and its URL."""
     command = [sys.executable, "-m", "cli.main", "serve", "--port", "0", "--db", db, "--log-level", "WARNING"]
     command += ["--max-connections", "100000", "--max-connections-per-address", "100000"]  # all from here
+    command += extra or []
     proc = subprocess.Popen(command, stdout=subprocess.PIPE, text=True)
     assert proc.stdout is not None
     line = proc.stdout.readline()
@@ -135,18 +143,55 @@ async def search_table(url: str, index: int, policy: str, played: list[int]) -> 
     return host
 
 
+async def hinter(url: str, index: int, game: str, hints: Counter[str]) -> None:
+    """A player asking for hints in a solitaire room of ``game`` without pause, making each hinted move; a
+    new deal when the game is over or a hint has no move. ``hints`` counts answers by status (``busy``:
+    refused, tried again 50 ms later). Runs until cancelled."""
+    conn = await Connection.connect(url, client="load", timeout=60)
+    try:
+        await conn.login(f"hinter-{index}")
+        room = (await conn.open_solitaire(game, {}, index + 1)).room
+        while True:
+            try:
+                hint = await conn.hint(room)
+            except ServerError as exc:
+                hints[exc.code] += 1
+                await asyncio.sleep(0.05)
+                continue
+            hints[hint.status] += 1
+            if hint.move is not None:
+                with contextlib.suppress(ServerError):
+                    await conn.move(room, hint.move)
+                    view = (await conn.snapshot(room)).view
+                    if view is None or view["result"] is None:
+                        continue
+            room = (await conn.new_deal(room)).room
+    finally:
+        await conn.close()
+
+
 async def run(
-    url: str, tables: int, seconds: float, think: float, search_tables: int = 0, policy: str = "search"
+    url: str,
+    tables: int,
+    seconds: float,
+    think: float,
+    search_tables: int = 0,
+    policy: str = "search",
+    hint_clients: int = 0,
+    hint_game: str = "forty-thieves",
 ) -> Stats:
-    """Seat ``tables`` tables (and ``search_tables`` tables of server ``policy`` bots), then let their bots
-    play for ``seconds``; prints the throughput."""
+    """Seat ``tables`` tables (and ``search_tables`` tables of server ``policy`` bots, and ``hint_clients``
+    players asking for hints in ``hint_game``), then let their bots play for ``seconds``; prints the
+    throughput."""
     stats = Stats()
     gate = asyncio.Semaphore(20)
     searched = [0]
+    hints: Counter[str] = Counter()
     hosts = [await search_table(url, i, policy, searched) for i in range(search_tables)]
     setup = asyncio.gather(*(open_table(url, i, gate) for i in range(tables)))
     opened = await asyncio.wait_for(setup, SETUP_LIMIT)
     start = time.perf_counter()
+    hinting = [asyncio.create_task(hinter(url, i, hint_game, hints)) for i in range(hint_clients)]
     bots = [
         asyncio.create_task(bot(conn, room, t * 4 + i, stats, think))
         for t, (room, conns) in enumerate(opened)
@@ -154,14 +199,17 @@ async def run(
     ]
     _, running = await asyncio.wait(bots, timeout=seconds)
     elapsed = time.perf_counter() - start
-    for task in running:
+    for task in [*running, *hinting]:
         task.cancel()
-    await asyncio.gather(*bots, return_exceptions=True)
+    await asyncio.gather(*bots, *hinting, return_exceptions=True)
     closing = [conn.close() for _, conns in opened for conn in conns] + [host.close() for host in hosts]
     await asyncio.wait_for(asyncio.gather(*closing, return_exceptions=True), SETUP_LIMIT)
     print(f"tables {tables}  connections {tables * 4}  think {think} s  measured {elapsed:.1f} s", flush=True)
     if search_tables:
         print(f"search tables {search_tables} ({policy} server bots): {searched[0]} cards played")
+    if hint_clients:
+        answers = "  ".join(f"{status} {n}" for status, n in sorted(hints.items()))
+        print(f"hint clients {hint_clients} ({hint_game}): {sum(hints.values())} answers  {answers}")
     print(f"actions/s {stats.actions / elapsed:.0f}  matches finished {len(stats.finished)}")
     return stats
 
@@ -181,13 +229,30 @@ def main(argv: list[str] | None = None) -> int:
         "--search-tables", type=int, default=0, help="tables of four server search bots besides (default 0)"
     )
     parser.add_argument("--search-policy", default="search", help="their policy spec (default search)")
+    parser.add_argument(
+        "--hint-clients", type=int, default=0, help="players asking solitaire hints without pause (default 0)"
+    )
+    parser.add_argument("--hint-game", default="forty-thieves", help="their game (default forty-thieves)")
+    parser.add_argument("--workers", type=int, default=None, help="the server's worker processes")
+    parser.add_argument("--hint-budget", type=float, default=None, help="the server's hint budget, seconds")
     args = parser.parse_args(argv)
+    extra = [] if args.workers is None else ["--workers", str(args.workers)]
+    extra += [] if args.hint_budget is None else ["--hint-budget", str(args.hint_budget)]
     tune_gc()
     with tempfile.TemporaryDirectory() as tmp:
-        proc, url = start_server(os.path.join(tmp, "load.sqlite3"))
+        proc, url = start_server(os.path.join(tmp, "load.sqlite3"), extra)
         try:
             stats = asyncio.run(
-                run(url, args.tables, args.seconds, args.think, args.search_tables, args.search_policy)
+                run(
+                    url,
+                    args.tables,
+                    args.seconds,
+                    args.think,
+                    args.search_tables,
+                    args.search_policy,
+                    args.hint_clients,
+                    args.hint_game,
+                )
             )
         finally:
             proc.terminate()
