@@ -257,3 +257,20 @@ async def test_the_host_adds_and_removes_a_bot_and_a_guest_may_not(
     assert await guest.locator("[data-focus=bot-E]").count() == 0  # only the host adds bots
     await guest.click("[data-focus=sit-E]")
     await until(lambda: table.seats[1].owner == "guest", "the guest to sit at E")
+
+
+async def test_a_dropped_connection_resumes_by_itself(server: BarbuServer, browser: Browser) -> None:
+    page = await (await browser.new_context()).new_page()
+    await _login(page, server.share_url, "flaky")
+    await page.wait_for_selector("#game")
+    await page.click("text=Play a random deal")
+    await page.wait_for_selector(".layout")
+    assert server.lobby is not None
+    lobby = server.lobby
+    first = lobby.online["flaky"]
+    await first.ws.close(1011, "going away for a test")
+    await until(lambda: "flaky" in lobby.online and lobby.online["flaky"] is not first, "the page to resume")
+    await page.wait_for_function("document.getElementById('status').textContent === ''")
+    room = next(r for r in lobby.rooms.values() if isinstance(r, SolitaireRoom))
+    await page.click("[data-pile=s]")  # the same game plays on over the new connection
+    await until(lambda: room.game.moves == 1, "a move after the resume")
