@@ -266,6 +266,10 @@ class WorkerPool:
                 worker.job = job
             try:
                 outcome = await self._work(worker, job)
+            except Exception as exc:  # a fault of the pool itself: the caller hears of it, the driver goes on
+                log.exception("worker pool: a job of %s failed", job.owner)
+                await self._stop_process(worker, politely=False)
+                outcome = ("error", WorkerError(f"the worker pool failed: {exc!r}"))
             finally:
                 worker.job = None
                 self.finished += 1

@@ -17,7 +17,7 @@ import pytest
 
 from cli.main import main
 from server import BarbuServer
-from server.workers import WorkerBusy, WorkerClosed, WorkerPool, WorkerTimeout
+from server.workers import WorkerBusy, WorkerClosed, WorkerError, WorkerPool, WorkerTimeout, unavailable
 from tests import worker_jobs
 from tests.conftest import StartServer, until
 
@@ -136,6 +136,18 @@ async def test_closing_the_pool_stops_its_workers_and_fails_waiting_jobs() -> No
     assert not any(alive(p) for p in pids)
     with pytest.raises(WorkerClosed):
         await pool.run("table:1", worker_jobs.square, 1, budget=1.0)
+    with pytest.raises(WorkerClosed):  # the pool of a room no running server serves
+        await unavailable().run("table:1", worker_jobs.square, 1, budget=1.0)
+
+
+async def test_an_argument_that_does_not_pickle_is_refused_and_the_pool_goes_on() -> None:
+    pool = WorkerPool(1)
+    try:
+        with pytest.raises(WorkerError, match="could not be handed to a worker"):
+            await pool.run("table:1", worker_jobs.square, lambda: 1, budget=1.0)
+        assert await pool.run("table:1", worker_jobs.square, 3, budget=1.0) == 9
+    finally:
+        await pool.close()
 
 
 async def test_server_stop_leaves_no_worker(start_server: StartServer) -> None:
