@@ -298,3 +298,9 @@ def test_questions_are_not_kept_in_the_log_and_wide_lobbies_show_long_names() ->
     assert "a" * 40 in text(lobby_lines(model, LobbyScreen(), 120))
     narrow = text(lobby_lines(model, LobbyScreen(), 80)).splitlines()
     assert all(width(line) <= 80 for line in narrow) and "…" in narrow[3]
+
+
+def test_watching_ones_own_seat_still_says_you() -> None:
+    table = TableModel(room="1", seat=None, players={s: f"p{s}" for s in SEATS}, me="pS")
+    assert event_text({"event": "card-played", "seat": "S", "card": "TH"}, table) == "you played 10♥."
+    assert event_text({"event": "card-played", "seat": "N", "card": "TH"}, table) == "N pN played 10♥."

@@ -16,7 +16,7 @@ from prompt_toolkit.formatted_text import StyleAndTextTuples, fragment_list_to_t
 from client.columns import fit, shorten, width, wrap
 from client.sheet import contract_label, doubles_label
 from client.tui.cards import SUIT_NAMES, SUIT_ORDER, SUIT_SYMBOLS, card_fragment, card_label, sort_hand
-from client.tui.events import winner_text
+from client.tui.events import who, winner_text
 from client.tui.model import TableModel
 from engine.barbu import CONTRACTS
 from engine.cards import RANKS, SEATS
@@ -470,8 +470,8 @@ def decision_lines(table: TableModel, screen: BarbuScreen, choices: list[Choice]
 
 
 def _who(table: TableModel, seat: Any) -> str:
-    """``you`` or ``W carol``."""
-    return "you" if seat == table.seat else f"{seat} {table.player(str(seat))}"
+    """``you`` or ``W carol`` (``client.tui.events.who``)."""
+    return who(table, seat)
 
 
 def settlement_lines(row: dict[str, Any], compact: bool = False) -> list[str]:

@@ -12,22 +12,24 @@ from client.tui.cards import card_label
 from client.tui.model import TableModel
 
 
-def _who(table: TableModel, seat: Any) -> str:
+def who(table: TableModel, seat: Any) -> str:
+    """``you`` for this client's seat (also watching a seat that is still this player's), else ``W carol``."""
     if not isinstance(seat, str):
         return "?"
-    return "you" if seat == table.seat else f"{seat} {table.player(seat)}"
+    mine = seat == table.seat or (bool(table.me) and table.players.get(seat) == table.me)
+    return "you" if mine else f"{seat} {table.player(seat)}"
 
 
 def _seats(table: TableModel, seats: Any) -> str:
     """``you``, ``W carol`` or ``E bob and you``: the seats of a double in words."""
-    names = [_who(table, s) for s in seats or []]
+    names = [who(table, s) for s in seats or []]
     return names[0] if len(names) == 1 else ", ".join(names[:-1]) + " and " + names[-1]
 
 
 def _is(table: TableModel, seat: Any) -> str:
     """``you are`` or ``E bob is``."""
-    who = _who(table, seat)
-    return f"{who} are" if who == "you" else f"{who} is"
+    name = who(table, seat)
+    return f"{name} are" if name == "you" else f"{name} is"
 
 
 def event_text(event: dict[str, Any], table: TableModel) -> str:
@@ -37,23 +39,23 @@ def event_text(event: dict[str, Any], table: TableModel) -> str:
     if kind == "trick-won":
         table.keep_trick({k: event.get(k) for k in ("leader", "cards", "winner")}, now=time.monotonic())
         cards = " ".join(card_label(str(c)) for c in event.get("cards", []))
-        return f"Trick {event.get('trick_number')} ({cards}) won by {_who(table, event.get('winner'))}."
+        return f"Trick {event.get('trick_number')} ({cards}) won by {who(table, event.get('winner'))}."
     if kind == "contract-chosen":
-        return f"{_who(table, event.get('declarer', event.get('seat')))} chose {contract_label(event)}."
+        return f"{who(table, event.get('declarer', event.get('seat')))} chose {contract_label(event)}."
     if kind == "doubled":
-        seat = _who(table, event.get("seat"))
+        seat = who(table, event.get("seat"))
         targets = event.get("targets") or []
         return f"{seat} doubled {_seats(table, targets)}." if targets else f"{seat} doubled nobody."
     if kind == "redoubled":
-        seat = _who(table, event.get("seat"))
+        seat = who(table, event.get("seat"))
         targets = event.get("targets") or []
         if targets:
             return f"{seat} redoubled {_seats(table, targets)}."
         return f"{seat} declined to redouble."
     if kind == "card-played":
-        return f"{_who(table, event.get('seat'))} played {card_label(str(event.get('card')))}."
+        return f"{who(table, event.get('seat'))} played {card_label(str(event.get('card')))}."
     if kind == "passed":
-        return f"{_who(table, event.get('seat'))} passed (no card to play)."
+        return f"{who(table, event.get('seat'))} passed (no card to play)."
     if kind == "player-out":
         return f"{_is(table, event.get('seat'))} out, place {event.get('place')}."
     if kind == "hand-scored":
@@ -75,5 +77,5 @@ def winner_text(ranking: list[list[str]], totals: dict[str, int], table: TableMo
     first = ranking[0]
     points = totals.get(first[0], 0)
     if len(first) == 1:
-        return f"{_who(table, first[0])} won with {points} points."
+        return f"{who(table, first[0])} won with {points} points."
     return f"{_seats(table, first)} share first place with {points} points."
