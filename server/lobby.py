@@ -289,7 +289,8 @@ class Lobby:
     def _check_guessing(self, peer: Peer, field: str) -> None:
         """Refuse a password login (``field`` ``password``) or a ``resume`` (``token``) from an address that
         sent ``max_wrong_passwords`` wrong ones lately: many connections at once would otherwise each get
-        their guesses. Even the right one waits."""
+        their guesses. A password waits even when right (it is one shared secret, and guesses must stop);
+        ``resume`` calls this only for a wrong token, so a player's own token is always accepted."""
         guard = self._wrong_guesses.get((field, peer.address))
         if guard is not None and guard.full():
             wait = max(1, math.ceil(guard.retry_after()))
@@ -354,9 +355,11 @@ class Lobby:
                 )
             token = self.store.issue_token(name)
         else:
-            self._check_guessing(peer, "token")
             found = self.store.player_for_token(request.token, self.config.token_ttl)
             if found is None:
+                # Only wrong tokens are refused while the address's window is full: behind a proxy every
+                # player shares one address, and a stranger's guesses must not lock out a right token.
+                self._check_guessing(peer, "token")
                 self._wrong_guess_from(peer, "token")
                 await asyncio.sleep(self.config.bad_password_delay)
                 raise ProtocolError("bad-token", "unknown or outdated resume token", field="token")

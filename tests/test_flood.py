@@ -189,9 +189,16 @@ async def test_wrong_resume_tokens_are_limited_by_address(
         assert info.value.code == "bad-token"
     late = await connect(server)
     with pytest.raises(ServerError) as info:
-        await late.resume(token)  # even the right token waits: guessing must stop
+        await late.resume("d" * 20)  # a further wrong token waits: guessing must stop
     assert (info.value.code, info.value.field) == ("slow-down", "token")
     assert info.value.retry_after is not None and info.value.retry_after > 5
+    # The right token is never locked out (behind a proxy the guesser shares the player's address).
+    await late.resume(token)
+    assert late.name == "friend"
+    again = await connect(server)
+    with pytest.raises(ServerError) as info:
+        await again.resume("e" * 20)  # and the window is still full for wrong ones
+    assert info.value.code == "slow-down"
     back = await connect(server, "someone")  # logging in by name is not affected
     assert back.name == "someone"
 
