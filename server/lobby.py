@@ -119,6 +119,15 @@ def likeness(name: str) -> frozenset[str]:
     return frozenset((skeleton(name), skeleton(fold(name))))
 
 
+def bot_like(name: str) -> bool:
+    """Whether ``name`` would pass for a bot's (``bot:...``): case-folded, or by its confusable skeleton
+    (``likeness``: a Cyrillic ``о`` in ``bоt:``, a ratio sign ``∶`` or a length mark ``ː`` for the colon),
+    spaces ignored."""
+    looks = {fold(name), *likeness(name)}
+    looks |= {fold(look) for look in looks}  # a skeleton may map to capitals (``0`` -> ``O``)
+    return any(look.replace(" ", "").startswith(BOT_PREFIX) for look in looks)
+
+
 def check_player_name(name: str) -> str:
     """The player name to use for ``name``: its NFC form (an accent typed as a separate mark, as macOS
     input gives it, is one letter). Refuses outer spaces or blank letters, unprintable characters,
@@ -134,7 +143,7 @@ def check_player_name(name: str) -> str:
         raise ProtocolError(
             "bad-message", "name: full-width or other compatibility letters are not allowed", field="name"
         )
-    if fold(name).replace(" ", "").startswith(BOT_PREFIX):
+    if bot_like(name):
         raise ProtocolError("bad-message", "name: must not start with 'bot:' (bots' names)", field="name")
     return name
 

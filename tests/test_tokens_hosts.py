@@ -184,3 +184,24 @@ async def test_a_lookalike_of_a_seated_absent_player_is_refused_and_others_pass(
     assert info.value.code == "name-taken"
     for fine in ("Zoë", "anne", "\u0430\u0431\u0432"):  # different names, in any script, pass
         assert (await connect(server, fine)).name == fine
+
+
+@pytest.mark.parametrize(
+    "name",
+    [
+        "bot:heuristic",
+        "BOT:heuristic",
+        "b\u043et:heuristic",  # Cyrillic о
+        "bot\u2236heuristic",  # RATIO ∶ for the colon
+        "bot\u02d0heuristic",  # MODIFIER LETTER TRIANGULAR COLON ː
+        "B\u041eT:search",  # Cyrillic capital О
+    ],
+)
+async def test_a_name_that_passes_for_a_bot_is_refused(
+    server: BarbuServer, connect: Connect, name: str
+) -> None:
+    conn = await connect(server)
+    with pytest.raises(ServerError) as info:
+        await conn.login(name)
+    assert (info.value.code, info.value.field) == ("bad-message", "name")
+    assert (await conn.login("botany")).name == "botany"  # a name merely starting with "bot" passes
