@@ -112,6 +112,23 @@ def is_safe(card: int, found: list[int], decks: int, builders: tuple[tuple[int, 
     return all(found[b] == decks for b in builders[card])
 
 
+def dig_urgency(columns: list[list[int]], lowest: list[int]) -> list[int]:
+    """Per column, how soon it needs digging: the least, over its cards, of the cards above a card plus how
+    far that card is from the foundations (its value less ``lowest[suit]``, the lowest value its suit still
+    needs). Columns are lists of cards, top last. Used to order moves, by the game's hint and the solver."""
+    out = []
+    for col in columns:
+        best = 99
+        depth = len(col) - 1
+        for c in col:
+            score = depth + VALUE[c] - lowest[SUIT[c]]
+            if score < best:
+                best = score
+            depth -= 1
+        out.append(best)
+    return out
+
+
 class ColumnGame(Game):
     """A column solitaire in progress (see the module docstring); built by ``new_game``.
 
@@ -298,17 +315,7 @@ class ColumnGame(Game):
             while v <= 13 and found[card_of(suit, v)] >= decks:
                 v += 1
             lowest.append(v)
-        out = []
-        for col in self.columns:
-            best = 99
-            depth = len(col) - 1
-            for c in col:
-                score = depth + VALUE[c] - lowest[SUIT[c]]
-                if score < best:
-                    best = score
-                depth -= 1
-            out.append(best)
-        return out
+        return dig_urgency(self.columns, lowest)
 
     def _safe_move(self) -> Move | None:
         found = self.on_foundations

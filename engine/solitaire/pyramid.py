@@ -74,7 +74,41 @@ def _bits(mask: int) -> list[int]:
     return out
 
 
-class PyramidGame(Game):
+class Piles:
+    """Taking a card from a pile and putting it back, on the state a Pyramid position keeps: ``cards`` (the
+    pyramid's card per position), ``present`` (mask of positions still there), ``stock`` and ``waste`` (lists,
+    top last), ``in_play`` (mask of cards not yet removed). Shared by the game and the solver's search view,
+    which hold the same state. Piles are numbered: pyramid positions ``0..SIZE-1``, ``STOCK``, ``WASTE + i``.
+    """
+
+    cards: list[int]
+    present: int
+    stock: list[int]
+    waste: list[list[int]]
+    in_play: int
+
+    def _take(self, pile: int) -> int:
+        if pile < SIZE:
+            self.present &= ~(1 << pile)
+            card = self.cards[pile]
+        elif pile == STOCK:
+            card = self.stock.pop()
+        else:
+            card = self.waste[pile - WASTE].pop()
+        self.in_play &= ~(1 << card)
+        return card
+
+    def _put(self, pile: int, card: int) -> None:
+        self.in_play |= 1 << card
+        if pile < SIZE:
+            self.present |= 1 << pile
+        elif pile == STOCK:
+            self.stock.append(card)
+        else:
+            self.waste[pile - WASTE].append(card)
+
+
+class PyramidGame(Piles, Game):
     """A Pyramid game in progress (see the module docstring); built by ``new_game``.
 
     Args:
@@ -209,26 +243,6 @@ class PyramidGame(Game):
             self._unchecked.add(13 - VALUE[card_b])
         self.removed += 2 if b >= 0 else 1
         return (_REMOVED, a, b, card_a, card_b)
-
-    def _take(self, pile: int) -> int:
-        if pile < SIZE:
-            self.present &= ~(1 << pile)
-            card = self.cards[pile]
-        elif pile == STOCK:
-            card = self.stock.pop()
-        else:
-            card = self.waste[pile - WASTE].pop()
-        self.in_play &= ~(1 << card)
-        return card
-
-    def _put(self, pile: int, card: int) -> None:
-        self.in_play |= 1 << card
-        if pile < SIZE:
-            self.present |= 1 << pile
-        elif pile == STOCK:
-            self.stock.append(card)
-        else:
-            self.waste[pile - WASTE].append(card)
 
     def _undo(self, token: Token) -> None:
         kind = token[0]

@@ -17,7 +17,7 @@ from __future__ import annotations
 import random
 
 from engine.solitaire.column_moves import ANY_FOUNDATION, STOCK, TURN, WASTE, move_text
-from engine.solitaire.columns import ColumnGame, is_safe
+from engine.solitaire.columns import ColumnGame, dig_urgency, is_safe
 from engine.solitaire.rules import KING, PREVIOUS, SUIT, VALUE, Empty, card_of
 
 Step = tuple[int, int, int]
@@ -259,18 +259,7 @@ class ColumnSearch:
     def _urgency(self) -> list[int]:
         """Per column, how soon it needs digging: the least, over its cards, of the cards above a card plus
         how far that card is from the foundations (its value less the lowest value its suit still needs)."""
-        lowest = self.nextv
-        out = []
-        for col in self.cols:
-            best = 99
-            depth = len(col) - 1
-            for c in col:
-                score = depth + VALUE[c] - lowest[SUIT[c]]
-                if score < best:
-                    best = score
-                depth -= 1
-            out.append(best)
-        return out
+        return dig_urgency(self.cols, self.nextv)
 
     def moves(self, rng: random.Random | None) -> list[SearchMove]:
         """The moves to try, best first. Pruned: one empty column stands for all, a whole column never moves

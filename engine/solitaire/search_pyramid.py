@@ -16,7 +16,7 @@ from __future__ import annotations
 import random
 from typing import Any
 
-from engine.solitaire.pyramid import BELOW, REMOVE, ROWS, SIZE, STOCK, TURN, WASTE, PyramidGame
+from engine.solitaire.pyramid import BELOW, REMOVE, ROWS, SIZE, STOCK, TURN, WASTE, Piles, PyramidGame
 from engine.solitaire.rules import KING, VALUE
 
 Step = tuple[int, int, int]
@@ -28,7 +28,7 @@ _EXPOSED: dict[int, int] = {}
 _ROW_BASE = tuple(r * (r - 1) // 2 for r in range(1, ROWS + 1))
 
 
-class PyramidSearch:
+class PyramidSearch(Piles):
     """A Pyramid position for the search (see the module docstring).
 
     Args:
@@ -80,26 +80,6 @@ class PyramidSearch:
         return self.game._text(step)
 
     # -- making and taking back steps ---------------------------------------------------------------------
-
-    def _take(self, pile: int) -> int:
-        if pile < SIZE:
-            self.present &= ~(1 << pile)
-            card = self.cards[pile]
-        elif pile == STOCK:
-            card = self.stock.pop()
-        else:
-            card = self.waste[pile - WASTE].pop()
-        self.in_play &= ~(1 << card)
-        return card
-
-    def _put(self, pile: int, card: int) -> None:
-        self.in_play |= 1 << card
-        if pile < SIZE:
-            self.present |= 1 << pile
-        elif pile == STOCK:
-            self.stock.append(card)
-        else:
-            self.waste[pile - WASTE].append(card)
 
     def do(self, step: Step) -> tuple[Any, ...]:
         """Make one step; returns what ``undo`` needs."""
