@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import functools
 import os
 import secrets
 import sys
@@ -14,7 +15,7 @@ from websockets.exceptions import WebSocketException
 
 from cli.args import policy_spec
 from client import BadReply, Connection, ConnectionLost, ServerError, play_match
-from client.bot import come_back
+from client.bot import come_back, patiently
 from engine.barbu import POLICIES, Policy, make_policy
 from engine.cards import SEATS
 from protocol import ProtocolError, Snapshot
@@ -65,7 +66,7 @@ async def _find_or_create(conn: Connection, table: str) -> str:
             if room["kind"] == "barbu" and room["name"] == table and room["state"] == "waiting":
                 return str(room["room"])
         try:
-            return await conn.create_table(table)
+            return await patiently(functools.partial(conn.create_table, table))
         except ServerError as exc:
             if exc.code != "name-taken":
                 raise
@@ -92,7 +93,9 @@ async def _play_on(conns: list[Connection], i: int, url: str, room: str, policy:
 
 async def run_bots(url: str, table: str, count: int, policy: str, password: str | None) -> BotsResult:
     """Connect ``count`` bots to ``url``, seat them at ``table`` (created if absent) and play the match;
-    a bot whose connection drops comes back with its resume token (``client.bot.come_back``).
+    a bot whose connection drops comes back with its resume token (``client.bot.come_back``), and a request
+    refused for now (``store-unavailable``, ``slow-down``) is sent again after growing pauses for up to a
+    minute (``client.bot.patiently``).
 
     Raises:
         ServerError: the server refused a login, the table, a seat or a resume token.
@@ -105,10 +108,11 @@ async def run_bots(url: str, table: str, count: int, policy: str, password: str 
             conns.append(await Connection.connect(url, client=f"barbu-bot/{policy}"))
         for i, conn in enumerate(conns):
             # The policy's name only: a spec's options would make the name long and noisy.
-            await conn.login(f"{policy.partition(':')[0]}-{tag}-{i + 1}", password)
+            name = f"{policy.partition(':')[0]}-{tag}-{i + 1}"
+            await patiently(functools.partial(conn.login, name, password))
         room = await _find_or_create(conns[0], table)
         for conn in conns:
-            await conn.sit(room)
+            await patiently(functools.partial(conn.sit, room))
         seed = secrets.randbits(32)
         async with asyncio.TaskGroup() as group:
             games = [

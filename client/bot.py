@@ -2,14 +2,18 @@
 
 ``play_match`` plays the seat a connection holds at a table until the ``match-over`` event (or a snapshot of
 the match over, when it ended while the bot was away) and returns the final totals. ``come_back`` reconnects
-after a drop and resumes with the token, retrying with growing pauses for a bounded time. The policies are the engine's (``engine.barbu.make_policy``, from a policy spec).
+after a drop and resumes with the token, retrying with growing pauses for a bounded time; ``patiently`` retries
+a request the server refused for now (``store-unavailable``, ``slow-down``) the same way, as the server's own
+bots wait for the store. The policies are the engine's (``engine.barbu.make_policy``, from a policy spec).
 """
 
 from __future__ import annotations
 
 import asyncio
+import functools
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Awaitable, Callable, Sequence
+from typing import TypeVar
 
 from websockets.exceptions import WebSocketException
 
@@ -20,6 +24,36 @@ from protocol import EventPush, Message, ProtocolError, Snapshot, Turn
 #: Pauses between reconnection attempts (the last one repeats) and how long to keep trying, in seconds.
 BACKOFF = (0.2, 0.5, 1.0, 2.0, 4.0, 8.0)
 GIVE_UP_AFTER = 60.0
+#: Refusals that say "not now" (the server's store cannot write, or the request came too soon): try again.
+TRANSIENT = frozenset({"store-unavailable", "slow-down"})
+
+T = TypeVar("T")
+
+
+async def patiently(
+    call: Callable[[], Awaitable[T]],
+    delays: Sequence[float] = BACKOFF,
+    give_up_after: float = GIVE_UP_AFTER,
+) -> T:
+    """``await call()``, calling it again after a ``TRANSIENT`` refusal: the pauses are ``delays`` (the last
+    one repeats), at least the refusal's ``retry_after``, for at most ``give_up_after`` seconds in all.
+
+    Raises:
+        ServerError: any other refusal, or a transient one that lasted past ``give_up_after``.
+    """
+    deadline = time.monotonic() + give_up_after
+    attempt = 0
+    while True:
+        try:
+            return await call()
+        except ServerError as exc:
+            if exc.code not in TRANSIENT:
+                raise
+            pause = max(delays[min(attempt, len(delays) - 1)], exc.retry_after or 0.0)
+            if time.monotonic() + pause > deadline:
+                raise
+            attempt += 1
+            await asyncio.sleep(pause)
 
 
 async def play_match(
@@ -39,7 +73,8 @@ async def play_match(
     Raises:
         ConnectionLost: the connection closed before the match ended (``BadReply``: the server sent a frame
             this client cannot read).
-        ServerError: the server refused one of the bot's actions.
+        ServerError: the server refused one of the bot's actions (after ``patiently`` retrying a
+            ``store-unavailable`` or ``slow-down``).
     """
     answered = -1
     async for push in conn.pushes():
@@ -49,8 +84,9 @@ async def play_match(
             answered = push.seq
             legal = [action_from_wire(a) for a in push.view["legal"]]
             action = policy.choose(push.view, legal)
+            seat, wire = push.seat, action_to_wire(action)
             try:
-                await conn.act(room, push.seat, action_to_wire(action))
+                await patiently(functools.partial(conn.act, room, seat, wire))
             except ServerError as exc:
                 if exc.rule != "not-your-turn":
                     raise
@@ -73,21 +109,25 @@ async def come_back(
     give_up_after: float = GIVE_UP_AFTER,
 ) -> Connection:
     """Reconnect to ``url`` and ``resume`` with ``token``, retrying with the pauses ``delays`` (the last one
-    repeats) for at most ``give_up_after`` seconds. The server pushes the seats' snapshots (and a ``turn``)
-    on the new connection.
+    repeats) for at most ``give_up_after`` seconds; a ``TRANSIENT`` refusal (the store cannot write the new
+    token, or too many wrong tokens from this address) is retried the same way, waiting at least its
+    ``retry_after``. The server pushes the seats' snapshots (and a ``turn``) on the new connection.
 
     Raises:
         ConnectionLost: the server did not come back in time.
-        ServerError: the server refused the token (``bad-token``).
+        ServerError: the server refused the token (``bad-token``), or a transient refusal lasted past
+            ``give_up_after``.
     """
     deadline = time.monotonic() + give_up_after
     attempt = 0
     last = "no attempt"
+    wait = 0.0  # a transient refusal's retry_after
     while True:
         left = deadline - time.monotonic()
         if left <= 0:
             raise ConnectionLost(f"the server did not come back within {give_up_after:g} s ({last})")
-        await asyncio.sleep(min(delays[min(attempt, len(delays) - 1)], left))
+        await asyncio.sleep(min(max(delays[min(attempt, len(delays) - 1)], wait), left))
+        wait = 0.0
         attempt += 1
         try:
             conn = await Connection.connect(url, client=client, timeout=max(1.0, min(10.0, left)))
@@ -99,6 +139,12 @@ async def come_back(
         except (TimeoutError, ConnectionLost, ProtocolError) as exc:
             last = str(exc) or type(exc).__name__
             await conn.close()
+            continue
+        except ServerError as exc:
+            await conn.close()
+            if exc.code not in TRANSIENT or time.monotonic() >= deadline:
+                raise
+            last, wait = str(exc), exc.retry_after or 0.0
             continue
         except BaseException:
             await conn.close()

@@ -19,8 +19,10 @@ from typing import Any
 
 import pytest
 
+from cli.bot import run_bots
 from cli.main import main as barbu
 from client import Connection, ServerError
+from client.bot import come_back
 from engine.barbu import Action, Match, Variants, action_to_wire
 from engine.cards import SEATS
 from engine.solitaire import new_game
@@ -348,3 +350,43 @@ async def test_accept_errors_are_logged_once_a_second(tmp_path: Path, serve: lis
     lines = [line for line in server.lines if "out of system resource" in line]
     assert 1 <= len(lines) <= elapsed + 2, "".join(server.lines[-20:])
     assert any(" more since the last line" in line and "(0 more" not in line for line in lines)
+
+
+async def test_barbu_bot_waits_for_the_store_instead_of_giving_up(server: BarbuServer) -> None:
+    """``barbu bot``'s bots retry ``store-unavailable`` (logins, the table, seats, actions, resumes) with growing
+    pauses, as the server's own bots do, and play the match to the end once the store writes again."""
+    _writes(server, False)  # the logins are refused first
+    bots = asyncio.get_running_loop().create_task(run_bots(server.url, "patient", 4, "heuristic", None))
+    await asyncio.sleep(1.0)
+    assert not bots.done()
+    _writes(server, True)
+    assert server.lobby is not None
+    lobby = server.lobby
+    for _ in range(200):  # the match under way: stop the writes between two actions
+        tables = [r for r in lobby.rooms.values() if isinstance(r, BarbuTable) and r.state == "playing"]
+        if tables:
+            break
+        await asyncio.sleep(0.05)
+    assert tables and not bots.done()
+    _writes(server, False)
+    await asyncio.sleep(1.0)
+    assert not bots.done()
+    _writes(server, True)
+    result = await asyncio.wait_for(bots, 120)
+    assert set(result.totals) == set(SEATS)
+
+
+async def test_a_bot_comes_back_through_a_store_outage(server: BarbuServer, connect: Connect) -> None:
+    """``come_back``'s ``resume`` refused with ``store-unavailable`` (the new token cannot be saved) is retried."""
+    first = await connect(server, "patient")
+    token = first.token
+    assert token is not None
+    await first.close()
+    _writes(server, False)
+    back = asyncio.get_running_loop().create_task(come_back(server.url, token, delays=(0.1, 0.2, 0.4)))
+    await asyncio.sleep(1.0)
+    assert not back.done()
+    _writes(server, True)
+    conn = await asyncio.wait_for(back, 30)
+    assert conn.name == "patient"
+    await conn.close()
