@@ -47,7 +47,6 @@ from protocol import (
     ProtocolError,
     Rematch,
     RematchOpened,
-    Replay,
     Resume,
     RoomCreated,
     Rooms,
@@ -62,7 +61,7 @@ from server.config import ServerConfig
 from server.lookalike import skeleton
 from server.peer import Peer
 from server.ratelimit import EventWindow
-from server.replays import finished_matches, replay_of
+from server.replays import FinishedMatches
 from server.room import Room
 from server.solitaire_daily import daily_table, today
 from server.solitaire_room import SolitaireRoom
@@ -81,7 +80,7 @@ ROOM_KINDS: dict[str, type[Room]] = {BarbuTable.kind: BarbuTable, SolitaireRoom.
 LISTING_MAX_AGE = 5.0
 #: Requests that leave the cached lobby listing as it is: they change no room's summary, or (``act``) the
 #: table says so itself when they do (a new hand, the match over: ``Room.listing_changed``).
-READ_ONLY = (Hello, ListRooms, GetSnapshot, GetHint, Chat, Act)
+READ_ONLY = (Hello, ListRooms, GetSnapshot, GetHint, Chat, Act, ListGames, ListMatches, GetReplay)
 
 
 @dataclass(frozen=True)
@@ -165,6 +164,7 @@ class Lobby:
         self.online: dict[str, Peer] = {}
         # ("password" or "token", address) -> its recent wrong passwords or resume tokens
         self._wrong_guesses: dict[tuple[str, str], EventWindow] = {}
+        self.finished = FinishedMatches(store)  # finished matches' summaries and replays, kept
         self.creators: dict[str, str] = {}  # room id -> player who created the table (this run)
         self.closing = False
         self._listing: Listing | None = None
@@ -240,10 +240,9 @@ class Lobby:
         elif isinstance(request, ListGames):
             peer.send(Games(id=request.id, games=[info.to_dict() for info in GAMES.values()]))
         elif isinstance(request, ListMatches):
-            peer.send(Matches(id=request.id, matches=finished_matches(self.store, self.config.max_listed)))
+            peer.send(Matches(id=request.id, matches=self.finished.listing(self.config.max_listed)))
         elif isinstance(request, GetReplay):
-            row, replay = replay_of(self.store, request.match)
-            peer.send(Replay(id=request.id, match=request.match, name=row.name, **replay))
+            peer.send_frame(self.finished.reply(request.match)(request.id))
         else:
             room_id = getattr(request, "room", None)
             room = self.rooms.get(room_id) if isinstance(room_id, str) else None

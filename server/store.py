@@ -403,6 +403,15 @@ class Store:
             params.append(kind)
         return [_room_row(r) for r in self._db.execute(sql + " ORDER BY id", params)]
 
+    def finished(self, kind: str, limit: int) -> list[tuple[int, float]]:
+        """The ``limit`` newest rooms of ``kind`` that are over with a record, as ``(id, updated)`` pairs
+        (``updated``: Unix time, seconds), newest first; the records themselves are not read."""
+        sql = (
+            "SELECT id, updated FROM rooms WHERE kind=? AND status='over' AND record IS NOT NULL"
+            " ORDER BY updated DESC, id DESC LIMIT ?"
+        )
+        return [(int(rid), float(at)) for rid, at in self._db.execute(sql, (kind, limit))]
+
     # Action log ---------------------------------------------------------------------------------------
 
     def append_action(self, room: int, seq: int, seat: int | None, action: Any) -> None:

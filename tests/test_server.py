@@ -12,12 +12,14 @@ import msgpack
 import pytest
 import websockets
 
+from cli.bot import run_bots
 from cli.main import main as barbu
 from client import Connection, ConnectionLost, ServerError, play_match
 from engine.barbu import Match, make_policy
 from engine.cards import SEATS
 from protocol import ChatPush, Error, EventPush, Message, Players, Snapshot, Turn
 from server import BarbuServer
+from server.ratelimit import TokenBucket
 from tests.conftest import (
     Connect,
     StartServer,
@@ -655,3 +657,38 @@ async def test_table_names_without_outer_spaces(server: BarbuServer, connect: Co
     with pytest.raises(ServerError) as info:
         await alice.create_table(name)
     assert (info.value.code, info.value.field) == ("bad-message", "name")
+
+
+@both_encodings
+async def test_finished_matches_are_read_once_and_their_requests_count_against_the_budget(
+    start_server: StartServer, connect: Connect, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    server = await start_server()
+    result = await run_bots(server.url, "cached", 4, "heuristic", None)
+    store = server.store
+    assert store is not None
+    reads: list[int] = []
+    room_row = store.room
+
+    def counted(room: int) -> Any:
+        reads.append(room)
+        return room_row(room)
+
+    monkeypatch.setattr(store, "room", counted)
+    reader = await connect(server, "reader")
+    first = await reader.list_matches()
+    assert [m["match"] for m in first] == [result.room] and reads == [int(result.room)]
+    assert await reader.list_matches() == first and len(reads) == 1  # the summary is kept
+    replay = await reader.replay(result.room)
+    assert replay.totals == result.totals and len(reads) == 2
+    again = await reader.replay(result.room)
+    assert again.to_wire() == {**replay.to_wire(), "id": again.id}
+    assert len(reads) == 2  # the encoded reply is kept: the record is not read again
+    assert server.lobby is not None
+    server.lobby.online["reader"].budget = TokenBucket(rate=1.0, burst=4)
+    for i in range(10):  # both requests spend the connection's budget like any other
+        kind = {"type": "list-matches"} if i % 2 else {"type": "replay", "match": result.room}
+        await reader.send_raw(reader.encode({**kind, "id": 1000 + i}))
+    replies = [await reader.next_push(5) for _ in range(10)]
+    refused = [r for r in replies if isinstance(r, Error)]
+    assert len(refused) >= 5 and all(r.code == "slow-down" for r in refused)
