@@ -127,6 +127,13 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
         help="solitaire rooms held at most, counted apart from the tables (default 1000)",
     )
     p.add_argument(
+        "--max-spectators",
+        type=whole(1, 100_000),
+        default=ServerConfig.max_spectators,
+        metavar="N",
+        help=f"spectators one room holds at most (default {ServerConfig.max_spectators})",
+    )
+    p.add_argument(
         "--solitaire-idle",
         type=seconds(1, 365 * 86400),
         default=ServerConfig.solitaire_idle,
@@ -181,6 +188,7 @@ def run_serve(args: argparse.Namespace) -> int:
         max_tables=args.max_tables,
         max_solitaire_rooms=args.max_solitaire_rooms,
         solitaire_idle=args.solitaire_idle,
+        max_spectators=args.max_spectators,
     )
     try:
         asyncio.run(run_server(config))

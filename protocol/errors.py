@@ -25,6 +25,7 @@ ERROR_CODES: dict[str, str] = {
     "wrong-room": "the request is for the other kind of room (a table's request to a solitaire room, or the reverse)",
     "too-many-tables": "the player already has as many unstarted tables as allowed, or the server is full",
     "too-many-rooms": "the server holds as many solitaire rooms as it allows",
+    "too-many-spectators": "the room has as many spectators as the server allows (watch again later)",
     "seat-taken": "the seat is held by another player or a bot",
     "not-seated": "the request needs a seat at this room and the player has none",
     "not-your-seat": "the request names a seat the player does not hold",

@@ -38,6 +38,8 @@ class ServerConfig:
             before the upgrade.
         max_connections_per_address: connections one IP address may hold at most (HTTP 503 beyond). Behind a
             reverse proxy every player shares the proxy's address: raise it to ``max_connections`` there.
+        max_spectators: spectators one room holds at most (``too-many-spectators`` beyond): each ``watch``
+            tells everyone at the room who watches, so the cost grows with the square of their number.
         max_listed: rooms a ``list-rooms`` reply lists at most (the player's own first, then the newest).
         bad_password_delay: seconds a wrong server password waits before it is refused.
         max_failed_logins: wrong passwords one connection may send before it is closed (code 1008).
@@ -86,6 +88,7 @@ class ServerConfig:
     solitaire_idle: float = 86400.0
     max_connections: int = 2000
     max_connections_per_address: int = 100
+    max_spectators: int = 50
     max_listed: int = 200
     workers: int = 1
     hint_budget: float = 2.0

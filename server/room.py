@@ -16,7 +16,7 @@ from abc import ABC, abstractmethod
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any, ClassVar
 
-from protocol import Message, Snapshot
+from protocol import Message, ProtocolError, Snapshot
 from server.workers import WorkerPool, unavailable
 
 if TYPE_CHECKING:
@@ -80,8 +80,18 @@ class Room(ABC):
         """
 
     async def watch(self, peer: Peer, request_id: int | None) -> None:
-        """Add ``peer`` as a spectator and reply with the public snapshot."""
+        """Add ``peer`` as a spectator and reply with the public snapshot.
+
+        Raises:
+            ProtocolError: ``too-many-spectators`` when the room already has ``max_spectators``.
+        """
         async with self.lock:
+            if peer not in self.spectators and len(self.spectators) >= self.config.max_spectators:
+                raise ProtocolError(
+                    "too-many-spectators",
+                    f"room {self.room_id} has {self.config.max_spectators} spectators, as many as allowed",
+                    field="room",
+                )
             self.spectators.add(peer)
             peer.rooms.add(self)
             peer.send(self.snapshot(None, request_id))

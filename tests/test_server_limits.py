@@ -113,3 +113,23 @@ async def test_connections_over_the_caps_get_503_before_the_upgrade(start_server
     opened.append(await websockets.connect(server.url, local_addr=("127.0.0.3", 0)))
     for ws in opened:
         await ws.close()
+
+
+async def test_a_room_holds_at_most_max_spectators(start_server: StartServer, connect: Connect) -> None:
+    server = await start_server(max_spectators=2)
+    host = await connect(server, "host")
+    room = await host.create_table("crowded")
+    await host.sit(room, "N")  # a seated player is no spectator: it does not count
+    first, second, third = [await connect(server, f"fan{i}") for i in range(3)]
+    await first.watch(room)
+    await second.watch(room)
+    await second.watch(room)  # watching again is no new spectator
+    with pytest.raises(ServerError) as info:
+        await third.watch(room)
+    assert (info.value.code, info.value.field) == ("too-many-spectators", "room")
+    await host.watch(room)  # the seated player still gets the table's snapshot
+    await first.leave(room)
+    snap = await third.watch(room)  # a place was freed
+    assert snap.seat is None
+    [summary] = await third.list_rooms()
+    assert summary["spectators"] == 2
