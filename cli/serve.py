@@ -127,6 +127,14 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
         help="solitaire rooms held at most, counted apart from the tables (default 1000)",
     )
     p.add_argument(
+        "--max-bot-time",
+        type=seconds(0, 60, above_low=True),
+        default=ServerConfig.max_bot_time,
+        metavar="SECONDS",
+        help="most a server bot may think about one decision; a table asking more is refused "
+        f"(default {ServerConfig.max_bot_time:g})",
+    )
+    p.add_argument(
         "--max-spectators",
         type=whole(1, 100_000),
         default=ServerConfig.max_spectators,
@@ -189,6 +197,7 @@ def run_serve(args: argparse.Namespace) -> int:
         max_solitaire_rooms=args.max_solitaire_rooms,
         solitaire_idle=args.solitaire_idle,
         max_spectators=args.max_spectators,
+        max_bot_time=args.max_bot_time,
     )
     try:
         asyncio.run(run_server(config))

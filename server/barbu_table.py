@@ -52,7 +52,14 @@ from protocol import (
     Turn,
     encode_frame,
 )
-from server.bot_moves import FALLBACK_POLICY, runs_in_worker, search_action, worker_budget
+from server.bot_moves import (
+    ANSWER_MARGIN,
+    FALLBACK_POLICY,
+    check_bot_time,
+    runs_in_worker,
+    search_action,
+    worker_budget,
+)
 from server.config import ServerConfig
 from server.peer import Peer
 from server.ratelimit import Backoff, Throttle
@@ -183,13 +190,17 @@ class BarbuTable(Room):
 
         Raises:
             ProtocolError: ``bad-message`` (field ``variants``) when the engine refuses the variants, (field
-                ``bot_policy``) when the engine reads no policy spec in ``bot_policy``.
+                ``bot_policy``) when the engine reads no policy spec in ``bot_policy`` or it asks more time a
+                decision than ``config.max_bot_time``.
         """
         try:
             rules = Variants.from_dict(variants)
         except ValueError as exc:
             raise ProtocolError("bad-message", f"variants: {exc}", field="variants") from None
-        policy = _spec(config.bot_policy if bot_policy is None else bot_policy, "bot_policy")
+        if bot_policy is None:
+            policy = _spec(config.bot_policy, "bot_policy")
+        else:
+            policy = check_bot_time(_spec(bot_policy, "bot_policy"), "bot_policy", config.max_bot_time)
         seed = secrets.randbits(63)
         first = secrets.randbelow(4)
         held = config.grace if grace is None else grace
@@ -479,7 +490,10 @@ class BarbuTable(Room):
             self._commit(match, index, action, peer, request.id)
 
     async def _add_bot(self, peer: Peer, request: AddBot) -> None:
-        policy = self.bot_policy if request.policy is None else _spec(request.policy, "policy")
+        if request.policy is None:
+            policy = self.bot_policy
+        else:
+            policy = check_bot_time(_spec(request.policy, "policy"), "policy", self.config.max_bot_time)
         async with self.lock:
             if self.state == "over":
                 raise ProtocolError("room-over", f"the match at table {self.name!r} is over")
@@ -604,7 +618,9 @@ class BarbuTable(Room):
 
         A ``search`` bot or stand-in thinks in the worker pool, without the table's lock; its answer is played
         only if the position has not moved on and the seat is still the bot's (a human back from a drop takes
-        it). When the pool cannot answer (busy, over the time budget, stopping) ``FALLBACK_POLICY`` decides.
+        it). When the pool cannot answer (busy, over the time budget, stopping), or has not answered within
+        the budget (at most ``config.max_bot_time``) plus ``ANSWER_MARGIN`` seconds of asking, queue time
+        included, ``FALLBACK_POLICY`` decides.
         When the store cannot write, the move is tried again after a growing pause (``Backoff``).
         """
         async with self.lock:
@@ -621,14 +637,20 @@ class BarbuTable(Room):
         started = loop.time()
         wire = None
         if not forced:
+            budget = worker_budget(name, self.config.max_bot_time)
             try:
-                wire = await self.workers.run(
-                    f"table:{self.room_id}",
-                    search_action,
-                    name,
-                    self.seed + index,
-                    view,
-                    budget=worker_budget(name),
+                # The wait is bounded from now, time queued behind other tables' jobs included: a busy pool
+                # costs the table one heuristic decision, never a stalled match.
+                wire = await asyncio.wait_for(
+                    self.workers.run(
+                        f"table:{self.room_id}",
+                        search_action,
+                        name,
+                        self.seed + index,
+                        view,
+                        budget=budget,
+                    ),
+                    budget + ANSWER_MARGIN,
                 )
             except Exception as exc:  # the pool's WorkerError, or the job's own failure: play on without it
                 log.warning(

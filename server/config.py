@@ -38,6 +38,9 @@ class ServerConfig:
             before the upgrade.
         max_connections_per_address: connections one IP address may hold at most (HTTP 503 beyond). Behind a
             reverse proxy every player shares the proxy's address: raise it to ``max_connections`` there.
+        max_bot_time: seconds a server bot (or stand-in) may think about one decision in the worker pool at
+            most: a table's ``bot_policy`` or an ``add-bot`` policy asking more (``search:time=T``) is refused
+            (``bad-message``), and every decision, the server's default policy's too, is cut to it.
         max_spectators: spectators one room holds at most (``too-many-spectators`` beyond): each ``watch``
             tells everyone at the room who watches, so the cost grows with the square of their number.
         max_listed: rooms a ``list-rooms`` reply lists at most (the player's own first, then the newest).
@@ -89,6 +92,7 @@ class ServerConfig:
     max_connections: int = 2000
     max_connections_per_address: int = 100
     max_spectators: int = 50
+    max_bot_time: float = 2.0
     max_listed: int = 200
     workers: int = 1
     hint_budget: float = 2.0

@@ -4,17 +4,22 @@ going."""
 
 from __future__ import annotations
 
+import asyncio
+import contextlib
+import time
 from typing import Any
 
 import pytest
 
+from client import ServerError
 from engine.barbu.search import SearchPolicy
 from protocol import EventPush
 from server import BarbuServer
 from server.barbu_table import BarbuTable
-from server.bot_moves import search_action, worker_budget
+from server.bot_moves import ANSWER_MARGIN, search_action, worker_budget
 from server.workers import unavailable
-from tests.conftest import Connect, StartServer
+from tests.conftest import Connect, StartServer, until
+from tests.worker_jobs import nap
 
 
 @pytest.fixture
@@ -95,3 +100,43 @@ async def test_a_search_stand_in_plays_for_a_player_who_left(
     await ann.leave(room)  # during the match: a stand-in of the table's bot policy plays S at once
     played = await _cards_played(watcher, 16)
     assert any(event["seat"] == "S" for event in played)
+
+
+async def test_a_policy_asking_more_than_max_bot_time_is_refused(
+    start_server: StartServer, connect: Connect
+) -> None:
+    server = await start_server(max_bot_time=2.0)
+    host = await connect(server, "host")
+    with pytest.raises(ServerError) as info:
+        await host.create_table("hog", bot_policy="search:time=10")
+    assert (info.value.code, info.value.field) == ("bad-message", "bot_policy")
+    assert "time=2" in info.value.message
+    room = await host.create_table("fair", bot_policy="search:time=2")
+    with pytest.raises(ServerError) as info:
+        await host.add_bot(room, "N", "search:time=2.5")
+    assert (info.value.code, info.value.field) == ("bad-message", "policy")
+    await host.add_bot(room, "N", "search:time=1")
+    assert worker_budget("search:playouts=6", 2.0) == 2.0 and worker_budget("search:time=1", 2.0) == 1.0
+
+
+async def test_a_bot_whose_answer_waits_in_the_queue_too_long_plays_heuristic(
+    start_server: StartServer, connect: Connect, no_search_in_the_loop: None
+) -> None:
+    server = await start_server(max_bot_time=0.2, workers=1)
+    pool = server.workers
+    assert pool is not None
+    # Another owner holds the only worker for longer than the whole test: the table's jobs only queue.
+    hog = asyncio.get_running_loop().create_task(pool.run("player:hog", nap, 120.0, budget=120.0))
+    await until(lambda: pool.running == 1, "the hog's job to start")
+    host = await connect(server, "host")
+    room = await host.create_table("patient", bot_policy="search:time=0.2")
+    await host.watch(room)
+    started = time.monotonic()
+    for seat in "NESW":
+        await host.add_bot(room, seat)
+    await _cards_played(host, 4)  # each decision falls back after 0.2 + ANSWER_MARGIN s, queue time included
+    assert time.monotonic() - started < 4 * (0.2 + ANSWER_MARGIN) + 10
+    assert pool.running == 1 and not hog.done()
+    hog.cancel()
+    with contextlib.suppress(asyncio.CancelledError):
+        await hog
