@@ -21,9 +21,16 @@ export function showLogin(root, session, done) {
       await session.login(name.value.trim(), password.value);
       done();
     } catch (failure) {
-      error.textContent = failure.message;
+      error.textContent = failure.code === "seat-held" ? seatHeldText(failure.message) : failure.message;
     }
   });
   fill(root, form);
   name.focus();
+}
+
+/** The server's `seat-held` refusal ("NAME holds a seat at 'TABLE': …") in plain words. */
+function seatHeldText(message) {
+  const table = /holds a seat at (['"])(.*)\1/.exec(message);
+  const at = table ? ` at “${table[2]}”` : "";
+  return `You are already seated${at} from another browser or device; come back from there, or wait for that match to end.`;
 }

@@ -30,7 +30,11 @@ function route() {
   if (app.screen) app.screen.unmount();
   app.screen = null;
   if (!session.name) {
-    showLogin(root, session, () => { showWho(); route(); });
+    showLogin(root, session, async () => {
+      showWho();
+      await backToSeat().catch(() => {}); // logged in again with a kept token: straight back to the seat
+      route();
+    });
     return;
   }
   const { name, id } = parseHash();
@@ -42,7 +46,20 @@ function route() {
 function showWho() {
   const who = document.getElementById("who");
   if (!session.name) return fill(who);
-  fill(who, session.name, " ", button("Log out", () => { session.logout(); location.hash = ""; location.reload(); }, { class: "link" }));
+  fill(who, session.name, " ", button("Log out", logOut, { class: "link" }));
+}
+
+/** Log out; holding a seat in an unfinished match, only once the player confirms, keeping the seat's token. */
+async function logOut() {
+  let seated = null;
+  try {
+    const { rooms } = await session.request("list-rooms");
+    seated = rooms.find((room) => room.kind === "barbu" && room.state !== "over" && Object.values(room.players).includes(session.name));
+  } catch { /* the connection is down: log out all the same */ }
+  if (seated && !confirm(`You hold a seat at “${seated.name}”. A bot plays it until you come back: log in again as ${session.name} on this browser to take it back. Log out?`)) return;
+  session.logout(Boolean(seated));
+  location.hash = "";
+  location.reload();
 }
 
 /** After a resume with seats held and no screen asked for, go back to the seat (table or solitaire). */

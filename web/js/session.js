@@ -5,6 +5,19 @@ import { Connection } from "./net.js";
 
 const TOKEN = "barbu.token";
 const NAME = "barbu.name";
+const KEPT = "barbu.kept-tokens"; // "server|name" -> token, kept at a log out with a seat in play
+
+function keptKey(name) {
+  return `${location.host}|${name}`;
+}
+
+function keptTokens() {
+  try {
+    return JSON.parse(localStorage.getItem(KEPT) || "{}") || {};
+  } catch {
+    return {};
+  }
+}
 
 export class Session extends EventTarget {
   constructor() {
@@ -45,8 +58,27 @@ export class Session extends EventTarget {
     }
   }
 
-  /** Log in as `name` (with the server password when it has one). Rejects with a ServerError. */
+  /**
+   * Log in as `name` (with the server password when it has one). When this browser kept `name`'s token at a
+   * log out with a seat in play, resume with it instead: the seat is theirs. Rejects with a ServerError.
+   */
   async login(name, password) {
+    const kept = keptTokens();
+    const token = kept[keptKey(name)];
+    if (token) {
+      let reply = null;
+      try {
+        reply = await this.conn.request("resume", { token });
+      } catch (error) {
+        if (error.code !== "bad-token") throw error; // kept for another try
+      }
+      delete kept[keptKey(name)]; // used, or dead
+      localStorage.setItem(KEPT, JSON.stringify(kept));
+      if (reply) {
+        this.loggedIn(reply);
+        return;
+      }
+    }
     this.loggedIn(await this.conn.request("login", { name, password: password || null }));
   }
 
@@ -57,8 +89,17 @@ export class Session extends EventTarget {
     localStorage.setItem(NAME, reply.name);
   }
 
-  /** Forget the token (another player may log in from this browser). */
-  logout() {
+  /**
+   * Log out (another player may log in from this browser). With `keepSeat` the token is kept aside, keyed by
+   * server and name, so that logging in again under this name here takes the seat back; else it is forgotten.
+   */
+  logout(keepSeat = false) {
+    const token = localStorage.getItem(TOKEN);
+    if (keepSeat && token && this.name) {
+      const kept = keptTokens();
+      kept[keptKey(this.name)] = token;
+      localStorage.setItem(KEPT, JSON.stringify(kept));
+    }
     localStorage.removeItem(TOKEN);
     this.name = null;
     this.closing = true;
