@@ -1,7 +1,7 @@
 // The lobby: tables (live), a new table, solitaire games with the day's deals, finished matches to replay.
 import { button, fill, h, select } from "./dom.js";
 import { gamePicker } from "./solitaire_picker.js";
-import { POLICIES, SEATS, VARIANTS, playerText, variantsText } from "./words.js";
+import { POLICIES, SEATS, VARIANTS, countText, playerText, variantsText } from "./words.js";
 
 const REFRESH_MS = 3000;
 
@@ -74,14 +74,16 @@ function tableCard(app, room) {
 function solitaireCard(app, room) {
   return h("article", { class: "room" },
     h("h3", {}, room.name),
-    h("p", { class: "muted" }, room.result ? `finished: ${room.result}` : `${room.moves} moves`, " · ", `${room.spectators} watching`),
+    h("p", { class: "muted" }, room.result ? `finished: ${room.result}` : countText(room.moves, "move"), " · ", `${room.spectators} watching`),
     button(room.players.player === app.session.name ? "Back to my game" : "Watch", () => app.go("solitaire", room.room)),
   );
 }
 
+let dailyOpen = false; // the results panel stays as the user left it when the lobby refreshes
+
 function dailyTables(days) {
   if (!days || !days.length) return null;
-  return h("details", { class: "daily-results" },
+  return h("details", { class: "daily-results", open: dailyOpen, on: { toggle: (event) => { dailyOpen = event.target.open; } } },
     h("summary", {}, "The day's deals: results"),
     days.map((day) => h("div", {},
       h("h4", {}, `${day.title}, ${day.day}`),

@@ -3,6 +3,7 @@
 import { button, fill, h, redraw } from "./dom.js";
 import { randomSeed } from "./solitaire_picker.js";
 import { layoutView, pileText } from "./solitaire_view.js";
+import { countText } from "./words.js";
 
 const RESULTS = { won: "You won: every card is home!", lost: "Lost: no move was left.", resigned: "Resigned." };
 
@@ -120,7 +121,7 @@ export function solitaireScreen(app, roomId) {
         h("h1", {}, view.title),
         h("p", { class: "where" }, view.daily ? `The day's deal, ${view.daily}` : view.seed !== null ? `Deal ${view.seed}` : "A random deal",
           view.winnable ? " · winnable" : "",
-          ` · ${view.moves} moves · played by ${view.player}`)),
+          ` · ${countText(view.moves, "move")} · played by ${view.player}`)),
       controls(),
       status(),
       state.notice ? h("p", { class: state.hint ? "hint" : "error", role: "alert" }, state.notice) : null,

@@ -5,7 +5,7 @@ import { chatPanel } from "./chat.js";
 import { button, h, redraw } from "./dom.js";
 import { handSummary, ranking, scorePanel, scoreSheet } from "./table_score.js";
 import { prompt } from "./table_prompt.js";
-import { SEATS, SEAT_NAMES, SUIT_NAMES, SUIT_SYMBOLS, contractText, playerText } from "./words.js";
+import { SEATS, SEAT_NAMES, SUIT_NAMES, SUIT_SYMBOLS, contractText, countText, playerText } from "./words.js";
 
 const PLACES = ["bottom", "left", "top", "right"];
 
@@ -77,7 +77,7 @@ function seatBox(seat, where, state, actions) {
   const toMove = view && view.to_move === seat;
   const lines = [h("div", { class: "who" }, h("b", {}, playerText(name)), seat === snap.seat ? " (you)" : "", " ", marks)];
   if (view) {
-    lines.push(h("div", { class: "stats" }, `total ${view.totals[seat]} · ${view.tricks_won[seat]} tricks`));
+    lines.push(h("div", { class: "stats" }, `total ${view.totals[seat]} · ${countText(view.tricks_won[seat], "trick")}`));
     if (seat !== snap.seat) {
       const count = view.hand_sizes[seat];
       lines.push(h("div", { class: "backs", "aria-label": `${count} cards in hand` }, Array.from({ length: Math.min(count, 13) }, () => cardBack({ small: true }))));

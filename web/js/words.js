@@ -89,3 +89,8 @@ export function playerText(name) {
   if (name.startsWith("bot:")) return `bot (${name.slice(4)})`;
   return name;
 }
+
+/** `n` things in words: "1 trick", "3 tricks" (`noun` is the singular; an "s" makes the plural). */
+export function countText(n, noun) {
+  return `${n} ${noun}${n === 1 ? "" : "s"}`;
+}
