@@ -88,7 +88,9 @@ async def test_a_hand_by_clicks_reload_and_a_watcher_from_the_invite_link(
     watcher_screen: dict[str, Any] = (
         {} if phone else {"viewport": PHONE, "is_mobile": True, "has_touch": True}
     )
+    errors: list[str] = []  # every script error either page logs: there must be none
     ann = await (await browser.new_context(**player_screen)).new_page()
+    ann.on("pageerror", lambda error: errors.append(f"ann: {error}"))
     await _login(ann, url, "ann")
     await ann.wait_for_selector("#table-name")
     await ann.fill("#table-name", "friday")
@@ -103,6 +105,7 @@ async def test_a_hand_by_clicks_reload_and_a_watcher_from_the_invite_link(
     seat = next(i for i, s in enumerate(table.seats) if s.owner == "ann")
 
     bob = await (await browser.new_context(**watcher_screen)).new_page()
+    bob.on("pageerror", lambda error: errors.append(f"bob: {error}"))
     await _login(bob, f"{url}#table={room}", "bob")  # the invite link opens the table after the login
     await bob.wait_for_selector(".felt")
     assert "you are watching" in await bob.inner_text(".where")
@@ -165,6 +168,7 @@ async def test_a_hand_by_clicks_reload_and_a_watcher_from_the_invite_link(
     await bob.wait_for_selector(".chat-log li:has-text('well played')")
     phone_page = ann if phone else bob
     assert await phone_page.evaluate("document.documentElement.scrollWidth") <= PHONE["width"]
+    assert errors == []
 
 
 async def test_a_winnable_deal_says_so(server: BarbuServer, browser: Browser) -> None:
@@ -197,7 +201,7 @@ async def test_solitaire_move_undo_and_hint(server: BarbuServer, browser: Browse
         await page.locator(f"[data-pile={source}]").last.click()
         await page.locator(f"[data-pile={target}]").last.click()
     await until(lambda: room.game.moves == 1, "the move made by clicks")
-    await page.wait_for_selector("text=1 moves")
+    await page.wait_for_selector("text=1 move ·")
     await page.click("text=Undo")
     await until(lambda: room.game.moves == 0, "the undo")
     await page.click("text=Hint")
@@ -274,3 +278,43 @@ async def test_a_dropped_connection_resumes_by_itself(server: BarbuServer, brows
     room = next(r for r in lobby.rooms.values() if isinstance(r, SolitaireRoom))
     await page.click("[data-pile=s]")  # the same game plays on over the new connection
     await until(lambda: room.game.moves == 1, "a move after the resume")
+
+
+async def test_log_out_mid_match_keeps_the_seat_for_this_browser(
+    start_server: StartServer, browser: Browser
+) -> None:
+    """Log out while seated in a match asks first; logging in again under the name on this browser takes the
+    seat back, while another browser is told in plain words where the seat is held."""
+    server = await start_server(bot_delay=0.5)
+    page = await (await browser.new_context()).new_page()
+    asked: list[str] = []
+
+    async def accept(dialog: Any) -> None:
+        asked.append(dialog.message)
+        await dialog.accept()
+
+    page.on("dialog", accept)
+    await _login(page, server.share_url, "cleo")
+    await page.wait_for_selector("#table-name")
+    await page.fill("#table-name", "keep")
+    await page.select_option("select[name=bot_policy]", "heuristic")
+    await page.check("#fill-bots")
+    await page.click("text=Create and sit down")
+    await page.wait_for_selector(".seat.bottom")
+    room = page.url.rpartition("=")[2]
+    await page.click("text=Log out")
+    await page.wait_for_selector("#login-name")
+    assert len(asked) == 1 and "A bot plays it until you come back" in asked[0]
+    other = await (await browser.new_context()).new_page()
+    await _login(other, server.share_url, "cleo")
+    await other.wait_for_selector("text=You are already seated at “keep” from another browser or device")
+    await page.fill("#login-name", "cleo")
+    await page.click("text=Log in")
+    await page.wait_for_selector(".seat.bottom")  # straight back to the seat
+    assert page.url.endswith(f"#table={room}")
+
+
+async def test_a_dead_invite_link_says_so(server: BarbuServer, browser: Browser) -> None:
+    page = await (await browser.new_context()).new_page()
+    await _login(page, f"{server.share_url}#table=9999", "late")
+    await page.wait_for_selector("text=This table no longer exists (it may have finished).")

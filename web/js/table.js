@@ -1,7 +1,7 @@
 // The Barbu table screen: joins the room (its seat back, or watching), keeps the latest snapshot, and
 // redraws. The engine decides what a seat may see: after the events of an action the page asks for a fresh
 // snapshot (one at a time, coalesced) rather than rebuilding views itself; `turn` pushes bring the view at once.
-import { fill, h } from "./dom.js";
+import { button, fill, h } from "./dom.js";
 import { renderTable } from "./table_view.js";
 
 /** The table screen for room `roomId` (from #table=ID: the lobby or an invite link). */
@@ -16,6 +16,7 @@ export function tableScreen(app, roomId) {
   let inflight = false;
   let dirty = false;
   let closed = false;
+  let early = null; // a `players` push that came before the first snapshot: kept for when it comes
 
   const actions = {
     request: async (type, fields) => {
@@ -62,14 +63,29 @@ export function tableScreen(app, roomId) {
       state.targetsPick = null; // a choice half made belongs to the position it was made in
       state.contractPick = null;
     }
+    const first = !state.snapshot;
     state.snapshot = snapshot;
+    if (first && early) {
+      state.standins = early.standins || [];
+      state.watchers = early.spectators || [];
+      early = null;
+      refresh(); // the push may be newer than the snapshot it came before
+    }
     if (Array.isArray(snapshot.chat)) state.chat = snapshot.chat.map((line) => ({ ...line }));
     const view = snapshot.view;
+    let reveal = false;
     if (view && view.to_move && snapshot.seq !== state.turnSeq) {
       state.turnSeq = snapshot.seq;
       state.turnStarted = Date.now();
+      reveal = Boolean(snapshot.seat && view.to_move === snapshot.seat && view.legal && view.legal.length);
     }
     draw();
+    if (reveal && !closed) {
+      // It has just become this seat's turn: bring the question (or the hand to play from) on screen, as on
+      // a phone both sit below the fold; at other times the page leaves the user's scrolling alone.
+      const target = frame.querySelector(view.phase === "play" ? ".hand" : ".prompt");
+      if (target) target.scrollIntoView({ block: "nearest" });
+    }
   }
 
   async function refresh() {
@@ -95,7 +111,18 @@ export function tableScreen(app, roomId) {
       const mine = state.summary && Object.values(state.summary.players).includes(session.name);
       take(await session.request(mine ? "sit" : "watch", { room: roomId }));
     } catch (failure) {
-      fill(frame, h("div", { class: "panel" }, h("p", { role: "alert" }, `Cannot open table ${roomId}: ${failure.message}`),
+      if (failure.code !== "no-such-room") {
+        fill(frame, h("div", { class: "panel" }, h("p", { role: "alert" }, `Cannot open table ${roomId}: ${failure.message}`),
+          h("a", { href: "#lobby" }, "Back to the lobby")));
+        return;
+      }
+      let finished = null; // a finished match keeps its room's id: offer its replay
+      try {
+        finished = (await session.request("list-matches")).matches.find((match) => match.match === roomId) || null;
+      } catch { /* no replay to offer */ }
+      if (closed) return;
+      fill(frame, h("div", { class: "panel" }, h("p", { role: "alert" }, "This table no longer exists (it may have finished)."),
+        finished ? h("p", {}, button(`Replay “${finished.name}”`, () => app.go("replay", finished.match), { class: "primary" })) : null,
         h("a", { href: "#lobby" }, "Back to the lobby")));
     }
   }
@@ -110,7 +137,9 @@ export function tableScreen(app, roomId) {
     onPush(message) {
       if (message.room !== roomId) return;
       if (message.type === "snapshot") take(message);
+      else if (message.type === "turn" && !state.snapshot) refresh();
       else if (message.type === "turn") take({ ...state.snapshot, seq: message.seq, view: message.view });
+      else if (message.type === "players" && !state.snapshot) early = message;
       else if (message.type === "players") {
         Object.assign(state.snapshot, { players: message.players, away: message.away, state: message.state });
         state.standins = message.standins || [];
@@ -127,7 +156,7 @@ export function tableScreen(app, roomId) {
       } else if (message.type === "event") {
         const event = message.event;
         if (event.event === "hand-scored") state.scored = event;
-        if (event.event === "trick-won" && state.snapshot.view) {
+        if (event.event === "trick-won" && state.snapshot && state.snapshot.view) {
           state.flash = { ...event, hand: state.snapshot.view.hand_number, until: Date.now() + 1500 };
         }
         refresh();
