@@ -6,6 +6,10 @@ day's deal never lost by accident, and a watcher following the player to a new d
 
 from __future__ import annotations
 
+import asyncio
+import time
+
+import pytest
 from prompt_toolkit.application import create_app_session
 from prompt_toolkit.data_structures import Size
 from prompt_toolkit.formatted_text import fragment_list_to_text
@@ -14,6 +18,7 @@ from prompt_toolkit.output import DummyOutput
 
 from client.tui.app import TuiApp
 from client.tui.barbu_screen import side_lines
+from client.tui.model import TRICK_PAUSE, TableModel
 from engine.cards import RANKS, SUITS
 from server import BarbuServer
 from tests.conftest import Connect, until
@@ -109,6 +114,24 @@ async def test_a_refused_card_says_the_rule(server: BarbuServer, connect: Connec
         await tui.session.act({"action": "play", "card": missing})
         shown = missing.replace("T", "10")[:-1]
         assert tui.model.notice.startswith(f"You do not hold {shown}") and tui.model.notice_error
+        tui.model.notice = ""
+        pipe.send_text(":" + missing.lower() + ENTER)  # typed: refused by the client, by the same rule
+        label = shown + {"S": "♠", "H": "♥", "D": "♦", "C": "♣"}[missing[-1]]
+        await until(lambda: tui.model.notice == f"You do not hold {label}.", "the typed card refused")
+
+
+async def test_the_table_is_redrawn_when_a_held_trick_ends(monkeypatch: pytest.MonkeyPatch) -> None:
+    with create_pipe_input() as pipe, create_app_session(input=pipe, output=DummyOutput()):
+        tui = TuiApp("ws://127.0.0.1:1", name="ann")
+        tui.model.table = table = TableModel(room="1", seat="S", state="playing")
+        drawn: list[float] = []
+        monkeypatch.setattr(tui, "invalidate", lambda: drawn.append(time.monotonic()))
+        won = time.monotonic()
+        table.keep_trick({"leader": "S", "cards": ["2S", "3S", "4S", "5S"], "winner": "E"}, 1, now=won)
+        task = asyncio.get_running_loop().create_task(tui._tick())
+        await asyncio.sleep(TRICK_PAUSE + 0.3)
+        task.cancel()
+        assert any(won + TRICK_PAUSE <= t < won + TRICK_PAUSE + 0.3 for t in drawn), drawn
 
 
 async def test_a_seed_out_of_range_is_one_line(server: BarbuServer) -> None:

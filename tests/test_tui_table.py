@@ -304,3 +304,45 @@ def test_watching_ones_own_seat_still_says_you() -> None:
     table = TableModel(room="1", seat=None, players={s: f"p{s}" for s in SEATS}, me="pS")
     assert event_text({"event": "card-played", "seat": "S", "card": "TH"}, table) == "you played 10♥."
     assert event_text({"event": "card-played", "seat": "N", "card": "TH"}, table) == "N pN played 10♥."
+
+
+def test_the_summary_stays_away_once_the_next_hand_has_a_contract() -> None:
+    match = Match.new(8)
+    bots = [make_policy("heuristic", s) for s in range(4)]
+    table = seated(match, 0)
+    while match.hand_number == 1:
+        step(match, bots)
+    scored = next(e for e in match.view(0)["history"] if e["hand_number"] == 1)
+    event_text({"event": "hand-scored", **scored, "totals": match.view(0)["totals"]}, table)
+    seated(match, 0, table)
+    assert table.showing_summary()  # the new hand is dealt, no contract yet: the summary is still up
+    while match.view(0)["contract"] is None:
+        step(match, bots)
+    seated(match, 0, table)
+    assert not table.showing_summary()
+    while match.hand_number == 2 and not match.view(0)["tricks"] and not match.view(0)["rows"]:
+        step(match, bots)  # between tricks (or after plays) of the next hand, nobody having pressed a key
+    seated(match, 0, table)
+    if not (table.view or {})["trick"]["cards"]:
+        assert not table.showing_summary()
+
+
+def test_a_typed_card_refused_by_the_rule_it_breaks() -> None:
+    from client.tui.refusals import typed_card_refusal
+
+    view: dict[str, Any] = {
+        "seat": "S",
+        "phase": "play",
+        "hand": ["KS", "TH", "2H", "5C"],
+        "trick": {"leader": "W", "cards": ["3H"]},
+        "rows": {},
+        "legal": [{"action": "play", "card": "TH"}, {"action": "play", "card": "2H"}],
+    }
+    assert typed_card_refusal("ks", view) == "You must follow suit ♥."
+    assert typed_card_refusal("qd", view) == "You do not hold Q♦."
+    assert typed_card_refusal("xx", view) == "xx is not a card you can play now."
+    lead = {**view, "trick": {"leader": "S", "cards": []}, "legal": [{"action": "play", "card": "KS"}]}
+    assert typed_card_refusal("10h", lead).startswith("Hearts may not be led")
+    assert typed_card_refusal("10h", {**lead, "phase": "contract", "legal": []}) == (
+        "10♥ is not a card you can play now."
+    )

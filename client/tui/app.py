@@ -7,6 +7,7 @@ import asyncio
 import contextlib
 import getpass
 import textwrap
+import time
 from collections.abc import Awaitable, Callable, Coroutine
 from typing import Any
 
@@ -31,7 +32,8 @@ from client.tui.barbu_screen import TABLE_WIDTH, BarbuScreen, hand_line, side_li
 from client.tui.help import help_hints, help_page
 from client.tui.keys import build_key_bindings
 from client.tui.lobby_screen import LobbyScreen, lobby_lines
-from client.tui.model import Model
+from client.tui.model import TRICK_PAUSE, Model
+from client.tui.refusals import typed_card_refusal
 from client.tui.session import NETWORK_ERRORS, RETRY_DELAYS, Session, refusal_text
 from client.tui.sheet_screen import SHEET_TOP_LINES, sheet_lines, sheet_top
 from client.tui.solitaire_screen import SolitaireRoom, SolitaireScreen, solitaire_lines
@@ -339,11 +341,20 @@ class TuiApp:
         self.spawn(self._tick())
 
     async def _tick(self) -> None:
-        """Redraw every second while a dropped seat counts down to its stand-in."""
+        """Redraw every second while a dropped seat counts down to its stand-in, and just after a held trick's
+        pause ends (cards that came during the pause show then, without waiting for a key)."""
         while True:
-            await asyncio.sleep(1.0)
             table = self.model.table
-            if table is not None and (table.standin_at or table.holding_trick()):
+            now = time.monotonic()
+            wake = now + 1.0
+            if table is not None and table.last_trick is not None and now < table.trick_won_at + TRICK_PAUSE:
+                wake = min(wake, table.trick_won_at + TRICK_PAUSE + 0.05)
+            await asyncio.sleep(max(wake - now, 0.01))
+            table = self.model.table
+            if table is None:
+                continue
+            since = time.monotonic() - table.trick_won_at
+            if table.standin_at or (table.last_trick is not None and since < TRICK_PAUSE + 1.1):
                 self.invalidate()
 
     async def _poll_lobby(self) -> None:
@@ -483,7 +494,8 @@ class TuiApp:
         elif mode == "card" and text and self.model.table is not None:
             action = self.barbu.card_by_text(self.model.table, text)
             if action is None:
-                self.model.say(f"{text} is not a card you can play now.", error=True)
+                view = self.model.table.view or {}
+                self.model.say(typed_card_refusal(text, view), error=True)
             else:
                 self.spawn(self.session.act(action))
         elif mode == "move" and text and self.solitaire is not None:

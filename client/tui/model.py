@@ -113,9 +113,14 @@ class TableModel:
 
     def showing_summary(self) -> bool:
         """Whether the end-of-hand summary is up: a hand was scored, no key pressed since, and the next hand
-        has no card on the table yet nor is this seat to play one."""
+        has no card on the table yet nor is this seat to play one; a contract chosen in the next hand ends it
+        for good (else it would come back between that hand's tricks for whoever pressed no key)."""
         view = self.view or {}
         if self.summary is None or self.summary_seen or (view.get("trick") or {}).get("cards"):
+            return False
+        if int(view.get("hand_number") or 0) > int(self.summary.get("hand_number") or 0) and view.get(
+            "contract"
+        ):
             return False
         return not (self.my_turn and view.get("phase") == "play")
 

@@ -39,3 +39,23 @@ def refusal_text(rule: str | None, message: str, view: dict[str, Any], action: d
         "match-over": "The match is over.",
     }
     return texts.get(rule or "", message[:1].upper() + message[1:])
+
+
+def typed_card_refusal(text: str, view: dict[str, Any]) -> str:
+    """Why the typed card ``text`` (``ks``, ``10h``) cannot be played at the seat's ``view``, named by the rule
+    when the view shows it: not held, must follow suit, hearts may not be led; else a plain line."""
+    card = text.strip().upper().replace("10", "T")
+    if len(card) != 2 or card[0] not in "23456789TJQKA" or card[1] not in SUIT_SYMBOLS:
+        return f"{text} is not a card you can play now."
+    action = {"action": "play", "card": card}
+    hand = [str(c) for c in view.get("hand") or []]
+    if view.get("seat") is not None and card not in hand:
+        return refusal_text("not-in-hand", "", view, action)
+    legal = [str(a.get("card")) for a in view.get("legal") or [] if a.get("action") == "play"]
+    if view.get("phase") == "play" and legal and card not in legal and not view.get("rows"):
+        led = (view.get("trick") or {}).get("cards") or []
+        if led and card[1] != str(led[0])[-1] and any(c[1] == str(led[0])[-1] for c in legal):
+            return refusal_text("must-follow-suit", "", view, action).split(":")[0] + "."
+        if not led and card[1] == "H" and not any(c[1] == "H" for c in legal):
+            return refusal_text("hearts-lead", "", view, action)
+    return f"{card_label(card)} is not a card you can play now."
