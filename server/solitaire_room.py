@@ -136,6 +136,7 @@ class SolitaireRoom(Room):
         day = today()
         daily: str | None = None
         if winnable:
+            new_room_game(game, options, 0)  # a bad game or option is refused as without winnable
             if seed is None:
                 picked = pick_winnable(game, options, random.SystemRandom())
                 if picked is None:

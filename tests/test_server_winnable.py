@@ -63,6 +63,18 @@ async def test_winnable_refusals(server: BarbuServer, connect: Connect) -> None:
     assert snap.view is not None and snap.view["winnable"] is True
 
 
+@pytest.mark.parametrize("options", [{"draw": 5}, {"draw": "3"}, {"nosuch": 1}])
+async def test_winnable_with_a_bad_option_is_unknown_option(
+    server: BarbuServer, connect: Connect, options: dict[str, object]
+) -> None:
+    """A bad option is refused as without ``winnable`` (it reached the seed lists and failed as internal)."""
+    alice = await connect(server, "alice")
+    with pytest.raises(ServerError) as refused:
+        await alice.open_solitaire("pyramid", options, winnable=True)
+    assert (refused.value.code, refused.value.field) == ("unknown-option", "options")
+    assert (await alice.open_solitaire("pyramid", winnable=True)).view is not None
+
+
 async def test_new_deal_stays_winnable(server: BarbuServer, connect: Connect) -> None:
     alice = await connect(server, "alice")
     first = await alice.open_solitaire("bakers-dozen", {"build": "any-suit"}, winnable=True)
