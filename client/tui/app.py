@@ -94,6 +94,8 @@ class TuiApp:
         )
         self.screen = "login"
         self.back_to = "lobby"
+        #: The game screen last shown (``t`` in the lobby goes back to it).
+        self.last_game = "table"
         self.lobby = LobbyScreen()
         self.barbu = BarbuScreen()
         self.solitaire: SolitaireScreen | None = None
@@ -120,8 +122,11 @@ class TuiApp:
             refresh_interval=None,
             before_render=lambda _: self._sync(),
         )
-        #: What a ``y`` does while a question waits on the notice line (any other key: nothing).
+        #: What a ``y`` does while a question waits on the notice line (any other key: nothing), and the
+        #: question: it stays on the notice line until answered, whatever notices come meanwhile (the log
+        #: keeps those).
         self.pending: Callable[[], None] | None = None
+        self.question = ""
         self.app.key_processor.before_key_press += lambda _: self._key_pressed()
 
     # Layout -----------------------------------------------------------------------------------------
@@ -244,7 +249,9 @@ class TuiApp:
     def _notice(self) -> tuple[str, str]:
         """The notice line's style and text: a pending question, the solitaire screen's message there, else
         the model's notice."""
-        if self.pending is None and self.screen == "solitaire" and self.solitaire and self.solitaire.message:
+        if self.pending is not None:
+            return "class:warn", self.question
+        if self.screen == "solitaire" and self.solitaire and self.solitaire.message:
             return "", self.solitaire.message
         return ("class:error" if self.model.notice_error else "class:notice"), self.model.notice
 
@@ -409,13 +416,16 @@ class TuiApp:
             self.back_to = self.screen
         if screen != self.screen:
             self.model.screen_changed()
-        self.screen = screen
+        if screen in ("table", "solitaire"):
+            self.last_game = screen
+        self.screen = self.model.screen = screen
         self.invalidate()
 
     def confirm(self, question: str, then: Callable[[], None]) -> None:
         """Ask ``question`` on the notice line: ``y`` runs ``then``, any other key answers no."""
         self.pending = then
-        self.model.ask(f"{question} (y: yes, any other key: no)")
+        self.question = f"{question} (y: yes, any other key: no)"
+        self.model.ask(self.question)
         self.invalidate()
 
     def answer(self, yes: bool) -> None:
@@ -450,9 +460,28 @@ class TuiApp:
         else:
             go()
 
+    def switch_game(self) -> None:
+        """``t``: from the lobby back to the game last shown (the Barbu table or the solitaire room); from one
+        of them (or the score sheet) to the other, when there is one."""
+        has = {"table": self.model.table is not None, "solitaire": self.model.solitaire is not None}
+        if self.screen == "lobby":
+            order = [self.last_game, "table", "solitaire"]
+        else:
+            order = ["solitaire" if self.screen == "table" else "table"]
+        target = next((s for s in order if has.get(s)), None)
+        if target == "solitaire":
+            self._show_solitaire()
+        elif target is not None:
+            self.show(target)
+        elif self.screen == "lobby":
+            self.model.say("You have no table nor solitaire room open.")
+        else:
+            other = "solitaire room" if order[0] == "solitaire" else "Barbu table"
+            self.model.say(f"You have no {other} open: l for the lobby.")
+
     def back(self) -> None:
         """Leave the help or the score sheet."""
-        self.screen = self.back_to
+        self.screen = self.model.screen = self.back_to
         self.invalidate()
 
     def ask(self, mode: str, prompt: str, text: str = "", secret: bool = False) -> None:

@@ -13,7 +13,7 @@ PAGE_LINES = 21
 HELP = """\
 barbu play - keys                                       (Esc, ? or F1 to close)
 Everywhere   ? F1 help (Left/Right: the rules)   Ctrl-C or q quit   l lobby
-             t back to your table
+             t switch between your table and your solitaire room
 Lobby        Up/Down choose a table   Enter sit (first free seat)   w watch
              Shift+N E S W sit in that seat
              b add a bot to the first empty seat   f fill empty seats with bots

@@ -89,12 +89,9 @@ def build_key_bindings(tui: TuiApp) -> KeyBindings:
     def _to_lobby(event: E) -> None:
         tui.leave_for_lobby()
 
-    @kb.add("t", filter=lobby)
-    def _to_table(event: E) -> None:
-        if tui.model.table is not None:
-            tui.show("table")
-        elif tui.solitaire is not None:
-            tui.show("solitaire")
+    @kb.add("t", filter=lobby | on("table") | on("solitaire") | on("sheet"))
+    def _to_game(event: E) -> None:
+        tui.switch_game()
 
     # Lobby ------------------------------------------------------------------------------------------
 

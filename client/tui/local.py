@@ -114,11 +114,11 @@ def local_table_name() -> str:
 
 
 async def seat_local_player(tui: TuiApp) -> None:
-    """After the login: back to the table the player still holds, or a new table with three bots and the
-    player in seat S (the match starts when the last bot sits)."""
+    """After the login: back to the Barbu table the player still holds, or a new table with three bots and the
+    player in seat S (the match starts when the last bot sits). An unfinished solitaire room the player holds
+    is not reopened in place of the table: it stays in the lobby's list (Enter, or ``t``, opens it)."""
     session = tui.session
-    if session.held:
-        await tui.sit(session.held[0])
+    if await tui.rejoin_held():
         return
     room = await session.create_table(local_table_name(), {})
     if room is None:

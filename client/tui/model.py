@@ -184,6 +184,8 @@ class Model:
         notice_at: how many messages had been logged when the notice was (0: the notice is not logged).
         logged: how many messages have been logged in all.
         screens, notice_screens: how many screen changes there were, in all and when the notice was said.
+        screen: the screen shown (``lobby``, ``table``, ``solitaire``, ...): a table's news takes the notice
+            line only while the table shows (``news``).
     """
 
     url: str
@@ -201,6 +203,7 @@ class Model:
     logged: int = 0
     screens: int = 0
     notice_screens: int = 0
+    screen: str = "login"
 
     def say(self, text: str, error: bool = False) -> None:
         """Set the notice line (and keep it in the log)."""
@@ -211,6 +214,15 @@ class Model:
         if text:
             self.note(text)
             self.notice_at = self.logged
+
+    def news(self, text: str) -> None:
+        """A table's news (a card played, who joined): the notice while the table (or its score sheet) shows; elsewhere (the
+        lobby, a solitaire room) only the log, so that it does not replace what that screen said (a refusal
+        there, say) every second a bot plays."""
+        if self.screen in ("table", "sheet"):
+            self.say(text)
+        else:
+            self.note(text)
 
     def screen_changed(self) -> None:
         """Another screen shows: a notice said before the previous screen change goes (the log keeps it), so

@@ -300,7 +300,7 @@ class Session:
         elif isinstance(push, EventPush):
             text = event_text(push.event, table)
             if text:
-                self.model.say(text)
+                self.model.news(text)
             self.request_refresh()
         elif isinstance(push, ChatPush):
             table.chat.append(f"{push.name}: {push.text}")
@@ -308,7 +308,7 @@ class Session:
         elif isinstance(push, Players):
             changed = table.state != push.state
             for notice in seat_notices(table, push, self.model.name):
-                self.model.say(notice)
+                self.model.news(notice)
             table.take_players(push)
             if changed:
                 self.request_refresh()
@@ -326,6 +326,10 @@ class Session:
             solitaire = self.model.solitaire
             if solitaire is None or solitaire.room != snap.room or solitaire.seat != snap.seat:
                 solitaire = self.model.solitaire = SolitaireModel(room=snap.room, seat=snap.seat)
+                if (
+                    snap.seat is not None and self.tokens is not None
+                ):  # a room resumed: its seed, if chosen here
+                    solitaire.seed = self.tokens.seed(self.server_key, snap.room)
             solitaire.take(snap.seq, snap.view or {})
             return
         table = self.model.table
@@ -497,8 +501,7 @@ class Session:
         if snap is None:
             return False
         self._take_snapshot(snap)
-        if self.model.solitaire is not None:
-            self.model.solitaire.seed = seed
+        self._keep_seed(seed)
         self.on_change()
         return True
 
@@ -515,14 +518,23 @@ class Session:
             elif kind == "new-deal":
                 seed = secrets.randbits(48)  # chosen here, so the player may be told it
                 self._take_snapshot(await conn.new_deal(room.room, seed))
-                if self.model.solitaire is not None:
-                    self.model.solitaire.seed = seed
+                self._keep_seed(seed)
             else:
                 calls = {"undo": conn.undo, "redo": conn.redo, "auto": conn.auto, "resign": conn.resign}
                 await calls[kind](room.room)
             return True
 
         return await self.call(send) is True
+
+    def _keep_seed(self, seed: int | None) -> None:
+        """The current solitaire room was dealt from ``seed``, chosen here (None: the day's deal, or a winnable
+        deal the server chose): say it in its header, now and after a restart (kept with the tokens)."""
+        room = self.model.solitaire
+        if room is None:
+            return
+        room.seed = seed
+        if seed is not None and self.tokens is not None:
+            self.tokens.keep_seed(self.server_key, room.room, seed)
 
     async def solitaire_hint(self) -> Hint | None:
         """The server's hint for the current solitaire room (None: the request failed; the notice says why)."""

@@ -1,7 +1,9 @@
 """Resume tokens kept between runs of the terminal client, one per (server, player name).
 
 The file is ``$XDG_DATA_HOME/barbu/tokens.json`` (default ``~/.local/share/barbu/tokens.json``), a JSON map
-``{"<server>\\n<name>": "<token>"}`` written with mode 0600 (a token takes back a seat: keep it secret). A
+``{"<server>\\n<name>": "<token>"}`` written with mode 0600 (a token takes back a seat: keep it secret); beside
+the tokens, ``{"seed\\n<server>\\n<room>": "<seed>"}`` for the last ``SEEDS_KEPT`` solitaire deals this terminal
+chose (the server sends a deal's seed only once the game is over, and a resumed room should still say it). A
 missing, unreadable or corrupt file counts as empty; a failure to write is logged and otherwise ignored (the
 session goes on, it only cannot be resumed after a restart).
 """
@@ -15,6 +17,8 @@ import unicodedata
 from pathlib import Path
 
 log = logging.getLogger(__name__)
+#: How many solitaire rooms' seeds the file keeps (the oldest go first).
+SEEDS_KEPT = 20
 
 
 def data_dir() -> Path:
@@ -62,13 +66,34 @@ class TokenStore:
             return
         else:
             data[key] = token
+        self._save(data)
+
+    def seed(self, server: str, room: str) -> int | None:
+        """The seed this terminal chose for solitaire ``room`` at ``server``, if it is kept."""
+        value = self._load().get(f"seed\n{server}\n{room}", "")
+        return int(value) if value.isdigit() else None
+
+    def keep_seed(self, server: str, room: str, seed: int) -> None:
+        """Keep the ``seed`` of solitaire ``room`` at ``server`` (only the last ``SEEDS_KEPT`` are kept)."""
+        data = self._load()
+        key = f"seed\n{server}\n{room}"
+        if data.get(key) == str(seed):
+            return
+        data.pop(key, None)
+        seeds = [k for k in data if k.startswith("seed\n")]  # in the order kept (JSON objects keep order)
+        for old in seeds[: max(len(seeds) - SEEDS_KEPT + 1, 0)]:
+            del data[old]
+        data[key] = str(seed)
+        self._save(data)
+
+    def _save(self, data: dict[str, str]) -> None:
         tmp = self.path.with_name(self.path.name + ".tmp")
         try:
             self.path.parent.mkdir(parents=True, exist_ok=True)
             fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
             with os.fdopen(fd, "w", encoding="utf-8") as out:
-                json.dump(data, out, indent=1, sort_keys=True)
+                json.dump(data, out, indent=1)
             os.chmod(tmp, 0o600)
             os.replace(tmp, self.path)
         except OSError as exc:
-            log.warning("cannot keep the resume token in %s: %s", self.path, exc)
+            log.warning("cannot keep the resume token (or seed) in %s: %s", self.path, exc)

@@ -1,0 +1,120 @@
+"""The terminal client's notice line against a real server (fixtures in ``conftest.py``, helpers in
+``test_tui.py``): a pending question stays until it is answered, and a refusal said in the lobby stays there,
+whatever news the player's table sends meanwhile (the log keeps that news); ``t`` switches between the
+table and the solitaire room; a local game run again returns to its Barbu table, not to an unfinished
+solitaire room, which still says its seed and options when it is opened again."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+from client.tui.local import LocalServer, seat_local_player
+from server import BarbuServer
+from tests.conftest import Connect, until
+from tests.test_tui import DOWN, ENTER, on_screen, running_tui, started_tui
+
+
+async def test_a_pending_question_and_a_lobby_refusal_outlast_the_tables_news(
+    server: BarbuServer, connect: Connect
+) -> None:
+    alice = await connect(server, "alice")
+    room = await alice.create_table("busy")
+    await alice.sit(room, "N")
+    async with running_tui(server.url, "quin") as (tui, pipe):
+        await tui.sit(room, "W")
+        await until(lambda: tui.screen == "table", "the table")
+        tui.show("lobby")
+        pipe.send_text("o:")
+        await until(lambda: tui.input_mode == "deal", "the options prompt")
+        pipe.send_text(f"seed={2**64}" + ENTER)
+        refusal = "seed=N takes a whole number from 0 to 2**53"
+        await until(lambda: refusal in tui.model.notice, "the refusal")
+        bob = await connect(server, "bob")
+        await bob.sit(room, "E")
+        await until(lambda: any("bob joined" in line for line in tui.model.log), "the table's news")
+        assert refusal in tui.model.notice and on_screen(tui, refusal)
+
+        pipe.send_text(DOWN * 9 + ENTER)  # Pyramid's day's deal; a turn of the stock puts it in play
+        await until(lambda: tui.screen == "solitaire" and tui.solitaire is not None, "the day's deal")
+        pipe.send_text("d")
+        await until(lambda: tui.solitaire is not None and tui.solitaire.room.state()["moves"] == 1, "a move")
+        pipe.send_text("n")
+        await until(lambda: "one game a day counts" in tui.model.notice, "the question")
+        carol = await connect(server, "carol")
+        await carol.sit(room, "S")
+        await until(lambda: any("carol joined" in line for line in tui.model.log), "more news")
+        assert on_screen(tui, "one game a day counts") and tui.pending is not None
+        pipe.send_text("q")
+        await until(lambda: tui.model.notice == "Cancelled.", "cancelled")
+
+        pipe.send_text("t")  # the table, whose news is said on the notice line there
+        await until(lambda: tui.screen == "table", "back at the table")
+        pipe.send_text("x")
+        await until(lambda: tui.pending is not None, "the question to leave")
+        dan = await connect(server, "dan")
+        await dan.watch(room)
+        await until(lambda: any("dan is watching" in line for line in tui.model.log), "news at the table")
+        assert on_screen(tui, "(y: yes, any other key: no)")
+        pipe.send_text("q")
+        await until(lambda: tui.pending is None, "answered")
+        eve = await connect(server, "eve")
+        await eve.watch(room)
+        await until(lambda: "eve is watching" in tui.model.notice, "news on the notice line at the table")
+
+
+async def test_a_local_game_run_again_returns_to_the_table_not_the_solitaire_room(
+    tmp_path: Path, data_home: Path, connect: Connect
+) -> None:
+    db = tmp_path / "local.sqlite3"
+    rooms: dict[str, str] = {}
+    for run in range(2):
+        async with LocalServer(db, bot_delay=0.0, bot_policy="heuristic") as local:
+            if run == 0:  # an unfinished solitaire room opened before the table: the first the player holds
+                conn = await connect(local.server, "sol")
+                rooms["solitaire"] = (await conn.open_solitaire("streets", {}, 5)).room
+                await conn.close()
+            options: dict[str, Any] = {"after_login": seat_local_player, "server_key": local.key}
+            async with started_tui(local.url, "sol", **options) as (tui, _pipe):
+                await until(
+                    lambda: tui.screen == "table" and tui.model.table is not None and tui.model.table.my_turn,
+                    "the Barbu table",
+                )
+                assert tui.model.table is not None
+                rooms.setdefault("table", tui.model.table.room)
+                assert tui.model.table.room == rooms["table"]
+                assert rooms["solitaire"] in tui.session.held or run == 0
+                await tui.session.refresh_rooms()
+                assert rooms["solitaire"] in {str(r["room"]) for r in tui.model.rooms}
+
+
+async def test_a_resumed_solitaire_room_says_its_seed_and_options_and_t_switches_games(
+    server: BarbuServer, data_home: Path
+) -> None:
+    async with running_tui(server.url, "sid") as (tui, pipe):
+        table = await tui.session.create_table("beside", {})
+        assert table is not None
+        await tui.sit(table, "N")
+        for seat in "ESW":
+            await tui.session.add_bot(table, seat)
+        await until(lambda: tui.screen == "table", "the table")
+        pipe.send_text("lo:")  # the lobby, the games list (Forty Thieves first), options
+        await until(lambda: tui.input_mode == "deal", "the options prompt")
+        pipe.send_text("supermove=true seed=77" + ENTER)
+        await until(lambda: tui.screen == "solitaire", "the solitaire room")
+        assert tui.model.solitaire is not None
+        room = tui.model.solitaire.room
+        assert on_screen(tui, "seed 77, supermove=true")
+    async with started_tui(server.url, "sid") as (tui, pipe):
+        await until(lambda: tui.screen == "table", "back at the table held")
+        assert room in tui.session.held
+        pipe.send_text("t")
+        await until(lambda: tui.screen == "solitaire", "t: the solitaire room")
+        assert tui.model.solitaire is not None and tui.model.solitaire.room == room
+        assert on_screen(tui, "seed 77, supermove=true")
+        pipe.send_text("l")
+        await until(lambda: tui.screen == "lobby", "the lobby")
+        pipe.send_text("t")  # from the lobby: back to the game last shown
+        await until(lambda: tui.screen == "solitaire", "t: back to the solitaire room")
+        pipe.send_text("t")
+        await until(lambda: tui.screen == "table", "t: the table")
