@@ -54,3 +54,31 @@ def test_the_link_finder_sees_links_that_leave() -> None:
     assert relative_links("see [rules](../shared/rules/) and [web](https://x.org) [a](#top)") == [
         "../shared/rules/"
     ]
+
+
+#: A path cited in plain text (in backquotes or not) that may lead outside: ``../shared/...``, ``seeds/...``, or
+#: one of the founders' seed file names (``004_7f1738be926924b1.txt``).
+CITED = re.compile(r"(?:\.\./)*(?:shared|seeds)/[\w./-]*|\b\d{3}_[0-9a-f]{16}\.txt\b")
+
+
+def cited_paths(text: str) -> list[str]:
+    """The paths of ``shared/`` folders, ``seeds/`` files and seed file names that ``text`` cites."""
+    return [m.group(0).rstrip(".") for m in CITED.finditer(text)]
+
+
+def test_the_citation_finder_sees_plain_text_paths() -> None:
+    text = "kept outside, `004_7f1738be926924b1.txt`; see ../shared/rules/ and [k](seeds/barbu.km.txt)."
+    assert cited_paths(text) == ["004_7f1738be926924b1.txt", "../shared/rules/", "seeds/barbu.km.txt"]
+
+
+@pytest.mark.parametrize("document", DOCUMENTS, ids=lambda p: str(p.relative_to(ROOT)))
+def test_plain_text_citations_stay_inside_the_repository(document: Path) -> None:
+    for cited in cited_paths(document.read_text(encoding="utf-8")):
+        target = (document.parent / cited).resolve()
+        assert target.is_relative_to(ROOT), f"{document.name}: {cited} leaves the repository"
+        assert target.exists(), f"{document.name}: {cited} is not in the repository"
+
+
+def test_the_seed_documents_are_in_the_repository() -> None:
+    for name in ("barbu", "forty-thieves", "pyramid", "bakers-dozen"):
+        assert (ROOT / "docs" / "rules" / "seeds" / f"{name}.km.txt").stat().st_size > 1000, name

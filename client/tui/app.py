@@ -550,6 +550,23 @@ class TuiApp:
         elif await self.session.sit(room, seat):
             self._show_room(room)
 
+    async def give_up_seat(self) -> None:
+        """Leave the seat at the current table (``x``, confirmed) and say what became of it: in a match a
+        stand-in bot plays it until the player sits there again; before the start it is free."""
+        table = self.model.table
+        if table is None:
+            return
+        seat, name, playing = table.seat, shorten(table.name, 30), table.state == "playing"
+        await self.session.leave()
+        if seat is None:
+            return
+        if playing:
+            self.model.say(
+                f"A bot now plays seat {seat} at {name} for you: sit there again (Enter on the table) to take it back."
+            )
+        else:
+            self.model.say(f"You left seat {seat} at {name}.")
+
     async def watch(self, room: str) -> None:
         """Watch a table or a solitaire room."""
         if await self.session.watch(room):

@@ -322,10 +322,10 @@ def headline(table: TableModel) -> StyleAndTextTuples:
 def table_lines(table: TableModel) -> StyleAndTextTuples:
     """The centre: seats around the current trick, or the Dominoes layout as four rows."""
     view = table.view or {}
+    if table.showing_summary():  # the last hand's too, before the match's end
+        return summary_lines(table)
     if view.get("phase") == "over":
         return match_end_lines(table)
-    if table.showing_summary():
-        return summary_lines(table)
     bottom, left, top, right = seat_order(table)
     head = headline(table)
     out: StyleAndTextTuples = [*head, ("", "\n" if "\n" in fragment_list_to_text(head) else "\n\n")]
@@ -533,7 +533,8 @@ def summary_lines(table: TableModel) -> StyleAndTextTuples:
         pairs = ["  ".join(compact[i : i + 3]) for i in range(0, len(compact), 3)]
     out.append(("class:label", "Settlements:\n" if pairs else "No doubles this hand.\n"))
     out += [("", shorten(line, TABLE_WIDTH, cut="end") + "\n") for line in pairs]
-    out.append(("class:dim", "Any key: back to the table."))
+    over = (table.view or {}).get("phase") == "over"
+    out.append(("class:dim", "Any key: the match's end." if over else "Any key: back to the table."))
     return out
 
 

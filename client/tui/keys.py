@@ -267,8 +267,8 @@ def build_key_bindings(tui: TuiApp) -> KeyBindings:
             return
 
         def give_up() -> None:
-            tui.spawn(tui.session.leave())
             tui.show("lobby")
+            tui.spawn(tui.give_up_seat())
 
         if table_.state == "playing":
             question = "Give your seat to a bot? It plays for you until you sit here again."

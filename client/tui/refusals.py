@@ -26,7 +26,7 @@ def refusal_text(rule: str | None, message: str, view: dict[str, Any], action: d
         "must-ruff": f"You cannot follow suit {_led_suit(view)}: you must play a trump {trump}.",
         "must-overtrump": f"You must play a trump {trump} higher than those in the trick.",
         "hearts-lead": "Hearts may not be led while you hold other suits.",
-        "king-of-hearts-lead": "K♥ may not be led while you hold other cards.",
+        "king-of-hearts-lead": "In Barbu K♥ may not be led unless it is your only card: lead another card.",
         "not-playable": f"{card} does not fit a row: play a card next to one, or the opening card.",
         "must-play": "A card of yours fits a row: you must play one (no pass).",
         "must-double": f"You must double the declarer {declarer} this hand (the must-double rule).",
@@ -43,7 +43,8 @@ def refusal_text(rule: str | None, message: str, view: dict[str, Any], action: d
 
 def typed_card_refusal(text: str, view: dict[str, Any]) -> str:
     """Why the typed card ``text`` (``ks``, ``10h``) cannot be played at the seat's ``view``, named by the rule
-    when the view shows it: not held, must follow suit, hearts may not be led; else a plain line."""
+    when the view shows it: not held, must follow suit, hearts (or in Barbu K♥) may not be led; else a plain
+    line."""
     card = text.strip().upper().replace("10", "T")
     if len(card) != 2 or card[0] not in "23456789TJQKA" or card[1] not in SUIT_SYMBOLS:
         return f"{text} is not a card you can play now."
@@ -58,4 +59,6 @@ def typed_card_refusal(text: str, view: dict[str, Any]) -> str:
             return refusal_text("must-follow-suit", "", view, action).split(":")[0] + "."
         if not led and card[1] == "H" and not any(c[1] == "H" for c in legal):
             return refusal_text("hearts-lead", "", view, action)
+        if not led and card == "KH" and view.get("contract") == "barbu":
+            return refusal_text("king-of-hearts-lead", "", view, action)
     return f"{card_label(card)} is not a card you can play now."
