@@ -41,13 +41,16 @@ def test_the_last_hands_summary_shows_before_the_match_end() -> None:
 
 
 def test_leading_the_king_of_hearts_in_barbu_is_refused_by_its_rule() -> None:
-    for seed in range(100):
+    def dealt(seed: int) -> tuple[Match, int]:
         match = Match.new(seed)
-        declarer = match.to_move
-        assert declarer is not None
-        hand = match.view(declarer)["hand"]
-        if "KH" in hand and len({c[1] for c in hand}) > 1:
-            break
+        assert match.to_move is not None
+        return match, match.to_move
+
+    match, declarer = next(
+        (m, d)
+        for m, d in map(dealt, range(100))
+        if "KH" in m.view(d)["hand"] and len({c[1] for c in m.view(d)["hand"]}) > 1
+    )
     match.apply(declarer, action_from_wire({"action": "contract", "contract": "barbu"}))
     bots = [make_policy("random", s) for s in range(4)]
     while match.view(declarer)["phase"] != "play":
