@@ -216,6 +216,9 @@ async def test_the_host_starts_another_match_with_the_same_players(server: Barbu
         )
         await tui.session.refresh_rooms()
         await tui.watch(room)  # the snapshot again, now that the lobby named the host
+        if tui.model.table is not None and tui.model.table.showing_summary():
+            await until(lambda: on_screen(tui, "Hand 28 scored"), "the last hand's summary first")
+            pipe.send_text(" ")  # any key: the match's end
         await until(lambda: on_screen(tui, "r: another match with the same players"), "the host's key")
         assert on_screen(tui, "the final ranking") and (
             on_screen(tui, "won with") or on_screen(tui, "share first")

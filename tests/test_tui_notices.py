@@ -129,7 +129,9 @@ async def test_giving_the_seat_to_a_bot_says_a_bot_plays_it(server: BarbuServer,
             await tui.session.add_bot(room, seat)
         await until(lambda: tui.model.table is not None and tui.model.table.state == "playing", "the start")
         pipe.send_text("x")
-        await until(lambda: "Give your seat to a bot?" in tui.model.notice, "the question")
+        await until(
+            lambda: tui.pending is not None and "Give your seat to a bot?" in tui.question, "the question"
+        )
         pipe.send_text("y")
         said = "A bot now plays seat E at handover for you: sit there again"
         await until(lambda: said in tui.model.notice, "the bot said")
