@@ -290,7 +290,8 @@ class GetReplay(Message):
 @dataclass(frozen=True)
 class Welcome(Message):
     """Reply to ``hello``: the server's protocol ``version``, software name, decoding ``limits`` (bytes and
-    counts), ``features`` (names of optional parts it supports) and whether login needs a ``password``."""
+    counts), ``features`` (names of optional parts it supports), whether login needs a ``password``, and the
+    server's default ``bot_policy`` spec (nil from a server that does not say)."""
 
     TYPE = "welcome"
     id: int
@@ -299,6 +300,8 @@ class Welcome(Message):
     limits: dict[str, Any]
     features: list[str]
     password: bool
+    #: The server's default policy spec for a table's bots and stand-ins (``create-table`` without one).
+    bot_policy: str | None = None
 
 
 @dataclass(frozen=True)
@@ -360,6 +363,8 @@ class Snapshot(Message):
     view: dict[str, Any] | None
     #: A Barbu table's last chat lines (``{"name", "text"}``, oldest first); ``[]`` in a solitaire room.
     chat: list[dict[str, Any]] = _field(default_factory=list)
+    #: Milliseconds before the turn timer plays for the seat to move; nil when no turn timer runs.
+    turn_left_ms: int | None = None
 
 
 @dataclass(frozen=True)
@@ -381,6 +386,8 @@ class Turn(Message):
     seat: str
     seq: int
     view: dict[str, Any]
+    #: Milliseconds before the turn timer plays for this seat; nil when the table has no turn timer.
+    turn_left_ms: int | None = None
 
 
 @dataclass(frozen=True)

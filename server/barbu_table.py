@@ -163,6 +163,8 @@ class BarbuTable(Room):
         self.seq = 0
         self.state = "waiting"
         self._timer: asyncio.TimerHandle | None = None
+        #: The turn timer's deadline: (action number, seat, ``loop.time()`` when the table plays for it).
+        self._deadline: tuple[int, int, float] | None = None
         self._tasks: set[asyncio.Task[None]] = set()
         self._policies: dict[tuple[int, str], Policy] = {}
         self.created = time.monotonic()
@@ -306,6 +308,7 @@ class BarbuTable(Room):
             variants=self.variants.to_dict(),
             view=None if self.match is None else self.match.view(seat),
             chat=list(self.chat),
+            turn_left_ms=self.turn_left_ms(),
         )
 
     def holds_seat(self, player: str) -> bool:
@@ -574,7 +577,10 @@ class BarbuTable(Room):
     def _broadcast(self, events: list[Event]) -> None:
         members = self._members()
         for event in events:
-            push = EventPush(room=self.room_id, seq=self.seq, event=event.to_wire())
+            wire = event.to_wire()
+            if event.kind == "turn":
+                wire["turn_left_ms"] = self.turn_left_ms()
+            push = EventPush(room=self.room_id, seq=self.seq, event=wire)
             if event.to is None:
                 frame = encode_frame(push.to_wire())
                 for member in members:
@@ -588,7 +594,13 @@ class BarbuTable(Room):
         peer = self.seats[index].peer
         if peer is not None and self.match is not None:
             peer.send(
-                Turn(room=self.room_id, seat=seat_text(index), seq=self.seq, view=self.match.view(index))
+                Turn(
+                    room=self.room_id,
+                    seat=seat_text(index),
+                    seq=self.seq,
+                    view=self.match.view(index),
+                    turn_left_ms=self.turn_left_ms(),
+                )
             )
 
     def _drive(self) -> None:
@@ -602,11 +614,40 @@ class BarbuTable(Room):
             # A worker policy starts thinking at once and keeps the pace itself (_auto_move).
             delay = 0.0 if runs_in_worker(self._auto_policy(index)) else self.config.bot_delay
         elif self.turn_time is not None:
-            delay = self.turn_time
+            delay = max(self._turn_deadline(index) - asyncio.get_running_loop().time(), 0.0)
         else:
             return
         loop = asyncio.get_running_loop()
         self._timer = loop.call_later(delay, self._spawn, self._auto_move, index, self.seq)
+
+    def _timed(self, index: int) -> bool:
+        """Whether the turn timer runs for seat ``index``: a turn time is set and a human plays it (a bot or a
+        stand-in keeps the bots' own pace)."""
+        seat = self.seats[index]
+        return self.turn_time is not None and not seat.is_bot and not seat.standin
+
+    def _turn_deadline(self, index: int) -> float:
+        """When (``loop.time()``) the turn timer plays for seat ``index`` at this action number: set when the
+        turn is first asked about, then kept, so coming back (a reload, a resume) does not restart the turn;
+        a restarted server gives the seat a whole turn again."""
+        assert self.turn_time is not None
+        if self._deadline is None or self._deadline[:2] != (self.seq, index):
+            self._deadline = (self.seq, index, asyncio.get_running_loop().time() + self.turn_time)
+        return self._deadline[2]
+
+    def turn_left_ms(self) -> int | None:
+        """Milliseconds left before the turn timer plays for the seat to move (0 once it is due), or None when
+        no turn timer runs (no ``turn_time``, a bot or stand-in to move, the match not in play)."""
+        match = self.match
+        if (
+            self.state != "playing"
+            or match is None
+            or match.to_move is None
+            or not self._timed(match.to_move)
+        ):
+            return None
+        left = self._turn_deadline(match.to_move) - asyncio.get_running_loop().time()
+        return max(round(left * 1000), 0)
 
     def _spawn(self, make: Callable[..., Coroutine[Any, Any, None]], *args: int) -> None:
         task = asyncio.get_running_loop().create_task(make(*args))
@@ -923,6 +964,15 @@ def _spec(text: str, field: str) -> str:
         return str(parse_policy_spec(text))
     except PolicySpecError as exc:
         raise ProtocolError("bad-message", f"{field}: {exc}", field=field) from None
+
+
+def default_policy(config: ServerConfig) -> str:
+    """The canonical text of the server's default bot policy (``config.bot_policy``), as ``welcome`` tells it;
+    the text as given when the engine reads no spec in it (``create-table`` then names the fault)."""
+    try:
+        return str(parse_policy_spec(config.bot_policy))
+    except PolicySpecError:
+        return config.bot_policy
 
 
 def _player(peer: Peer) -> str:

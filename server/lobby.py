@@ -56,7 +56,7 @@ from protocol import (
     prepacked,
 )
 from protocol.schema import BLANKS
-from server.barbu_table import BOT_PREFIX, BarbuTable
+from server.barbu_table import BOT_PREFIX, BarbuTable, default_policy
 from server.config import ServerConfig
 from server.lookalike import skeleton
 from server.peer import Peer
@@ -280,6 +280,7 @@ class Lobby:
                 limits=REQUEST_LIMITS.to_wire(),
                 features=list(FEATURES),
                 password=self.config.password is not None,
+                bot_policy=default_policy(self.config),
             )
         )
 

@@ -318,3 +318,51 @@ async def test_a_dead_invite_link_says_so(server: BarbuServer, browser: Browser)
     page = await (await browser.new_context()).new_page()
     await _login(page, f"{server.share_url}#table=9999", "late")
     await page.wait_for_selector("text=This table no longer exists (it may have finished).")
+
+
+async def _clock(page: Page) -> int:
+    """The seconds the turn clock on ``page`` shows (it shows on the seat to move)."""
+    await page.wait_for_selector(".clock")
+    return int((await page.inner_text(".clock")).strip().removesuffix("s"))
+
+
+async def test_the_turn_clock_agrees_across_pages_a_reload_and_a_server_restart(
+    start_server: StartServer, browser: Browser
+) -> None:
+    """The clock counts down from the time left the server tells: a player's and a watcher's page agree, a
+    reload does not give a fresh minute, and after a restart it counts down the whole turn the server
+    re-armed. The create-table form preselects the server's own default bot policy."""
+    server = await start_server(bot_delay=0.02, bot_policy="random")
+    port = server.port
+    ann = await (await browser.new_context()).new_page()
+    await _login(ann, server.share_url, "ann")
+    await ann.wait_for_selector("#table-name")
+    assert await ann.input_value("select[name=bot_policy]") == "random"  # the server's default
+    await ann.fill("#table-name", "clock")
+    await ann.select_option("select[name=turn_time]", "60")
+    await ann.check("#fill-bots")
+    await ann.click("text=Create and sit down")
+    first = await _clock(ann)  # the clock shows once it is ann's turn (bots keep their own pace)
+    room = ann.url.rpartition("=")[2]
+    assert 55 <= first <= 60
+    bob = await (await browser.new_context()).new_page()
+    await _login(bob, f"{server.share_url}#table={room}", "bob")
+    assert abs(await _clock(bob) - await _clock(ann)) <= 1
+
+    await ann.wait_for_timeout(2500)
+    await ann.reload()
+    await ann.wait_for_selector(".hand .card")
+    after = await _clock(ann)
+    assert after <= first - 2, "a reload must not give a fresh turn"
+    assert abs(await _clock(bob) - after) <= 1
+
+    await server.stop()
+    await start_server(port=port, bot_delay=0.02, bot_policy="random")
+    # Both pages reconnect by themselves; the server gave the seat to move a whole turn again.
+    whole = "() => parseInt((document.querySelector('.clock') || {}).textContent) >= 57"
+    await ann.wait_for_function(whole, timeout=20000)
+    await bob.wait_for_function(whole, timeout=20000)
+    running = await _clock(ann)
+    await ann.wait_for_timeout(2100)
+    assert await _clock(ann) <= running - 1  # a real countdown, not a clock stuck at 0
+    assert abs(await _clock(bob) - await _clock(ann)) <= 1

@@ -99,7 +99,10 @@ function newTableForm(app) {
   const name = h("input", { id: "table-name", required: true, maxlength: 40, value: `${session.name}'s table` });
   const variants = {};
   const timer = { value: "" };
-  const policy = { value: POLICIES[0][0] };
+  // The server's own default (welcome.bot_policy: barbu serve --bot-policy) comes first chosen.
+  const told = session.defaultPolicy;
+  const policies = !told || POLICIES.some(([spec]) => spec === told) ? POLICIES : [...POLICIES, [told, `the server's default (${told})`]];
+  const policy = { value: told || POLICIES[0][0] };
   const fillBots = h("input", { type: "checkbox", id: "fill-bots" });
   const error = h("p", { class: "error", role: "alert" });
   const form = h("form", { class: "new-table" },
@@ -107,7 +110,7 @@ function newTableForm(app) {
     VARIANTS.map(([key, label, choices]) =>
       select(label, choices, choices[0][0], (value) => { if (value === choices[0][0]) delete variants[key]; else variants[key] = value; }, { name: key })),
     select("Turn timer", [["", "no limit"], [15, "15 seconds"], [30, "30 seconds"], [60, "1 minute"], [120, "2 minutes"]], "", (value) => { timer.value = value; }, { name: "turn_time" }),
-    select("Bots play", POLICIES, policy.value, (value) => { policy.value = value; }, { name: "bot_policy" }),
+    select("Bots play", policies, policy.value, (value) => { policy.value = value; }, { name: "bot_policy" }),
     h("label", { class: "check" }, fillBots, " Fill the other three seats with bots"),
     h("button", { type: "submit", class: "primary" }, "Create and sit down"),
     error,

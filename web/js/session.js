@@ -38,6 +38,11 @@ export class Session extends EventTarget {
     return Boolean(this.conn && this.conn.welcome && this.conn.welcome.password);
   }
 
+  /** The server's default bot policy spec (welcome.bot_policy), or null from a server that does not say. */
+  get defaultPolicy() {
+    return (this.conn && this.conn.welcome && this.conn.welcome.bot_policy) || null;
+  }
+
   /** Connect, and resume with the stored token if there is one; true when logged in. */
   async start() {
     this.conn = new Connection();

@@ -8,7 +8,7 @@ import { renderTable } from "./table_view.js";
 export function tableScreen(app, roomId) {
   const { session, root } = app;
   const state = {
-    room: roomId, me: session.name, snapshot: null, summary: null, turnSeq: -1, turnStarted: 0,
+    room: roomId, me: session.name, snapshot: null, summary: null, turnSeq: -1, clock: null,
     scored: null, dismissed: 0, flash: null, chat: [], notice: "", sheetOpen: false, standins: [], watchers: [],
   };
   const frame = h("div", { class: "table-screen" });
@@ -72,11 +72,11 @@ export function tableScreen(app, roomId) {
       refresh(); // the push may be newer than the snapshot it came before
     }
     if (Array.isArray(snapshot.chat)) state.chat = snapshot.chat.map((line) => ({ ...line }));
+    setClock(snapshot.turn_left_ms, snapshot.seq);
     const view = snapshot.view;
     let reveal = false;
     if (view && view.to_move && snapshot.seq !== state.turnSeq) {
       state.turnSeq = snapshot.seq;
-      state.turnStarted = Date.now();
       reveal = Boolean(snapshot.seat && view.to_move === snapshot.seat && view.legal && view.legal.length);
     }
     draw();
@@ -86,6 +86,15 @@ export function tableScreen(app, roomId) {
       const target = frame.querySelector(view.phase === "play" ? ".hand" : ".prompt");
       if (target) target.scrollIntoView({ block: "nearest" });
     }
+  }
+
+  /**
+   * The turn clock: the server says how many milliseconds are left (`turn_left_ms`, nil when no turn timer
+   * runs); the page counts down from the moment it heard it, so every screen shows the same time.
+   */
+  function setClock(leftMs, seq) {
+    if (leftMs === undefined) return; // a message that does not carry it: keep what was known
+    state.clock = leftMs === null ? null : { seq, until: Date.now() + leftMs };
   }
 
   async function refresh() {
@@ -129,7 +138,7 @@ export function tableScreen(app, roomId) {
 
   join();
   const ticker = setInterval(() => {
-    if (state.summary && state.summary.turn_time) draw();
+    if (state.clock) draw();
   }, 1000);
 
   return {
@@ -138,7 +147,7 @@ export function tableScreen(app, roomId) {
       if (message.room !== roomId) return;
       if (message.type === "snapshot") take(message);
       else if (message.type === "turn" && !state.snapshot) refresh();
-      else if (message.type === "turn") take({ ...state.snapshot, seq: message.seq, view: message.view });
+      else if (message.type === "turn") take({ ...state.snapshot, seq: message.seq, view: message.view, turn_left_ms: message.turn_left_ms });
       else if (message.type === "players" && !state.snapshot) early = message;
       else if (message.type === "players") {
         Object.assign(state.snapshot, { players: message.players, away: message.away, state: message.state });
@@ -155,6 +164,7 @@ export function tableScreen(app, roomId) {
         draw();
       } else if (message.type === "event") {
         const event = message.event;
+        if (event.event === "turn") setClock(event.turn_left_ms, message.seq);
         if (event.event === "hand-scored") state.scored = event;
         if (event.event === "trick-won" && state.snapshot && state.snapshot.view) {
           state.flash = { ...event, hand: state.snapshot.view.hand_number, until: Date.now() + 1500 };

@@ -96,10 +96,10 @@ function seatBox(seat, where, state, actions) {
 }
 
 function countdown(state) {
-  const limit = state.summary && state.summary.turn_time;
-  if (!limit) return null;
-  const left = Math.max(0, Math.ceil(limit - (Date.now() - state.turnStarted) / 1000));
-  return h("span", { class: "clock", "aria-label": `${left} seconds left` }, ` ${left} s`);
+  const clock = state.clock;
+  if (!clock || clock.seq !== state.snapshot.seq) return null;
+  const left = Math.max(0, Math.ceil((clock.until - Date.now()) / 1000));
+  return h("span", { class: "clock", role: "timer", "aria-label": `${left} seconds left` }, ` ${left} s`);
 }
 
 function center(state, actions, bottom) {

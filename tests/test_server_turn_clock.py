@@ -1,0 +1,95 @@
+"""The turn clock the server tells (``turn_left_ms`` in ``snapshot``, ``turn`` and the public ``turn`` event)
+and the server's default bot policy in ``welcome``: a real server on a loopback port, real WebSockets."""
+
+from __future__ import annotations
+
+import asyncio
+
+from client import Connection
+from protocol import EventPush, Snapshot, Turn
+from server import BarbuServer
+from tests.conftest import Connect, StartServer, both_encodings, four_at_table
+
+TURN = 60.0  # seconds: nobody acts in these tests, so the timer never plays
+
+
+async def _to_move(by_seat: dict[str, Connection], room: str) -> tuple[str, Snapshot]:
+    snap = await next(iter(by_seat.values())).snapshot(room)
+    assert snap.view is not None and snap.view["to_move"] is not None
+    return snap.view["to_move"], snap
+
+
+@both_encodings
+async def test_every_screen_is_told_the_same_time_left_and_a_comeback_does_not_restart_it(
+    server: BarbuServer, connect: Connect
+) -> None:
+    room, by_seat = await four_at_table(server, connect, "clock", turn_time=TURN)
+    seat, snap = await _to_move(by_seat, room)
+    assert snap.turn_left_ms is not None and TURN * 1000 - 2000 < snap.turn_left_ms <= TURN * 1000
+    watcher = await connect(server, "watcher")
+    watched = await watcher.watch(room)
+    assert watched.turn_left_ms is not None and abs(watched.turn_left_ms - snap.turn_left_ms) < 1000
+    turn = next(p for p in by_seat[seat].take_pushes() if isinstance(p, Turn))
+    assert turn.turn_left_ms is not None and abs(turn.turn_left_ms - snap.turn_left_ms) < 1000
+
+    await asyncio.sleep(1.2)
+    token = by_seat[seat].token
+    assert token is not None
+    await by_seat[seat].close()  # a reload: the connection drops, the player comes back with the token
+    back = await connect(server)
+    await back.resume(token)
+    again = await back.next_push(5)
+    assert isinstance(again, Snapshot) and again.turn_left_ms is not None
+    assert again.turn_left_ms < snap.turn_left_ms - 1000, "coming back must not restart the turn"
+    later = await watcher.snapshot(room)
+    assert later.turn_left_ms is not None and abs(later.turn_left_ms - again.turn_left_ms) < 1000
+
+    # The next turn starts a whole turn_time; the public turn event says so to everyone.
+    view = again.view
+    assert view is not None
+    await back.act(room, seat, view["legal"][0])
+    event = None
+    while event is None:
+        push = await watcher.next_push(5)
+        if isinstance(push, EventPush) and push.event["event"] == "turn":
+            event = push.event
+    assert event["turn_left_ms"] is not None and event["turn_left_ms"] > TURN * 1000 - 2000
+
+
+async def test_no_clock_without_a_turn_time_nor_for_a_bot(server: BarbuServer, connect: Connect) -> None:
+    room, by_seat = await four_at_table(server, connect, "untimed")
+    _, snap = await _to_move(by_seat, room)
+    assert snap.turn_left_ms is None
+    host = await connect(server, "host")
+    timed = await host.create_table("bots", turn_time=TURN)
+    for seat in "NESW":
+        await host.add_bot(timed, seat)
+    watched = await host.watch(timed)
+    assert watched.turn_left_ms is None  # bots keep their own pace: no turn timer runs for them
+
+
+async def test_after_a_restart_the_seat_to_move_has_a_whole_turn_again(
+    start_server: StartServer, connect: Connect
+) -> None:
+    first = await start_server()
+    room, by_seat = await four_at_table(first, connect, "restart", turn_time=TURN)
+    seat, _ = await _to_move(by_seat, room)
+    token = by_seat[seat].token
+    assert token is not None
+    await asyncio.sleep(1.2)
+    await first.stop()
+    second = await start_server()
+    back = await connect(second)
+    await back.resume(token)
+    snap = await back.next_push(5)
+    assert isinstance(snap, Snapshot) and snap.turn_left_ms is not None
+    assert snap.turn_left_ms > TURN * 1000 - 1000  # the server re-armed the timer: a real countdown again
+
+
+async def test_welcome_names_the_servers_default_bot_policy(start_server: StartServer) -> None:
+    for given, told in (("heuristic", "heuristic"), ("search", "search"), ("random", "random")):
+        server = await start_server(bot_policy=given)
+        conn = await Connection.connect(server.url)
+        assert conn.welcome is not None and conn.welcome.bot_policy == told
+        await conn.close()
+        await server.stop()
