@@ -3,8 +3,9 @@ loopback port. Skipped, naming the package, when Chromium is not installed."""
 
 from __future__ import annotations
 
+import re
 import time
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Awaitable, Callable
 from typing import Any
 
 import pytest
@@ -21,12 +22,30 @@ from tests.conftest import StartServer, until
 pytestmark = pytest.mark.skipif(not chromium_found(), reason=MISSING)
 
 
+OpenPage = Callable[..., Awaitable[Page]]
+
+
 @pytest.fixture
 async def browser() -> AsyncIterator[Browser]:
     async with async_playwright() as pw:
         chromium = await launch(pw)
         yield chromium
         await chromium.close()
+
+
+@pytest.fixture
+async def open_page(browser: Browser) -> AsyncIterator[OpenPage]:
+    """A factory of pages, each in a browser context of its own (``context`` options: a viewport, touch);
+    every script error a page logs fails the test at its end."""
+    errors: list[str] = []
+
+    async def open_one(**context: Any) -> Page:
+        page = await (await browser.new_context(**context)).new_page()
+        page.on("pageerror", lambda error: errors.append(f"{page.url}: {error}"))
+        return page
+
+    yield open_one
+    assert errors == [], errors
 
 
 async def _login(page: Page, url: str, name: str) -> None:
@@ -78,7 +97,7 @@ async def _no_hidden_card(page: Page, table: BarbuTable, seat: int | None) -> No
 
 @pytest.mark.parametrize("phone", [False, True], ids=["desktop-player", "phone-player"])
 async def test_a_hand_by_clicks_reload_and_a_watcher_from_the_invite_link(
-    start_server: StartServer, browser: Browser, phone: bool
+    start_server: StartServer, open_page: OpenPage, phone: bool
 ) -> None:
     """A player plays a hand by clicks (on a desktop, or taps on a phone) while a watcher who came by the
     invite link follows on the other kind of screen; neither page ever shows a card of another's hand."""
@@ -89,7 +108,7 @@ async def test_a_hand_by_clicks_reload_and_a_watcher_from_the_invite_link(
         {} if phone else {"viewport": PHONE, "is_mobile": True, "has_touch": True}
     )
     errors: list[str] = []  # every script error either page logs: there must be none
-    ann = await (await browser.new_context(**player_screen)).new_page()
+    ann = await open_page(**player_screen)
     ann.on("pageerror", lambda error: errors.append(f"ann: {error}"))
     await _login(ann, url, "ann")
     await ann.wait_for_selector("#table-name")
@@ -104,7 +123,7 @@ async def test_a_hand_by_clicks_reload_and_a_watcher_from_the_invite_link(
     assert [s.owner for s in table.seats].count("ann") == 1 and sum(s.is_bot for s in table.seats) == 3
     seat = next(i for i, s in enumerate(table.seats) if s.owner == "ann")
 
-    bob = await (await browser.new_context(**watcher_screen)).new_page()
+    bob = await open_page(**watcher_screen)
     bob.on("pageerror", lambda error: errors.append(f"bob: {error}"))
     await _login(bob, f"{url}#table={room}", "bob")  # the invite link opens the table after the login
     await bob.wait_for_selector(".felt")
@@ -171,8 +190,8 @@ async def test_a_hand_by_clicks_reload_and_a_watcher_from_the_invite_link(
     assert errors == []
 
 
-async def test_a_winnable_deal_says_so(server: BarbuServer, browser: Browser) -> None:
-    page = await (await browser.new_context()).new_page()
+async def test_a_winnable_deal_says_so(server: BarbuServer, open_page: OpenPage) -> None:
+    page = await open_page()
     await _login(page, server.share_url, "win")
     await page.wait_for_selector("#game")
     await page.select_option("#game", "bakers-dozen")
@@ -184,8 +203,8 @@ async def test_a_winnable_deal_says_so(server: BarbuServer, browser: Browser) ->
     assert room.winnable and room.daily is None
 
 
-async def test_solitaire_move_undo_and_hint(server: BarbuServer, browser: Browser) -> None:
-    page = await (await browser.new_context()).new_page()
+async def test_solitaire_move_undo_and_hint(server: BarbuServer, open_page: OpenPage) -> None:
+    page = await open_page()
     await _login(page, server.share_url, "sol")
     await page.wait_for_selector("#game")
     await page.select_option("#game", "forty-thieves")
@@ -204,16 +223,42 @@ async def test_solitaire_move_undo_and_hint(server: BarbuServer, browser: Browse
     await page.wait_for_selector("text=1 move ·")
     await page.click("text=Undo")
     await until(lambda: room.game.moves == 0, "the undo")
+
+    # A refused move is told with cards and piles as people name them, not "7D", "t3".
+    columns = room.game.state()["columns"]
+    bad = next(
+        (a, b)
+        for a in range(1, len(columns) + 1)
+        for b in range(1, len(columns) + 1)
+        if a != b and columns[a - 1] and columns[b - 1] and f"t{a}>t{b}" not in room.game.legal_moves()
+    )
+    await page.locator(f"[data-pile=t{bad[0]}]").last.click()
+    await page.locator(f"[data-pile=t{bad[1]}]").last.click()
+    refusal = await page.locator(".error").inner_text()
+    assert refusal.startswith("Not allowed: ") and re.search("[♠♥♦♣]", refusal), refusal
+    assert not re.search(r"\b[2-9TJQKA][SHDC]\b|\bt\d", refusal), refusal
+
+    # A hint says it is thinking until the answer comes, then marks the move's source and target.
+    await page.evaluate(
+        """() => { window.sawThinking = false; new MutationObserver(() => {
+             if (document.querySelector('.thinking')) window.sawThinking = true;
+           }).observe(document.body, { childList: true, subtree: true }); }"""
+    )
     await page.click("text=Hint")
     hint = await page.wait_for_selector(".hint")
-    assert hint is not None
+    assert hint is not None and await page.evaluate("() => window.sawThinking")
+    assert await page.locator(".thinking").count() == 0
     words = await hint.inner_text()
     assert words.startswith("Hint: "), words
-    if "Undo to go back" not in words:  # a move was given: its piles are marked
-        assert await page.locator(".card.selected, .slot.marked, .stock.marked").count() >= 1
+    if "Undo to go back" not in words:  # a move was given: its source and target are marked on the board
+        assert await page.locator(".hint-from").count() >= 1
+        if "move from" in words:
+            assert await page.locator(".hint-to").count() >= 1, words
+        labels = await page.eval_on_selector_all(".hint-from", "els => els.map(e => e.ariaLabel)")
+        assert all("hint: move this" in label for label in labels), labels
 
 
-async def test_a_finished_match_replayed(server: BarbuServer, browser: Browser) -> None:
+async def test_a_finished_match_replayed(server: BarbuServer, open_page: OpenPage) -> None:
     host = await Connection.connect(server.url)
     await host.login("host")
     room = await host.create_table("to replay")
@@ -223,7 +268,7 @@ async def test_a_finished_match_replayed(server: BarbuServer, browser: Browser) 
     store = server.store
     await until(lambda: store.room(int(room)).status == "over", "the bots' match to end", timeout=60)
     await host.close()
-    page = await (await browser.new_context()).new_page()
+    page = await open_page()
     await _login(page, server.share_url, "viewer")
     await page.wait_for_selector("text=Replay “to replay”")
     await page.click("text=Replay “to replay”")
@@ -241,9 +286,9 @@ async def test_a_finished_match_replayed(server: BarbuServer, browser: Browser) 
 
 
 async def test_the_host_adds_and_removes_a_bot_and_a_guest_may_not(
-    server: BarbuServer, browser: Browser
+    server: BarbuServer, open_page: OpenPage
 ) -> None:
-    host = await (await browser.new_context()).new_page()
+    host = await open_page()
     await _login(host, server.share_url, "hostess")
     await host.wait_for_selector("#table-name")
     await host.fill("#table-name", "bots")
@@ -255,7 +300,7 @@ async def test_the_host_adds_and_removes_a_bot_and_a_guest_may_not(
     await until(lambda: table.seats[1].is_bot, "the bot to sit at E")
     await host.click("[data-focus=unbot-E]")
     await until(lambda: table.seats[1].owner is None, "the bot to leave E")
-    guest = await (await browser.new_context()).new_page()
+    guest = await open_page()
     await _login(guest, f"{server.share_url}#table={room}", "guest")
     await guest.wait_for_selector("[data-focus=sit-E]")
     assert await guest.locator("[data-focus=bot-E]").count() == 0  # only the host adds bots
@@ -263,8 +308,8 @@ async def test_the_host_adds_and_removes_a_bot_and_a_guest_may_not(
     await until(lambda: table.seats[1].owner == "guest", "the guest to sit at E")
 
 
-async def test_a_dropped_connection_resumes_by_itself(server: BarbuServer, browser: Browser) -> None:
-    page = await (await browser.new_context()).new_page()
+async def test_a_dropped_connection_resumes_by_itself(server: BarbuServer, open_page: OpenPage) -> None:
+    page = await open_page()
     await _login(page, server.share_url, "flaky")
     await page.wait_for_selector("#game")
     await page.click("text=Play a random deal")
@@ -281,12 +326,12 @@ async def test_a_dropped_connection_resumes_by_itself(server: BarbuServer, brows
 
 
 async def test_log_out_mid_match_keeps_the_seat_for_this_browser(
-    start_server: StartServer, browser: Browser
+    start_server: StartServer, open_page: OpenPage
 ) -> None:
     """Log out while seated in a match asks first; logging in again under the name on this browser takes the
     seat back, while another browser is told in plain words where the seat is held."""
     server = await start_server(bot_delay=0.5)
-    page = await (await browser.new_context()).new_page()
+    page = await open_page()
     asked: list[str] = []
 
     async def accept(dialog: Any) -> None:
@@ -305,7 +350,7 @@ async def test_log_out_mid_match_keeps_the_seat_for_this_browser(
     await page.click("text=Log out")
     await page.wait_for_selector("#login-name")
     assert len(asked) == 1 and "A bot plays it until you come back" in asked[0]
-    other = await (await browser.new_context()).new_page()
+    other = await open_page()
     await _login(other, server.share_url, "cleo")
     await other.wait_for_selector("text=You are already seated at “keep” from another browser or device")
     await page.fill("#login-name", "cleo")
@@ -314,8 +359,8 @@ async def test_log_out_mid_match_keeps_the_seat_for_this_browser(
     assert page.url.endswith(f"#table={room}")
 
 
-async def test_a_dead_invite_link_says_so(server: BarbuServer, browser: Browser) -> None:
-    page = await (await browser.new_context()).new_page()
+async def test_a_dead_invite_link_says_so(server: BarbuServer, open_page: OpenPage) -> None:
+    page = await open_page()
     await _login(page, f"{server.share_url}#table=9999", "late")
     await page.wait_for_selector("text=This table no longer exists (it may have finished).")
 
@@ -327,14 +372,14 @@ async def _clock(page: Page) -> int:
 
 
 async def test_the_turn_clock_agrees_across_pages_a_reload_and_a_server_restart(
-    start_server: StartServer, browser: Browser
+    start_server: StartServer, open_page: OpenPage
 ) -> None:
     """The clock counts down from the time left the server tells: a player's and a watcher's page agree, a
     reload does not give a fresh minute, and after a restart it counts down the whole turn the server
     re-armed. The create-table form preselects the server's own default bot policy."""
     server = await start_server(bot_delay=0.02, bot_policy="random")
     port = server.port
-    ann = await (await browser.new_context()).new_page()
+    ann = await open_page()
     await _login(ann, server.share_url, "ann")
     await ann.wait_for_selector("#table-name")
     assert await ann.input_value("select[name=bot_policy]") == "random"  # the server's default
@@ -345,7 +390,7 @@ async def test_the_turn_clock_agrees_across_pages_a_reload_and_a_server_restart(
     first = await _clock(ann)  # the clock shows once it is ann's turn (bots keep their own pace)
     room = ann.url.rpartition("=")[2]
     assert 55 <= first <= 60
-    bob = await (await browser.new_context()).new_page()
+    bob = await open_page()
     await _login(bob, f"{server.share_url}#table={room}", "bob")
     assert abs(await _clock(bob) - await _clock(ann)) <= 1
 

@@ -3,7 +3,7 @@
 import { button, fill, h, redraw } from "./dom.js";
 import { randomSeed } from "./solitaire_picker.js";
 import { layoutView, pileText } from "./solitaire_view.js";
-import { countText } from "./words.js";
+import { cardsInText, countText, solitaireText } from "./words.js";
 
 const RESULTS = { won: "You won: every card is home!", lost: "Lost: no move was left.", resigned: "Resigned." };
 
@@ -15,7 +15,7 @@ export function movePiles(move) {
 /** The solitaire screen for room `roomId`. */
 export function solitaireScreen(app, roomId) {
   const { session, root } = app;
-  const state = { snapshot: null, view: null, pick: null, hint: null, notice: "" };
+  const state = { snapshot: null, view: null, pick: null, hint: null, thinking: false, notice: "" };
   const frame = h("div", { class: "solitaire-screen" });
   fill(root, frame);
   let closed = false;
@@ -26,7 +26,7 @@ export function solitaireScreen(app, roomId) {
     try {
       return await session.request(type, { room: roomId, ...fields });
     } catch (failure) {
-      state.notice = failure.message;
+      state.notice = failure.code === "illegal" ? `Not allowed: ${solitaireText(failure.message)}` : cardsInText(failure.message);
       draw();
       return null;
     }
@@ -71,16 +71,55 @@ export function solitaireScreen(app, roomId) {
     send("move", { move: candidates(from.pile, from.count, pile) });
   }
 
+  /** How the card at `index` of `pile` (-1: the empty pile itself) is marked: "pick", "hint-from", "hint-to" or "". */
   function marked(pile, index) {
-    if (state.pick && state.pick.pile === pile) return pile.startsWith("t") ? index >= state.pick.index : true;
-    if (state.hint && movePiles(state.hint).includes(pile)) return index === -1 || isTop(pile, index);
-    return false;
+    if (state.pick && state.pick.pile === pile) return (pile.startsWith("t") ? index >= state.pick.index : true) ? "pick" : "";
+    if (!state.hint) return "";
+    const { from, to } = hintMarks(state.hint);
+    if (from.includes(pile)) return index === -1 || index >= hintStart(pile, state.hint) ? "hint-from" : "";
+    if (pile === to || (to === "f" && pile === homeOf(from[0]))) return index === -1 || isTop(pile, index) ? "hint-to" : "";
+    return "";
+  }
+
+  /** A hinted move's source piles and target ("t3>t5*2": t3 to t5; a Pyramid pair "p7.1+w": two sources). */
+  function hintMarks(move) {
+    const piles = movePiles(move);
+    return move.includes(">") ? { from: [piles[0]], to: piles[1] } : { from: piles, to: null };
+  }
+
+  /** Where the hinted cards start in the source pile (a run "t3>t5*3": three from the top). */
+  function hintStart(pile, move) {
+    if (!pile.startsWith("t")) return 0;
+    const count = Number((/\*(\d+)$/.exec(move) || [0, 1])[1]);
+    return state.view.layout.columns[Number(pile.slice(1)) - 1].length - count;
+  }
+
+  /** The foundation pile ("f2") the top card of `source` goes to with a "source>f" move. */
+  function homeOf(source) {
+    const layout = state.view.layout;
+    const card = topCard(source);
+    if (!card || !layout.foundations) return null;
+    const order = "A23456789TJQK";
+    const at = layout.foundations.findIndex((pile) => pile.length
+      ? pile[pile.length - 1][1] === card[1] && order.indexOf(pile[pile.length - 1][0]) + 1 === order.indexOf(card[0])
+      : card[0] === "A");
+    return at === -1 ? null : `f${at + 1}`;
   }
 
   function isTop(pile, index) {
     const layout = state.view.layout;
     if (pile.startsWith("t")) return index === layout.columns[Number(pile.slice(1)) - 1].length - 1;
     return true;
+  }
+
+  function topCard(pile) {
+    const layout = state.view.layout;
+    let cards = [];
+    if (pile.startsWith("t")) cards = layout.columns[Number(pile.slice(1)) - 1];
+    else if (pile === "w") cards = layout.waste;
+    else if (/^w\d+$/.test(pile)) cards = layout.waste[Number(pile.slice(1)) - 1];
+    else if (pile === "s") cards = layout.stock_top ? [layout.stock_top] : [];
+    return cards.length ? cards[cards.length - 1] : null;
   }
 
   function status() {
@@ -97,13 +136,18 @@ export function solitaireScreen(app, roomId) {
     return h("div", { class: "buttons controls" },
       button("Undo", () => send("undo"), { disabled: !view.can_undo, "data-focus": "undo" }),
       button("Redo", () => send("redo"), { disabled: !view.can_redo, "data-focus": "redo" }),
-      button("Hint", async () => {
-        const reply = await send("hint");
-        if (!reply) return;
-        state.hint = reply.move;
-        state.notice = hintWords(reply);
+      button(state.thinking ? "Thinking…" : "Hint", async () => {
+        state.thinking = true; // the solver may take a moment: say so, and ask once
+        state.pick = null;
         draw();
-      }, { disabled: over || view.daily !== null, title: view.daily ? "no hints on the day's deal" : null, "data-focus": "hint" }),
+        const reply = await send("hint");
+        state.thinking = false;
+        if (reply) {
+          state.hint = reply.move;
+          state.notice = hintWords(reply);
+        }
+        draw();
+      }, { disabled: over || view.daily !== null || state.thinking, title: view.daily ? "no hints on the day's deal" : null, "data-focus": "hint", "aria-busy": state.thinking ? "true" : null }),
       button("Auto", () => send("auto"), { disabled: over, title: "every safe move to the foundations", "data-focus": "auto" }),
       button("New deal", async () => {
         const snap = await send("new-deal", { seed: randomSeed() });
@@ -124,6 +168,7 @@ export function solitaireScreen(app, roomId) {
           ` · ${countText(view.moves, "move")} · played by ${view.player}`)),
       controls(),
       status(),
+      state.thinking ? h("p", { class: "thinking", role: "status" }, h("span", { class: "spinner", "aria-hidden": "true" }), "Thinking about a hint…") : null,
       state.notice ? h("p", { class: state.hint ? "hint" : "error", role: "alert" }, state.notice) : null,
       state.pick ? h("p", { class: "muted" }, `Moving from ${pileText(state.pick.pile)}: now click where it goes.`) : null,
       layoutView(view.layout, pick, marked));

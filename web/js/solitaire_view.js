@@ -13,13 +13,24 @@ export function pileText(name) {
   return `${NAMES[name[0]]}${number ? " " + number : ""}`;
 }
 
+/** Words a screen reader adds for a mark (see `layoutView`). */
+const MARK_WORDS = { pick: ", picked", "hint-from": ", hint: move this", "hint-to": ", hint: it goes here" };
+
+/** The classes of a pile button with mark `mark`: "marked" for any, and the mark itself. */
+function markClasses(mark) {
+  return mark ? ` marked ${mark}` : "";
+}
+
 function slot(name, label, onPick, marked) {
-  return h("button", { type: "button", class: `slot${marked(name, -1) ? " marked" : ""}`, "data-pile": name, "data-focus": name, "aria-label": `${pileText(name)}, ${label}`, on: { click: () => onPick(name, 0) } }, h("span", { class: "muted" }, label));
+  const mark = marked(name, -1);
+  return h("button", { type: "button", class: `slot${markClasses(mark)}`, "data-pile": name, "data-focus": name, "aria-label": `${pileText(name)}, ${label}${MARK_WORDS[mark] || ""}`, on: { click: () => onPick(name, 0) } }, h("span", { class: "muted" }, label));
 }
 
 function face(card, name, index, onPick, marked, extra = "") {
   if (card === "??") return h("span", { class: "card back", "aria-label": "face-down card", role: "img" });
-  const el = cardFace(card, { label: `${pileText(name)}${extra}`, onClick: () => onPick(name, index), selected: marked(name, index) });
+  const mark = marked(name, index);
+  const hint = mark.startsWith("hint") ? `${MARK_WORDS[mark]}` : "";
+  const el = cardFace(card, { label: `${pileText(name)}${extra}${hint}`, onClick: () => onPick(name, index), selected: mark === "pick", className: hint ? mark : "" });
   el.dataset.pile = name;
   el.dataset.focus = `${name}:${index}`;
   el.addEventListener("dblclick", () => onPick(name, index, true));
@@ -33,7 +44,8 @@ function pileTop(pile, name, onPick, marked, emptyLabel) {
 
 /** The stock (a back with its count; a click turns it), the waste and the foundations. */
 function topRow(layout, onPick, marked) {
-  const stock = h("button", { type: "button", class: `stock${marked("s", -1) ? " marked" : ""}`, "data-pile": "s", "data-focus": "stock", "aria-label": `stock, ${layout.stock} cards${layout.redeals_left ? `, ${layout.redeals_left} redeals left` : ""}: turn`, on: { click: () => onPick("s", -1) } },
+  const stockMark = marked("s", -1);
+  const stock = h("button", { type: "button", class: `stock${markClasses(stockMark)}`, "data-pile": "s", "data-focus": "stock", "aria-label": `stock, ${layout.stock} cards${layout.redeals_left ? `, ${layout.redeals_left} redeals left` : ""}: turn${MARK_WORDS[stockMark] || ""}`, on: { click: () => onPick("s", -1) } },
     layout.stock ? cardBack() : h("span", { class: "slot-text" }, layout.redeals_left ? "↺" : "∅"), h("span", { class: "count" }, layout.stock));
   const stockTop = layout.stock_top ? face(layout.stock_top, "s", 0, onPick, marked, ", top of the stock") : null;
   const waste = Array.isArray(layout.waste[0])
@@ -71,7 +83,8 @@ function pyramid(layout, onPick, marked) {
 
 /**
  * The whole layout; `onPick(pile, index, double)` on a click (index: the card's place in its pile, bottom
- * first); `marked(pile, index)` tells whether a card (index -1: an empty pile) is highlighted.
+ * first); `marked(pile, index)` tells how a card (index -1: an empty pile) is highlighted: "pick" (the source
+ * picked by a click), "hint-from" / "hint-to" (the hinted move's source cards and target), or "".
  */
 export function layoutView(layout, onPick, marked) {
   const across = layout.columns ? layout.columns.length : 7;

@@ -35,6 +35,24 @@ export function rankText(rank) {
   return rank === "T" ? "10" : rank;
 }
 
+/** Card codes in a server's message as people read them: "7D" -> "7♦", "TH" -> "10♥". */
+export function cardsInText(message) {
+  return String(message).replace(/\b([2-9TJQKA])([SHDC])\b/g, (_, rank, suit) => `${rankText(rank)}${SUIT_SYMBOLS[suit]}`);
+}
+
+/**
+ * A solitaire refusal in plain words: the move's notation ahead of it dropped, piles named ("t3" -> "column
+ * 3", "f1" -> "foundation 1", "p7.2" -> "pyramid row 7, card 2") and cards as in cardsInText.
+ */
+export function solitaireText(message) {
+  const rule = String(message).replace(/^\S*[>+]\S*: |^[a-z]\d*(\.\d+)?: /i, "");
+  return cardsInText(rule
+    .replace(/\bt(\d+)\b/g, "column $1")
+    .replace(/\bf(\d+)\b/g, "foundation $1")
+    .replace(/\bw(\d+)\b/g, "waste $1")
+    .replace(/\bp(\d+)\.(\d+)\b/g, "pyramid row $1, card $2"));
+}
+
 /** Rule variants of a table, each [key, label, [[value, words], ...]] with the default first. */
 export const VARIANTS = [
   ["heart-lead", "Leading hearts", [
