@@ -47,6 +47,7 @@ import fcntl
 import json
 import math
 import os
+import resource
 import secrets
 import sqlite3
 import time
@@ -181,6 +182,8 @@ class Store:
             return db
         except sqlite3.Error as exc:
             db.close()
+            if not self.readonly and _cannot_write(exc) and self._peek() is None:
+                raise unwritable(self.path, exc) from None
             raise StoreError(f"{self.path}: not a barbu store ({exc})") from None
         except BaseException:
             db.close()
@@ -219,7 +222,27 @@ class Store:
                 # A store from before tokens expired: its tokens count as handed out now.
                 db.execute(f"ALTER TABLE players ADD COLUMN used REAL NOT NULL DEFAULT {time.time()!r}")
         except sqlite3.Error as exc:
-            raise StoreError(f"{self.path}: cannot write the store ({exc})") from None
+            raise unwritable(self.path, exc) from None
+
+    def _peek(self) -> str | None:
+        """Why the file is not a barbu store, read without writing anything (``immutable``: no ``-shm``, no
+        lock; what only the ``-wal`` holds is not seen), or None when it is one or an empty file to make one
+        in. Used when opening for writing failed on a write, to tell a store that cannot be written from a
+        file that is no store."""
+        uri = Path(self.path).resolve().as_uri() + "?mode=ro&immutable=1"
+        try:
+            db = sqlite3.connect(uri, uri=True, isolation_level=None)
+        except sqlite3.Error as exc:
+            return str(exc)
+        try:
+            tables = {str(r[0]) for r in db.execute("SELECT name FROM sqlite_master WHERE type='table'")}
+            if tables and "meta" not in tables:
+                return "it has other tables"
+            return None
+        except sqlite3.Error as exc:
+            return str(exc)
+        finally:
+            db.close()
 
     def close(self) -> None:
         """Close the file (a checkpoint folds the WAL back into it) and release the lock."""
@@ -491,6 +514,45 @@ class Store:
             (day, game),
         ).fetchall()
         return [{"player": p, "room": r, "won": bool(w), "score": s, "moves": m} for p, r, w, s, m in rows]
+
+
+#: SQLite's primary result codes of a write the disk or the system refused (``sqlite_errorcode & 0xff``):
+#: PERM, READONLY, IOERR, FULL, CANTOPEN.
+_WRITE_FAILURES = {3, 8, 10, 13, 14}
+
+
+def _cannot_write(exc: sqlite3.Error) -> bool:
+    """Whether ``exc`` is SQLite failing to write (or create) a file, not a file that is no database."""
+    code = getattr(exc, "sqlite_errorcode", None)
+    return isinstance(code, int) and code & 0xFF in _WRITE_FAILURES
+
+
+def unwritable(path: str, exc: sqlite3.Error) -> StoreError:
+    """The one-line error for a barbu store (or an empty file to make one in) at ``path`` that SQLite cannot
+    write, e.g. ``cannot write the store b.sqlite3: the file size limit is 1 byte (ulimit -f) (disk I/O
+    error)``."""
+    return StoreError(f"cannot write the store {path}: {write_hindrance(path)} ({exc})")
+
+
+def write_hindrance(path: str) -> str:
+    """Why the store file ``path`` (or its ``-wal``/``-shm`` beside it) may not be writable, in a few words
+    for a one-line message: this process's file-size limit (``ulimit -f``, ``prlimit --fsize``), a full or
+    read-only file system, missing permission, or (none of these seen) the disk failing or full."""
+    soft, _ = resource.getrlimit(resource.RLIMIT_FSIZE)
+    if soft != resource.RLIM_INFINITY:
+        return f"the file size limit is {soft} byte{'' if soft == 1 else 's'} (ulimit -f)"
+    folder = os.path.dirname(os.path.realpath(path)) or "."
+    try:
+        disk = os.statvfs(folder)
+    except OSError:
+        return "the disk failed or is full"
+    if disk.f_flag & os.ST_RDONLY:
+        return "the file system is read-only"
+    if disk.f_bavail == 0 or disk.f_favail == 0:
+        return "the disk is full"
+    if not os.access(folder, os.W_OK) or (os.path.exists(path) and not os.access(path, os.W_OK)):
+        return "no permission to write the file or its folder"
+    return "the disk failed or is full"
 
 
 def _lock(path: str, *, create: bool = True) -> tuple[int, int]:

@@ -346,3 +346,66 @@ def test_an_output_that_cannot_be_written_is_one_line() -> None:
         )
     assert done.returncode == 1
     assert done.stderr == "barbu: cannot write the output (No space left on device)\n"
+
+
+def serve_under_file_limit(db: Path, size: int) -> subprocess.CompletedProcess[str]:
+    """``prlimit --fsize=SIZE barbu serve --db DB`` in a real process (stderr through a pipe: a file the
+    process wrote would be cut to the limit too)."""
+    return subprocess.run(
+        [
+            "prlimit",
+            f"--fsize={size}",
+            sys.executable,
+            "-m",
+            "cli.main",
+            "serve",
+            "--port",
+            "0",
+            "--db",
+            str(db),
+        ],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
+
+
+@pytest.mark.parametrize("kind", ["store", "empty file"])
+def test_a_store_that_cannot_be_written_is_named_so_not_called_a_foreign_file(
+    kind: str, tmp_path: Path
+) -> None:
+    db = tmp_path / "b.sqlite3"
+    if kind == "store":
+        store = Store(db)
+        store.issue_token("alice")
+        store.close()
+    else:
+        db.touch()
+    before = db.read_bytes()
+    done = serve_under_file_limit(db, 1)
+    assert done.returncode == 1
+    assert done.stdout == ""
+    assert done.stderr == (
+        f"barbu: cannot write the store {db}: the file size limit is 1 byte (ulimit -f) (disk I/O error)\n"
+    )
+    assert db.read_bytes() == before
+    store = Store(db)  # the limit lifted, the same store serves again, its players kept
+    assert (store.token_for_player("alice") is None) == (kind == "empty file")
+    store.close()
+
+
+def test_a_foreign_file_under_a_file_size_limit_is_still_no_barbu_store(tmp_path: Path) -> None:
+    text = tmp_path / "notes.txt"
+    text.write_text("a shopping list, not a database at all\n")
+    done = serve_under_file_limit(text, 1)
+    assert (done.returncode, done.stderr) == (
+        1,
+        f"barbu: {text}: not a barbu store (file is not a database)\n",
+    )
+    foreign = foreign_db(tmp_path)
+    done = serve_under_file_limit(foreign, 1)
+    assert (done.returncode, done.stderr) == (
+        1,
+        f"barbu: {foreign}: not a barbu store (it has other tables)\n",
+    )
