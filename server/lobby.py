@@ -364,15 +364,15 @@ class Lobby:
                 )
             token = self.store.issue_token(name)
         else:
-            found = self.store.player_for_token(request.token, self.config.token_ttl)
-            if found is None:
+            rotated = self.store.rotate_token(request.token, self.config.token_ttl)
+            if rotated is None:
                 # Only wrong tokens are refused while the address's window is full: behind a proxy every
                 # player shares one address, and a stranger's guesses must not lock out a right token.
                 self._check_guessing(peer, "token")
                 self._wrong_guess_from(peer, "token")
                 await asyncio.sleep(self.config.bad_password_delay)
                 raise ProtocolError("bad-token", "unknown or outdated resume token", field="token")
-            name, token = found, self.store.issue_token(found)  # the old token stops working
+            name, token = rotated  # the token sent works on until the fresh one is used (a lost reply)
             old = self.online.get(name)
             if old is not None:
                 await self.disconnected(old)

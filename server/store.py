@@ -3,8 +3,11 @@
 One file, WAL mode, stdlib ``sqlite3``; the server owns one ``Store`` and uses it from its event-loop thread
 only. Schema (version 1):
 
-- ``players(name, token, created, used)``: one row per player name; ``token`` is the current resume token,
-  ``used`` when it was handed out (a ``login`` or ``resume``; 0 when revoked: see ``revoke_tokens``).
+- ``players(name, token, created, used, prev)``: one row per player name; ``token`` is the newest resume
+  token, ``used`` when it was handed out (a ``login`` or ``resume``; 0 when revoked: see ``revoke_tokens``),
+  ``prev`` the token a ``resume`` replaced while ``token`` has not been used yet (NULL after a ``login``):
+  it still works, so a player whose connection or server dropped before the new token reached them is not
+  locked out (``rotate_token``).
 - ``rooms(id, kind, name, config, players, status, created, updated, record)``: one row per room. ``kind`` is
   ``barbu`` (a table: one match) or ``solitaire``; ``config`` is the JSON needed to rebuild the game from its
   log (Barbu: ``seed``, ``variants``, ``first_declarer``, ``turn_time``, ``grace``; solitaire: ``game``,
@@ -62,7 +65,8 @@ ROOM_STATUSES = ("waiting", "playing", "over", "closed")
 _SCHEMA = """
 CREATE TABLE IF NOT EXISTS meta(key TEXT PRIMARY KEY, value TEXT NOT NULL);
 CREATE TABLE IF NOT EXISTS players(
-    name TEXT PRIMARY KEY, token TEXT NOT NULL UNIQUE, created REAL NOT NULL, used REAL NOT NULL DEFAULT 0);
+    name TEXT PRIMARY KEY, token TEXT NOT NULL UNIQUE, created REAL NOT NULL, used REAL NOT NULL DEFAULT 0,
+    prev TEXT);
 CREATE TABLE IF NOT EXISTS rooms(
     id INTEGER PRIMARY KEY AUTOINCREMENT, kind TEXT NOT NULL, name TEXT NOT NULL, config TEXT NOT NULL,
     players TEXT NOT NULL DEFAULT '{}', status TEXT NOT NULL, created REAL NOT NULL, updated REAL NOT NULL,
@@ -221,6 +225,11 @@ class Store:
             if "used" not in {str(r[1]) for r in db.execute("PRAGMA table_info(players)")}:
                 # A store from before tokens expired: its tokens count as handed out now.
                 db.execute(f"ALTER TABLE players ADD COLUMN used REAL NOT NULL DEFAULT {time.time()!r}")
+            if "prev" not in {str(r[1]) for r in db.execute("PRAGMA table_info(players)")}:
+                db.execute(
+                    "ALTER TABLE players ADD COLUMN prev TEXT"
+                )  # a store from before rotation was safe
+            db.execute("CREATE INDEX IF NOT EXISTS players_prev ON players(prev)")
         except sqlite3.Error as exc:
             raise unwritable(self.path, exc) from None
 
@@ -290,6 +299,20 @@ class Store:
         except sqlite3.DatabaseError as exc:  # OperationalError (full, I/O, too big, read-only) included
             raise StoreUnavailable(f"{self.path}: cannot write the store ({exc})") from exc
 
+    def _write_returning(self, sql: str, params: dict[str, Any]) -> list[Any]:
+        """Execute one writing statement with a ``RETURNING`` clause and return its rows: all are read here,
+        as the statement (and, outside a transaction, its commit) ends only with its last row.
+
+        Raises:
+            StoreUnavailable: SQLite cannot write now; nothing was written.
+        """
+        try:
+            return self._db.execute(sql, params).fetchall()
+        except sqlite3.IntegrityError:
+            raise
+        except sqlite3.DatabaseError as exc:  # OperationalError (full, I/O, too big, read-only) included
+            raise StoreUnavailable(f"{self.path}: cannot write the store ({exc})") from exc
+
     @contextlib.contextmanager
     def transaction(self) -> Iterator[None]:
         """Make the writes of the ``with`` block one transaction: all are committed (and on disk) when the
@@ -314,21 +337,53 @@ class Store:
     # Players ------------------------------------------------------------------------------------------
 
     def issue_token(self, name: str) -> str:
-        """A fresh resume token for player ``name`` (created if new); any older token stops working."""
+        """A fresh resume token for player ``name`` (created if new), as a ``login`` hands out: every older
+        token stops working.
+
+        Raises:
+            StoreUnavailable: the store cannot write; the tokens are as they were.
+        """
         token = secrets.token_urlsafe(32)
         now = time.time()
         self._write(
             "INSERT INTO players(name, token, created, used) VALUES(?, ?, ?, ?) "
-            "ON CONFLICT(name) DO UPDATE SET token=excluded.token, used=excluded.used",
+            "ON CONFLICT(name) DO UPDATE SET token=excluded.token, used=excluded.used, prev=NULL",
             (name, token, now, now),
         )
         return token
 
+    def rotate_token(self, token: str, max_age: float = math.inf) -> tuple[str, str] | None:
+        """A ``resume`` with ``token``: returns ``(player, fresh token)``, or None when ``token`` is unknown,
+        revoked, two generations old, or its player's tokens were handed out more than ``max_age`` seconds
+        ago (then nothing changes).
+
+        Rotation never locks a player out: the newest token (``players.token``) and the one it replaced
+        (``prev``) both work until the newest has been used once. Resuming with the newest makes it ``prev``
+        (the one before stops working); resuming with ``prev`` (the newest was lost on the way: the
+        connection or the server dropped before it was read) keeps ``prev`` and replaces the lost one. One
+        statement: the swap is atomic.
+
+        Raises:
+            StoreUnavailable: the store cannot write; the tokens are as they were.
+        """
+        fresh = secrets.token_urlsafe(32)
+        now = time.time()
+        oldest = now - max_age if math.isfinite(max_age) else -math.inf
+        rows = self._write_returning(
+            "UPDATE players SET prev=CASE WHEN token=:old THEN token ELSE prev END, token=:new, used=:now "
+            "WHERE (token=:old OR prev=:old) AND used>=:oldest AND used>0 RETURNING name",
+            {"old": token, "new": fresh, "now": now, "oldest": oldest},
+        )
+        return (str(rows[0][0]), fresh) if rows else None
+
     def player_for_token(self, token: str, max_age: float = math.inf) -> str | None:
-        """The player whose current resume token is ``token``, or None (unknown, revoked, or handed out more
-        than ``max_age`` seconds ago)."""
-        row = self._db.execute("SELECT name, used FROM players WHERE token=?", (token,)).fetchone()
-        if row is None or not time.time() - float(row[1]) <= max_age:
+        """The player whose resume token ``token`` is (the newest, or the one it replaced while the newest
+        is unused: ``rotate_token``), or None (unknown, revoked, or handed out more than ``max_age`` seconds
+        ago)."""
+        row = self._db.execute(
+            "SELECT name, used FROM players WHERE token=? OR prev=?", (token, token)
+        ).fetchone()
+        if row is None or not 0 < time.time() - float(row[1]) <= max_age:
             return None
         return str(row[0])
 

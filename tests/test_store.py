@@ -23,6 +23,31 @@ def test_tokens_rotate_on_login(tmp_path: Path) -> None:
     assert store.token_for_player("bob") is None
 
 
+def test_a_resume_token_works_until_its_successor_is_used(tmp_path: Path) -> None:
+    store = Store(tmp_path / "s.sqlite3")
+    first = store.issue_token("alice")
+    rotated = store.rotate_token(first)
+    assert rotated is not None and rotated[0] == "alice"
+    lost = rotated[1]
+    again = store.rotate_token(first)  # the reply carrying ``lost`` never arrived
+    assert again is not None and again[0] == "alice" and again[1] != lost
+    assert store.rotate_token(lost) is None  # replaced before it was used
+    second = again[1]
+    third = store.rotate_token(second)
+    assert third is not None
+    assert store.rotate_token(first) is None  # two generations old
+    assert store.player_for_token(second) == "alice" and store.player_for_token(third[1]) == "alice"
+    assert store.player_for_token(first) is None
+    assert store.rotate_token(second, max_age=0.0) is None  # too old: nothing changes
+    assert store.token_for_player("alice") == third[1]
+    login = store.issue_token("alice")  # a login starts afresh: no earlier token works
+    assert store.rotate_token(second) is None and store.rotate_token(third[1]) is None
+    assert store.rotate_token(login) is not None
+    store.revoke_tokens()
+    assert store.rotate_token(login) is None
+    store.close()
+
+
 def test_room_log_and_record_persist(tmp_path: Path) -> None:
     path = tmp_path / "s.sqlite3"
     store = Store(path)

@@ -1,13 +1,18 @@
-"""Seats, tokens and hosts: a resume hands out a fresh token (the old one stops working), tokens expire
+"""Seats, tokens and hosts: a resume hands out a fresh token (the old one stops working once the fresh one
+is used; a lost reply locks nobody out, also across a kill -9), tokens expire
 unused and when the server password changes, only a table's host adds or removes its bots, and names that
 look alike across scripts are refused."""
 
 from __future__ import annotations
 
+import asyncio
 import time
 from pathlib import Path
+from typing import Any
 
+import msgpack
 import pytest
+import websockets
 
 from client import Connection, ServerError
 from client.bot import come_back
@@ -15,11 +20,14 @@ from server import BarbuServer
 from server.lookalike import skeleton
 from server.store import Store
 from tests.conftest import Connect, StartServer, four_at_table, until_dropped
+from tests.test_store_faults import Serve
 
 
 async def test_resume_hands_out_a_fresh_token_and_the_old_one_stops_working(
     server: BarbuServer, connect: Connect
 ) -> None:
+    """The token sent to ``resume`` works on until the fresh one is used once (its reply may have been
+    lost), then stops; a token two generations old never works."""
     alice = await connect(server, "alice")
     first = alice.token
     assert first is not None
@@ -30,12 +38,23 @@ async def test_resume_hands_out_a_fresh_token_and_the_old_one_stops_working(
     assert reply.name == "alice" and reply.token != first and back.token == reply.token
     await back.close()
     await until_dropped(server, "alice")
-    stale = await connect(server)
-    with pytest.raises(ServerError) as info:
-        await stale.resume(first)
-    assert (info.value.code, info.value.field) == ("bad-token", "token")
     again = await connect(server)
-    assert (await again.resume(reply.token)).name == "alice"
+    second = await again.resume(reply.token)  # the fresh token is used: the first one stops working
+    assert second.name == "alice" and second.token not in (first, reply.token)
+    await again.close()
+    await until_dropped(server, "alice")
+    conn = await connect(server)
+    with pytest.raises(ServerError) as info:
+        await conn.resume(first)
+    assert (info.value.code, info.value.field) == ("bad-token", "token")
+    later = await connect(server)
+    assert (await later.resume(second.token)).name == "alice"
+    await later.close()
+    await until_dropped(server, "alice")
+    conn = await connect(server)
+    with pytest.raises(ServerError) as info:
+        await conn.resume(reply.token)  # two generations old now
+    assert info.value.code == "bad-token"
 
 
 async def test_a_token_unused_longer_than_its_lifetime_stops_working(
@@ -205,3 +224,69 @@ async def test_a_name_that_passes_for_a_bot_is_refused(
         await conn.login(name)
     assert (info.value.code, info.value.field) == ("bad-message", "name")
     assert (await conn.login("botany")).name == "botany"  # a name merely starting with "bot" passes
+
+
+async def _raw(url: str, *requests: dict[str, Any], read: bool = True) -> dict[str, Any] | None:
+    """Open a WebSocket, say hello, send ``requests``; return the reply to the last one, or (``read``
+    False) drop the connection at once without reading it."""
+    ws = await websockets.connect(url, compression=None, proxy=None)
+    try:
+        await ws.send(msgpack.packb({"type": "hello", "id": 1, "version": 1, "client": "raw"}))
+        await ws.recv()
+        for number, request in enumerate(requests, 2):
+            await ws.send(msgpack.packb({**request, "id": number}))
+        if not read:
+            return None
+        reply: dict[str, Any] = msgpack.unpackb(await asyncio.wait_for(ws.recv(), 20))
+        return reply
+    finally:
+        ws.transport.abort()
+
+
+async def _newest_token(db: Path, than: str) -> str:
+    """Wait until the store (read as ``barbu export`` does, while the server runs) holds a newer token for
+    alice than ``than``; return it."""
+    for _ in range(400):
+        store = Store(db, readonly=True)
+        try:
+            token = store.token_for_player("alice")
+        finally:
+            store.close()
+        if token is not None and token != than:
+            return token
+        await asyncio.sleep(0.025)
+    raise AssertionError("the server did not rotate the token")
+
+
+async def test_a_resume_reply_lost_to_a_drop_or_a_kill_locks_nobody_out(tmp_path: Path) -> None:
+    db = tmp_path / "barbu.sqlite3"
+    server = Serve(db)
+    try:
+        reply = await _raw(server.url, {"type": "login", "name": "alice"})
+        assert reply is not None and reply["type"] == "logged-in"
+        first = reply["token"]
+        # The connection drops before the reply carrying the fresh token is read.
+        await _raw(server.url, {"type": "resume", "token": first}, read=False)
+        lost = await _newest_token(db, first)
+        reply = await _raw(server.url, {"type": "resume", "token": first})
+        assert reply is not None and (reply["type"], reply["name"]) == ("logged-in", "alice")
+        second = reply["token"]
+        # The server is killed (kill -9) after storing the fresh token, before the client read it.
+        await _raw(server.url, {"type": "resume", "token": second}, read=False)
+        killed = await _newest_token(db, second)
+        server.kill()
+        server = Serve(db)
+        reply = await _raw(server.url, {"type": "resume", "token": second})
+        assert reply is not None and (reply["type"], reply["name"]) == ("logged-in", "alice")
+        third = reply["token"]
+        reply = await _raw(server.url, {"type": "resume", "token": third})
+        assert reply is not None and reply["type"] == "logged-in"
+        fourth = reply["token"]
+        # Two generations old (or lost and replaced): refused; the newest works.
+        stale = [first, lost, second, killed]
+        replies = await asyncio.gather(*(_raw(server.url, {"type": "resume", "token": t}) for t in stale))
+        assert [(r or {}).get("code") for r in replies] == ["bad-token"] * 4
+        reply = await _raw(server.url, {"type": "resume", "token": fourth})
+        assert reply is not None and reply["type"] == "logged-in"
+    finally:
+        server.kill()
