@@ -74,3 +74,8 @@ def wrap(text: str, cols: int) -> list[str]:
             line = line[len(head) :]
     lines.append(line)
     return lines
+
+
+def counted(number: int, noun: str) -> str:
+    """``1 card``, ``2 cards``, ``0 moves``: ``number`` and ``noun`` (its regular plural with ``s``)."""
+    return f"{number} {noun}" if number == 1 else f"{number} {noun}s"

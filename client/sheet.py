@@ -23,23 +23,26 @@ _SHORT = {
 SUIT_SYMBOLS = {"S": "♠", "H": "♥", "D": "♦", "C": "♣"}
 
 
-def contract_label(row: dict[str, Any], short: bool = False) -> str:
+def contract_label(row: dict[str, Any]) -> str:
     """The contract in the client's one notation, from a score-sheet row or a view: ``"Trumps ♠"``,
-    ``"Dominoes from 10"`` (``short``: ``"Dominoes 10"``, 11 columns at most) or the contract's name. Suits are
-    symbols and a ten is ``10`` in everything shown to people; records keep ``S`` and ``T``."""
+    ``"Dominoes from 10"`` (16 columns at most) or the contract's name. Suits are symbols and a ten is ``10``
+    in everything shown to people; records keep ``S`` and ``T``."""
     name = _SHORT.get(str(row.get("contract")), str(row.get("contract")))
     if row.get("trump"):
         return f"{name} {SUIT_SYMBOLS.get(str(row['trump']), row['trump'])}"
     rank = row.get("start_rank")
     if rank:
         shown = "10" if rank == "T" else str(rank)
-        return f"{name} {shown}" if short else f"{name} from {shown}"
+        return f"{name} from {shown}"
     return name
 
 
 #: The doubles column's notation, printed with the sheet.
 LEGEND = "doubles: W<NE! = N and E doubled W, ! = redoubled (or they doubled each other)"
-DOUBLES_WIDTH = 13
+#: The doubles column: one group of the widest kind (``W<N!E!S!``) a line.
+DOUBLES_WIDTH = 8
+#: The contract column: ``Dominoes from 10``, the longest contract in the one notation.
+CONTRACT_WIDTH = 16
 
 
 def doubles_groups(row: dict[str, Any]) -> list[str]:
@@ -89,7 +92,8 @@ def sheet_rows(
     players = players or {s: s for s in SEATS}
     header = [
         "  ".join(f"{s}={shorten(players.get(s, s), 14)}" for s in SEATS),
-        f"{'#':>2} {'*':1} {'contract':<11} {'doubles':<13}" + "".join(f"{s:>12}" for s in SEATS),
+        f"{'#':>2} {'*':1} {'contract':<{CONTRACT_WIDTH}} {'doubles':<{DOUBLES_WIDTH}}"
+        + "".join(f"{s:>12}" for s in SEATS),
     ]
     totals = dict.fromkeys(SEATS, 0)
     rows = []
@@ -99,11 +103,13 @@ def sheet_rows(
             totals[s] += row["scores"][s]
             cells += f"{row['scores'][s]:>5} ({totals[s]:>4})"
         first, *more = doubles_lines(row) or [""]
+        contract = contract_label(row)
         rows.append(
-            f"{row['hand_number']:>2} {row['declarer']} {contract_label(row, short=True):<11} {first:<13}{cells}"
+            f"{row['hand_number']:>2} {row['declarer']} {contract:<{CONTRACT_WIDTH}} {first:<{DOUBLES_WIDTH}}{cells}"
         )
-        rows += [f"{'':>2} {'':1} {'':<11} {line}" for line in more]
-    rows.append(f"{'':>2} {'':1} {'Totals':<11} {'':<13}" + "".join(f"{totals[s]:>12}" for s in SEATS))
+        rows += [f"{'':>2} {'':1} {'':<{CONTRACT_WIDTH}} {line}" for line in more]
+    totals_line = f"{'':>2} {'':1} {'Totals':<{CONTRACT_WIDTH}} {'':<{DOUBLES_WIDTH}}"
+    rows.append(totals_line + "".join(f"{totals[s]:>12}" for s in SEATS))
     return header, rows
 
 

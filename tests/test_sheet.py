@@ -28,11 +28,12 @@ def test_every_double_and_redouble_of_a_hand_is_shown() -> None:
     header, rows = sheet_rows([SIX_DOUBLES], {"N": "ann", "E": "bea", "S": "cid", "W": "dan"})
     assert header == [
         "N=ann  E=bea  S=cid  W=dan",
-        " # * contract    doubles                 N           E           S           W",
+        " # * contract         doubles            N           E           S           W",
     ]
     assert rows == [
-        " 3 N No Tricks   N<E!SW! E<W    -52 ( -52)   10 (  10)    4 (   4)   12 (  12)",
-        "                 S<E! W<S!",
+        " 3 N No Tricks        N<E!SW!   -52 ( -52)   10 (  10)    4 (   4)   12 (  12)",
+        "                      E<W S<E!",
+        "                      W<S!",
         "     Totals                            -52          10           4          12",
     ]
     assert all(width(line) <= 78 for line in header + rows)
@@ -51,7 +52,7 @@ def test_the_selfplay_hand_shows_its_three_redoubles() -> None:
     }
     assert (
         sheet_rows([row])[1][0]
-        == " 1 W Trumps ♠    W<N!E!S!        20 (  20)   20 (  20)  -25 ( -25)   50 (  50)"
+        == " 1 W Trumps ♠         W<N!E!S!   20 (  20)   20 (  20)  -25 ( -25)   50 (  50)"
     )
 
 
@@ -90,7 +91,21 @@ def test_the_sheet_screen_scrolls_to_the_last_continuation_line() -> None:
     view = {"history": history}
     players = {s: s for s in "NESW"}
     top = sheet_top(view, players, 10**6, 16)
-    assert top == 41 - 16  # 20 hands of two rows, and the totals
+    assert top == 61 - 16  # 20 hands of three rows, and the totals
     shown = fragment_list_to_text(sheet_lines(view, players, top, 16)).splitlines()
     assert shown[1] == LEGEND and shown[-1].lstrip().startswith("Totals")
     assert all(width(line) <= 80 for line in shown)
+
+
+def test_dominoes_on_the_sheet_in_the_one_notation() -> None:
+    row = {
+        "hand_number": 7,
+        "declarer": "E",
+        "contract": "dominoes",
+        "start_rank": "T",
+        "doubles": [["N", "E"]],
+        "redoubles": [],
+        "scores": {"N": 10, "E": 35, "S": 5, "W": -5},
+    }
+    line = sheet_rows([row])[1][0]
+    assert line.startswith(" 7 E Dominoes from 10 E<N") and width(line) <= 78

@@ -7,10 +7,16 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from prompt_toolkit.application import create_app_session
 from prompt_toolkit.formatted_text import StyleAndTextTuples, fragment_list_to_text
+from prompt_toolkit.input import create_pipe_input
+from prompt_toolkit.output import DummyOutput
 
-from client.tui.barbu_screen import table_lines
+from client.columns import width
+from client.tui.app import KEY_HINTS, TuiApp
+from client.tui.barbu_screen import BarbuScreen, side_lines, table_lines
 from client.tui.events import event_text
+from client.tui.help import HELP
 from client.tui.lobby_screen import GAMES_KEYS
 from client.tui.model import TableModel
 from client.tui.refusals import refusal_text, typed_card_refusal
@@ -75,3 +81,59 @@ def test_the_games_lists_keys_are_all_in_the_client_document() -> None:
     for key in keys:
         first = key.split()[0]
         assert (f"`{first}`" if len(first) == 1 else first) in row, key
+
+
+def test_one_card_one_double_and_the_help_marks_as_on_the_screen() -> None:
+    match = Match.new(11)
+    declarer = match.to_move
+    assert declarer is not None
+    match.apply(declarer, action_from_wire({"action": "contract", "contract": "dominoes", "start_rank": "6"}))
+    doubler = match.to_move
+    assert doubler is not None
+    table = seated(match, doubler)
+    assert table.view is not None and table.view["phase"] == "double"
+    table.view["doubles_owed"] = {SEATS[doubler]: 1}
+    panel = text(side_lines(table, BarbuScreen()))
+    assert f"You owe {SEATS[declarer]} 1 more double." in panel
+    bots = [make_policy("random", s) for s in range(4)]
+    while match.view(0)["phase"] != "play":
+        step(match, bots)
+    table = seated(match, 0)
+    assert table.view is not None
+    table.view["hand_sizes"] = {s: 1 for s in SEATS}
+    drawn = text(table_lines(table))
+    assert "1 card" in drawn and "1 cards" not in drawn
+    assert "▸ the trick's leader" in HELP and "> the trick's leader" not in HELP
+
+
+def key_line(tui: TuiApp) -> str:
+    """The key-hint line as drawn."""
+    return str(tui._key_hints())
+
+
+def test_the_key_line_of_each_state() -> None:
+    with create_pipe_input() as pipe, create_app_session(input=pipe, output=DummyOutput()):
+        tui = TuiApp("ws://127.0.0.1:1", name="ann")
+        tui.model.name = "ann"
+        tui.show("lobby")
+        assert key_line(tui) == KEY_HINTS["lobby"]
+        tui.lobby.picking = True
+        assert key_line(tui) == KEY_HINTS["games"] and "winnable" in key_line(tui)
+        tui.lobby.picking = False
+        match = Match.new(3)
+        tui.model.table = table = seated(match, 0)
+        tui.show("table")
+        assert key_line(tui) == KEY_HINTS["table"]
+        table.seat = None
+        assert "you watch this table" in key_line(tui) and "Enter play" not in key_line(tui)
+        table.seat, table.view = "N", None
+        assert key_line(tui) == KEY_HINTS["table-waiting"]
+        bots = [make_policy("random", s) for s in range(4)]
+        while match.to_move is not None:
+            step(match, bots)
+        tui.model.table = table = seated(match, 0)
+        table.host = "ann"
+        assert key_line(tui).startswith("r another match") and "Enter play" not in key_line(tui)
+        table.host = "bob"
+        assert key_line(tui) == KEY_HINTS["table-over"]
+        assert all(width(hint) <= 80 for hint in KEY_HINTS.values())

@@ -51,13 +51,21 @@ TOO_SMALL = f"The terminal is too small ({MIN_COLUMNS}x{MIN_ROWS} needed)."
 CHAT_LIMIT = 500
 #: The notice wraps at word boundaries onto this many lines at most (the log keeps a longer one whole).
 NOTICE_LINES = 3
+#: The key line of each screen, and of each state of one (``table-watching``, ``table-over`` ...): the keys
+#: that do something there, each at most 80 columns.
 KEY_HINTS = {
     "login": "Enter: confirm   Ctrl-C: quit",
-    "lobby": "Enter sit  w watch  b bot  f fill  n new  o solitaire  r refresh  ? help  q quit",
-    "table": "←→ card  Enter play/choose  Space tick  s sheet  c chat  l lobby  ? help",
+    "lobby": "Enter sit  w watch  b bot  f fill  n new  o solitaire  t game  ? help  q quit",
+    "games": "Up/Down game  Enter day's deal  r random  w winnable  : options, seed  Esc back",
+    "form": "Up/Down field  Left/Right change  e name  Enter open the table  Esc cancel",
+    "table": "←→ card  Enter play/choose  Space tick  s sheet  c chat  l lobby  t game  ? help",
+    "table-waiting": "b add a bot  f fill the seats  c chat  x leave the seat  l lobby  ? help",
+    "table-watching": "you watch this table   s sheet  c chat  x stop watching  l lobby  ? help",
+    "table-over": "s score sheet  c chat  l lobby  ? help   the match is over",
+    "table-over-host": "r another match, same players  s score sheet  c chat  l lobby  ? help",
     "sheet": "Up/Down scroll   Esc or s: back to the table",
     "solitaire": "arrows  Enter pick/drop  d draw  u undo  r redo  h hint  n new  x resign  ? help",
-    "watching": "arrows look around   Esc or l: lobby   ? help   you watch: only the player moves",
+    "solitaire-watching": "arrows look around   Esc or l: lobby   ? help   you watch: only the player moves",
 }
 
 
@@ -205,10 +213,25 @@ class TuiApp:
         return TABLE_HEIGHT + max(min((rows - MIN_ROWS) // 2, 10), 0)
 
     def _key_hints(self) -> str:
+        """The key line: the keys of the screen shown, in its present state (the games list and the new-table
+        form over the lobby; a table watched, waiting for players or over; a solitaire room watched)."""
         if self.screen == "help":
             return help_hints(self.help_page)
+        table = self.model.table
+        if self.screen == "lobby" and self.lobby.form is not None:
+            return KEY_HINTS["form"]
+        if self.screen == "lobby" and self.lobby.picking:
+            return KEY_HINTS["games"]
+        if self.screen == "table" and table is not None:
+            if (table.view or {}).get("phase") == "over":
+                host = table.host == self.model.name if table.host is not None else table.seat is not None
+                return KEY_HINTS["table-over-host" if host else "table-over"]
+            if table.seat is None:
+                return KEY_HINTS["table-watching"]
+            if table.view is None:
+                return KEY_HINTS["table-waiting"]
         if self.screen == "solitaire" and self.solitaire is not None and self.solitaire.room.watching:
-            return KEY_HINTS["watching"]
+            return KEY_HINTS["solitaire-watching"]
         return KEY_HINTS[self.screen]
 
     def _sync(self) -> None:

@@ -13,7 +13,7 @@ from typing import Any
 
 from prompt_toolkit.formatted_text import StyleAndTextTuples, fragment_list_to_text
 
-from client.columns import fit, shorten, width, wrap
+from client.columns import counted, fit, shorten, width, wrap
 from client.sheet import contract_label, doubles_label
 from client.tui.cards import SUIT_NAMES, SUIT_ORDER, SUIT_SYMBOLS, card_fragment, card_label, sort_hand
 from client.tui.events import who, winner_text
@@ -366,7 +366,11 @@ def dominoes_lines(table: TableModel) -> StyleAndTextTuples:
     sizes = view.get("hand_sizes", {})
     for seat in seat_order(table):
         out += _seat_tag(table, seat)
-        place = f"  out {finish.index(seat) + 1}." if seat in finish else f"  {sizes.get(seat, 0)} cards"
+        place = (
+            f"  out {finish.index(seat) + 1}."
+            if seat in finish
+            else f"  {counted(int(sizes.get(seat, 0)), 'card')}"
+        )
         out += [("class:dim", place), ("", "\n")]
     return out
 
@@ -456,7 +460,7 @@ def decision_lines(table: TableModel, screen: BarbuScreen, choices: list[Choice]
         out.append(("class:dim", "Space ticks, Enter sends.\n"))
         owed = view.get("doubles_owed", {}).get(table.seat)
         if phase == "double" and owed is not None and table.seat != declarer:
-            out.append(("class:dim", f"You owe {declarer} {owed} more double(s).\n"))
+            out.append(("class:dim", f"You owe {declarer} {counted(int(owed), 'more double')}.\n"))
         if view.get("must_double"):
             out.append(("class:warn", f"You must double {declarer} now.\n"))
     start = max(0, min(screen.menu - 7, len(choices) - 8))

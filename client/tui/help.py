@@ -27,7 +27,7 @@ Barbu table  Left/Right choose a card   Enter play it   :  type a card (qs, 10h)
              (nobody ticked = no double).  p pass in Dominoes.   b add a bot
              s score sheet (Up/Down scroll)   c chat   x give the seat to a bot
              Marks: D dealer, * declarer, turn in colour, Nt tricks taken,
-             > the trick's leader; bright cards are playable, dim ones are not.
+             ▸ the trick's leader; bright cards are playable, dim ones are not.
 Solitaire    Arrows move between piles   Enter/Space pick the source, then the
              target (Enter twice: to a foundation / remove a King)   Esc cancel
              d or Enter on the stock: turn it   f to foundation   a auto-moves

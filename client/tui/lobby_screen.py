@@ -10,7 +10,7 @@ from typing import Any
 
 from prompt_toolkit.formatted_text import StyleAndTextTuples
 
-from client.columns import fit, shorten, width, wrap
+from client.columns import counted, fit, shorten, width, wrap
 from client.tui.model import Model
 from client.tui.solitaire_screen import option_text
 from engine.barbu.rules import DOMINOES_SCORES, HEART_LEAD, ROTATION, TRUMP_DUTY
@@ -275,5 +275,7 @@ def results_lines(daily: dict[str, Any] | None, rows: int) -> list[str]:
         return [*out, " nobody has finished it yet"]
     for place, row in enumerate(results[: rows - 1], start=1):
         outcome = "won" if row.get("won") else f"{row.get('score')} home"
-        out.append(f" {place}. {fit(str(row.get('player')), 12)} {outcome:<8} {row.get('moves')} moves")
+        out.append(
+            f" {place}. {fit(str(row.get('player')), 12)} {outcome:<8} {counted(int(row.get('moves') or 0), 'move')}"
+        )
     return out

@@ -15,6 +15,7 @@ from typing import Any
 
 from prompt_toolkit.formatted_text import StyleAndTextTuples
 
+from client.columns import counted
 from client.tui.cards import card_fragment
 from client.tui.model import Model
 from engine.solitaire import GAMES, IllegalMove
@@ -263,16 +264,16 @@ def status_text(
     moves = state["moves"]
     if watched is not None:
         if state["won"]:
-            return "class:won", f"{title}: {watched} won in {moves} moves."
+            return "class:won", f"{title}: {watched} won in {counted(moves, 'move')}."
         if result is not None:
-            return "class:warn", f"{title}: {watched}'s game is {result} after {moves} moves."
+            return "class:warn", f"{title}: {watched}'s game is {result} after {counted(moves, 'move')}."
         if state["over"]:
             return "class:warn", f"{title}: no move left for {watched} - move {moves}."
         return "class:title", f"{title} - move {moves}"
     if state["won"]:
-        return "class:won", f"{title}: you won in {moves} moves! n: new deal"
+        return "class:won", f"{title}: you won in {counted(moves, 'move')}! n: new deal"
     if result is not None:
-        return "class:warn", f"{title}: {result} after {moves} moves. n: new deal"
+        return "class:warn", f"{title}: {result} after {counted(moves, 'move')}. n: new deal"
     if state["over"]:
         return "class:warn", f"{title}: no move left - this game is lost. u: undo, x: resign, n: new deal"
     return "class:title", f"{title} - move {moves}"
