@@ -22,7 +22,9 @@ from client.tui.model import TableModel
 from client.tui.refusals import refusal_text, typed_card_refusal
 from engine.barbu import IllegalAction, Match, action_from_wire, make_policy
 from engine.cards import SEATS
-from tests.test_tui_table import seated, step
+from tests.test_tui import screen_lines
+from tests.test_tui_flows import SizedOutput
+from tests.test_tui_table import seated, step, to_first_trick_won
 
 
 def text(fragments: StyleAndTextTuples) -> str:
@@ -137,3 +139,31 @@ def test_the_key_line_of_each_state() -> None:
         table.host = "bob"
         assert key_line(tui) == KEY_HINTS["table-over"]
         assert all(width(hint) <= 80 for hint in KEY_HINTS.values())
+
+
+def drawn_table(columns: int, rows: int) -> list[str]:
+    """The table screen of a hand in play (a trick won, the next card played) in a terminal of that size."""
+    with create_pipe_input() as pipe, create_app_session(input=pipe, output=SizedOutput(columns, rows)):
+        tui = TuiApp("ws://127.0.0.1:1", name="ann")
+        match = Match.new(21)
+        bots = [make_policy("heuristic", s) for s in range(4)]
+        to_first_trick_won(match, bots)
+        step(match, bots)
+        tui.model.table = seated(match, 0)
+        for i in range(40):
+            tui.model.note(f"line {i}")
+        tui.show("table")
+        return screen_lines(tui)
+
+
+def test_a_larger_terminal_gives_the_table_and_the_log_room() -> None:
+    small, large = drawn_table(80, 24), drawn_table(120, 40)
+    assert all(line[47] == "│" for line in small[1:12])
+    assert all(line[67] == "│" for line in large[1:20])  # 46 columns and half of the 40 more
+    seats = next(line for line in large if "▸" in line or " 1t" in line[:67])
+    assert len(seats[:67].rstrip()) > 60  # the right seat's tag at the table's right edge
+    assert sum(1 for line in large if line.startswith("line ")) > sum(
+        1 for line in small if line.startswith("line ")
+    )
+    tags = [i for i, line in enumerate(large) if " 0t" in line[:67] or " 1t" in line[:67]]
+    assert tags[-1] - tags[0] > 10  # the seats spread over the taller table

@@ -28,7 +28,7 @@ from prompt_toolkit.widgets import TextArea
 from cli.solitaire import parse_options
 from client.columns import shorten, wrap
 from client.connection import ServerError
-from client.tui.barbu_screen import TABLE_WIDTH, BarbuScreen, hand_line, side_lines, table_lines
+from client.tui.barbu_screen import BarbuScreen, hand_line, side_lines, table_lines, table_width
 from client.tui.help import help_hints, help_page
 from client.tui.keys import build_key_bindings
 from client.tui.lobby_screen import LobbyScreen, lobby_lines
@@ -151,7 +151,9 @@ class TuiApp:
                 [
                     VSplit(
                         [
-                            Window(FormattedTextControl(self._table_text), width=TABLE_WIDTH + 1),
+                            Window(
+                                FormattedTextControl(self._table_text), width=lambda: self.table_width() + 1
+                            ),
                             Window(width=1, char="│", style="class:dim"),
                             Window(FormattedTextControl(self._side_text)),
                         ],
@@ -211,6 +213,10 @@ class TuiApp:
         it, gets the rest)."""
         rows = self.app.output.get_size().rows
         return TABLE_HEIGHT + max(min((rows - MIN_ROWS) // 2, 10), 0)
+
+    def table_width(self) -> int:
+        """The table's width: 46 columns at 80, half of every column more (``barbu_screen.table_width``)."""
+        return table_width(self.app.output.get_size().columns)
 
     def _key_hints(self) -> str:
         """The key line: the keys of the screen shown, in its present state (the games list and the new-table
@@ -298,11 +304,11 @@ class TuiApp:
 
     def _table_text(self) -> StyleAndTextTuples:
         table = self.model.table
-        return [] if table is None else table_lines(table)
+        return [] if table is None else table_lines(table, self.table_width(), self.table_height())
 
     def _side_text(self) -> StyleAndTextTuples:
         table = self.model.table
-        cols = self.app.output.get_size().columns - TABLE_WIDTH - 2
+        cols = self.app.output.get_size().columns - self.table_width() - 2
         return [] if table is None else side_lines(table, self.barbu, cols, self.table_height())
 
     def _hand_text(self) -> StyleAndTextTuples:

@@ -272,8 +272,8 @@ def _width(frags: StyleAndTextTuples) -> int:
     return sum(width(t[1]) for t in frags)
 
 
-def _center(frags: StyleAndTextTuples, width: int = TABLE_WIDTH) -> StyleAndTextTuples:
-    pad = max((width - _width(frags)) // 2, 0)
+def _center(frags: StyleAndTextTuples, cols: int = TABLE_WIDTH) -> StyleAndTextTuples:
+    pad = max((cols - _width(frags)) // 2, 0)
     return [("", " " * pad), *frags]
 
 
@@ -293,13 +293,13 @@ def _trick_card(table: TableModel, seat: str) -> StyleAndTextTuples:
     return [("class:dim", "·")]
 
 
-def headline(table: TableModel) -> StyleAndTextTuples:
+def headline(table: TableModel, cols: int = TABLE_WIDTH) -> StyleAndTextTuples:
     """Hand number and contract, then the doubles on the next line (or the waiting message); each line at
-    most ``TABLE_WIDTH`` columns."""
+    most ``cols`` columns."""
     view = table.view
     if view is None:
         free = f": waiting for {', '.join(s for s in SEATS if table.players.get(s) is None) or 'the start'}"
-        name = shorten(table.name, TABLE_WIDTH - width("Table " + free))
+        name = shorten(table.name, cols - width("Table " + free))
         return [("class:title", f"Table {name}{free}")]
     phase = view.get("phase")
     title = f"Hand {view.get('hand_number')}/{view.get('hands_total')} "
@@ -315,37 +315,45 @@ def headline(table: TableModel) -> StyleAndTextTuples:
     out: StyleAndTextTuples = [("class:title", title), ("class:contract", what)]
     label = doubles_label(view)
     if label:
-        out.append(("class:dim", "\n" + shorten(f"doubles {label}", TABLE_WIDTH, cut="end")))
+        out.append(("class:dim", "\n" + shorten(f"doubles {label}", cols, cut="end")))
     return out
 
 
-def table_lines(table: TableModel) -> StyleAndTextTuples:
-    """The centre: seats around the current trick, or the Dominoes layout as four rows."""
+def table_width(columns: int) -> int:
+    """The table's width in a terminal ``columns`` wide: ``TABLE_WIDTH`` at 80 columns, and half of every
+    column beyond (the right panel gets the other half), up to 80."""
+    return min(TABLE_WIDTH + max(columns - 80, 0) // 2, 80)
+
+
+def table_lines(table: TableModel, cols: int = TABLE_WIDTH, rows: int = 13) -> StyleAndTextTuples:
+    """The centre, ``cols`` wide and ``rows`` high: seats around the current trick (spread over the rows a
+    taller terminal gives), or the Dominoes layout as four rows."""
     view = table.view or {}
     if table.showing_summary():  # the last hand's too, before the match's end
-        return summary_lines(table)
+        return summary_lines(table, cols)
     if view.get("phase") == "over":
-        return match_end_lines(table)
+        return match_end_lines(table, cols)
     bottom, left, top, right = seat_order(table)
-    head = headline(table)
+    head = headline(table, cols)
     out: StyleAndTextTuples = [*head, ("", "\n" if "\n" in fragment_list_to_text(head) else "\n\n")]
     if view.get("rows"):
         return out + dominoes_lines(table)
-    out += [*_center(_seat_tag(table, top)), ("", "\n")]
-    out += [*_center(_trick_card(table, top)), ("", "\n\n")]
+    more = "\n" * (max(rows - 13, 0) // 3)  # blank lines added between the seats on a taller table
+    out += [("", more), *_center(_seat_tag(table, top), cols), ("", "\n")]
+    out += [*_center(_trick_card(table, top), cols), ("", "\n\n" + more)]
     lt, rt = _seat_tag(table, left), _seat_tag(table, right)
-    out += [*lt, ("", " " * max(TABLE_WIDTH - _width(lt) - _width(rt), 1)), *rt, ("", "\n")]
+    out += [*lt, ("", " " * max(cols - _width(lt) - _width(rt), 1)), *rt, ("", "\n")]
     lc, rc = _trick_card(table, left), _trick_card(table, right)
-    gap = TABLE_WIDTH - 12 - _width(lc) - _width(rc)
+    gap = cols - 12 - _width(lc) - _width(rc)
     finished = table.shown_trick()
     won: StyleAndTextTuples = []
     if finished:
         won.append(("class:label", shorten(f"won by {_who(table, finished.get('winner'))}", gap - 2)))
     middle = _center(won, gap)
     middle.append(("", " " * (gap - _width(middle))))
-    out += [("", " " * 5), *lc, *middle, *rc, ("", "\n\n")]
-    out += [*_center(_trick_card(table, bottom)), ("", "\n")]
-    out += [*_center(_seat_tag(table, bottom)), ("", "\n")]
+    out += [("", " " * 5), *lc, *middle, *rc, ("", "\n\n" + more)]
+    out += [*_center(_trick_card(table, bottom), cols), ("", "\n")]
+    out += [*_center(_seat_tag(table, bottom), cols), ("", "\n")]
     return out
 
 
@@ -511,7 +519,7 @@ def settlement_lines(row: dict[str, Any], compact: bool = False) -> list[str]:
     return out
 
 
-def summary_lines(table: TableModel) -> StyleAndTextTuples:
+def summary_lines(table: TableModel, cols: int = TABLE_WIDTH) -> StyleAndTextTuples:
     """The end-of-hand summary: the contract scores, each settlement (who doubled whom, x2 when redoubled)
     and the hand's results with the totals, until a key is pressed or the next card is due."""
     event = table.summary or {}
@@ -521,7 +529,7 @@ def summary_lines(table: TableModel) -> StyleAndTextTuples:
     label = contract_label(row)
     out: StyleAndTextTuples = [
         ("class:title", f"Hand {number} scored: "),
-        ("class:contract", shorten(f"{label}, {row.get('declarer')} declared", TABLE_WIDTH - 16)),
+        ("class:contract", shorten(f"{label}, {row.get('declarer')} declared", cols - 16)),
         ("", "\n"),
         ("class:label", f"{'seat':<16}{'contract':>8}{'doubles':>8}{'hand':>6}{'total':>7}\n"),
     ]
@@ -536,13 +544,13 @@ def summary_lines(table: TableModel) -> StyleAndTextTuples:
         compact = settlement_lines(row, compact=True)
         pairs = ["  ".join(compact[i : i + 3]) for i in range(0, len(compact), 3)]
     out.append(("class:label", "Settlements:\n" if pairs else "No doubles this hand.\n"))
-    out += [("", shorten(line, TABLE_WIDTH, cut="end") + "\n") for line in pairs]
+    out += [("", shorten(line, cols, cut="end") + "\n") for line in pairs]
     over = (table.view or {}).get("phase") == "over"
     out.append(("class:dim", "Any key: the match's end." if over else "Any key: back to the table."))
     return out
 
 
-def match_end_lines(table: TableModel) -> StyleAndTextTuples:
+def match_end_lines(table: TableModel, cols: int = TABLE_WIDTH) -> StyleAndTextTuples:
     """The match's end: the final ranking with the totals, the winner said plainly, and for the table's host
     the key for another match with the same players."""
     view = table.view or {}
@@ -558,7 +566,7 @@ def match_end_lines(table: TableModel) -> StyleAndTextTuples:
                 ("class:bold" if seat == table.seat else "", f" {mark:<3} {name} {totals.get(seat, 0):>6}\n")
             )
         place += len(tied)
-    words = wrap(winner_text(ranking, totals, table), TABLE_WIDTH)
+    words = wrap(winner_text(ranking, totals, table), cols)
     out += [("", "\n"), *[("class:contract", line[:1].upper() + line[1:] + "\n") for line in words[:1]]]
     out += [("class:contract", line + "\n") for line in words[1:2]]
     out.append(("", "\n"))
@@ -567,7 +575,7 @@ def match_end_lines(table: TableModel) -> StyleAndTextTuples:
     elif table.host is not None and table.host == table.me:
         out.append(("class:warn", "r: another match with the same players\n"))
     elif table.host is not None:
-        host = shorten(table.host, TABLE_WIDTH - 38)
+        host = shorten(table.host, cols - 38)
         out.append(("class:dim", f"The host, {host}, may start another match.\n"))
     out.append(("class:dim", "s: the score sheet   l: the lobby"))
     return out
