@@ -167,3 +167,31 @@ def test_a_larger_terminal_gives_the_table_and_the_log_room() -> None:
     )
     tags = [i for i, line in enumerate(large) if " 0t" in line[:67] or " 1t" in line[:67]]
     assert tags[-1] - tags[0] > 10  # the seats spread over the taller table
+
+
+def test_a_long_chat_message_is_read_whole_scrolling_if_needed() -> None:
+    table = TableModel(room="1", seat="N")
+    screen = BarbuScreen()
+    said = "bob: " + " ".join(f"word{i}" for i in range(120))  # longer than the panel's chat lines
+    table.chat.extend(["ann: hello", said, "cid: short"])
+
+    def chat() -> list[str]:
+        panel = text(side_lines(table, screen, 32, 13)).splitlines()
+        head = next(i for i, line in enumerate(panel) if line.startswith("Chat (c to talk"))
+        return panel[head + 1 :]
+
+    first = chat()
+    assert first == ["cid: short"]  # the newest that fit whole: never the tail of a longer message
+    assert "PgUp/PgDn" in text(side_lines(table, screen, 32, 13))
+    seen: list[str] = []
+    screen.scroll_chat(-100)  # to the oldest kept
+    for _ in range(40):
+        for line in chat():
+            if line not in seen:
+                seen.append(line)
+        screen.scroll_chat(1)
+    assert " ".join(seen) == " ".join(["ann: hello", said, "cid: short"])
+    table.chat.clear()
+    table.chat.append(said)
+    screen.chat_shift = 0
+    assert chat()[0].startswith("bob: word0")  # longer than the panel: from its first line

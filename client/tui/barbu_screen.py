@@ -57,6 +57,7 @@ class BarbuScreen:
         stage: ``contract``, ``trump`` or ``rank`` while choosing a contract.
         ticked: seats ticked in the doubling dialog.
         seq: the view's ``seq`` these cursors were set for (a new view resets them).
+        chat_shift: how many lines the chat panel is scrolled down (negative: up) from where it starts.
     """
 
     card: int = 0
@@ -64,6 +65,12 @@ class BarbuScreen:
     stage: str = "contract"
     ticked: set[str] = field(default_factory=set)
     seq: int = -2
+    chat_shift: int = 0
+
+    def scroll_chat(self, lines: int) -> None:
+        """PgUp/PgDn: move the chat panel ``lines`` lines down (up when negative); ``chat_window`` keeps it
+        within the messages kept."""
+        self.chat_shift += lines
 
     # Decisions --------------------------------------------------------------------------------------
 
@@ -445,12 +452,35 @@ def side_lines(
     declare = declare_text(view, table.seat)
     if declare:
         out.append(("class:dim", shorten(declare, cols, cut="end") + "\n"))
+    title = len(out)
     out.append(("class:label", "Chat (c to talk)\n"))
-    used = fragment_list_to_text(out).count("\n")
-    lines = [part for line in table.chat for part in wrap(line, max(cols, 10))]
-    for line in lines[len(lines) - max(rows - used, 0) :] if rows > used else []:
+    space = rows - fragment_list_to_text(out).count("\n")
+    shown, more = chat_window(table, screen, max(cols, 10), space)
+    if more:
+        out[title] = ("class:label", "Chat (c to talk, PgUp/PgDn)\n")
+    for line in shown:
         out.append(("", line + "\n"))
     return out
+
+
+def chat_window(table: TableModel, screen: BarbuScreen, cols: int, space: int) -> tuple[list[str], bool]:
+    """The chat lines that fit ``space`` lines of ``cols`` columns, and whether there are more than that.
+
+    Messages are wrapped, never cut: the panel starts at the first line of the oldest message that fits whole
+    with all newer ones (a message longer than the panel shows from its first line); PgUp/PgDn
+    (``screen.chat_shift``, in lines) scroll from there, over everything kept."""
+    if space <= 0:
+        return [], bool(table.chat)
+    lines: list[str] = []
+    starts: list[int] = []
+    for message in table.chat:
+        starts.append(len(lines))
+        lines += wrap(message, cols)
+    start = next((s for s in starts if len(lines) - s <= space), starts[-1] if starts else 0)
+    last = max(len(lines) - space, start)
+    screen.chat_shift = max(min(screen.chat_shift, last - start), -start)
+    begin = start + screen.chat_shift
+    return lines[begin : begin + space], len(lines) > space
 
 
 def decision_lines(table: TableModel, screen: BarbuScreen, choices: list[Choice]) -> StyleAndTextTuples:

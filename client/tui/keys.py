@@ -213,6 +213,14 @@ def build_key_bindings(tui: TuiApp) -> KeyBindings:
         if tui.model.table is not None:
             tui.barbu.move_menu(tui.model.table, 1)
 
+    @kb.add("pageup", filter=table)
+    def _chat_up(event: E) -> None:
+        tui.barbu.scroll_chat(-5)
+
+    @kb.add("pagedown", filter=table)
+    def _chat_down(event: E) -> None:
+        tui.barbu.scroll_chat(5)
+
     @kb.add("space", filter=table)
     def _tick(event: E) -> None:
         if tui.model.table is not None:
