@@ -17,8 +17,8 @@ from client.tui.app import KEY_HINTS, TuiApp
 from client.tui.barbu_screen import BarbuScreen, side_lines, table_lines
 from client.tui.events import event_text
 from client.tui.help import HELP
-from client.tui.lobby_screen import GAMES_KEYS
-from client.tui.model import TableModel
+from client.tui.lobby_screen import GAMES_KEYS, LobbyScreen, lobby_lines, room_seats
+from client.tui.model import Model, TableModel
 from client.tui.refusals import refusal_text, typed_card_refusal
 from engine.barbu import IllegalAction, Match, action_from_wire, make_policy
 from engine.cards import SEATS
@@ -195,3 +195,22 @@ def test_a_long_chat_message_is_read_whole_scrolling_if_needed() -> None:
     table.chat.append(said)
     screen.chat_shift = 0
     assert chat()[0].startswith("bob: word0")  # longer than the panel: from its first line
+
+
+def test_the_lobby_shows_solitaire_rooms_whole_and_explains_its_marks() -> None:
+    model = Model("ws://127.0.0.1:1234", name="root")
+    model.rooms = [
+        {"room": "2", "kind": "solitaire", "name": "Pyramid (root)", "state": "playing",
+         "players": {"player": "root"}, "away": True, "game": "pyramid", "daily": "2026-12-01", "moves": 3},
+        {"room": "1", "kind": "barbu", "name": "game 12-01 04:57:48", "state": "playing", "hand_number": 3,
+         "players": {"N": "bot:x", "E": None, "S": "root", "W": "bot:z"}, "away": ["S"]},
+    ]  # fmt: skip
+    lines = text(lobby_lines(model, LobbyScreen(), 80)).splitlines()
+    assert all(width(line) <= 80 for line in lines)
+    solitaire = next(line for line in lines if "Pyramid" in line)
+    assert solitaire.startswith("  Pyramid (root) ") and "root? plays the day's deal" in solitaire
+    assert "S:root? " in next(line for line in lines if "hand 3/28" in line)
+    assert "Marks: ? the player is away   - an empty seat" in lines[-1]
+    assert room_seats({"kind": "solitaire", "players": {"player": "ann"}, "winnable": True}) == (
+        "ann plays a winnable deal"
+    )

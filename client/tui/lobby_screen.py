@@ -39,18 +39,26 @@ POLICY_ROW, TIMER_ROW = FORM_ROWS - 2, FORM_ROWS - 1
 NAME_COLUMN, STATE_COLUMN, SEATS_COLUMN = 22, 10, 39
 #: A seat's player name in the lobby, its away mark ``?`` included (four seats fit the seats column).
 LOBBY_NAME_WIDTH = 7
+#: The lobby's marks, explained under the list.
+LOBBY_MARKS = "  Marks: ? the player is away   - an empty seat"
 
 
 def room_seats(room: dict[str, Any]) -> str:
-    """``N:alice E:bot S:- W:-`` for a table's summary, ``alice plays Pyramid`` for a solitaire room's; names
+    """``N:alice E:bot S:- W:-`` for a table's summary, ``alice plays the day's deal`` for a solitaire room's
+    (``a winnable deal``, ``solitaire``); ``?`` marks a player away (:data:`LOBBY_MARKS`); names
     are whole when the four fit ``SEATS_COLUMN``, else the longest are cut in the middle (``he…fa8-1``)."""
     players: dict[str, Any] = room.get("players", {})
-    if room.get("kind") == "solitaire":
-        game = GAMES[room["game"]].title if room.get("game") in GAMES else str(room.get("game"))
-        gone = " (away)" if room.get("away") else ""
+    if room.get("kind") == "solitaire":  # its name says the game: "Pyramid (ann)"
+        gone = "?" if room.get("away") else ""
         player = shorten(str(players.get("player")), 16)
-        deal = " (day)" if room.get("daily") else " (winnable)" if room.get("winnable") else ""
-        return f"{player}{gone} plays {game}{deal}"
+        deal = (
+            "the day's deal"
+            if room.get("daily")
+            else "a winnable deal"
+            if room.get("winnable")
+            else "solitaire"
+        )
+        return f"{player}{gone} plays {deal}"
     away = set(room.get("away", []))
     names, marks = [], []
     for seat in SEATS:
@@ -167,21 +175,24 @@ def lobby_lines(model: Model, screen: LobbyScreen, cols: int = 80) -> StyleAndTe
     out: StyleAndTextTuples = [("class:title", f"Lobby of {model.url} - you are {model.name}\n\n")]
     if not model.rooms:
         out.append(("class:dim", "No tables yet. Press n to open one.\n"))
-    names = NAME_COLUMN + min(max(cols - 80, 0), 40 + 12 - NAME_COLUMN)  # 12: a solitaire room's [kind]
+    names = NAME_COLUMN + min(max(cols - 80, 0), 40 - NAME_COLUMN)
     out.append(
         (
             "class:label",
-            f"  {'table':<{names}} {'state':<{STATE_COLUMN}} {'seats':<{SEATS_COLUMN - 1}} watch\n",
+            f"  {'table or room':<{names}} {'state':<{STATE_COLUMN}} {'seats, or who plays':<{SEATS_COLUMN - 1}} watch\n",
         )
     )
     for i, room in enumerate(model.rooms[:14]):
         style = "class:cursor" if i == screen.room % max(len(model.rooms), 1) else ""
-        kind = "" if room.get("kind") == "barbu" else f"[{room.get('kind')}] "
-        name = fit(kind + str(room.get("name", "?")), names)
+        # A name too long is cut in the middle (tables named alike stay apart); a solitaire room's name is its
+        # game and player ("Pyramid (ann)", no kind before it), whole unless the player's name is long.
+        name = fit(str(room.get("name", "?")), names)
         seats = fit(room_seats(room), SEATS_COLUMN, cut="end")
         line = f"  {name} {fit(room_state(room), STATE_COLUMN)} {seats} {room.get('spectators', 0):>3} "
         out += [(style, line), ("", "\n")]
     out.append(("", "\n"))
+    if model.rooms:
+        out.append(("class:dim", LOBBY_MARKS + "\n"))
     return out
 
 
