@@ -252,6 +252,7 @@ class BarbuTable(Room):
             bot_policy=str(c.get("bot_policy", config.bot_policy)),
             host=c.get("host"),
         )
+        table.chat.extend(store.chat(row.id, CHAT_HISTORY))
         for letter, owner in row.players.items():
             seat = table.seats[parse_seat(letter)]
             if row.status == "playing" or owner.startswith(BOT_PREFIX):
@@ -442,6 +443,17 @@ class BarbuTable(Room):
             self._take_back(index, peer, None)
         return True
 
+    def keep_chat(self, lines: list[dict[str, str]]) -> None:
+        """Add chat ``lines`` (``{"name", "text"}``, oldest first) to the table's last ``CHAT_HISTORY``, here
+        and in the store (they come back after a restart). A store that cannot write does not silence the
+        table: the lines are kept in memory and said, and a warning is logged."""
+        for line in lines:
+            self.chat.append(line)
+            try:
+                self.store.add_chat(self.store_id, line["name"], line["text"], CHAT_HISTORY)
+            except StoreUnavailable as exc:
+                log.warning("table %s: a chat line is not in the store: %s", self.room_id, exc)
+
     async def handle(self, peer: Peer, request: Message) -> None:
         """``act``, ``chat``, ``add-bot``, ``remove-bot`` and ``snapshot`` requests.
 
@@ -456,7 +468,7 @@ class BarbuTable(Room):
             if peer not in self.spectators and self._seat_of_peer(peer) is None:
                 raise ProtocolError("not-seated", "sit or watch at this table to chat", field="room")
             frame = encode_frame(ChatPush(room=self.room_id, name=_player(peer), text=request.text).to_wire())
-            self.chat.append({"name": _player(peer), "text": request.text})
+            self.keep_chat([{"name": _player(peer), "text": request.text}])
             peer.send(Ok(id=request.id))
             for member in self._members():
                 member.send_frame(frame)

@@ -600,6 +600,7 @@ class Lobby:
                 host=peer.player,
             )
             table.reserve({seat: owner for seat, owner in players.items() if owner is not None})
+            table.keep_chat(list(room.chat))  # the conversation follows the players
         self.add_room(table)  # with the worker pool, as every new room
         assert peer.player is not None
         self.creators[table.room_id] = peer.player

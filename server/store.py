@@ -19,6 +19,9 @@ only. Schema (version 1):
   NULL (solitaire), ``action`` its wire form as JSON, ``at`` Unix time in seconds.
 - ``results(day, game, player, room, won, score, moves)``: the day's results table of each game: one row per
   player, game and day, the first day's-deal game the player finished (later ones are not added).
+- ``chat(id, room, name, text, at)``: the last chat lines of each Barbu table (``add_chat`` keeps the newest
+  ``keep`` of a room), so they come back after a restart and follow the players to a rematch. Added to older
+  stores on open (no new schema version: nothing else changed).
 - ``meta(key, value)``: ``schema`` (the schema version), ``daily-secret`` (the random secret the day's
   deals are derived from, created on first use and kept), ``password-salt`` and ``password-check`` (a salted
   scrypt hash of the server password the tokens were handed out under: ``server.tokens``).
@@ -79,6 +82,9 @@ CREATE TABLE IF NOT EXISTS results(
     day TEXT NOT NULL, game TEXT NOT NULL, player TEXT NOT NULL, room INTEGER NOT NULL REFERENCES rooms(id),
     won INTEGER NOT NULL, score INTEGER NOT NULL, moves INTEGER NOT NULL, PRIMARY KEY(room, player));
 CREATE INDEX IF NOT EXISTS results_day ON results(day, game);
+CREATE TABLE IF NOT EXISTS chat(
+    id INTEGER PRIMARY KEY, room INTEGER NOT NULL, name TEXT NOT NULL, text TEXT NOT NULL, at REAL NOT NULL);
+CREATE INDEX IF NOT EXISTS chat_room ON chat(room, id);
 """
 
 
@@ -511,6 +517,36 @@ class Store:
             "SELECT seq, seat, action, at FROM actions WHERE room=? ORDER BY seq", (room,)
         ).fetchall()
         return [LoggedAction(seq, seat, json.loads(action), at) for seq, seat, action, at in rows]
+
+    # Chat -------------------------------------------------------------------------------------------
+
+    def add_chat(self, room: int, name: str, text: str, keep: int) -> None:
+        """Keep chat line ``text`` said by ``name`` at table ``room``, and only the newest ``keep`` lines of
+        that room (on disk before this returns, unless inside a ``transaction()``: then with it).
+
+        Raises:
+            StoreUnavailable: the store cannot write; nothing changed.
+        """
+        with self.transaction():
+            self._write(
+                "INSERT INTO chat(room, name, text, at) VALUES(?, ?, ?, ?)", (room, name, text, time.time())
+            )
+            self._write(
+                "DELETE FROM chat WHERE room=? AND id NOT IN "
+                "(SELECT id FROM chat WHERE room=? ORDER BY id DESC LIMIT ?)",
+                (room, room, keep),
+            )
+
+    def chat(self, room: int, limit: int) -> list[dict[str, str]]:
+        """The last ``limit`` chat lines kept for ``room``, oldest first: ``{"name", "text"}`` maps (a store
+        opened read-only from before chat was kept has none)."""
+        try:
+            rows = self._db.execute(
+                "SELECT name, text FROM chat WHERE room=? ORDER BY id DESC LIMIT ?", (room, limit)
+            ).fetchall()
+        except sqlite3.OperationalError:  # no chat table: a read-only store from an older version
+            return []
+        return [{"name": str(name), "text": str(text)} for name, text in reversed(rows)]
 
     # Settings ---------------------------------------------------------------------------------------
 

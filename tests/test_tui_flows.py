@@ -207,6 +207,7 @@ async def test_the_host_starts_another_match_with_the_same_players(server: Barbu
         for seat in "NES":
             await tui.session.add_bot(room, seat)
         await until(lambda: tui.model.table is not None and tui.model.table.view is not None, "the start")
+        await tui.session.chat("good game, all")
         await tui.session.leave()  # a stand-in plays the seat: the match runs to its end
         await tui.watch(room)
         await until(
@@ -232,3 +233,5 @@ async def test_the_host_starts_another_match_with_the_same_players(server: Barbu
         )
         await until(lambda: tui.model.table is not None and tui.model.table.view is not None, "the new match")
         assert tui.screen == "table"
+        new_table = tui.model.table
+        assert new_table is not None and "hal: good game, all" in new_table.chat  # the chat follows them
