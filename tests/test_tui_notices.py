@@ -2,17 +2,19 @@
 ``test_tui.py``): a pending question stays until it is answered, and a refusal said in the lobby stays there,
 whatever news the player's table sends meanwhile (the log keeps that news); ``t`` switches between the
 table and the solitaire room; a local game run again returns to its Barbu table, not to an unfinished
-solitaire room, which still says its seed and options when it is opened again."""
+solitaire room, which still says its seed and options when it is opened again; the turn clock counts
+down from the server's ``turn_left_ms``."""
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 from typing import Any
 
 from client.tui.local import LocalServer, seat_local_player
 from server import BarbuServer
 from tests.conftest import Connect, until
-from tests.test_tui import DOWN, ENTER, on_screen, running_tui, started_tui
+from tests.test_tui import DOWN, ENTER, on_screen, running_tui, screen_lines, started_tui
 
 
 async def test_a_pending_question_and_a_lobby_refusal_outlast_the_tables_news(
@@ -136,3 +138,23 @@ async def test_giving_the_seat_to_a_bot_says_a_bot_plays_it(server: BarbuServer,
         said = "A bot now plays seat E at handover for you: sit there again"
         await until(lambda: said in tui.model.notice, "the bot said")
         assert tui.screen == "lobby" and on_screen(tui, said)
+
+
+async def test_the_turn_clock_counts_down_from_the_servers_turn_left(server: BarbuServer) -> None:
+    async with running_tui(server.url, "tia") as (tui, _pipe):
+        room = await tui.session.create_table("timed", {}, turn_time=30)
+        assert room is not None
+        await tui.sit(room, "S")
+        for seat in "NEW":
+            await tui.session.add_bot(room, seat)
+        await until(lambda: tui.model.table is not None and tui.model.table.my_turn, "a turn")
+        table = tui.model.table
+        assert table is not None and table.turn_ends is not None
+        status = screen_lines(tui)[0]
+        assert "YOUR TURN" in status
+        shown = int(re.search(r"YOUR TURN \(\w+\) (\d+)s", status).group(1))  # type: ignore[union-attr]
+        assert 20 <= shown <= 30
+        untimed = await tui.session.create_table("untimed", {})
+        assert untimed is not None
+        await tui.watch(untimed)
+        assert tui.model.table is not None and tui.model.table.turn_clock() == ""

@@ -268,11 +268,20 @@ class TuiApp:
         elif view.get("to_move") is None:
             out.append(("class:status", "│ match over "))
         elif table.my_turn:
-            out.append(("class:status.turn", f"│ YOUR TURN ({view.get('phase')}) "))
+            clock = table.turn_clock()
+            out.append(
+                ("class:status.turn", f"│ YOUR TURN ({view.get('phase')}) {clock + ' ' if clock else ''}")
+            )
         else:
             mover = str(view.get("to_move"))
             name = shorten(table.player(mover), 12)
-            out.append(("class:status", f"│ turn: {mover} {name} ({view.get('phase')}) "))
+            clock = table.turn_clock()
+            out.append(
+                (
+                    "class:status",
+                    f"│ turn: {mover} {name} ({view.get('phase')}) {clock + ' ' if clock else ''}",
+                )
+            )
         return out
 
     def _notice(self) -> tuple[str, str]:
@@ -377,8 +386,8 @@ class TuiApp:
         self.spawn(self._tick())
 
     async def _tick(self) -> None:
-        """Redraw every second while a dropped seat counts down to its stand-in, and just after a held trick's
-        pause ends (cards that came during the pause show then, without waiting for a key)."""
+        """Redraw every second while a dropped seat counts down to its stand-in or a turn timer runs, and just
+        after a held trick's pause ends (cards that came during the pause show then, without waiting for a key)."""
         while True:
             table = self.model.table
             now = time.monotonic()
@@ -390,7 +399,8 @@ class TuiApp:
             if table is None:
                 continue
             since = time.monotonic() - table.trick_won_at
-            if table.standin_at or (table.last_trick is not None and since < TRICK_PAUSE + 1.1):
+            held = table.last_trick is not None and since < TRICK_PAUSE + 1.1
+            if table.standin_at or held or table.turn_ends is not None:
                 self.invalidate()
 
     async def _poll_lobby(self) -> None:

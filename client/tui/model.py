@@ -30,6 +30,8 @@ class TableModel:
     (``summary_seen``). ``standin_at`` holds, for each dropped seat in its grace period, when (``time.monotonic``)
     a stand-in bot takes it; ``standins`` the seats a stand-in plays; ``spectators`` who watches; ``host`` who
     opened the table (from the lobby's list), ``me`` this client's player; ``rematch`` the room of another match with the same players.
+    ``turn_ends`` is when (``time.monotonic``) the turn timer plays for the seat to move, counted from the
+    server's ``turn_left_ms`` (None: no timer runs).
     """
 
     room: str
@@ -54,6 +56,18 @@ class TableModel:
     host: str | None = None
     rematch: str | None = None
     me: str = ""
+    turn_ends: float | None = None
+
+    def turn_left(self, ms: Any) -> None:
+        """Take the server's ``turn_left_ms`` (``snapshot``, ``turn``, the public ``turn`` event): the turn
+        timer plays for the seat to move that many milliseconds from now (None: no timer runs)."""
+        self.turn_ends = None if ms is None else time.monotonic() + float(ms) / 1000
+
+    def turn_clock(self) -> str:
+        """The seconds left before the turn timer plays for the seat to move, as ``12s`` (empty: none runs)."""
+        if self.turn_ends is None or self.stale:
+            return ""
+        return f"{max(self.turn_ends - time.monotonic(), 0):.0f}s"
 
     def player(self, seat: str) -> str:
         """The name shown for ``seat``: the player, ``bot`` for a server bot, ``(empty)``."""

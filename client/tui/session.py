@@ -296,8 +296,12 @@ class Session:
         elif table is None or getattr(push, "room", None) != table.room:
             return
         elif isinstance(push, Turn):
+            if push.seq >= table.seq:
+                table.turn_left(push.turn_left_ms)
             table.set_view(push.view, push.seq)
         elif isinstance(push, EventPush):
+            if push.event.get("event") == "turn" and push.seq >= table.seq:
+                table.turn_left(push.event.get("turn_left_ms"))
             text = event_text(push.event, table)
             if text:
                 self.model.news(text)
@@ -347,6 +351,7 @@ class Session:
         table.host = summary.get("host", table.host)
         table.me = self.model.name
         table.set_view(snap.view, snap.seq)
+        table.turn_left(snap.turn_left_ms)
         table.stale = False
 
     def request_refresh(self) -> None:
