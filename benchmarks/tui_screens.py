@@ -6,9 +6,11 @@ Each capture is saved twice: ``NN-name.txt`` (plain text, to read) and ``NN-name
 on the menu, the doubles ticked by default, the selected playable card), as a newcomer would, capturing the
 finished trick left on the table and the end-of-hand summary; then visits the score sheet, the help and its
 rules pages, lobby, new-table form (with the turn timer), solitaire (Forty Thieves, the question before
-leaving the day's deal, Pyramid), a resize larger and one too small, and plays on to a Dominoes hand. A second
-run gives the seat to a bot (the question first), watches the stand-in finish the match with fast bots, and
-captures the match's end and another match with the same players. The local servers' SQLite files live in
+leaving the day's deal, Pyramid), the lobby listing the solitaire room with its marks explained, ``t`` back to
+the table, a long chat message, resizes larger (100x30, 120x40) and one too small, and plays on to a
+Dominoes hand. A second run gives the seat to a bot (the question first, then the line saying a bot plays
+it), watches the stand-in finish the match with fast bots, and captures the last hand's summary, the
+match's end and another match with the same players. The local servers' SQLite files live in
 a temporary directory, removed at the end with the tmux session.
 """
 
@@ -153,8 +155,13 @@ def match_end(data: str, shots: Shots) -> None:
         wait_for(tmux, "Give your seat to a bot?")
         shots.take("give-seat-question")
         tmux.keys("y", pause=1.0)  # the lobby: the stand-in plays on
+        wait_for(tmux, "A bot now plays seat S")
+        shots.take("seat-given-to-a-bot")
         wait_for(tmux, "hand 28/28", timeout=600)
         tmux.keys("w", pause=1.0)  # watch the last hand (a finished table nobody is at leaves the lobby)
+        if "Hand 28 scored" in wait_for(tmux, "Hand 28 scored", timeout=120):
+            shots.take("last-hand-summary")  # the last hand's summary first, until a key
+            tmux.keys("Space", pause=0.5)
         wait_for(tmux, "the final ranking", timeout=120)
         shots.take("match-end")
         tmux.keys("r", pause=1.5)
@@ -213,9 +220,17 @@ def main(argv: list[str]) -> int:
             shots.take("daily-open-another-question")
             tmux.keys("y", pause=0.8)
             shots.take("pyramid")
-            tmux.keys("Escape", "t", pause=0.6)
+            tmux.keys("l", pause=0.8)
+            shots.take("lobby-with-solitaire-room")
+            tmux.keys("t", "t", pause=0.6)  # t: back to the pyramid, then to the table
+            tmux.keys("c")
+            tmux.keys("A long message to read whole: " + "the chat panel wraps it and never cuts it, " * 4)
+            tmux.keys("Enter", pause=0.8)
+            shots.take("chat-long-message")
             tmux.resize(100, 30)
             shots.take("resized-100x30")
+            tmux.resize(120, 40)
+            shots.take("resized-120x40")
             tmux.resize(70, 20)
             shots.take("too-small-70x20")
             tmux.resize(80, 24)
