@@ -411,3 +411,48 @@ async def test_the_turn_clock_agrees_across_pages_a_reload_and_a_server_restart(
     await ann.wait_for_timeout(2100)
     assert await _clock(ann) <= running - 1  # a real countdown, not a clock stuck at 0
     assert abs(await _clock(bob) - await _clock(ann)) <= 1
+
+
+CARD_WORDS = re.compile(
+    r"^(two|three|four|five|six|seven|eight|nine|ten|jack|queen|king|ace) of (spades|hearts|diamonds|clubs)"
+)
+RING = "() => { const e = document.activeElement; return [e.dataset.focus || '', e.matches(':focus-visible'), getComputedStyle(e).outlineStyle, getComputedStyle(e).outlineColor]; }"
+
+
+async def test_focus_rings_for_the_keyboard_only_and_plain_words_for_screen_readers(
+    start_server: StartServer, open_page: OpenPage
+) -> None:
+    """A click leaves no focus ring (the table redraws and puts the focus back without one); Tab shows one, in
+    a colour of its own (not the orange that marks playable cards), that stays through the redraws; every
+    card, control and mark reads in words ("queen of spades, playable", "dealer"), none as a bare letter."""
+    server = await start_server(bot_delay=0.15)
+    page = await open_page()
+    await _login(page, server.share_url, "kim")
+    await page.wait_for_selector("#table-name")
+    await page.check("#fill-bots")
+    await page.click("text=Create and sit down")
+    await page.wait_for_selector(".hand .card")
+    await page.click("[data-focus=copy]")
+    await page.wait_for_timeout(700)  # bots play meanwhile: the page redraws
+    assert await page.evaluate("() => document.querySelectorAll(':focus-visible').length") == 0
+
+    for _ in range(20):
+        await page.keyboard.press("Tab")
+        if (await page.evaluate(RING))[0] == "sheet":
+            break
+    await page.wait_for_timeout(700)
+    focus, visible, style, colour = await page.evaluate(RING)
+    assert focus == "sheet" and visible and style == "solid", (focus, visible, style)
+    assert colour != "rgb(245, 166, 35)", "the focus ring must not look like the playable cards' mark"
+
+    hand = await page.locator(".hand .card").count()
+    named = page.get_by_role("button", name=CARD_WORDS)
+    labels = [await card.get_attribute("aria-label") or "" for card in await named.all()]
+    assert len(labels) >= hand and all(
+        re.search(r", (playable|not playable|in your hand)$", label) for label in labels[:hand]
+    ), labels
+    tree = await page.locator("body").aria_snapshot()
+    controls = re.findall(r'- (button|link|checkbox|combobox|textbox|img|region|group)(?: "([^"]*)")?', tree)
+    bare = [(role, name) for role, name in controls if len(name or "") < 3]
+    assert not bare, (bare, tree)
+    assert "dealer" in tree and not re.search(r"- text: [NESWD]$", tree, re.M), tree

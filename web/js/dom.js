@@ -40,11 +40,13 @@ export function fill(el, ...children) {
 export function redraw(frame, ...children) {
   const active = document.activeElement;
   const key = active && frame.contains(active) && active.dataset ? active.dataset.focus : null;
+  // A ring only where there was one: a keyboard user's focus stays visible, a click leaves no outline.
+  const visible = Boolean(key) && active.matches(":focus-visible");
   fill(frame, ...children);
   if (!key) return;
   const again = frame.querySelector(`[data-focus="${CSS.escape(key)}"]`);
   if (!again || again.disabled) return;
-  again.focus({ preventScroll: true });
+  again.focus({ preventScroll: true, focusVisible: visible });
   if (again instanceof HTMLInputElement && again.type === "text") again.setSelectionRange(again.value.length, again.value.length);
 }
 

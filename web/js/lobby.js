@@ -1,7 +1,7 @@
 // The lobby: tables (live), a new table, solitaire games with the day's deals, finished matches to replay.
 import { button, fill, h, select } from "./dom.js";
 import { gamePicker } from "./solitaire_picker.js";
-import { POLICIES, SEATS, VARIANTS, countText, playerText, variantsText } from "./words.js";
+import { POLICIES, SEATS, SEAT_NAMES, VARIANTS, countText, playerText, variantsText } from "./words.js";
 
 const REFRESH_MS = 3000;
 
@@ -60,7 +60,7 @@ function stateText(room) {
 function tableCard(app, room) {
   const mine = Object.values(room.players).includes(app.session.name);
   const seats = SEATS.map((seat) => h("li", {},
-    h("b", {}, seat), " ", playerText(room.players[seat]),
+    h("b", { "aria-hidden": "true" }, seat), h("span", { class: "sr-only" }, `${SEAT_NAMES[seat]}:`), " ", playerText(room.players[seat]),
     room.away.includes(seat) ? h("span", { class: "mark" }, " (away)") : null));
   return h("article", { class: "room", "data-room": room.room },
     h("h3", {}, room.name),

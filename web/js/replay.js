@@ -83,7 +83,7 @@ export function replayScreen(app, matchId) {
     return h("section", { class: `seat ${{ N: "top", E: "right", S: "bottom", W: "left" }[seat]}`, "aria-label": `${SEAT_NAMES[seat]}'s hand` },
       h("div", { class: "who" }, h("b", {}, `${SEAT_NAMES[seat]}: ${playerText(data.players[seat])}`),
         seat === data.hands[state.hand].declarer ? h("span", { class: "badge declarer" }, "★ declarer") : null,
-        seat === data.hands[state.hand].dealer ? h("span", { class: "badge" }, "D") : null),
+        seat === data.hands[state.hand].dealer ? h("span", { class: "badge", title: "dealer" }, h("span", { "aria-hidden": "true" }, "D"), h("span", { class: "sr-only" }, "dealer")) : null),
       h("div", { class: "open-hand" }, sortHand(pos.hands[seat]).map((card) => cardFace(card, { small: true }))));
   }
 
@@ -91,7 +91,7 @@ export function replayScreen(app, matchId) {
     if (pos.contract === "dominoes") return dominoRows(pos.rows, pos.out);
     const trick = pos.trick.cards.length ? pos.trick : pos.tricks[pos.tricks.length - 1];
     if (!trick) return h("p", { class: "muted" }, "No card played yet.");
-    return h("div", { class: "trick" }, trick.cards.map((card, i) => {
+    return h("div", { class: "trick", role: "group", "aria-label": "the trick" }, trick.cards.map((card, i) => {
       const seat = SEATS[(SEATS.indexOf(trick.leader) + i) % 4];
       return h("div", { class: `played ${{ N: "top", E: "right", S: "bottom", W: "left" }[seat]}` }, cardFace(card, { label: `played by ${SEAT_NAMES[seat]}` }));
     }), hand && trick.winner ? h("p", { class: "caption" }, `won by ${SEAT_NAMES[trick.winner]}`) : null);

@@ -21,9 +21,10 @@ function markClasses(mark) {
   return mark ? ` marked ${mark}` : "";
 }
 
-function slot(name, label, onPick, marked) {
+/** An empty pile: `label` shown on it, `words` (default: `label`) for a screen reader. */
+function slot(name, label, onPick, marked, words = label) {
   const mark = marked(name, -1);
-  return h("button", { type: "button", class: `slot${markClasses(mark)}`, "data-pile": name, "data-focus": name, "aria-label": `${pileText(name)}, ${label}${MARK_WORDS[mark] || ""}`, on: { click: () => onPick(name, 0) } }, h("span", { class: "muted" }, label));
+  return h("button", { type: "button", class: `slot${markClasses(mark)}`, "data-pile": name, "data-focus": name, "aria-label": `${pileText(name)}, ${words}${MARK_WORDS[mark] || ""}`, on: { click: () => onPick(name, 0) } }, h("span", { class: "muted", "aria-hidden": "true" }, label));
 }
 
 function face(card, name, index, onPick, marked, extra = "") {
@@ -37,8 +38,8 @@ function face(card, name, index, onPick, marked, extra = "") {
   return el;
 }
 
-function pileTop(pile, name, onPick, marked, emptyLabel) {
-  if (!pile.length) return slot(name, emptyLabel, onPick, marked);
+function pileTop(pile, name, onPick, marked, emptyLabel, emptyWords = emptyLabel) {
+  if (!pile.length) return slot(name, emptyLabel, onPick, marked, emptyWords);
   return face(pile[pile.length - 1], name, pile.length - 1, onPick, marked, `, ${pile.length} card${pile.length === 1 ? "" : "s"}`);
 }
 
@@ -52,7 +53,7 @@ function topRow(layout, onPick, marked) {
     ? layout.waste.map((pile, i) => pileTop(pile, `w${i + 1}`, onPick, marked, "empty"))
     : [wasteFan(layout.waste, onPick, marked)];
   const foundations = layout.foundations
-    ? layout.foundations.map((pile, i) => pileTop(pile, `f${i + 1}`, onPick, marked, "A"))
+    ? layout.foundations.map((pile, i) => pileTop(pile, `f${i + 1}`, onPick, marked, "A", "empty: an ace starts it"))
     : [h("span", { class: "removed" }, `${layout.removed} removed`)];
   return h("div", { class: "top-row" },
     h("div", { class: "stock-waste" }, stock, stockTop, waste),

@@ -31,7 +31,7 @@ function contractChooser(state, actions) {
   const sub = state.contractPick;
   if (sub === "trumps") {
     return choiceBox("Trumps: choose the trump suit", legal.filter((a) => a.contract === "trumps").map((a) =>
-      button(`${SUIT_SYMBOLS[a.trump]} ${SUIT_NAMES[a.trump]}`, () => { state.contractPick = null; actions.act(a); }, { class: `suit-${a.trump}`, "data-focus": `trump-${a.trump}` })), state, actions);
+      button([h("span", { "aria-hidden": "true" }, SUIT_SYMBOLS[a.trump]), ` ${SUIT_NAMES[a.trump]}`], () => { state.contractPick = null; actions.act(a); }, { class: `suit-${a.trump}`, "data-focus": `trump-${a.trump}`, "aria-label": `${SUIT_NAMES[a.trump]} are trumps` })), state, actions);
   }
   if (sub === "dominoes") {
     const ranks = legal.filter((a) => a.contract === "dominoes").sort((a, b) => RANKS.indexOf(a.start_rank) - RANKS.indexOf(b.start_rank));

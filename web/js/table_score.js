@@ -4,7 +4,7 @@ import { button, h } from "./dom.js";
 import { SEATS, SEAT_NAMES, contractText, playerText } from "./words.js";
 
 function seatHeads(snap, names = true) {
-  return SEATS.map((seat) => h("th", { scope: "col", title: playerText(snap.players[seat]) }, seat, names ? h("small", {}, playerText(snap.players[seat])) : null));
+  return SEATS.map((seat) => h("th", { scope: "col", title: playerText(snap.players[seat]), "aria-label": `${SEAT_NAMES[seat]}: ${playerText(snap.players[seat])}` }, seat, names ? h("small", {}, playerText(snap.players[seat])) : null));
 }
 
 function signed(n) {
@@ -47,7 +47,7 @@ export function scoreSheet(snap, view, close) {
   const dialog = h("dialog", { class: "sheet", "aria-labelledby": "sheet-title" },
     h("h2", { id: "sheet-title" }, "Score sheet"),
     rows.length ? h("div", { class: "scroll" }, h("table", {},
-      h("thead", {}, h("tr", {}, h("th", {}, "#"), h("th", {}, "Decl."), h("th", {}, "Contract"), seatHeads(snap))),
+      h("thead", {}, h("tr", {}, h("th", { "aria-label": "hand" }, "#"), h("th", { "aria-label": "declarer" }, "Decl."), h("th", {}, "Contract"), seatHeads(snap))),
       h("tbody", {}, rows))) : h("p", {}, "No hand has finished yet."),
     h("p", { class: "muted" }, "Each cell: the hand's score (contract and doubles), then the running total."),
     button("Close", close, { class: "primary", "data-focus": "close-sheet" }));

@@ -22,7 +22,7 @@ export function renderTable(frame, state, actions) {
   redraw(frame,
     header(state, actions),
     state.notice ? h("p", { class: "error", role: "alert" }, state.notice) : null,
-    h("div", { class: "felt", "aria-label": "the table" },
+    h("div", { class: "felt", role: "region", "aria-label": "the table" },
       SEATS.map((seat) => seatBox(seat, place(seat, bottom), state, actions)),
       h("div", { class: "center" }, center(state, actions, bottom))),
     h("div", { class: "prompt", "aria-live": "polite" }, prompt(state, actions)),
@@ -70,8 +70,8 @@ function seatBox(seat, where, state, actions) {
   const view = snap.view;
   const name = snap.players[seat];
   const marks = [];
-  if (view && view.dealer === seat) marks.push(h("span", { class: "badge", title: "dealer" }, "D"));
-  if (view && view.declarer === seat) marks.push(h("span", { class: "badge declarer", title: "declarer" }, "★ declarer"));
+  if (view && view.dealer === seat) marks.push(h("span", { class: "badge", title: "dealer" }, h("span", { "aria-hidden": "true" }, "D"), h("span", { class: "sr-only" }, "dealer")));
+  if (view && view.declarer === seat) marks.push(h("span", { class: "badge declarer", title: "declarer" }, h("span", { "aria-hidden": "true" }, "★ "), "declarer"));
   if (state.standins.includes(seat)) marks.push(h("span", { class: "badge away", title: "a stand-in bot plays until they come back" }, "away: bot stands in"));
   else if (snap.away.includes(seat)) marks.push(h("span", { class: "badge away", title: "disconnected: the seat is held for them" }, "away"));
   const toMove = view && view.to_move === seat;
@@ -80,7 +80,7 @@ function seatBox(seat, where, state, actions) {
     lines.push(h("div", { class: "stats" }, `total ${view.totals[seat]} · ${countText(view.tricks_won[seat], "trick")}`));
     if (seat !== snap.seat) {
       const count = view.hand_sizes[seat];
-      lines.push(h("div", { class: "backs", "aria-label": `${count} cards in hand` }, Array.from({ length: Math.min(count, 13) }, () => cardBack({ small: true }))));
+      lines.push(h("div", { class: "backs", role: "img", "aria-label": `${countText(count, "card")} in hand` }, Array.from({ length: Math.min(count, 13) }, () => cardBack({ small: true }))));
     }
   }
   if (toMove) lines.push(h("div", { class: "turn" }, "to play", countdown(state)));
@@ -92,7 +92,7 @@ function seatBox(seat, where, state, actions) {
   } else if (name && name.startsWith("bot:") && snap.state === "waiting" && host) {
     lines.push(h("div", { class: "buttons" }, button("Remove bot", () => actions.request("remove-bot", { seat }), { "data-focus": `unbot-${seat}` })));
   }
-  return h("section", { class: `seat ${where}${toMove ? " to-move" : ""}`, "aria-label": `${SEAT_NAMES[seat]}: ${playerText(name)}${toMove ? ", to play" : ""}` }, h("span", { class: "seat-letter" }, SEAT_NAMES[seat]), lines);
+  return h("section", { class: `seat ${where}${toMove ? " to-move" : ""}`, "aria-label": `${SEAT_NAMES[seat]}: ${playerText(name)}${toMove ? ", to play" : ""}` }, h("span", { class: "seat-letter", "aria-hidden": "true" }, SEAT_NAMES[seat]), lines);
 }
 
 function countdown(state) {
@@ -119,7 +119,7 @@ function center(state, actions, bottom) {
     caption = `won by ${SEAT_NAMES[trick.winner]}`;
     setTimeout(actions.redraw, state.flash.until - Date.now() + 20);
   }
-  return h("div", { class: "trick", "aria-label": `current trick${caption ? ", " + caption : ""}` },
+  return h("div", { class: "trick", role: "group", "aria-label": `current trick${caption ? ", " + caption : ""}` },
     trick.cards.map((card, i) => {
       const seat = SEATS[(SEATS.indexOf(trick.leader) + i) % 4];
       return h("div", { class: `played ${place(seat, bottom)}` }, cardFace(card, { label: `played by ${SEAT_NAMES[seat]}` }));
@@ -129,8 +129,8 @@ function center(state, actions, bottom) {
 
 /** The four Dominoes rows (suit -> cards low to high) and who is out, in finishing order. */
 export function dominoRows(rows, finishOrder) {
-  return h("div", { class: "rows", "aria-label": "Dominoes rows" },
-    ["S", "H", "D", "C"].map((suit) => h("div", { class: `row suit-${suit}`, "aria-label": `${SUIT_NAMES[suit]} row` },
+  return h("div", { class: "rows", role: "group", "aria-label": "Dominoes rows" },
+    ["S", "H", "D", "C"].map((suit) => h("div", { class: `row suit-${suit}`, role: "group", "aria-label": `${SUIT_NAMES[suit]} row` },
       h("span", { class: "row-suit", "aria-hidden": "true" }, SUIT_SYMBOLS[suit]),
       (rows[suit] || []).length ? rows[suit].map((card) => cardFace(card, { small: true })) : h("span", { class: "muted" }, "not opened"))),
     finishOrder.length ? h("p", {}, "Out: ", finishOrder.map((s) => SEAT_NAMES[s]).join(", ")) : null);
@@ -143,7 +143,7 @@ function lastTrick(view) {
     h("h3", {}, `Last trick: won by ${SEAT_NAMES[last.winner]}`),
     h("div", { class: "cards" }, last.cards.map((card, i) => {
       const seat = SEATS[(SEATS.indexOf(last.leader) + i) % 4];
-      return h("span", { class: "with-seat" }, h("small", {}, seat), cardFace(card, { small: true, label: `played by ${SEAT_NAMES[seat]}` }));
+      return h("span", { class: "with-seat" }, h("small", { "aria-hidden": "true" }, seat), cardFace(card, { small: true, label: `played by ${SEAT_NAMES[seat]}` }));
     })));
 }
 
