@@ -456,3 +456,64 @@ async def test_focus_rings_for_the_keyboard_only_and_plain_words_for_screen_read
     bare = [(role, name) for role, name in controls if len(name or "") < 3]
     assert not bare, (bare, tree)
     assert "dealer" in tree and not re.search(r"- text: [NESWD]$", tree, re.M), tree
+
+
+MY_TURN = ".hand .playable, .prompt .choice, [data-focus=pass]"
+SCROLL_UP_UNLESS_MY_TURN = f"""() => {{
+  if (document.querySelector({MY_TURN!r})) return null;
+  window.scrollTo(0, 0);
+  const hand = document.querySelector('.hand').getBoundingClientRect();
+  return hand.top >= innerHeight;
+}}"""
+ASKED_IN_VIEW = """() => {
+  const asked = document.querySelector('.prompt .choice') || document.querySelector('.hand');
+  const box = asked.getBoundingClientRect();
+  return box.top < innerHeight && box.bottom > 0 && scrollY > 0;
+}"""
+
+
+async def _answer(page: Page) -> None:
+    """Whatever the page asks of its seat, answered by clicks: a contract (and its suit or rank), no double
+    (or the double the rules require), the first playable card, or a pass."""
+    if await page.locator(".contract").count():
+        await page.locator(".contract").first.click()
+        if await page.locator(".choice .buttons button").count():
+            await page.locator(".choice .buttons button").first.click()
+    elif await page.locator("[data-focus=no-double]").count():
+        await page.click("[data-focus=no-double]")
+    elif await page.locator("[data-focus=submit-double]").count():
+        await page.locator("input[data-seat]").first.check()
+        await page.click("[data-focus=submit-double]")
+    elif await page.locator(".hand .playable").count():
+        await page.locator(".hand .playable").first.click()
+    elif await page.locator("[data-focus=pass]").count():
+        await page.click("[data-focus=pass]")
+
+
+async def test_on_a_phone_the_question_or_hand_comes_into_view_on_the_seats_turn(
+    start_server: StartServer, open_page: OpenPage
+) -> None:
+    """Scrolled up to the felt while others play, a phone player finds the question (contract, doubles) or
+    the hand on screen when it becomes their turn."""
+    server = await start_server(bot_delay=0.5)
+    page = await open_page(viewport={"width": 360, "height": 560}, is_mobile=True, has_touch=True)
+    await _login(page, server.share_url, "pia")
+    await page.wait_for_selector("#table-name")
+    await page.check("#fill-bots")
+    await page.click("text=Create and sit down")
+    await page.wait_for_selector(".hand .card")
+    seen = 0
+    deadline = time.monotonic() + 60
+    while seen < 3:
+        assert time.monotonic() < deadline, seen
+        below = await page.evaluate(SCROLL_UP_UNLESS_MY_TURN)
+        if below is None:  # already this seat's turn: answer, and scroll up while the others play
+            await _answer(page)
+            await page.wait_for_timeout(100)
+            continue
+        assert below, "scrolled up, the hand is below the fold (else this test checks nothing)"
+        await page.wait_for_selector(MY_TURN, timeout=20000)
+        assert await page.evaluate(ASKED_IN_VIEW), "the seat's turn came, off screen"
+        seen += 1
+        await _answer(page)
+        await page.wait_for_timeout(100)
