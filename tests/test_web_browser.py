@@ -19,6 +19,7 @@ from server.solitaire_room import SolitaireRoom
 from tests.browser import MISSING, PHONE, chromium_found, launch
 from tests.conftest import StartServer, until
 
+SEAT_NAMES = {"N": "North", "E": "East", "S": "South", "W": "West"}
 pytestmark = pytest.mark.skipif(not chromium_found(), reason=MISSING)
 
 
@@ -95,6 +96,21 @@ async def _no_hidden_card(page: Page, table: BarbuTable, seat: int | None) -> No
     assert not (shown & before & after) - own, f"hidden cards shown: {(shown & before & after) - own}"
 
 
+async def _own_column_shown(page: Page, within: str) -> bool:
+    """Whether the player's own column (``th.own``) lies wholly inside ``within`` as it is drawn, unscrolled,
+    and inside the screen."""
+    return bool(
+        await page.evaluate(
+            """(within) => {
+              const box = document.querySelector(within).getBoundingClientRect();
+              const own = document.querySelector(within + ' th.own').getBoundingClientRect();
+              return own.left >= box.left && own.right <= Math.min(box.right, innerWidth);
+            }""",
+            within,
+        )
+    )
+
+
 @pytest.mark.parametrize("phone", [False, True], ids=["desktop-player", "phone-player"])
 async def test_a_hand_by_clicks_reload_and_a_watcher_from_the_invite_link(
     start_server: StartServer, open_page: OpenPage, phone: bool
@@ -132,11 +148,11 @@ async def test_a_hand_by_clicks_reload_and_a_watcher_from_the_invite_link(
         if small:  # nothing wider than the phone's screen
             assert await page.evaluate("document.documentElement.scrollWidth") <= PHONE["width"]
 
-    chose = doubled = reloaded = False
+    chose = doubled = reloaded = settled = False
     hands_done = 0
     deadline = time.monotonic() + 120
-    while not (chose and doubled and reloaded and hands_done >= 1):
-        assert time.monotonic() < deadline, (chose, doubled, reloaded, hands_done)
+    while not (chose and doubled and reloaded and settled and hands_done >= 1):
+        assert time.monotonic() < deadline, (chose, doubled, reloaded, settled, hands_done)
         match = table.match
         assert match is not None
         own = set(texts(match.hand.hands[seat]))
@@ -145,6 +161,24 @@ async def test_a_hand_by_clicks_reload_and_a_watcher_from_the_invite_link(
         hand_number = match.hand_number
         if await ann.locator("[data-focus=close-summary]").count():
             assert "Hand " in await ann.inner_text(".summary h2")  # the end-of-hand summary
+            if phone:  # the player's own column first: on screen without a sideways scroll
+                assert await _own_column_shown(ann, ".summary")
+            words = await ann.inner_text(".settlements")
+            if doubled and not settled and "doubled" in words:  # each settlement, as the terminal says it
+                mine = SEAT_NAMES[SEATS[seat]]
+                ours = [
+                    line
+                    for line in words.splitlines()
+                    if re.match(rf"{mine} (doubled|and)|\w+ and {mine}", line)
+                ]
+                assert ours, words  # who doubled whom, x2 when redoubled, and the points each way
+                assert all(
+                    re.search(
+                        r"(doubled \w+|each other ×2)(, \w+ redoubled ×2)?: (\w+ \+\d+, \w+ −\d+|even)$", line
+                    )
+                    for line in ours
+                ), words
+                settled = True
             hands_done += 1
             await ann.click("[data-focus=close-summary]")
         elif await ann.locator(".contract").count():
@@ -181,6 +215,8 @@ async def test_a_hand_by_clicks_reload_and_a_watcher_from_the_invite_link(
     assert await ann.locator(".scores").count() == 1
     await ann.click("text=Score sheet")
     assert await ann.locator("dialog.sheet tbody tr").count() >= 1
+    if phone:
+        assert await _own_column_shown(ann, "dialog.sheet .scroll")
     await ann.click("[data-focus=close-sheet]")
     await ann.fill("[data-focus=chat]", "well played")
     await ann.press("[data-focus=chat]", "Enter")

@@ -2,7 +2,7 @@
 // face up (the server lays the record out: protocol request "replay").
 import { cardFace, cardName, rankIndex, sortHand } from "./cards.js";
 import { button, fill, h, redraw } from "./dom.js";
-import { doublesText } from "./table_score.js";
+import { doublesText, settlementList } from "./table_score.js";
 import { dominoRows } from "./table_view.js";
 import { SEATS, SEAT_NAMES, contractText, playerText } from "./words.js";
 
@@ -97,11 +97,12 @@ export function replayScreen(app, matchId) {
     }), hand && trick.winner ? h("p", { class: "caption" }, `won by ${SEAT_NAMES[trick.winner]}`) : null);
   }
 
-  function result(hand) {
+  function result(hand, pos) {
     const row = (label, values) => h("tr", {}, h("th", {}, label), SEATS.map((s) => h("td", {}, values[s])));
-    return h("table", { class: "result-table" },
-      h("thead", {}, h("tr", {}, h("th", {}, ""), SEATS.map((s) => h("th", {}, s)))),
-      h("tbody", {}, row("Contract", hand.contract_scores), row("Doubles", hand.settlements), row("Hand", hand.scores), row("Total", hand.totals)));
+    return [h("table", { class: "result-table" },
+      h("thead", {}, h("tr", {}, h("th", {}, ""), SEATS.map((s) => h("th", { scope: "col", "aria-label": `${SEAT_NAMES[s]}: ${playerText(state.data.players[s])}` }, s)))),
+      h("tbody", {}, row("Contract", hand.contract_scores), row("Doubles", hand.settlements), row("Hand", hand.scores), row("Total", hand.totals))),
+    settlementList({ doubles: pos.doubles, redoubles: pos.redoubles, contract_scores: hand.contract_scores })];
   }
 
   function draw() {
@@ -124,7 +125,7 @@ export function replayScreen(app, matchId) {
         button("Lobby", () => app.go("lobby"))),
       h("p", { class: "narration", "aria-live": "polite" }, eventText(pos.last), doubles.length ? ` Doubles: ${doubles.join("; ")}.` : ""),
       h("div", { class: "felt open" }, SEATS.map((seat) => seatHand(pos, seat, data)), h("div", { class: "center" }, center(pos, end))),
-      end ? h("section", { class: "panel" }, h("h2", {}, `Hand ${hand.hand_number} result`), result(hand)) : null,
+      end ? h("section", { class: "panel" }, h("h2", {}, `Hand ${hand.hand_number} result`), result(hand, pos)) : null,
       state.hand === data.hands.length - 1 && end
         ? h("p", {}, "Final ranking: ", data.ranking.map((place, i) => `${i + 1}. ${place.map((s) => playerText(data.players[s])).join(" = ")}`).join("  "))
         : null);

@@ -1,14 +1,29 @@
 // Scores: the running scores with the doubles in force, the score sheet, the end-of-hand summary and the
-// end-of-match ranking.
+// end-of-match ranking. Seat columns start with the viewer's own seat (then clockwise), so a phone shows it
+// without a sideways scroll.
 import { button, h } from "./dom.js";
 import { SEATS, SEAT_NAMES, contractText, playerText } from "./words.js";
 
+/** The seats as columns: the viewer's own first, then the others clockwise (a watcher: N E S W). */
+export function seatOrder(snap) {
+  const first = snap.seat ? SEATS.indexOf(snap.seat) : 0;
+  return SEATS.map((_, i) => SEATS[(first + i) % 4]);
+}
+
 function seatHeads(snap, names = true) {
-  return SEATS.map((seat) => h("th", { scope: "col", title: playerText(snap.players[seat]), "aria-label": `${SEAT_NAMES[seat]}: ${playerText(snap.players[seat])}` }, seat, names ? h("small", {}, playerText(snap.players[seat])) : null));
+  return seatOrder(snap).map((seat) => {
+    const who = seat === snap.seat ? "you" : playerText(snap.players[seat]);
+    return h("th", { scope: "col", class: seat === snap.seat ? "own" : null, title: playerText(snap.players[seat]), "aria-label": `${SEAT_NAMES[seat]}: ${who}` },
+      seat, names ? h("small", {}, who) : null);
+  });
+}
+
+function seatCells(snap, cell) {
+  return seatOrder(snap).map((seat) => h("td", { class: seat === snap.seat ? "own" : null }, cell(seat)));
 }
 
 function signed(n) {
-  return n > 0 ? `+${n}` : String(n);
+  return n > 0 ? `+${n}` : n < 0 ? `−${-n}` : "0";
 }
 
 /** The doubles of a hand in words: "E doubled N (redoubled)". */
@@ -21,6 +36,41 @@ export function doublesText(doubles, redoubles) {
   });
 }
 
+/**
+ * Each doubled pair of a scored hand and what it settled, as the terminal client says it: "East doubled
+ * North, North redoubled ×2: East +4, North −4"; a pair doubling each other is ×2 too. `row` holds
+ * `doubles`, `redoubles` ([doubler, doubled] and [redoubler, doubler] pairs) and `contract_scores`; the
+ * settlement is the difference of the pair's contract scores, to the one who scored more (docs/rules/barbu.md).
+ */
+export function settlementLines(row) {
+  const doubles = row.doubles || [];
+  const redoubled = new Set((row.redoubles || []).map(([a, b]) => [a, b].sort().join()));
+  const scores = row.contract_scores || {};
+  const seen = new Set();
+  const lines = [];
+  for (const [a, b] of doubles) {
+    const pair = [a, b].sort().join();
+    if (seen.has(pair)) continue;
+    seen.add(pair);
+    const mutual = doubles.some(([x, y]) => x === b && y === a);
+    const times = mutual || redoubled.has(pair) ? 2 : 1;
+    const diff = ((scores[a] || 0) - (scores[b] || 0)) * times;
+    const [up, down] = diff > 0 ? [a, b] : [b, a];
+    const result = diff ? `${SEAT_NAMES[up]} +${Math.abs(diff)}, ${SEAT_NAMES[down]} −${Math.abs(diff)}` : "even";
+    let how = mutual ? `${SEAT_NAMES[a]} and ${SEAT_NAMES[b]} doubled each other ×2` : `${SEAT_NAMES[a]} doubled ${SEAT_NAMES[b]}`;
+    if (redoubled.has(pair) && !mutual) how += `, ${SEAT_NAMES[b]} redoubled ×2`;
+    lines.push(`${how}: ${result}`);
+  }
+  return lines;
+}
+
+/** The settlements of a hand as a list (or "No doubles this hand."). */
+export function settlementList(row) {
+  const lines = settlementLines(row);
+  return h("div", { class: "settlements" },
+    lines.length ? [h("h3", {}, "Settlements"), h("ul", {}, lines.map((line) => h("li", {}, line)))] : h("p", { class: "muted" }, "No doubles this hand."));
+}
+
 /** Totals before this hand, this hand's contract scores so far, and the doubles in force. */
 export function scorePanel(snap, view) {
   const doubles = doublesText(view.doubles, view.redoubles);
@@ -28,9 +78,9 @@ export function scorePanel(snap, view) {
     h("table", {},
       h("thead", {}, h("tr", {}, h("th", {}, ""), seatHeads(snap, false))),
       h("tbody", {},
-        h("tr", {}, h("th", { scope: "row" }, "Total"), SEATS.map((s) => h("td", {}, view.totals[s]))),
-        h("tr", {}, h("th", { scope: "row" }, "This hand"), SEATS.map((s) => h("td", {}, signed(view.contract_scores[s])))),
-        h("tr", {}, h("th", { scope: "row" }, "Tricks"), SEATS.map((s) => h("td", {}, view.tricks_won[s]))))),
+        h("tr", {}, h("th", { scope: "row" }, "Total"), seatCells(snap, (s) => view.totals[s])),
+        h("tr", {}, h("th", { scope: "row" }, "This hand"), seatCells(snap, (s) => signed(view.contract_scores[s]))),
+        h("tr", {}, h("th", { scope: "row" }, "Tricks"), seatCells(snap, (s) => view.tricks_won[s])))),
     h("p", { class: "doubles" }, doubles.length ? `Doubles: ${doubles.join("; ")}.` : "No doubles in force."));
 }
 
@@ -39,15 +89,17 @@ export function scoreSheet(snap, view, close) {
   const running = { N: 0, E: 0, S: 0, W: 0 };
   const rows = view.history.map((row) => {
     for (const s of SEATS) running[s] += row.scores[s];
+    const doubles = doublesText(row.doubles, row.redoubles);
     return h("tr", {},
-      h("td", {}, row.hand_number), h("td", {}, row.declarer),
-      h("td", {}, contractText(row.contract, row.trump, row.start_rank), h("br"), h("small", {}, doublesText(row.doubles, row.redoubles).join("; "))),
-      SEATS.map((s) => h("td", {}, signed(row.scores[s]), h("br"), h("small", {}, running[s]))));
+      h("td", {}, row.hand_number),
+      seatCells(snap, (s) => [signed(row.scores[s]), h("br"), h("small", {}, running[s])]),
+      h("td", { class: "contract-cell" }, contractText(row.contract, row.trump, row.start_rank), h("small", {}, ` by ${row.declarer}`),
+        doubles.length ? [h("br"), h("small", {}, doubles.join("; "))] : null));
   });
   const dialog = h("dialog", { class: "sheet", "aria-labelledby": "sheet-title" },
     h("h2", { id: "sheet-title" }, "Score sheet"),
     rows.length ? h("div", { class: "scroll" }, h("table", {},
-      h("thead", {}, h("tr", {}, h("th", { "aria-label": "hand" }, "#"), h("th", { "aria-label": "declarer" }, "Decl."), h("th", {}, "Contract"), seatHeads(snap))),
+      h("thead", {}, h("tr", {}, h("th", { "aria-label": "hand" }, "#"), seatHeads(snap), h("th", { class: "contract-cell" }, "Contract"))),
       h("tbody", {}, rows))) : h("p", {}, "No hand has finished yet."),
     h("p", { class: "muted" }, "Each cell: the hand's score (contract and doubles), then the running total."),
     button("Close", close, { class: "primary", "data-focus": "close-sheet" }));
@@ -56,11 +108,16 @@ export function scoreSheet(snap, view, close) {
   return dialog;
 }
 
-/** What the hand just finished gave: contract scores, settlements, hand results, totals. */
+/**
+ * What the hand just finished gave: contract scores, each settlement, hand results, totals. `scored` is the
+ * hand-scored event; its row of the view's history (when there) says who doubled whom.
+ */
 export function handSummary(snap, scored, dismiss) {
-  const line = (label, values, sign = true) => h("tr", {}, h("th", { scope: "row" }, label), SEATS.map((s) => h("td", {}, sign ? signed(values[s]) : values[s])));
+  const line = (label, values, sign = true) => h("tr", {}, h("th", { scope: "row" }, label), seatCells(snap, (s) => sign ? signed(values[s]) : values[s]));
+  const history = (snap.view && snap.view.history) || [];
+  const row = history.find((r) => r.hand_number === scored.hand_number) || scored;
   return h("div", { class: "summary", role: "region", "aria-label": `hand ${scored.hand_number} summary` },
-    h("h2", {}, `Hand ${scored.hand_number}: ${contractText(scored.contract)} by ${SEAT_NAMES[scored.declarer]}`),
+    h("h2", {}, `Hand ${scored.hand_number}: ${contractText(row.contract || scored.contract, row.trump, row.start_rank)} by ${SEAT_NAMES[scored.declarer]}`),
     h("table", {},
       h("thead", {}, h("tr", {}, h("th", {}, ""), seatHeads(snap, false))),
       h("tbody", {},
@@ -68,6 +125,7 @@ export function handSummary(snap, scored, dismiss) {
         line("Doubles", scored.settlements),
         line("Hand", scored.scores),
         line("Total", scored.totals, false))),
+    settlementList({ ...row, contract_scores: scored.contract_scores }),
     button("Close", dismiss, { "data-focus": "close-summary" }));
 }
 

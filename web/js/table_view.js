@@ -105,8 +105,12 @@ function countdown(state) {
 function center(state, actions, bottom) {
   const view = state.snapshot.view;
   if (!view) return null;
-  if (view.phase === "over") return ranking(state, actions);
   const scored = state.scored;
+  if (view.phase === "over") { // the last hand's summary first, then the ranking
+    const last = view.history.length ? view.history[view.history.length - 1].hand_number : 0;
+    if (scored && scored.hand_number === last && state.dismissed !== last) return handSummary(state.snapshot, scored, actions.dismiss);
+    return ranking(state, actions);
+  }
   const fresh = scored && scored.hand_number === view.hand_number - 1 && state.dismissed !== scored.hand_number;
   if (fresh && view.trick.cards.length === 0 && view.tricks.length === 0 && !(view.plays || []).length && !Object.values(view.rows).some((row) => row.length)) {
     return handSummary(state.snapshot, scored, actions.dismiss);
