@@ -398,7 +398,7 @@ async def test_log_out_mid_match_keeps_the_seat_for_this_browser(
 async def test_a_dead_invite_link_says_so(server: BarbuServer, open_page: OpenPage) -> None:
     page = await open_page()
     await _login(page, f"{server.share_url}#table=9999", "late")
-    await page.wait_for_selector("text=This table no longer exists (it may have finished).")
+    await page.wait_for_selector("text=This table no longer exists.")
 
 
 async def _clock(page: Page) -> int:
@@ -553,3 +553,54 @@ async def test_on_a_phone_the_question_or_hand_comes_into_view_on_the_seats_turn
         seen += 1
         await _answer(page)
         await page.wait_for_timeout(100)
+
+
+async def test_the_host_who_left_sees_the_finished_tables_ranking_from_its_link(
+    start_server: StartServer, open_page: OpenPage
+) -> None:
+    """The host leaves mid-match (a stand-in plays on) and, once the match is over, opens the table's link:
+    the final ranking with the totals, from the table while it is listed (also from the lobby's entry),
+    then from the finished match once the table is gone, with its replay."""
+    server = await start_server(bot_policy="random")
+    url = server.share_url
+    cleo = await open_page()
+    cleo.on("dialog", lambda dialog: dialog.accept())
+    await _login(cleo, url, "cleo")
+    await cleo.wait_for_selector("#table-name")
+    await cleo.fill("#table-name", "left early")
+    await cleo.check("#fill-bots")
+    await cleo.click("text=Create and sit down")
+    await cleo.wait_for_selector(".seat.bottom")
+    room = cleo.url.rpartition("=")[2]
+    dan = await open_page()
+    await _login(dan, f"{url}#table={room}", "dan")  # a watcher keeps the finished table listed
+    await dan.wait_for_selector(".felt")
+    await cleo.click("text=Leave table")
+    await cleo.wait_for_selector("#table-name")
+    table = _table(server, room)
+    await until(lambda: table.state == "over", "the stand-in and the bots to finish the match", timeout=90)
+    assert table.match is not None
+    totals = {seat: table.match.totals[i] for i, seat in enumerate(SEATS)}
+
+    async def ranking_shown(page: Page) -> str:
+        text = await page.locator(".ranking").inner_text()
+        assert "is over" in text and "cleo (" in text, text
+        for seat, total in totals.items():
+            assert f"({SEAT_NAMES[seat]}) {total}" in text, text
+        return text
+
+    await cleo.goto(f"{url}#table={room}")
+    await ranking_shown(cleo)
+    await cleo.click("text=Lobby")
+    await cleo.click(f"[data-room='{room}'] >> text=See the final ranking")
+    await ranking_shown(cleo)
+
+    await dan.context.close()
+    lobby = server.lobby
+    assert lobby is not None
+    await cleo.click("text=Lobby")  # its listing sweeps the table nobody is at any more
+    await until(lambda: room not in lobby.rooms, "the finished table to leave the lobby")
+    await cleo.goto(f"{url}#table={room}")
+    await ranking_shown(cleo)
+    await cleo.click("text=Replay “left early”")
+    await cleo.wait_for_selector(".narration")

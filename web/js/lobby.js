@@ -67,7 +67,7 @@ function tableCard(app, room) {
     h("p", { class: "muted" }, stateText(room), " · ", `${room.spectators} watching`,
       room.turn_time ? ` · ${room.turn_time} s a turn` : "", " · ", variantsText(room.variants)),
     h("ul", { class: "seats-list" }, seats),
-    button(mine ? "Back to my seat" : room.state === "waiting" ? "Open (sit or watch)" : "Watch", () => app.go("table", room.room), { class: mine ? "primary" : "" }),
+    button(room.state === "over" ? "See the final ranking" : mine ? "Back to my seat" : room.state === "waiting" ? "Open (sit or watch)" : "Watch", () => app.go("table", room.room), { class: mine && room.state !== "over" ? "primary" : "" }),
   );
 }
 

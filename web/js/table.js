@@ -2,6 +2,7 @@
 // redraws. The engine decides what a seat may see: after the events of an action the page asks for a fresh
 // snapshot (one at a time, coalesced) rather than rebuilding views itself; `turn` pushes bring the view at once.
 import { button, fill, h } from "./dom.js";
+import { finishedRanking } from "./table_score.js";
 import { renderTable } from "./table_view.js";
 
 /** The table screen for room `roomId` (from #table=ID: the lobby or an invite link). */
@@ -118,20 +119,24 @@ export function tableScreen(app, roomId) {
       const { rooms } = await session.request("list-rooms");
       state.summary = rooms.find((room) => room.room === roomId) || null;
       const mine = state.summary && Object.values(state.summary.players).includes(session.name);
-      take(await session.request(mine ? "sit" : "watch", { room: roomId }));
+      const over = state.summary && state.summary.state === "over"; // its seats are no longer taken: watch it
+      take(await session.request(mine && !over ? "sit" : "watch", { room: roomId }));
     } catch (failure) {
       if (failure.code !== "no-such-room") {
         fill(frame, h("div", { class: "panel" }, h("p", { role: "alert" }, `Cannot open table ${roomId}: ${failure.message}`),
           h("a", { href: "#lobby" }, "Back to the lobby")));
         return;
       }
-      let finished = null; // a finished match keeps its room's id: offer its replay
+      let finished = null; // a finished match keeps its room's id: its ranking, and its replay
       try {
         finished = (await session.request("list-matches")).matches.find((match) => match.match === roomId) || null;
-      } catch { /* no replay to offer */ }
+      } catch { /* no ranking to show */ }
       if (closed) return;
-      fill(frame, h("div", { class: "panel" }, h("p", { role: "alert" }, "This table no longer exists (it may have finished)."),
-        finished ? h("p", {}, button(`Replay “${finished.name}”`, () => app.go("replay", finished.match), { class: "primary" })) : null,
+      if (finished) {
+        fill(frame, finishedRanking(finished, session.name, () => app.go("replay", finished.match)));
+        return;
+      }
+      fill(frame, h("div", { class: "panel" }, h("p", { role: "alert" }, "This table no longer exists."),
         h("a", { href: "#lobby" }, "Back to the lobby")));
     }
   }
@@ -173,6 +178,12 @@ export function tableScreen(app, roomId) {
       }
     },
     onReconnect() { join(); },
-    unmount() { closed = true; clearInterval(ticker); },
+    unmount() {
+      closed = true;
+      clearInterval(ticker);
+      // A watcher who goes elsewhere stops watching (the table's watcher count, and a finished table nobody
+      // is at leaves the lobby); a seated player keeps the seat.
+      if (state.snapshot && !state.snapshot.seat) session.request("leave", { room: roomId }).catch(() => {});
+    },
   };
 }

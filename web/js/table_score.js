@@ -129,6 +129,35 @@ export function handSummary(snap, scored, dismiss) {
     button("Close", dismiss, { "data-focus": "close-summary" }));
 }
 
+/** Places from first to last, each a list of seats, from the totals (highest first; equal totals share). */
+export function placesOf(totals) {
+  const places = [];
+  for (const seat of [...SEATS].sort((a, b) => totals[b] - totals[a])) {
+    const last = places[places.length - 1];
+    if (last && totals[last[0]] === totals[seat]) last.push(seat);
+    else places.push([seat]);
+  }
+  return places;
+}
+
+function placeList(places, players, totals, me) {
+  return h("ol", { class: "places" }, places.map((place) => h("li", {},
+    place.map((s) => h("span", { class: players[s] === me ? "own" : null }, `${playerText(players[s])} (${SEAT_NAMES[s]}) ${totals[s]}`))
+      .flatMap((el, i) => (i ? [" = ", el] : [el])))));
+}
+
+/**
+ * A finished match no longer at its table (a `list-matches` entry): its final ranking and totals, and its
+ * replay (`openReplay`).
+ */
+export function finishedRanking(match, me, openReplay) {
+  return h("div", { class: "panel summary ranking", role: "region", "aria-label": "final ranking" },
+    h("h2", {}, `The match at “${match.name}” is over: the final ranking`),
+    placeList(placesOf(match.totals), match.players, match.totals, me),
+    h("p", { class: "muted" }, `Finished ${new Date(match.finished * 1000).toLocaleString()}.`),
+    h("div", { class: "buttons" }, button(`Replay “${match.name}”`, openReplay, { class: "primary" }), h("a", { href: "#lobby" }, "Back to the lobby")));
+}
+
 /** The final ranking (places, ties sharing) with the totals, and another match with the same players. */
 export function ranking(state, actions) {
   const snap = state.snapshot;
@@ -139,7 +168,6 @@ export function ranking(state, actions) {
   else if (host) next = button("Another match, same players", () => actions.rematch(), { class: "primary" });
   return h("div", { class: "summary ranking", role: "region", "aria-label": "final ranking" },
     h("h2", {}, "The match is over"),
-    h("ol", {}, (view.ranking || []).map((place) => h("li", {},
-      place.map((s) => `${playerText(snap.players[s])} (${SEAT_NAMES[s]}) ${view.totals[s]}`).join(" = ")))),
-    h("div", { class: "buttons" }, next, h("a", { href: "#lobby" }, "Back to the lobby")));
+    placeList(view.ranking || placesOf(view.totals), snap.players, view.totals, state.me),
+    h("div", { class: "buttons" }, next, h("a", { href: `#replay=${encodeURIComponent(snap.room)}` }, "Replay this match"), h("a", { href: "#lobby" }, "Back to the lobby")));
 }
