@@ -113,7 +113,18 @@ async def screens(server: BarbuServer, out: Path, scheme: str, size: str) -> Non
             await page.click("text=Play a random deal")
             await page.wait_for_selector(".layout")
             await shoot(page, out, f"solitaire-{game}-{tag}")
+            if game == "forty-thieves":  # a hint marked on the board, then a refused move in words
+                await page.click("[data-focus=hint]")
+                await page.wait_for_selector(".hint, .error", timeout=60_000)
+                await shoot(page, out, f"solitaire-hint-{tag}")
+                await page.locator("[data-pile=t1]").last.click()
+                await page.locator("[data-pile=t2]").last.click()
+                await page.wait_for_timeout(300)
+                await shoot(page, out, f"solitaire-refused-{tag}")
             await page.goto(f"{base}#lobby")
+        await page.goto(f"{base}#table={room}")  # a finished match's link: its ranking
+        await page.wait_for_selector(".ranking")
+        await shoot(page, out, f"finished-link-{tag}")
         await browser.close()
 
 
