@@ -6,16 +6,20 @@ measures its round trips; meanwhile a *flooder* logs in and sends ``--requests``
 
 - case ``quiet``: no flooder (the baseline);
 - case ``reading``: the flooder reads its replies as they come;
-- case ``never-reads``: the flooder never reads a reply.
+- case ``never-reads``: the flooder never reads a reply;
+- case ``login-storm``: ``--logins`` new names (4,000 by default) log in, spread evenly over
+  ``--storm-seconds`` (20 s), each on a connection of its own (``hello``, ``login``, read the reply, close):
+  every login writes its player's resume token to the store.
 
 A flood case lasts until the flooder has read its last reply (``reading``) or its last request went out
 (``never-reads``: the server stops reading a connection it dropped), or ``--seconds`` pass; the victim's
 round trips of that span (and half a second after) are counted. Prints per case the victim's round trips
 (p50, p99, worst, in ms), what the flooder got (requests sent, replies, ``slow-down`` refusals, whether the
-server dropped it, how long the flood lasted), and the server's resident memory (largest seen during the
-case, MiB). Run:
+server dropped it, how long the flood lasted; the storm: logins answered, refused, failed), and the
+server's resident memory (largest seen during the case, MiB) and CPU time over the case (s). Run:
 
     .venv/bin/python -m benchmarks.flood [--requests 20000] [--tables 40] [--seconds 30]
+        [--logins 4000] [--storm-seconds 20] [--cases quiet,reading,never-reads,login-storm]
 """
 
 from __future__ import annotations
@@ -37,6 +41,8 @@ import websockets
 from benchmarks.load import start_server
 from client import Connection
 
+#: The cases, in the order they run.
+CASES = ("quiet", "reading", "never-reads", "login-storm")
 #: Seconds between two round trips of the victim.
 VICTIM_PACE = 0.02
 
@@ -53,8 +59,20 @@ class Case:
     replies: int = 0
     refused: int = 0
     dropped: bool = False
+    failed: int = 0  # the storm's logins with no reply
     rss: int = 0
     seconds: float = 0.0
+    cpu: float = 0.0  # the server's CPU seconds over the case
+
+
+def cpu_of(pid: int) -> float:
+    """CPU seconds (user and system) process ``pid`` has used so far (0 if it cannot be read)."""
+    try:
+        with open(f"/proc/{pid}/stat", encoding="ascii") as stat:
+            fields = stat.read().rsplit(")", 1)[1].split()
+    except OSError:
+        return 0.0
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
 
 
 def rss_of(pid: int) -> int:
@@ -124,19 +142,68 @@ async def flooder(url: str, requests: int, read: bool, name: str, limit: float) 
     return {**got, **span, "dropped": int(dropped)}
 
 
-async def flood_in_a_process(url: str, requests: int, name: str, limit: float) -> dict[str, float]:
-    """Run ``flooder`` in a process of its own (its CPU does not slow the victim's client down)."""
+async def storm(url: str, logins: int, span: float, limit: float) -> dict[str, float]:
+    """Log ``logins`` new names in, one every ``span / logins`` seconds, each on a connection of its own
+    (``hello``, ``login``, read the reply, close); returns (as a map) how many got ``logged-in``, an
+    ``error`` reply, or no reply (a refused or failed connection), and when the storm began and ended.
+    Logins still open ``limit`` seconds after the start are abandoned (counted as failed)."""
+    got = {"replies": 0, "refused": 0, "failed": 0, "sent": 0}
+    tag = os.getpid()
+
+    async def one(number: int) -> None:
+        try:
+            async with websockets.connect(url, compression=None, proxy=None, open_timeout=limit) as ws:
+                await ws.send(msgpack.packb({"type": "hello", "id": 1, "version": 1, "client": "storm"}))
+                await ws.recv()
+                await ws.send(msgpack.packb({"type": "login", "id": 2, "name": f"storm-{tag}-{number}"}))
+                got["sent"] += 1
+                reply = msgpack.unpackb(await ws.recv())
+                got["refused" if reply["type"] == "error" else "replies"] += 1
+        except (OSError, websockets.exceptions.WebSocketException, TimeoutError) as exc:
+            got["failed"] += 1
+            why = f"failed: {type(exc).__name__}"
+            got[why] = got.get(why, 0) + 1
+
+    began = time.time()
+    tasks = []
+    for number in range(logins):
+        await asyncio.sleep(max(0.0, began + number * span / logins - time.time()))
+        tasks.append(asyncio.create_task(one(number)))
+    _, pending = await asyncio.wait(tasks, timeout=max(0.1, began + limit - time.time()))
+    for task in pending:
+        task.cancel()
+    got["failed"] += len(pending)
+    return {**got, "began": began, "ended": time.time(), "dropped": 0}
+
+
+async def flood_in_a_process(
+    url: str, requests: int, name: str, limit: float, logins: int = 0, span: float = 0.0
+) -> dict[str, float]:
+    """Run ``flooder`` (or, case ``login-storm``, ``storm``) in a process of its own (its CPU does not slow
+    the victim's client down)."""
     command = [sys.executable, "-m", "benchmarks.flood", "--flooder", url, "--requests", str(requests)]
-    command += ["--case", name, "--seconds", str(limit)]
+    command += [
+        "--case",
+        name,
+        "--seconds",
+        str(limit),
+        "--logins",
+        str(logins),
+        "--storm-seconds",
+        str(span),
+    ]
     proc = await asyncio.create_subprocess_exec(*command, stdout=asyncio.subprocess.PIPE)
     out, _ = await proc.communicate()
     result: dict[str, float] = json.loads(out)
     return result
 
 
-async def run_case(url: str, pid: int, name: str, requests: int, limit: float) -> Case:
+async def run_case(
+    url: str, pid: int, name: str, requests: int, limit: float, logins: int = 0, span: float = 0.0
+) -> Case:
     """One case: the victim measures while the flooder (if any) floods."""
     case = Case(name)
+    cpu = cpu_of(pid)
     stop = asyncio.Event()
     watching = asyncio.create_task(victim(url, stop, case, pid))
     await asyncio.sleep(0.5)
@@ -145,11 +212,12 @@ async def run_case(url: str, pid: int, name: str, requests: int, limit: float) -
         await asyncio.sleep(3.0)
         ended = time.time()
     else:
-        got = await flood_in_a_process(url, requests, name, limit)
+        got = await flood_in_a_process(url, requests, name, limit, logins, span)
         case.replies, case.refused, case.sent = int(got["replies"]), int(got["refused"]), int(got["sent"])
-        case.dropped = bool(got["dropped"])
+        case.dropped, case.failed = bool(got["dropped"]), int(got.get("failed", 0))
         began, ended = got["began"], got["ended"]
     case.seconds = ended - began
+    case.cpu = cpu_of(pid) - cpu
     await asyncio.sleep(1.0)
     stop.set()
     await watching
@@ -158,14 +226,16 @@ async def run_case(url: str, pid: int, name: str, requests: int, limit: float) -
     return case
 
 
-async def run(url: str, pid: int, requests: int, tables: int, limit: float) -> list[Case]:
-    """Open the tables, then run the three cases one after another."""
+async def run(
+    url: str, pid: int, requests: int, tables: int, limit: float, cases: list[str], logins: int, span: float
+) -> list[Case]:
+    """Open the tables, then run the ``cases`` one after another."""
     for start in range(0, tables, 3):  # a player may have 3 tables waiting at a time
         async with await Connection.connect(url, client="setup", timeout=60) as host:
             await host.login(f"host-{start}")
             for i in range(start, min(start + 3, tables)):
                 await host.create_table(f"table {i:03d} waiting for players")
-    return [await run_case(url, pid, name, requests, limit) for name in ("quiet", "reading", "never-reads")]
+    return [await run_case(url, pid, name, requests, limit, logins, span) for name in cases]
 
 
 def report(case: Case) -> str:
@@ -174,9 +244,15 @@ def report(case: Case) -> str:
     p99 = statistics.quantiles(trips, n=100, method="inclusive")[98] if len(trips) >= 2 else trips[-1]
     line = (
         f"{case.name:12} victim: {len(trips):4d} round trips  p50 {statistics.median(trips) * 1000:6.1f} ms"
-        f"  p99 {p99 * 1000:6.1f} ms  worst {trips[-1] * 1000:6.1f} ms  | server RSS {case.rss / 2**20:5.1f} MiB"
+        f"  p99 {p99 * 1000:6.1f} ms  worst {trips[-1] * 1000:6.1f} ms  | server RSS {case.rss / 2**20:5.1f} MiB,"
+        f" CPU {case.cpu:5.1f} s"
     )
-    if case.name != "quiet":
+    if case.name == "login-storm":
+        line += (
+            f"  | storm: {case.replies} logged in, {case.refused} refused, {case.failed}"
+            f" failed, {case.seconds:.1f} s"
+        )
+    elif case.name != "quiet":
         line += (
             f"  | flooder: {case.sent} sent, {case.replies} replies, {case.refused} slow-down,"
             f" {'dropped' if case.dropped else 'not dropped'}, {case.seconds:.1f} s"
@@ -190,9 +266,28 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--requests", type=int, default=20_000, help="requests the flooder pipelines")
     parser.add_argument("--tables", type=int, default=40, help="waiting tables in the lobby (default 40)")
     parser.add_argument("--seconds", type=float, default=30.0, help="longest a flood case lasts (default 30)")
+    parser.add_argument(
+        "--logins", type=int, default=4000, help="new names in the login storm (default 4000)"
+    )
+    parser.add_argument(
+        "--storm-seconds",
+        type=float,
+        default=20.0,
+        help="span the storm's logins are spread over (default 20)",
+    )
+    parser.add_argument(
+        "--cases", default=",".join(CASES), help=f"cases to run, comma-separated (default {','.join(CASES)})"
+    )
     parser.add_argument("--flooder", metavar="URL", help=argparse.SUPPRESS)  # the flooder's own process
     parser.add_argument("--case", default="reading", help=argparse.SUPPRESS)
     args = parser.parse_args(argv)
+    cases = args.cases.split(",")
+    if unknown := set(cases) - set(CASES):
+        parser.error(f"unknown case(s) {', '.join(sorted(unknown))}: choose from {', '.join(CASES)}")
+    if args.flooder and args.case == "login-storm":
+        limit = max(args.seconds, args.storm_seconds + 10)
+        print(json.dumps(asyncio.run(storm(args.flooder, args.logins, args.storm_seconds, limit))))
+        return 0
     if args.flooder:
         got = asyncio.run(
             flooder(args.flooder, args.requests, args.case == "reading", args.case, args.seconds)
@@ -202,13 +297,27 @@ def main(argv: list[str] | None = None) -> int:
     with tempfile.TemporaryDirectory() as tmp:
         proc, url = start_server(os.path.join(tmp, "flood.sqlite3"))
         try:
-            cases = asyncio.run(run(url, proc.pid, args.requests, args.tables, args.seconds))
+            measured = asyncio.run(
+                run(
+                    url,
+                    proc.pid,
+                    args.requests,
+                    args.tables,
+                    args.seconds,
+                    cases,
+                    args.logins,
+                    args.storm_seconds,
+                )
+            )
         finally:
             proc.terminate()
             with contextlib.suppress(Exception):
                 proc.wait(10)
-    print(f"flooder pipelines {args.requests} list-rooms; {args.tables} tables listed; victim every 20 ms")
-    for case in cases:
+    print(
+        f"flooder pipelines {args.requests} list-rooms; storm: {args.logins} logins over {args.storm_seconds:g} s;"
+        f" {args.tables} tables listed; victim every 20 ms"
+    )
+    for case in measured:
         print(report(case))
     return 0
 

@@ -84,6 +84,21 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
         help="requests one connection may send back to back before --request-rate applies (default 400)",
     )
     p.add_argument(
+        "--address-request-rate",
+        type=positive,
+        default=None,
+        metavar="N",
+        help="requests per second all connections from one IP address may send together (default 5 times "
+        "--request-rate; behind a reverse proxy everyone shares its address: raise it)",
+    )
+    p.add_argument(
+        "--address-request-burst",
+        type=positive,
+        default=None,
+        metavar="N",
+        help="requests one address's connections may send back to back (default 5 times --request-burst)",
+    )
+    p.add_argument(
         "--token-days",
         type=positive,
         default=ServerConfig.token_ttl / 86400,
@@ -189,6 +204,8 @@ def run_serve(args: argparse.Namespace) -> int:
         workers=args.workers,
         request_rate=args.request_rate,
         request_burst=args.request_burst,
+        address_request_rate=args.address_request_rate,
+        address_request_burst=args.address_request_burst,
         token_ttl=args.token_days * 86400,
         hint_budget=args.hint_budget,
         max_connections=args.max_connections,

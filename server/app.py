@@ -19,13 +19,14 @@ import signal
 import socket
 from http import HTTPStatus
 from types import TracebackType
-from typing import Any
+from typing import Any, ClassVar
 
 from websockets.asyncio.server import Server, ServerConnection, serve
 from websockets.http11 import Request, Response
 
 from server.config import ServerConfig
 from server.connection import serve_connection
+from server.durability import GroupCommit
 from server.lobby import Lobby
 from server.ratelimit import Throttle
 from server.static import StaticFiles
@@ -50,9 +51,12 @@ class BarbuServer:
         self.lobby: Lobby | None = None
         self._server: Server | None = None
         self.workers: WorkerPool | None = None
+        self.durable: GroupCommit | None = None
         self.static = StaticFiles()
         self._expiry: asyncio.Task[None] | None = None
         self._accept_errors = Throttle(1.0)
+        self.connections = ConnectionCounts()
+        self._connection_class = type("Counted", (CountedConnection,), {"counts": self.connections})
         self._loop_handler: Any = None
 
     async def start(self) -> None:
@@ -62,9 +66,11 @@ class BarbuServer:
             StoreError: the store cannot be used (see :class:`server.store.Store`).
             OSError: the address cannot be bound; the store is closed and its lock released again.
         """
-        self.store = Store(self.config.db)
+        self.store = Store(self.config.db, group_commit=True)
+        self.durable = GroupCommit(self.store)
+        self.durable.start()
         self.workers = WorkerPool(self.config.workers)
-        self.lobby = Lobby(self.store, self.config, self.workers)
+        self.lobby = Lobby(self.store, self.config, self.workers, self.durable)
         try:
             self.lobby.restore()
             self._server = await serve(
@@ -72,6 +78,7 @@ class BarbuServer:
                 self.config.host,
                 self.config.port,
                 process_request=self._process_request,
+                create_connection=self._connection_class,
                 compression=None,
                 max_size=self.config.max_frame,
                 ping_interval=self.config.ping_interval,
@@ -124,6 +131,9 @@ class BarbuServer:
         if self.workers is not None:
             await self.workers.close()
             self.workers = None
+        if self.durable is not None:
+            await self.durable.close()
+            self.durable = None
         if self.store is not None:
             self.store.close()
             self.store = None
@@ -166,23 +176,71 @@ class BarbuServer:
         )
 
 
+class ConnectionCounts:
+    """The server's connections (from the TCP accept, handshake included, to the close), in all and by IP
+    address: what the caps count, kept up to date so that checking one costs nothing however many there are
+    (a count over every open connection made each accept cost O(n): a login storm's quadratic)."""
+
+    def __init__(self) -> None:
+        self.total = 0
+        self.by_address: dict[str, int] = {}
+
+    def add(self, address: str) -> None:
+        """Count a connection from ``address``."""
+        self.total += 1
+        self.by_address[address] = self.by_address.get(address, 0) + 1
+
+    def remove(self, address: str) -> None:
+        """A connection from ``address`` is gone (or refused)."""
+        self.total -= 1
+        left = self.by_address[address] - 1
+        if left:
+            self.by_address[address] = left
+        else:
+            del self.by_address[address]
+
+
+class CountedConnection(ServerConnection):
+    """A ``ServerConnection`` counted in its server's ``counts`` while its TCP connection is open (a subclass
+    per server sets ``counts``)."""
+
+    counts: ClassVar[ConnectionCounts]
+    counted: str | None = None
+
+    def connection_made(self, transport: asyncio.BaseTransport) -> None:
+        super().connection_made(transport)
+        peer = transport.get_extra_info("peername")
+        self.counted = str(peer[0]) if isinstance(peer, tuple) and peer else "unknown"
+        self.counts.add(self.counted)
+
+    def connection_lost(self, exc: Exception | None) -> None:
+        try:
+            super().connection_lost(exc)
+        finally:
+            self.uncount()
+
+    def uncount(self) -> None:
+        """Stop counting this connection (it closes, or is refused and closes soon)."""
+        if self.counted is not None:
+            self.counts.remove(self.counted)
+            self.counted = None
+
+
 def over_capacity(connection: ServerConnection, config: ServerConfig) -> Response | None:
-    """HTTP 503 when accepting ``connection`` would make more than ``config.max_connections`` connections in
-    all or ``config.max_connections_per_address`` from its address; None when there is room. Counted over the
-    server's open connections (``connection`` itself is not among them yet)."""
-    others = connection.server.all_connections
-    if len(others) >= config.max_connections:
-        return _unavailable(connection, "the server is full: too many connections; try later")
-    address = _address(connection)
-    same = sum(1 for other in others if _address(other) == address)
-    if same >= config.max_connections_per_address:
-        return _unavailable(connection, "too many connections from your address; close some and try again")
-    return None
-
-
-def _address(connection: ServerConnection) -> str:
-    remote = connection.remote_address
-    return str(remote[0]) if isinstance(remote, tuple) and remote else "unknown"
+    """HTTP 503 when ``connection`` makes more than ``config.max_connections`` connections in all or
+    ``config.max_connections_per_address`` from its address (a ``CountedConnection``, counted from its
+    accept; a refused one is no longer counted); None when there is room."""
+    if not isinstance(connection, CountedConnection) or connection.counted is None:
+        return None
+    counts, address = connection.counts, connection.counted
+    if counts.total > config.max_connections:
+        why = "the server is full: too many connections; try later"
+    elif counts.by_address.get(address, 0) > config.max_connections_per_address:
+        why = "too many connections from your address; close some and try again"
+    else:
+        return None
+    connection.uncount()
+    return _unavailable(connection, why)
 
 
 def _unavailable(connection: ServerConnection, why: str) -> Response:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import ClassVar
 
 
 @dataclass(frozen=True)
@@ -27,6 +28,12 @@ class ServerConfig:
         request_rate: requests per second one connection may send on average (its budget refills at this
             rate); beyond it requests are refused with ``slow-down``.
         request_burst: requests one connection may send back to back before ``request_rate`` applies.
+        address_request_rate: requests per second all connections from one IP address may send together
+            (None: 5 times ``request_rate``), so that opening many connections does not multiply the
+            budget; beyond it their requests are refused with ``slow-down``. Behind a reverse proxy every
+            player shares the proxy's address: raise it there.
+        address_request_burst: requests the connections of one address may send back to back before
+            ``address_request_rate`` applies (None: 5 times ``request_burst``).
         max_waiting_tables: unstarted tables one player may have created at a time.
         max_tables: Barbu tables the server holds at most (solitaire rooms are counted apart, so they can
             never use up the tables' room).
@@ -76,6 +83,8 @@ class ServerConfig:
     max_queued_bytes: int = 1 << 20
     request_rate: float = 200.0
     request_burst: float = 400.0
+    address_request_rate: float | None = None
+    address_request_burst: float | None = None
     empty_table_ttl: float = 300.0
     login_timeout: float = 30.0
     token_ttl: float = 30 * 86400.0
@@ -96,3 +105,18 @@ class ServerConfig:
     max_listed: int = 200
     workers: int = 1
     hint_budget: float = 2.0
+
+    #: How many connections' budgets one address gets when its own is not set.
+    ADDRESS_SHARE: ClassVar[float] = 5.0
+
+    @property
+    def address_rate(self) -> float:
+        """``address_request_rate``, or its default: 5 times ``request_rate``."""
+        rate = self.address_request_rate
+        return self.ADDRESS_SHARE * self.request_rate if rate is None else rate
+
+    @property
+    def address_burst(self) -> float:
+        """``address_request_burst``, or its default: 5 times ``request_burst``."""
+        burst = self.address_request_burst
+        return self.ADDRESS_SHARE * self.request_burst if burst is None else burst

@@ -3,8 +3,9 @@ answer every refusal with a typed ``error`` while the connection and the rooms c
 
 Fairness: requests of one connection are carried out one at a time, and the loop yields to the event loop
 after each, so a client pipelining thousands of requests takes turns with everyone else; a request beyond
-the connection's budget (``ServerConfig.request_rate``, ``request_burst``) is refused with ``slow-down``
-before it is looked at; once the server is done with a connection (closed for a full backlog, a takeover,
+the connection's budget (``ServerConfig.request_rate``, ``request_burst``), or beyond the budget all
+connections from its IP address share (``address_request_rate``, ``address_request_burst``: many connections
+do not multiply the rate), is refused with ``slow-down`` before it is looked at; once the server is done with a connection (closed for a full backlog, a takeover,
 too many wrong passwords) the requests it had already sent are dropped unread.
 
 The first frame fixes the connection's encoding (msgpack in binary frames, JSON in text frames:
@@ -42,7 +43,14 @@ async def serve_connection(ws: ServerConnection, lobby: Lobby) -> None:
     # one go, and 256 KiB (asyncio's default) of pipelined small requests is a pause of tens of ms.
     if hasattr(ws.transport, "max_size"):
         ws.transport.max_size = READ_CHUNK
-    peer = Peer(ws, config.max_backlog, config.max_queued_bytes, config.request_rate, config.request_burst)
+    peer = Peer(
+        ws,
+        config.max_backlog,
+        config.max_queued_bytes,
+        config.request_rate,
+        config.request_burst,
+        lobby.durable,
+    )
 
     def login_deadline() -> None:
         # A connection that never logs in holds a socket and a task for nothing: close it.
@@ -52,6 +60,7 @@ async def serve_connection(ws: ServerConnection, lobby: Lobby) -> None:
             )
 
     deadline = asyncio.get_running_loop().call_later(lobby.config.login_timeout, login_deadline)
+    lobby.budgets.open(peer.address)
     try:
         async for frame in ws:
             if peer.closed:
@@ -65,6 +74,7 @@ async def serve_connection(ws: ServerConnection, lobby: Lobby) -> None:
         pass
     finally:
         deadline.cancel()
+        lobby.budgets.close(peer.address)
         await lobby.disconnected(peer)
         await peer.close()
 
@@ -83,6 +93,14 @@ async def handle_frame(peer: Peer, frame: bytes | str, lobby: Lobby) -> None:
             raise ProtocolError(
                 "slow-down",
                 f"more than {lobby.config.request_rate:g} requests a second: wait {wait:.2f} s",
+                retry_after=max(0.001, round(wait, 3)),
+            )
+        wait = lobby.budgets.take(peer.address)
+        if wait > 0:
+            raise ProtocolError(
+                "slow-down",
+                f"more than {lobby.config.address_rate:g} requests a second from your address"
+                f" (all its connections together): wait {wait:.2f} s",
                 retry_after=max(0.001, round(wait, 3)),
             )
         await lobby.handle(peer, parse_request(wire))

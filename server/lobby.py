@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import functools
 import hmac
 import logging
 import math
@@ -58,9 +59,10 @@ from protocol import (
 from protocol.schema import BLANKS
 from server.barbu_table import BOT_PREFIX, BarbuTable, default_policy
 from server.config import ServerConfig
+from server.durability import GroupCommit
 from server.lookalike import skeleton
 from server.peer import Peer
-from server.ratelimit import EventWindow
+from server.ratelimit import AddressBudgets, EventWindow
 from server.replays import FinishedMatches
 from server.room import Room
 from server.solitaire_daily import daily_table, today
@@ -112,6 +114,7 @@ def fold(name: str) -> str:
     return unicodedata.normalize("NFKC", name).casefold()
 
 
+@functools.lru_cache(maxsize=1 << 14)
 def likeness(name: str) -> frozenset[str]:
     """What ``name`` looks like: its UTS #39 skeleton as written and case-folded (``fold``); two names
     sharing one would be taken for one another."""
@@ -147,6 +150,34 @@ def check_player_name(name: str) -> str:
     return name
 
 
+class OnlinePlayers(dict[str, Peer]):
+    """The connected players (name to connection), indexed by what their names look like (``likeness``),
+    so that a login finds a look-alike without going through every player: a login storm would otherwise
+    cost the square of the players online."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self._looks: dict[str, set[str]] = {}
+
+    def __setitem__(self, name: str, peer: Peer) -> None:
+        super().__setitem__(name, peer)
+        for look in likeness(name):
+            self._looks.setdefault(look, set()).add(name)
+
+    def __delitem__(self, name: str) -> None:
+        super().__delitem__(name)
+        for look in likeness(name):
+            names = self._looks.get(look)
+            if names is not None:
+                names.discard(name)
+                if not names:
+                    del self._looks[look]
+
+    def looking_like(self, look: str) -> set[str]:
+        """The connected players one of whose ``likeness`` is ``look``."""
+        return self._looks.get(look, set())
+
+
 class Lobby:
     """All rooms and logged-in players of one server.
 
@@ -154,14 +185,25 @@ class Lobby:
         store: the server's store.
         config: the server's settings.
         workers: the server's pool for CPU-heavy work, handed to every room (None: a pool refusing all jobs).
+        durable: the store's group commit, which every connection's frames wait for (None: the store
+            fsyncs each write itself).
     """
 
-    def __init__(self, store: Store, config: ServerConfig, workers: WorkerPool | None = None):
+    def __init__(
+        self,
+        store: Store,
+        config: ServerConfig,
+        workers: WorkerPool | None = None,
+        durable: GroupCommit | None = None,
+    ):
         self.store = store
+        self.durable = durable
+        #: The request budgets of IP addresses, each shared by all the address's connections.
+        self.budgets = AddressBudgets(config.address_rate, config.address_burst)
         self.config = config
         self.workers = unavailable() if workers is None else workers
         self.rooms: dict[str, Room] = {}
-        self.online: dict[str, Peer] = {}
+        self.online = OnlinePlayers()
         # ("password" or "token", address) -> its recent wrong passwords or resume tokens
         self._wrong_guesses: dict[tuple[str, str], EventWindow] = {}
         self.finished = FinishedMatches(store)  # finished matches' summaries and replays, kept
@@ -289,11 +331,12 @@ class Lobby:
         (``Alice`` for ``alice``), or the same confusable skeleton (``lookalike``: a Cyrillic ``аlice``,
         ``bi11`` for ``bill``). At a table the two would pass for one another."""
         looks = likeness(name)
-        players = set(self.online)
+        twins = {p for look in looks for p in self.online.looking_like(look) if p != name}
         for room in self.rooms.values():
             if isinstance(room, BarbuTable) and room.state != "over":
-                players.update(seat.owner for seat in room.seats if seat.owner and not seat.is_bot)
-        return next((p for p in sorted(players) if p != name and likeness(p) & looks), None)
+                owners = (seat.owner for seat in room.seats if seat.owner and not seat.is_bot)
+                twins.update(p for p in owners if p != name and likeness(p) & looks)
+        return min(twins, default=None)
 
     def _check_guessing(self, peer: Peer, field: str) -> None:
         """Refuse a password login (``field`` ``password``) or a ``resume`` (``token``) from an address that

@@ -24,8 +24,10 @@ from websockets.exceptions import ConnectionClosed
 from protocol import Message
 from protocol.encodings import Encoding, encode, transcode
 from server.ratelimit import EventWindow, TokenBucket
+from server.store import StoreUnavailable
 
 if TYPE_CHECKING:
+    from server.durability import GroupCommit
     from server.room import Room
 
 log = logging.getLogger(__name__)
@@ -43,6 +45,9 @@ class Peer:
         max_queued_bytes: bytes of frames allowed to wait unsent before the client is dropped as too slow.
         request_rate: requests per second the connection's budget refills (``budget``).
         request_burst: requests the connection may send back to back.
+        durable: the store's group commit (None: the store fsyncs each write itself): a frame is sent only
+            once the writes committed before it was queued are on disk, so nothing said can be taken back
+            by a power cut.
     """
 
     def __init__(
@@ -52,8 +57,10 @@ class Peer:
         max_queued_bytes: int = 1 << 20,
         request_rate: float = 200.0,
         request_burst: float = 400.0,
+        durable: GroupCommit | None = None,
     ):
         self.ws = ws
+        self._durable = durable
         self.player: str | None = None
         self.greeted = False
         self.rooms: set[Room] = set()
@@ -65,7 +72,8 @@ class Peer:
         self._max_bytes = max_queued_bytes
         self._queued_bytes = 0
         self.encoding: Encoding | None = None  # set by the first frame received
-        self._queue: asyncio.Queue[bytes | str | tuple[int, str] | None] = asyncio.Queue()
+        # Each frame (or close) with the store's commit count when it was queued (``durable``).
+        self._queue: asyncio.Queue[tuple[int, bytes | str | tuple[int, str] | None]] = asyncio.Queue()
         self._writer = asyncio.get_running_loop().create_task(self._write())
         self._chats: EventWindow | None = None
         self.failed_logins = 0
@@ -110,17 +118,20 @@ class Peer:
             )
             self._drop_queue()
             self.closed = True
-            self._queue.put_nowait((1008, "too slow: backlog full"))
+            self._queue.put_nowait((self._mark(), (1008, "too slow: backlog full")))
             return
         self._queued_bytes += len(frame)
-        self._queue.put_nowait(frame)
+        self._queue.put_nowait((self._mark(), frame))
+
+    def _mark(self) -> int:
+        return 0 if self._durable is None else self._durable.store.commits
 
     def end(self, code: int, reason: str) -> None:
         """Close the connection with ``code`` and ``reason`` once the frames already queued are sent; nothing
         queued later is sent."""
         if not self.closed:
             self.closed = True
-            self._queue.put_nowait((code, reason))
+            self._queue.put_nowait((self._mark(), (code, reason)))
 
     def _drop_queue(self) -> None:
         while not self._queue.empty():
@@ -129,10 +140,12 @@ class Peer:
 
     async def _write(self) -> None:
         while True:
-            item = await self._queue.get()
+            mark, item = await self._queue.get()
             if item is None:
                 return
             try:
+                if self._durable is not None and self._durable.pending(mark):
+                    await self._durable.wait(mark)
                 if isinstance(item, tuple):
                     await self.ws.close(*item)
                     return
@@ -144,11 +157,17 @@ class Peer:
                 self.closed = True
                 self._drop_queue()
                 return
+            except StoreUnavailable:  # what this frame tells may not be on disk: it is never sent
+                self.closed = True
+                self._drop_queue()
+                with contextlib.suppress(ConnectionClosed):
+                    await self.ws.close(1011, "the server cannot save; come back after its restart")
+                return
 
     async def close(self) -> None:
         """Stop the writer after the frames already queued (the WebSocket itself is closed by its handler)."""
         self.closed = True
-        self._queue.put_nowait(None)
+        self._queue.put_nowait((0, None))
         with contextlib.suppress(TimeoutError):
             async with asyncio.timeout(1.0):
                 await self._writer

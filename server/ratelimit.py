@@ -1,5 +1,6 @@
-"""A sliding window of recent events: at most ``limit`` in any ``window`` seconds (chat floods, password
-guessing)."""
+"""Rate limits: a sliding window of recent events (at most ``limit`` in any ``window`` seconds: chat floods,
+password guessing), token buckets (a connection's and an address's request budgets), throttled log lines,
+retry pauses."""
 
 from __future__ import annotations
 
@@ -71,6 +72,40 @@ class TokenBucket:
             self._tokens -= 1
             return 0.0
         return (1 - self._tokens) / self.rate
+
+
+class AddressBudgets:
+    """One ``TokenBucket`` per IP address with connections open, shared by all of them: opening more
+    connections does not buy more requests. A bucket lives while its address has a connection open.
+
+    Args:
+        rate: requests per second an address's budget refills.
+        burst: requests an address's connections may send back to back.
+    """
+
+    def __init__(self, rate: float, burst: float) -> None:
+        self.rate = rate
+        self.burst = burst
+        self._buckets: dict[str, tuple[TokenBucket, int]] = {}
+
+    def open(self, address: str) -> None:
+        """A connection from ``address`` opened (it shares the address's bucket, made if none)."""
+        bucket, users = self._buckets.get(address) or (TokenBucket(self.rate, self.burst), 0)
+        self._buckets[address] = (bucket, users + 1)
+
+    def close(self, address: str) -> None:
+        """A connection from ``address`` closed (the bucket goes with the last one)."""
+        bucket, users = self._buckets[address]
+        if users > 1:
+            self._buckets[address] = (bucket, users - 1)
+        else:
+            del self._buckets[address]
+
+    def take(self, address: str) -> float:
+        """``TokenBucket.take`` on ``address``'s bucket (0: allowed, spent; else seconds to wait); an address
+        with no connection open is not limited."""
+        held = self._buckets.get(address)
+        return 0.0 if held is None else held[0].take()
 
 
 class Throttle:

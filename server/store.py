@@ -34,7 +34,13 @@ has no effect; the same ``Store`` writes again once the cause is gone. Several w
 together go in one ``transaction()``.
 
 Durability: ``synchronous=FULL`` in WAL mode, so a write has reached the disk (fsync) before its method
-returns: what the server acknowledges survives a power loss, not only a crash of the process.
+returns: what the server acknowledges survives a power loss, not only a crash of the process. The server
+opens its store with ``group_commit=True`` instead: a write returns once SQLite has written it to the WAL
+file (``synchronous=NORMAL``: no fsync in the event loop), ``commits`` counts the writes so far, and
+``server.durability.GroupCommit`` fsyncs the WAL in a thread of its own, one fsync for every write made
+meanwhile, and checkpoints it there; the server sends nothing (no reply, no broadcast) until the writes made
+before it was queued are on disk. A failed fsync makes the store ``broken``: every later write raises
+``StoreUnavailable``.
 
 One writer: ``Store(path)`` takes an exclusive ``flock`` on ``REALPATH.lock`` (created next to the store's
 real file, holding the owner's pid, removed by ``close``) and one on the store file itself (the same file
@@ -148,6 +154,14 @@ class Store:
         path: the SQLite file.
         readonly: open for reading only (``mode=ro``): no lock, nothing created, migrated or written; the
             file must exist and hold a barbu store. Writing methods then raise ``StoreUnavailable``.
+        group_commit: writes are not fsynced before they return, and SQLite does not checkpoint by itself:
+            the owner runs a ``server.durability.GroupCommit`` on the store, which does both in a thread and
+            says when the writes counted in ``commits`` are on disk.
+
+    Attributes:
+        commits: writes committed so far (a statement outside a ``transaction()``, or a whole transaction).
+        on_commit: called after each of them (``GroupCommit`` sets it to wake its thread).
+        broken: why the store stopped writing for good (a failed fsync), or None.
 
     Raises:
         StoreInUse: (not ``readonly``) another process has the store open.
@@ -156,9 +170,13 @@ class Store:
             or holds a newer schema version.
     """
 
-    def __init__(self, path: str | Path, *, readonly: bool = False):
+    def __init__(self, path: str | Path, *, readonly: bool = False, group_commit: bool = False):
         self.path = str(path)
         self.readonly = readonly
+        self.group_commit = group_commit
+        self.commits = 0
+        self.on_commit: Callable[[], None] | None = None
+        self.broken: str | None = None
         self._lock: tuple[int, int] | None = None
         # SQLite makes these beside a WAL store even to read it: the ones this open makes, close removes.
         real = os.path.realpath(self.path)  # SQLite makes them beside the real file, not beside a link
@@ -220,7 +238,11 @@ class Store:
             raise StoreError(f"{self.path}: not a barbu store (damaged: {check[0] if check else '?'})")
         try:
             db.execute("PRAGMA journal_mode=WAL")
-            db.execute("PRAGMA synchronous=FULL")  # an acknowledged write survives a power loss
+            if self.group_commit:  # GroupCommit fsyncs and checkpoints, outside the event loop
+                db.execute("PRAGMA synchronous=NORMAL")
+                db.execute("PRAGMA wal_autocheckpoint=0")
+            else:
+                db.execute("PRAGMA synchronous=FULL")  # an acknowledged write survives a power loss
             db.execute("PRAGMA foreign_keys=ON")
             # One transaction: a crash leaves either no tables or the whole schema with its version.
             db.executescript(
@@ -298,12 +320,26 @@ class Store:
             StoreUnavailable: SQLite cannot write now; nothing was written.
             sqlite3.IntegrityError: the statement breaks a constraint (a bug, not the disk).
         """
+        self._check_broken()
         try:
-            return self._db.execute(sql, params)
+            cursor = self._db.execute(sql, params)
         except sqlite3.IntegrityError:
             raise
         except sqlite3.DatabaseError as exc:  # OperationalError (full, I/O, too big, read-only) included
             raise StoreUnavailable(f"{self.path}: cannot write the store ({exc})") from exc
+        self._committed()
+        return cursor
+
+    def _check_broken(self) -> None:
+        if self.broken is not None:
+            raise StoreUnavailable(f"{self.path}: cannot write the store ({self.broken})")
+
+    def _committed(self) -> None:
+        """Count a write that ended outside a transaction (a commit) and tell ``on_commit``."""
+        if not self._db.in_transaction:
+            self.commits += 1
+            if self.on_commit is not None:
+                self.on_commit()
 
     def _write_returning(self, sql: str, params: dict[str, Any]) -> list[Any]:
         """Execute one writing statement with a ``RETURNING`` clause and return its rows: all are read here,
@@ -312,12 +348,15 @@ class Store:
         Raises:
             StoreUnavailable: SQLite cannot write now; nothing was written.
         """
+        self._check_broken()
         try:
-            return self._db.execute(sql, params).fetchall()
+            rows = self._db.execute(sql, params).fetchall()
         except sqlite3.IntegrityError:
             raise
         except sqlite3.DatabaseError as exc:  # OperationalError (full, I/O, too big, read-only) included
             raise StoreUnavailable(f"{self.path}: cannot write the store ({exc})") from exc
+        self._committed()
+        return rows
 
     @contextlib.contextmanager
     def transaction(self) -> Iterator[None]:

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import time
 from typing import Any
 
 import msgpack
@@ -249,3 +250,39 @@ async def test_bots_playing_on_keep_the_listing_current(
         await asyncio.sleep(0.01)
     assert not listed, "the end of the match reached the listing"
     assert len(set(seen)) > 2 and seen == sorted(seen), "the hands were seen to go by"
+
+
+async def test_connections_from_one_address_share_its_request_budget(start_server: StartServer) -> None:
+    """100 connections from one address must not get 100 times one connection's rate: an address has a
+    budget of its own, which every connection from it spends; another address keeps its own."""
+    server = await start_server(
+        request_rate=1000, request_burst=60, address_request_rate=20, address_request_burst=100
+    )
+    flooders = [await _logged_in_raw(server, f"flooder{i}") for i in range(10)]
+    began = time.monotonic()
+    for ws in flooders:
+        for i in range(50):
+            await ws.send(_frame({"type": "list-rooms", "id": 100 + i}))
+    replies = [[msgpack.unpackb(await ws.recv()) for _ in range(50)] for ws in flooders]
+    elapsed = time.monotonic() - began
+    answered = sum(r["type"] == "rooms" for each in replies for r in each)
+    refused = [r for each in replies for r in each if r["type"] == "error"]
+    # Each connection's own budget (60) would let all 500 through; the address's lets 100 (a full bucket)
+    # and 20 a second.
+    assert answered <= 100 + 20 * elapsed + 1, (answered, elapsed)
+    assert len(refused) == 500 - answered
+    assert all(r["code"] == "slow-down" and "your address" in r["message"] for r in refused)
+    assert all(0 < r["retry_after"] <= 0.05 for r in refused)
+    # Another address is not held back by this one's flood.
+    other = await websockets.connect(server.url, compression=None, proxy=None, local_addr=("127.0.0.2", 0))
+    await other.send(_frame({"type": "hello", "id": 1, "version": 1, "client": "other"}))
+    await other.recv()
+    await other.send(_frame({"type": "login", "id": 2, "name": "other"}))
+    await other.recv()
+    await other.send(_frame({"type": "list-rooms", "id": 3}))
+    assert msgpack.unpackb(await other.recv())["type"] == "rooms"
+    await asyncio.sleep(0.2)  # the address's budget refills: its connections carry on
+    await flooders[0].send(_frame({"type": "list-rooms", "id": 900}))
+    assert msgpack.unpackb(await flooders[0].recv())["type"] == "rooms"
+    for ws in [*flooders, other]:
+        await ws.close()

@@ -1,0 +1,176 @@
+"""Group commit: the store's writes reach the disk in a thread of their own, and nothing is sent before the
+writes it may depend on are there.
+
+The server's ``Store`` is opened with ``group_commit=True``: a write returns once SQLite has written it to
+the WAL file, without an fsync, so a burst of writes (a login storm: one resume token each) no longer
+stalls the event loop for one fsync apiece. ``GroupCommit`` keeps the promise that an acknowledged action
+survives a power loss: its thread fsyncs the WAL file (one fsync covering every write made before it
+started), and each ``Peer`` holds a frame until the writes counted when it was queued are on disk
+(``wait``), so no reply and no broadcast tells anyone of a write that a power cut could still take back.
+The thread also checkpoints the WAL into the store file (SQLite's own checkpoints are off: they would
+fsync in the event loop).
+
+A failed fsync cannot be retried (Linux forgets the error and the unwritten pages): the store is marked
+``broken`` (every later write is refused, ``store-unavailable``), and everyone waiting gets
+``StoreUnavailable``; the server must be restarted, and rebuilds its rooms from what is on disk.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+import os
+import sqlite3
+import threading
+from collections.abc import Callable
+from typing import TypeVar
+
+from server.store import Store, StoreUnavailable
+
+log = logging.getLogger(__name__)
+T = TypeVar("T")
+
+#: Commits after which the thread folds the WAL back into the store file (a passive checkpoint: it never
+#: waits for, nor holds up, the event loop's writes).
+CHECKPOINT_EVERY = 1000
+
+
+class GroupCommit:
+    """The fsync thread of ``store`` (opened with ``group_commit=True``), started with ``start`` from the
+    event loop whose ``wait`` calls it answers.
+
+    Attributes:
+        synced: how many of ``store.commits`` are known to be on disk.
+    """
+
+    def __init__(self, store: Store):
+        self.store = store
+        self.synced = store.commits
+        self._wake = threading.Event()
+        self._stopping = False
+        self._thread: threading.Thread | None = None
+        self._loop: asyncio.AbstractEventLoop | None = None
+        self._waiters: list[tuple[int, asyncio.Future[None]]] = []
+        self._failure: str | None = None
+        self._wal: tuple[int, int, int] | None = None  # (fd, st_dev, st_ino) of the WAL file
+        self._since_checkpoint = 0
+
+    def start(self) -> None:
+        """Start the thread (call from the running event loop); the store's commits now wake it."""
+        self._loop = asyncio.get_running_loop()
+        self.store.on_commit = self._wake.set
+        self._thread = threading.Thread(target=self._run, name="barbu-group-commit", daemon=True)
+        self._thread.start()
+        self._wake.set()  # the writes made while opening the store
+
+    def pending(self, mark: int) -> bool:
+        """Whether the first ``mark`` commits are not all known to be on disk yet."""
+        return mark > self.synced
+
+    async def wait(self, mark: int) -> None:
+        """Return once the first ``mark`` commits of the store are on disk.
+
+        Raises:
+            StoreUnavailable: an fsync failed: they may never be.
+        """
+        if self._failure is not None:
+            raise StoreUnavailable(f"{self.store.path}: cannot write the store ({self._failure})")
+        if mark <= self.synced:
+            return
+        assert self._loop is not None, "GroupCommit not started"
+        future: asyncio.Future[None] = self._loop.create_future()
+        self._waiters.append((mark, future))
+        self._wake.set()
+        await future
+
+    async def close(self) -> None:
+        """Sync what is left and stop the thread (the store's own ``close`` checkpoints the WAL)."""
+        if self._thread is None:
+            return
+        self._stopping = True
+        self._wake.set()
+        await asyncio.to_thread(self._thread.join)
+        self._thread = None
+        self.store.on_commit = None
+
+    # The thread ----------------------------------------------------------------------------------
+
+    def _run(self) -> None:
+        checkpointer: sqlite3.Connection | None = None
+        done = self.synced
+        try:
+            while True:
+                self._wake.wait()
+                self._wake.clear()
+                target = self.store.commits  # every write counted here has been written to the WAL file
+                if target > done:
+                    try:
+                        os.fsync(self._wal_fd())
+                    except OSError as exc:
+                        self._call(self._failed, f"fsync failed: {exc.strerror or exc}")
+                        return
+                    self._since_checkpoint += target - done
+                    done = target
+                    self._call(self._reached, target)
+                    if self._since_checkpoint >= CHECKPOINT_EVERY:
+                        checkpointer = self._checkpoint(checkpointer)
+                if self._stopping and self.store.commits <= target:
+                    return
+        finally:
+            if checkpointer is not None:
+                checkpointer.close()
+            if self._wal is not None:
+                os.close(self._wal[0])
+
+    def _wal_fd(self) -> int:
+        """A descriptor of the store's WAL file, opened again when SQLite has made a new one."""
+        path = os.path.realpath(self.store.path) + "-wal"
+        now = os.stat(path)
+        if self._wal is not None and (self._wal[1], self._wal[2]) != (now.st_dev, now.st_ino):
+            os.close(self._wal[0])
+            self._wal = None
+        if self._wal is None:
+            fd = os.open(path, os.O_RDONLY | os.O_CLOEXEC)
+            opened = os.fstat(fd)
+            self._wal = (fd, opened.st_dev, opened.st_ino)
+        return self._wal[0]
+
+    def _checkpoint(self, db: sqlite3.Connection | None) -> sqlite3.Connection | None:
+        """Fold the WAL into the store file on the thread's own connection (made on first use); a failure
+        is logged and tried again later (the WAL only grows meanwhile)."""
+        try:
+            if db is None:
+                db = sqlite3.connect(self.store.path, isolation_level=None, check_same_thread=False)
+            db.execute("PRAGMA wal_checkpoint(PASSIVE)").fetchall()
+            self._since_checkpoint = 0
+        except sqlite3.Error as exc:
+            log.warning("%s: checkpoint failed, tried again later: %s", self.store.path, exc)
+        return db
+
+    def _call(self, fn: Callable[[T], None], arg: T) -> None:
+        assert self._loop is not None
+        with contextlib.suppress(RuntimeError):  # the loop is gone (shut down): nobody waits any more
+            self._loop.call_soon_threadsafe(fn, arg)
+
+    # Back in the event loop -----------------------------------------------------------------------
+
+    def _reached(self, target: int) -> None:
+        self.synced = max(self.synced, target)
+        still = []
+        for mark, future in self._waiters:
+            if mark <= self.synced:
+                if not future.done():
+                    future.set_result(None)
+            else:
+                still.append((mark, future))
+        self._waiters = still
+
+    def _failed(self, why: str) -> None:
+        log.critical("%s: %s: the store stops writing; restart the server", self.store.path, why)
+        self._failure = why
+        self.store.broken = why
+        for _, future in self._waiters:
+            if not future.done():
+                future.set_exception(StoreUnavailable(f"{self.store.path}: cannot write the store ({why})"))
+        self._waiters = []

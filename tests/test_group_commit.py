@@ -1,0 +1,120 @@
+"""Group commit, watched at the system calls: a real ``barbu serve`` under ``strace`` while players log in.
+The event loop's thread makes no fsync (a login storm no longer stalls everyone for one fsync per token),
+and yet no ``logged-in`` reply leaves before an fsync made after its token was written to the WAL file has
+finished: acknowledged still means on disk."""
+
+from __future__ import annotations
+
+import asyncio
+import os
+import re
+import shutil
+import signal
+import subprocess
+import sys
+import time
+from dataclasses import dataclass
+from pathlib import Path
+
+import pytest
+
+from client import Connection
+from server.store import Store
+
+ROOT = Path(__file__).resolve().parent.parent
+LINE = re.compile(r"^(\d+) +(\d+\.\d+) (?:<\.\.\. )?(\w+)(?: resumed>|\()(.*)$")
+
+
+@dataclass
+class Call:
+    """One system call of the traced server: thread id, start and end (Unix seconds), name, the rest."""
+
+    tid: int
+    start: float
+    end: float
+    name: str
+    text: str
+
+
+def parse(trace: str) -> list[Call]:
+    """The calls of an ``strace -f -ttt -T`` output, a call split by another thread's (``<unfinished ...>``
+    then ``<... resumed>``) joined into one."""
+    calls: list[Call] = []
+    begun: dict[int, tuple[float, str]] = {}
+    for line in trace.splitlines():
+        found = LINE.match(line)
+        if found is None:
+            continue
+        tid, at, name, rest = int(found[1]), float(found[2]), found[3], found[4]
+        if rest.endswith("<unfinished ...>"):
+            begun[tid] = (at, rest)
+        elif "<... " in line:
+            start, first = begun.pop(tid, (at, ""))
+            calls.append(Call(tid, start, at, name, first + rest))
+        else:
+            took = re.search(r"<(\d+\.\d+)>$", rest)
+            calls.append(Call(tid, at, at + (float(took[1]) if took else 0.0), name, rest))
+    return calls
+
+
+@pytest.mark.skipif(shutil.which("strace") is None, reason="needs strace")
+def test_a_login_is_answered_after_its_token_is_fsynced_and_never_by_the_event_loop(tmp_path: Path) -> None:
+    db = tmp_path / "barbu.sqlite3"
+    trace = tmp_path / "trace.txt"
+    command = ["strace", "-f", "-ttt", "-T", "-qq", "-s", "300", "-o", str(trace)]
+    command += ["-e", "trace=fsync,fdatasync,pwrite64,sendto"]
+    command += [
+        sys.executable,
+        "-m",
+        "cli.main",
+        "serve",
+        "--port",
+        "0",
+        "--db",
+        str(db),
+        "--log-level",
+        "WARNING",
+    ]
+    proc = subprocess.Popen(command, cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+    try:
+        assert proc.stdout is not None
+        for line in proc.stdout:
+            if "listening on ws://" in line:
+                break
+        else:
+            pytest.skip("the server does not run under strace here")
+        url = line.split("listening on ")[1].split()[0]
+        server_pid = int(Path(f"{db}.lock").read_text())  # the event loop's thread id is the process id
+
+        async def log_in() -> list[str]:
+            tokens = []
+            for number in range(8):  # one after another: each reply follows its own token's write
+                async with await Connection.connect(url, timeout=30) as conn:
+                    await conn.login(f"player{number}")
+                    assert conn.token is not None
+                    tokens.append(conn.token)
+            return tokens
+
+        began = time.time()
+        tokens = asyncio.run(log_in())
+        ended = time.time()
+    finally:
+        lock = Path(f"{db}.lock")
+        if proc.poll() is None and lock.exists():
+            os.kill(int(lock.read_text()), signal.SIGTERM)  # the server itself (strace ends with it)
+        elif proc.poll() is None:
+            proc.send_signal(signal.SIGTERM)
+        proc.wait(30)
+    calls = parse(trace.read_text(errors="replace"))
+    loop = [c for c in calls if c.tid == server_pid and began <= c.start <= ended]
+    assert not [c for c in loop if c.name in ("fsync", "fdatasync")], "the event loop waited for the disk"
+    syncs = [c for c in calls if c.tid != server_pid and c.name in ("fsync", "fdatasync")]
+    for token in tokens:
+        [reply] = [c for c in loop if c.name == "sendto" and token in c.text]
+        written = max(c.end for c in loop if c.name == "pwrite64" and c.end <= reply.start)
+        assert any(written <= s.start and s.end <= reply.start for s in syncs), (
+            f"the reply carrying {token} left before its write was on disk"
+        )
+    store = Store(db)  # every token answered is in the store
+    assert [store.token_for_player(f"player{n}") for n in range(8)] == tokens
+    store.close()
