@@ -17,6 +17,7 @@ from engine.solitaire.base import Game
 from engine.solitaire.columns import ColumnGame
 from engine.solitaire.pyramid import SIZE, PyramidGame
 from engine.solitaire.rules import card_of
+from engine.solitaire.search_columns import OpenSearch
 
 
 def shrink_columns(game: ColumnGame, rng: random.Random, left: int) -> None:
@@ -132,3 +133,27 @@ def test_pyramid_verdicts_match_an_exhaustive_search(draw: int) -> None:
         assert isinstance(game, PyramidGame)
         shrink_pyramid(game, random.Random(seed), removals=18, stock=9)
         check(game)
+
+
+@pytest.mark.parametrize("options", [{}, {"build": "any-suit"}, {"kings": "stay"}])
+def test_bakers_dozen_dead_ends_are_lost(options: dict[str, str]) -> None:
+    """Positions met in random play that the search abandons as dead ends (``OpenSearch.stuck``) are lost by
+    the exhaustive search, and the solver says unsolvable there; some are met."""
+    met = 0
+    for seed in range(40):
+        game = new_game("bakers-dozen", options, seed=seed)
+        assert isinstance(game, ColumnGame)
+        rng = random.Random(seed)
+        shrink_columns(game, rng, 15)
+        for _ in range(40):
+            if OpenSearch(game).stuck():
+                assert check(game) is Outcome.UNSOLVABLE
+                met += 1
+                break
+            moves = game.legal_moves()
+            if not moves:
+                break
+            game.apply(rng.choice(moves))
+        if met == 3:
+            break
+    assert met == 3

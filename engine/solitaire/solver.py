@@ -29,7 +29,7 @@ from typing import Any, Protocol
 from engine.solitaire.base import Game, Move
 from engine.solitaire.columns import ColumnGame
 from engine.solitaire.pyramid import PyramidGame
-from engine.solitaire.search_columns import ColumnSearch
+from engine.solitaire.search_columns import ColumnSearch, OpenSearch
 from engine.solitaire.search_pyramid import PyramidSearch
 
 #: Positions a search expands before the next one takes its turn.
@@ -126,7 +126,7 @@ class _GameSearch:
 def search_state(game: Game) -> SearchState:
     """The fastest search view of ``game``'s position (a copy: ``game`` is left alone)."""
     if isinstance(game, ColumnGame) and ColumnSearch.supports(game):
-        return ColumnSearch(game)
+        return OpenSearch(game) if OpenSearch.fits(game) else ColumnSearch(game)
     if isinstance(game, PyramidGame):
         return PyramidSearch(game)
     return _GameSearch(game)
