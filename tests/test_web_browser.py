@@ -604,3 +604,164 @@ async def test_the_host_who_left_sees_the_finished_tables_ranking_from_its_link(
     await ranking_shown(cleo)
     await cleo.click("text=Replay “left early”")
     await cleo.wait_for_selector(".narration")
+
+
+#: The WCAG contrast ratio of an element's text against the first opaque background behind it (its own or an
+#: ancestor's), from the computed colours.
+CONTRAST_JS = """el => {
+  const rgb = (text) => text.match(/[\\d.]+/g).map(Number);
+  const lum = ([r, g, b]) => [r, g, b].map((v) => { v /= 255; return v <= 0.03928 ? v / 12.92 : ((v + 0.055) / 1.055) ** 2.4; })
+    .reduce((sum, v, i) => sum + v * [0.2126, 0.7152, 0.0722][i], 0);
+  let back = el;
+  while (back && (getComputedStyle(back).backgroundColor === "rgba(0, 0, 0, 0)" || getComputedStyle(back).backgroundColor === "transparent")) back = back.parentElement;
+  const fg = lum(rgb(getComputedStyle(el).color));
+  const bg = lum(rgb(back ? getComputedStyle(back).backgroundColor : "rgb(255, 255, 255)"));
+  return (Math.max(fg, bg) + 0.05) / (Math.min(fg, bg) + 0.05);
+}"""
+
+
+async def _contrast(page: Page, selector: str) -> float:
+    ratio: float = await page.locator(selector).first.evaluate(CONTRAST_JS)
+    return ratio
+
+
+@pytest.mark.parametrize("scheme", ["light", "dark"])
+async def test_solitaire_on_a_phone_shows_every_index_and_the_board_stays_put(
+    server: BarbuServer, open_page: OpenPage, scheme: str
+) -> None:
+    """Forty Thieves' ten columns fit a 360-pixel phone with the rank and suit of every covered face-up card in
+    view; the board does not move between the two taps of a move; quiet text on the felt is readable (WCAG
+    AA); a new deal over a game in progress asks first, and a link to the game it ended says it is finished."""
+    page = await open_page(viewport=PHONE, is_mobile=True, has_touch=True, color_scheme=scheme)
+    asked: list[str] = []
+    answer = {"accept": False}
+
+    async def on_dialog(dialog: Any) -> None:
+        asked.append(dialog.message)
+        await (dialog.accept() if answer["accept"] else dialog.dismiss())
+
+    page.on("dialog", on_dialog)
+    await _login(page, server.share_url, f"phone-{scheme}")
+    await page.wait_for_selector("#game")
+    await page.select_option("#game", "forty-thieves")
+    await page.click("text=Play a random deal")
+    await page.wait_for_selector(".layout .column")
+    assert await page.evaluate("document.documentElement.scrollWidth") <= PHONE["width"]
+    assert await page.eval_on_selector(".layout", "el => el.scrollWidth <= el.clientWidth")
+    hidden = await page.evaluate(
+        """() => [...document.querySelectorAll('.column')].flatMap((column) => {
+             const cards = [...column.querySelectorAll('.card')];
+             return cards.slice(0, -1).filter((card, i) => {
+               const corner = card.querySelector('.corner').getBoundingClientRect();
+               const box = card.getBoundingClientRect();
+               const next = cards[i + 1].getBoundingClientRect();
+               return corner.bottom > next.top + 0.5 || corner.right > box.right || corner.width < 8;
+             }).map((card) => card.dataset.card);
+           })"""
+    )
+    assert hidden == [], f"covered cards whose rank and suit are cut: {hidden}"
+    assert await _contrast(page, ".slot .muted") >= 4.5  # "waste", "A" on the felt
+
+    top = await page.eval_on_selector(".layout", "el => el.getBoundingClientRect().top")
+    await page.locator("[data-pile=t2]").last.click()
+    assert "now tap where it goes" in await page.inner_text(".message-line")
+    assert await page.eval_on_selector(".layout", "el => el.getBoundingClientRect().top") == top
+    await page.locator("[data-pile=t2]").last.click()  # the same pile again: the move is dropped
+    assert await page.inner_text(".message-line") == ""
+    assert await page.eval_on_selector(".layout", "el => el.getBoundingClientRect().top") == top
+
+    assert server.lobby is not None
+    room = next(r for r in server.lobby.rooms.values() if isinstance(r, SolitaireRoom))
+    await page.click("[data-pile=s]")  # one move
+    await until(lambda: room.game.moves == 1, "the stock turned")
+    await page.wait_for_selector("text=1 move ·")
+    await page.click("[data-focus=new-deal]")  # asked, and declined: the game goes on
+    assert asked and asked[-1] == "This ends your game in progress (Forty Thieves, 1 move). Start a new one?"
+    await page.wait_for_timeout(200)
+    assert room.result is None and page.url.endswith(f"#solitaire={room.room_id}")
+    await page.click("text=Lobby")
+    await page.wait_for_selector("#game")
+    await page.click("text=Play a random deal")  # from the lobby too
+    await page.wait_for_timeout(200)
+    assert len(asked) == 2 and "This ends your game in progress" in asked[-1] and room.result is None
+    answer["accept"] = True
+    await page.click("text=Play a random deal")
+    await until(lambda: room.result is not None, "the old game ended by the new deal")
+    await page.wait_for_selector(".layout")
+    await page.goto(f"{server.share_url}#solitaire={room.room_id}")
+    notice = await page.wait_for_selector("text=is finished")
+    assert notice is not None
+    words = await notice.inner_text()
+    assert "Forty Thieves" in words and "1 move" in words and "no open room" not in words, words
+
+
+async def _focused(page: Page) -> dict[str, Any]:
+    found: dict[str, Any] = await page.evaluate(
+        """() => { const el = document.activeElement;
+             return { focus: el.dataset ? el.dataset.focus || '' : '', inHand: Boolean(el.closest('.hand')),
+                      playable: el.classList.contains('playable') }; }"""
+    )
+    return found
+
+
+async def test_the_keyboard_keeps_its_place(start_server: StartServer, open_page: OpenPage) -> None:
+    """The lobby's refresh leaves the focus where it was; the focused card stands out from the other playable
+    ones; after a play the focus stays in the hand and is on a playable card when the turn comes back; the
+    score sheet closed with Escape gives the focus back to its button."""
+    server = await start_server(bot_delay=0.02)
+    page = await open_page()
+    await _login(page, server.share_url, "keys")
+    await page.wait_for_selector("[data-focus=daily-results]")
+    await page.focus("[data-focus=daily-results]")
+    await page.wait_for_timeout(3400)  # the lobby refreshes every 3 s
+    assert (await _focused(page))["focus"] == "daily-results"
+    await page.fill("#table-name", "keys")
+    await page.check("#fill-bots")
+    await page.click("text=Create and sit down")
+    await page.wait_for_selector(".seat.bottom")
+    played = 0
+    deadline = time.monotonic() + 60
+    while played < 2:
+        assert time.monotonic() < deadline, played
+        if await page.locator(".contract").count():
+            await page.locator(".contract").first.click()
+            await page.wait_for_timeout(100)
+            if await page.locator(".choice .buttons button").count():
+                await page.locator(".choice .buttons button").first.click()
+        elif await page.locator("[data-focus=no-double]").count():
+            await page.click("[data-focus=no-double]")
+        elif await page.locator("#double-title").count():  # must double: the declarer's box is ticked
+            await page.click("[data-focus=submit-double]")
+        elif await page.locator(".hand .playable").count():
+            if played == 0:
+                await page.locator(".hand .playable").first.focus()
+                await page.keyboard.press("ArrowRight")  # a key: the focus ring shows (:focus-visible)
+                await page.keyboard.press("ArrowLeft")
+            else:
+                assert (await _focused(page))["playable"], (
+                    "the turn came back: the focus is on a playable card"
+                )
+            styles = await page.evaluate(
+                """() => [...document.querySelectorAll('.hand .card')].map((el) => {
+                     const style = getComputedStyle(el);
+                     return [el === document.activeElement, el.classList.contains('playable'), style.outlineWidth,
+                             style.outlineStyle, el.getBoundingClientRect().top]; })"""
+            )
+            focused = next(s for s in styles if s[0])
+            others = [s for s in styles if s[1] and not s[0]]
+            assert focused[3] == "solid" and float(focused[2].removesuffix("px")) >= 3, focused
+            assert all(s[3] == "none" and s[4] > focused[4] for s in others), (focused, others)
+            await page.keyboard.press("Enter")
+            played += 1
+            await page.wait_for_timeout(300)
+            assert (await _focused(page))["inHand"], "the focus stays in the hand after a play"
+            continue
+        elif await page.locator("[data-focus=pass]").count():
+            await page.click("[data-focus=pass]")
+        await page.wait_for_timeout(60)
+    await page.focus("[data-focus=sheet]")
+    await page.keyboard.press("Enter")
+    await page.wait_for_selector("dialog.sheet[open]")
+    await page.keyboard.press("Escape")
+    await page.wait_for_selector("dialog.sheet", state="detached")
+    assert (await _focused(page))["focus"] == "sheet"

@@ -38,13 +38,29 @@ export function fill(el, ...children) {
  * the one focused before (screens redraw whole; the keyboard user keeps their place).
  */
 export function redraw(frame, ...children) {
+  keepFocus(frame, () => fill(frame, ...children));
+}
+
+/**
+ * Run `change` (which rebuilds part of `scope`) and give the focus back to the element carrying the same
+ * `data-focus` as the one focused before. When it is gone (a card just played), the focus goes to the element
+ * now at the same place in its `data-focus-group` (the next card of the hand), so it is not lost to the page.
+ */
+export function keepFocus(scope, change) {
   const active = document.activeElement;
-  const key = active && frame.contains(active) && active.dataset ? active.dataset.focus : null;
+  const key = active && scope.contains(active) && active.dataset ? active.dataset.focus : null;
   // A ring only where there was one: a keyboard user's focus stays visible, a click leaves no outline.
   const visible = Boolean(key) && active.matches(":focus-visible");
-  fill(frame, ...children);
+  const group = key ? active.closest("[data-focus-group]") : null;
+  const groupKey = group ? group.dataset.focusGroup : null;
+  const place = group ? [...group.querySelectorAll("[data-focus]")].indexOf(active) : -1;
+  change();
   if (!key) return;
-  const again = frame.querySelector(`[data-focus="${CSS.escape(key)}"]`);
+  let again = scope.querySelector(`[data-focus="${CSS.escape(key)}"]`);
+  if (!again && groupKey) {
+    const members = [...scope.querySelectorAll(`[data-focus-group="${CSS.escape(groupKey)}"] [data-focus]`)];
+    again = members[Math.min(place, members.length - 1)] || null;
+  }
   if (!again || again.disabled) return;
   again.focus({ preventScroll: true, focusVisible: visible });
   if (again instanceof HTMLInputElement && again.type === "text") again.setSelectionRange(again.value.length, again.value.length);

@@ -1,5 +1,5 @@
 // The lobby: tables (live), a new table, solitaire games with the day's deals, finished matches to replay.
-import { button, fill, h, select } from "./dom.js";
+import { button, fill, h, keepFocus, select } from "./dom.js";
 import { gamePicker } from "./solitaire_picker.js";
 import { POLICIES, SEATS, SEAT_NAMES, VARIANTS, countText, playerText, variantsText } from "./words.js";
 
@@ -23,10 +23,12 @@ export function lobbyScreen(app) {
   async function refresh() {
     const reply = await session.request("list-rooms");
     const barbu = reply.rooms.filter((room) => room.kind === "barbu");
-    fill(tables, barbu.length ? barbu.map((room) => tableCard(app, room)) : h("p", {}, "No table yet: start one below."));
-    const others = reply.rooms.filter((room) => room.kind === "solitaire");
-    fill(watchable, others.length ? h("h3", {}, "Games being played") : null, others.map((room) => solitaireCard(app, room)));
-    fill(daily, dailyTables(reply.daily));
+    const others = reply.rooms.filter((room) => room.kind === "solitaire" && !room.result); // being played
+    keepFocus(root, () => { // a refresh leaves the keyboard user on the control they were on
+      fill(tables, barbu.length ? barbu.map((room) => tableCard(app, room)) : h("p", {}, "No table yet: start one below."));
+      fill(watchable, others.length ? h("h3", {}, "Games being played") : null, others.map((room) => solitaireCard(app, room)));
+      fill(daily, dailyTables(reply.daily));
+    });
   }
 
   async function refreshMatches() {
@@ -67,7 +69,7 @@ function tableCard(app, room) {
     h("p", { class: "muted" }, stateText(room), " · ", `${room.spectators} watching`,
       room.turn_time ? ` · ${room.turn_time} s a turn` : "", " · ", variantsText(room.variants)),
     h("ul", { class: "seats-list" }, seats),
-    button(room.state === "over" ? "See the final ranking" : mine ? "Back to my seat" : room.state === "waiting" ? "Open (sit or watch)" : "Watch", () => app.go("table", room.room), { class: mine && room.state !== "over" ? "primary" : "" }),
+    button(room.state === "over" ? "See the final ranking" : mine ? "Back to my seat" : room.state === "waiting" ? "Open (sit or watch)" : "Watch", () => app.go("table", room.room), { class: mine && room.state !== "over" ? "primary" : "", "data-focus": `table-${room.room}` }),
   );
 }
 
@@ -75,7 +77,7 @@ function solitaireCard(app, room) {
   return h("article", { class: "room" },
     h("h3", {}, room.name),
     h("p", { class: "muted" }, room.result ? `finished: ${room.result}` : countText(room.moves, "move"), " · ", `${room.spectators} watching`),
-    button(room.players.player === app.session.name ? "Back to my game" : "Watch", () => app.go("solitaire", room.room)),
+    button(room.players.player === app.session.name ? "Back to my game" : "Watch", () => app.go("solitaire", room.room), { "data-focus": `game-${room.room}` }),
   );
 }
 
@@ -84,7 +86,7 @@ let dailyOpen = false; // the results panel stays as the user left it when the l
 function dailyTables(days) {
   if (!days || !days.length) return null;
   return h("details", { class: "daily-results", open: dailyOpen, on: { toggle: (event) => { dailyOpen = event.target.open; } } },
-    h("summary", {}, "The day's deals: results"),
+    h("summary", { "data-focus": "daily-results" }, "The day's deals: results"),
     days.map((day) => h("div", {},
       h("h4", {}, `${day.title}, ${day.day}`),
       day.results.length

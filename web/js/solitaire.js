@@ -12,6 +12,39 @@ export function movePiles(move) {
   return move.replace(/\*\d+$/, "").split(/[>+]/);
 }
 
+/** "click" with a mouse, "tap" on a touch screen. */
+export function tapWord() {
+  return matchMedia("(pointer: coarse)").matches ? "tap" : "click";
+}
+
+/** The question asked before an action that ends the unfinished game `view` (a new deal finishes it). */
+export function endGameQuestion(view) {
+  return `This ends your game in progress (${view.title}, ${countText(view.moves, "move")}). Start a new one?`;
+}
+
+const SEEN = "barbu.solitaire-seen"; // room -> what this browser last saw of it (to tell a finished game's end)
+
+function remember(roomId, view) {
+  try {
+    const seen = JSON.parse(localStorage.getItem(SEEN) || "{}");
+    delete seen[roomId];
+    seen[roomId] = { title: view.title, moves: view.moves, result: view.result, player: view.player };
+    const kept = Object.entries(seen).slice(-20); // the last few games are enough
+    localStorage.setItem(SEEN, JSON.stringify(Object.fromEntries(kept)));
+  } catch { /* storage full or off: the words below stay general */ }
+}
+
+/** Words for a link to solitaire room `roomId` that is no longer open (finished, and the lobby dropped it). */
+function finishedText(roomId) {
+  let seen = null;
+  try {
+    seen = JSON.parse(localStorage.getItem(SEEN) || "{}")[roomId] || null;
+  } catch { /* nothing known */ }
+  if (!seen) return `Game ${roomId} is finished: it is no longer open (a player has one game at a time, so starting another ends the one before).`;
+  const end = { won: "won", lost: "lost (no move was left)", resigned: "resigned" }[seen.result] || "ended when a new game was started";
+  return `Game ${roomId} is finished: ${seen.title}, played by ${seen.player}, ${countText(seen.moves, "move")}, ${end}.`;
+}
+
 /** The solitaire screen for room `roomId`. */
 export function solitaireScreen(app, roomId) {
   const { session, root } = app;
@@ -150,6 +183,7 @@ export function solitaireScreen(app, roomId) {
       }, { disabled: over || view.daily !== null || state.thinking, title: view.daily ? "no hints on the day's deal" : null, "data-focus": "hint", "aria-busy": state.thinking ? "true" : null }),
       button("Auto", () => send("auto"), { disabled: over, title: "every safe move to the foundations", "data-focus": "auto" }),
       button("New deal", async () => {
+        if (!over && !confirm(endGameQuestion(view))) return;
         const snap = await send("new-deal", { seed: randomSeed() });
         if (snap) app.go("solitaire", snap.room);
       }, { "data-focus": "new-deal" }),
@@ -168,10 +202,18 @@ export function solitaireScreen(app, roomId) {
           ` · ${countText(view.moves, "move")} · played by ${view.player}`)),
       controls(),
       status(),
-      state.thinking ? h("p", { class: "thinking", role: "status" }, h("span", { class: "spinner", "aria-hidden": "true" }), "Thinking about a hint…") : null,
-      state.notice ? h("p", { class: state.hint ? "hint" : "error", role: "alert" }, state.notice) : null,
-      state.pick ? h("p", { class: "muted" }, `Moving from ${pileText(state.pick.pile)}: now click where it goes.`) : null,
+      message(),
       layoutView(view.layout, pick, marked));
+  }
+
+  /** The line above the board (the move half made, a hint being thought of, a notice): its room is kept
+   *  when it is empty, so that the board never moves between the two clicks of a move. */
+  function message() {
+    let line = null;
+    if (state.pick) line = h("p", { class: "muted" }, `Moving from ${pileText(state.pick.pile)}: now ${tapWord()} where it goes.`);
+    else if (state.thinking) line = h("p", { class: "thinking", role: "status" }, h("span", { class: "spinner", "aria-hidden": "true" }), "Thinking about a hint…");
+    else if (state.notice) line = h("p", { class: state.hint ? "hint" : "error", role: "alert" }, state.notice);
+    return h("div", { class: "message-line" }, line);
   }
 
   function hintWords(reply) {
@@ -195,6 +237,7 @@ export function solitaireScreen(app, roomId) {
   function take(snapshot) {
     state.snapshot = snapshot;
     state.view = snapshot.view;
+    remember(roomId, snapshot.view);
     draw();
   }
 
@@ -205,7 +248,8 @@ export function solitaireScreen(app, roomId) {
     try {
       take(await session.request(mine ? "sit" : "watch", { room: roomId }));
     } catch (failure) {
-      fill(frame, h("div", { class: "panel" }, h("p", { role: "alert" }, `Cannot open game ${roomId}: ${failure.message}`), h("a", { href: "#lobby" }, "Back to the lobby")));
+      const words = failure.code === "no-such-room" ? finishedText(roomId) : `Cannot open game ${roomId}: ${failure.message}`;
+      fill(frame, h("div", { class: "panel" }, h("p", { role: "alert" }, words), h("a", { href: "#lobby" }, "Back to the lobby")));
     }
   }
 
@@ -217,6 +261,7 @@ export function solitaireScreen(app, roomId) {
       if (message.type === "snapshot") take(message);
       else if (message.type === "solitaire-state") {
         state.view = message.view;
+        remember(roomId, message.view);
         draw();
       }
     },

@@ -1,6 +1,7 @@
 // Choosing a solitaire game and its options in the lobby, then opening the day's deal, a random one or one the
 // solver proved winnable.
 import { button, fill, h, select } from "./dom.js";
+import { countText } from "./words.js";
 
 /** A random deal's seed (0 to 2^48, within the protocol's 2^53). */
 export function randomSeed() {
@@ -26,6 +27,10 @@ export function gamePicker(app) {
   async function open(seed, winnable = false) {
     error.textContent = "";
     try {
+      // One open game a player: a new one ends the game in progress, so ask first (as Resign does).
+      const { rooms } = await session.request("list-rooms");
+      const mine = rooms.find((room) => room.kind === "solitaire" && room.players.player === session.name && !room.result && room.moves > 0);
+      if (mine && !confirm(`This ends your game in progress (${mine.name}, ${countText(mine.moves, "move")}). Start a new one?`)) return;
       const snapshot = await session.request("open-solitaire", { game: game.name, options, seed, winnable });
       app.go("solitaire", snapshot.room);
     } catch (failure) {

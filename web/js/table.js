@@ -3,7 +3,7 @@
 // snapshot (one at a time, coalesced) rather than rebuilding views itself; `turn` pushes bring the view at once.
 import { button, fill, h } from "./dom.js";
 import { finishedRanking } from "./table_score.js";
-import { renderTable } from "./table_view.js";
+import { focusPlayable, renderTable } from "./table_view.js";
 
 /** The table screen for room `roomId` (from #table=ID: the lobby or an invite link). */
 export function tableScreen(app, roomId) {
@@ -81,6 +81,7 @@ export function tableScreen(app, roomId) {
       reveal = Boolean(snapshot.seat && view.to_move === snapshot.seat && view.legal && view.legal.length);
     }
     draw();
+    if (reveal && !closed && view.phase === "play") focusPlayable(frame);
     if (reveal && !closed) {
       // It has just become this seat's turn: bring the question (or the hand to play from) on screen, as on
       // a phone both sit below the fold; at other times the page leaves the user's scrolling alone.

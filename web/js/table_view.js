@@ -31,7 +31,12 @@ export function renderTable(frame, state, actions) {
       view ? scorePanel(snap, view) : null,
       view ? lastTrick(view) : null,
       chatPanel(state, actions)),
-    state.sheetOpen && view ? scoreSheet(snap, view, () => { state.sheetOpen = false; actions.redraw(); }) : null,
+    state.sheetOpen && view ? scoreSheet(snap, view, () => {
+      state.sheetOpen = false;
+      actions.redraw();
+      const opener = frame.querySelector("[data-focus=sheet]"); // the focus goes back to the button that opened it
+      if (opener) opener.focus();
+    }) : null,
   );
 }
 
@@ -158,22 +163,34 @@ function handRow(state, actions) {
   const myTurn = view.to_move === state.snapshot.seat && view.phase === "play";
   const cards = sortHand(view.hand).map((card) => {
     const can = myTurn && playable.has(card);
-    return cardFace(card, {
+    const el = cardFace(card, {
       label: can ? "playable" : myTurn ? "not playable" : "in your hand",
       onClick: can ? () => actions.act({ action: "play", card }) : () => {},
-      disabled: !can,
-      className: can ? "playable" : "",
+      className: can ? "playable" : "unplayable",
     });
+    // Not `disabled`: a card the keyboard is on stays focusable while it cannot be played (the others' turn),
+    // so the focus stays in the hand after a play instead of falling back to the page.
+    if (!can) el.setAttribute("aria-disabled", "true");
+    el.dataset.focus = `card-${card}`;
+    return el;
   });
-  for (const el of cards) el.dataset.focus = `card-${el.dataset.card}`;
-  const row = h("div", { class: "hand", role: "group", "aria-label": "your hand", on: { keydown: (event) => moveFocus(event, row) } }, cards);
+  const row = h("div", { class: "hand", role: "group", "aria-label": "your hand", "data-focus-group": "hand", on: { keydown: (event) => moveFocus(event, row) } }, cards);
   return row;
+}
+
+/** On the player's turn, a keyboard user whose focus is in the hand is taken to the first playable card. */
+export function focusPlayable(frame) {
+  const active = document.activeElement;
+  if (!active || !active.closest(".hand") || active.classList.contains("playable")) return;
+  const first = frame.querySelector(".hand .playable");
+  if (first) first.focus({ preventScroll: true });
 }
 
 function moveFocus(event, row) {
   const step = { ArrowRight: 1, ArrowDown: 1, ArrowLeft: -1, ArrowUp: -1 }[event.key];
   if (!step) return;
-  const cards = [...row.querySelectorAll("button:not([disabled])")];
+  const playable = [...row.querySelectorAll("button.playable")];
+  const cards = playable.length ? playable : [...row.querySelectorAll("button")];
   const at = cards.indexOf(document.activeElement);
   if (!cards.length) return;
   event.preventDefault();
