@@ -190,6 +190,13 @@ async def test_a_hand_by_clicks_reload_and_a_watcher_from_the_invite_link(
         elif await ann.locator("#double-title").count():
             box = ann.locator("input[data-seat]").first
             if await box.count() and not doubled and "Doubling" in await ann.inner_text("#double-title"):
+                if not await box.is_checked():  # nothing ticked: told by the button, in view (a phone too)
+                    await ann.click("[data-focus=submit-double]")
+                    refusal = ann.locator(".prompt .refusal")
+                    assert "Tick the players you double" in await refusal.inner_text()
+                    assert await refusal.evaluate(
+                        "el => el.getBoundingClientRect().bottom <= innerHeight + 1"
+                    )
                 await box.check()
                 await ann.click("[data-focus=submit-double]")
                 doubled = True
@@ -765,3 +772,35 @@ async def test_the_keyboard_keeps_its_place(start_server: StartServer, open_page
     await page.keyboard.press("Escape")
     await page.wait_for_selector("dialog.sheet", state="detached")
     assert (await _focused(page))["focus"] == "sheet"
+
+
+async def test_a_dropped_player_shows_the_stand_in_countdown(
+    start_server: StartServer, open_page: OpenPage
+) -> None:
+    """When a player's connection drops mid-match, the others see how long until a bot stands in for them,
+    counting down (``players.standin_in``)."""
+    server = await start_server(bot_delay=0.5)
+    ann = await open_page()
+    await _login(ann, server.share_url, "ann")
+    await ann.wait_for_selector("#table-name")
+    await ann.fill("#table-name", "drop")
+    await ann.click("text=Create and sit down")
+    await ann.wait_for_selector("[data-focus=bot-E]")
+    room = ann.url.rpartition("=")[2]
+    ali = await open_page()
+    await _login(ali, f"{server.share_url}#table={room}", "ali")
+    await ali.locator("[data-focus^=sit-]").first.click()
+    table = _table(server, room)
+    await until(lambda: any(s.owner == "ali" for s in table.seats), "ali seated")
+    for count in (3, 4):
+        await ann.locator("[data-focus^=bot-]").first.click()
+        await until(lambda n=count: sum(s.owner is not None for s in table.seats) == n, "a bot seated")
+    await ann.wait_for_selector(".where:has-text('Hand 1 of')")
+    await ali.context.close()
+    badge = ann.locator(".seat .badge.away")
+    await badge.wait_for()
+    first = re.search(r"a bot stands in in (\d+) s", await badge.inner_text())
+    assert first is not None, await badge.inner_text()
+    await ann.wait_for_timeout(2100)
+    later = re.search(r"a bot stands in in (\d+) s", await badge.inner_text())
+    assert later is not None and int(later[1]) < int(first[1]) <= 60

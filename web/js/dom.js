@@ -78,3 +78,8 @@ export function select(label, options, value, onChange, props = {}) {
   el.addEventListener("change", () => onChange(el.value));
   return h("label", { class: "field" }, h("span", {}, label), el);
 }
+
+/** "click" with a mouse, "tap" on a touch screen (the primary pointer is coarse). */
+export function tapWord() {
+  return matchMedia("(pointer: coarse)").matches ? "tap" : "click";
+}

@@ -1,6 +1,6 @@
 // The solitaire screen: play (click a source, then a target; double-click sends a card home), undo, redo,
 // hint, auto, new deal, resign; or watch someone else's game.
-import { button, fill, h, redraw } from "./dom.js";
+import { button, fill, h, redraw, tapWord } from "./dom.js";
 import { randomSeed } from "./solitaire_picker.js";
 import { layoutView, pileText } from "./solitaire_view.js";
 import { cardsInText, countText, solitaireText } from "./words.js";
@@ -10,11 +10,6 @@ const RESULTS = { won: "You won: every card is home!", lost: "Lost: no move was 
 /** The pile names a move touches: "t3>t5*2" -> ["t3", "t5"], "p7.1+w" -> ["p7.1", "w"], "s" -> ["s"]. */
 export function movePiles(move) {
   return move.replace(/\*\d+$/, "").split(/[>+]/);
-}
-
-/** "click" with a mouse, "tap" on a touch screen. */
-export function tapWord() {
-  return matchMedia("(pointer: coarse)").matches ? "tap" : "click";
 }
 
 /** The question asked before an action that ends the unfinished game `view` (a new deal finishes it). */

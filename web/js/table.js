@@ -3,6 +3,7 @@
 // snapshot (one at a time, coalesced) rather than rebuilding views itself; `turn` pushes bring the view at once.
 import { button, fill, h } from "./dom.js";
 import { finishedRanking } from "./table_score.js";
+import { refusalText } from "./table_prompt.js";
 import { focusPlayable, renderTable } from "./table_view.js";
 
 /** The table screen for room `roomId` (from #table=ID: the lobby or an invite link). */
@@ -10,7 +11,7 @@ export function tableScreen(app, roomId) {
   const { session, root } = app;
   const state = {
     room: roomId, me: session.name, snapshot: null, summary: null, turnSeq: -1, clock: null,
-    scored: null, dismissed: 0, flash: null, chat: [], notice: "", sheetOpen: false, standins: [], watchers: [],
+    scored: null, dismissed: 0, flash: null, chat: [], notice: "", sheetOpen: false, standins: [], watchers: [], standinAt: {},
   };
   const frame = h("div", { class: "table-screen" });
   fill(root, frame);
@@ -32,7 +33,21 @@ export function tableScreen(app, roomId) {
         refresh();
       }
     },
-    act: (action) => actions.request("act", { seat: state.snapshot.seat, action }),
+    act: async (action) => {
+      // A refused action is told by the control that sent it (the prompt), in people's words.
+      state.refusal = "";
+      try {
+        return await session.request("act", { room: roomId, seat: state.snapshot.seat, action });
+      } catch (failure) {
+        state.refusal = refusalText(failure.message, state.snapshot);
+        draw();
+        const line = frame.querySelector(".refusal");
+        if (line) line.scrollIntoView({ block: "nearest" });
+        return null;
+      } finally {
+        refresh();
+      }
+    },
     sit: async (seat) => { const snap = await actions.request("sit", { seat }); if (snap) take(snap); },
     dismiss: () => { state.dismissed = state.scored ? state.scored.hand_number : 0; draw(); },
     redraw: () => draw(),
@@ -63,12 +78,14 @@ export function tableScreen(app, roomId) {
     if (!state.snapshot || snapshot.seq !== state.snapshot.seq) {
       state.targetsPick = null; // a choice half made belongs to the position it was made in
       state.contractPick = null;
+      if (state.snapshot) state.refusal = "";
     }
     const first = !state.snapshot;
     state.snapshot = snapshot;
     if (first && early) {
       state.standins = early.standins || [];
       state.watchers = early.spectators || [];
+      setStandinClock(early.standin_in);
       early = null;
       refresh(); // the push may be newer than the snapshot it came before
     }
@@ -97,6 +114,12 @@ export function tableScreen(app, roomId) {
   function setClock(leftMs, seq) {
     if (leftMs === undefined) return; // a message that does not carry it: keep what was known
     state.clock = leftMs === null ? null : { seq, until: Date.now() + leftMs };
+  }
+
+  /** When a stand-in bot will play each dropped seat (`players.standin_in`: seconds from now, by seat). */
+  function setStandinClock(secondsBySeat) {
+    const now = Date.now();
+    state.standinAt = Object.fromEntries(Object.entries(secondsBySeat || {}).map(([seat, s]) => [seat, now + s * 1000]));
   }
 
   async function refresh() {
@@ -144,7 +167,7 @@ export function tableScreen(app, roomId) {
 
   join();
   const ticker = setInterval(() => {
-    if (state.clock) draw();
+    if (state.clock || Object.keys(state.standinAt).length) draw();
   }, 1000);
 
   return {
@@ -159,6 +182,7 @@ export function tableScreen(app, roomId) {
         Object.assign(state.snapshot, { players: message.players, away: message.away, state: message.state });
         state.standins = message.standins || [];
         state.watchers = message.spectators || [];
+        setStandinClock(message.standin_in);
         draw();
         refresh();
       } else if (message.type === "rematch-opened") {

@@ -1,8 +1,8 @@
 // What the seat to act is asked: the contract (with trump suit or starting rank), the doubles (with the
 // doubles owed and the must-double rule), the redoubles, or a card (or a pass in Dominoes). Others are told
 // whom the table waits for.
-import { button, h } from "./dom.js";
-import { CONTRACTS, RANKS, SEAT_NAMES, SUIT_NAMES, SUIT_SYMBOLS, contractText, playerText, rankText } from "./words.js";
+import { button, h, tapWord } from "./dom.js";
+import { CONTRACTS, PHASE_WORDS, RANKS, SEAT_NAMES, SUIT_NAMES, SUIT_SYMBOLS, cardsInText, contractText, playerText, rankText } from "./words.js";
 
 /** The prompt area's content for the current state. */
 export function prompt(state, actions) {
@@ -13,7 +13,7 @@ export function prompt(state, actions) {
   const mine = snap.seat && view.to_move === snap.seat && view.legal;
   if (!mine) {
     const who = view.to_move ? `${SEAT_NAMES[view.to_move]} (${playerText(snap.players[view.to_move])})` : "";
-    const doing = { contract: "to choose the contract", double: "to double", redouble: "to redouble", play: "to play" }[view.phase] || "";
+    const doing = PHASE_WORDS[view.phase] || "";
     return h("p", {}, `Waiting for ${who} ${doing}.`);
   }
   if (view.phase === "contract") return contractChooser(state, actions);
@@ -22,7 +22,7 @@ export function prompt(state, actions) {
   const pass = view.legal.find((a) => a.action === "pass");
   return h("p", { class: "your-turn" }, pass
     ? ["You have no card to play: ", button("Pass", () => actions.act({ action: "pass" }), { class: "primary", "data-focus": "pass" })]
-    : "Your turn: play a highlighted card (click it, or Tab to it and press Enter).");
+    : tapWord() === "tap" ? "Your turn: play a highlighted card (tap it)." : "Your turn: play a highlighted card (click it, or Tab to it and press Enter).");
 }
 
 function contractChooser(state, actions) {
@@ -60,18 +60,21 @@ function doubling(state, actions, kind) {
   const view = snap.view;
   const me = snap.seat;
   const targets = kind === "double" ? view.double_targets : [...new Set(view.legal.flatMap((a) => a.targets))];
-  const chosen = state.targetsPick || (state.targetsPick = new Set());
+  // The must-double rule: the declarer is ticked, and stays ticked (the server would refuse the double without).
+  const forced = kind === "double" && view.must_double ? view.declarer : null;
+  const chosen = state.targetsPick || (state.targetsPick = new Set(forced ? [forced] : []));
   const boxes = targets.map((seat) => {
-    const box = h("input", { type: "checkbox", "data-focus": `target-${seat}`, "data-seat": seat, checked: chosen.has(seat) });
-    box.addEventListener("change", () => { if (box.checked) chosen.add(seat); else chosen.delete(seat); });
-    return h("label", { class: "check" }, box, ` ${SEAT_NAMES[seat]}: ${playerText(snap.players[seat])}${seat === view.declarer ? ", the declarer" : ""}`);
+    const locked = seat === forced;
+    const box = h("input", { type: "checkbox", "data-focus": `target-${seat}`, "data-seat": seat, checked: chosen.has(seat), disabled: locked, "aria-describedby": locked ? "must-note" : null });
+    box.addEventListener("change", () => { if (box.checked) chosen.add(seat); else chosen.delete(seat); state.refusal = ""; });
+    return h("label", { class: "check" }, box, ` ${SEAT_NAMES[seat]}: ${playerText(snap.players[seat])}${seat === view.declarer ? ", the declarer" : ""}${locked ? " (must be doubled)" : ""}`);
   });
   const notes = [];
   if (kind === "double") {
     const owed = view.doubles_owed[me] || 0;
     notes.push(h("p", {}, `${contractText(view.contract, view.trump, view.start_rank)} by ${SEAT_NAMES[view.declarer]}. `,
       `You still owe ${SEAT_NAMES[view.declarer]} ${owed} double${owed === 1 ? "" : "s"} during their seven hands.`));
-    if (view.must_double) notes.push(h("p", { class: "must" }, `You must double ${SEAT_NAMES[view.declarer]} this hand: you owe as many doubles as they have hands left.`));
+    if (view.must_double) notes.push(h("p", { class: "must", id: "must-note" }, `You must double ${SEAT_NAMES[view.declarer]} (${playerText(snap.players[view.declarer])}) this hand: you owe as many doubles as they have hands left.`));
     if (view.contract === "trumps" || view.contract === "dominoes") notes.push(h("p", { class: "muted" }, "In Trumps and Dominoes only the declarer may be doubled."));
   } else {
     const by = view.doubles.filter(([, b]) => b === me).map(([a]) => SEAT_NAMES[a]);
@@ -79,6 +82,14 @@ function doubling(state, actions, kind) {
   }
   const submit = () => {
     const wanted = [...chosen].sort();
+    if (!wanted.length) { // nothing ticked: say so here rather than send a double of nobody by this button
+      state.refusal = kind === "double" ? "Tick the players you double, or choose “No double”." : "Tick the players you redouble, or choose “No redouble”.";
+      if (!view.legal.some((a) => a.targets.length === 0)) state.refusal = `Tick the players you ${kind}.`;
+      actions.redraw();
+      const line = document.querySelector(".refusal");
+      if (line) line.scrollIntoView({ block: "nearest" });
+      return;
+    }
     const found = view.legal.find((a) => [...a.targets].sort().join() === wanted.join());
     state.targetsPick = null;
     if (found) actions.act(found);
@@ -93,4 +104,21 @@ function doubling(state, actions, kind) {
       view.legal.some((a) => a.targets.length === 0)
         ? button(kind === "double" ? "No double" : "No redouble", () => { state.targetsPick = null; actions.act({ action: kind, targets: [] }); }, { "data-focus": "no-double" })
         : null));
+}
+
+/** A refusal of the seat's last action, shown by the control that caused it (in view on a phone too). */
+export function refusalLine(state) {
+  if (!state.refusal) return null;
+  return h("p", { class: "error refusal", role: "alert" }, state.refusal);
+}
+
+/**
+ * A table's refusal in people's words: seat letters become seat and player names ("W must double the declarer
+ * E" -> "You must double the declarer East (Bea)"), card codes become cards.
+ */
+export function refusalText(message, snap) {
+  const named = String(message)
+    .replace(new RegExp(`^${snap.seat || "-"}\\b (\\w)`), (_, first) => `You ${first}`)
+    .replace(/\b([NESW])\b(?![♠♥♦♣])/g, (_, seat) => seat === snap.seat ? "you" : `${SEAT_NAMES[seat]} (${playerText(snap.players[seat])})`);
+  return cardsInText(named);
 }

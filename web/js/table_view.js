@@ -4,8 +4,8 @@ import { cardBack, cardFace, sortHand } from "./cards.js";
 import { chatPanel } from "./chat.js";
 import { button, h, redraw } from "./dom.js";
 import { handSummary, ranking, scorePanel, scoreSheet } from "./table_score.js";
-import { prompt } from "./table_prompt.js";
-import { SEATS, SEAT_NAMES, SUIT_NAMES, SUIT_SYMBOLS, contractText, countText, playerText } from "./words.js";
+import { prompt, refusalLine } from "./table_prompt.js";
+import { PHASE_WORDS, SEATS, SEAT_NAMES, SUIT_NAMES, SUIT_SYMBOLS, contractText, countText, playerText } from "./words.js";
 
 const PLACES = ["bottom", "left", "top", "right"];
 
@@ -25,7 +25,7 @@ export function renderTable(frame, state, actions) {
     h("div", { class: "felt", role: "region", "aria-label": "the table" },
       SEATS.map((seat) => seatBox(seat, place(seat, bottom), state, actions)),
       h("div", { class: "center" }, center(state, actions, bottom))),
-    h("div", { class: "prompt", "aria-live": "polite" }, prompt(state, actions)),
+    h("div", { class: "prompt", "aria-live": "polite" }, prompt(state, actions), refusalLine(state)),
     snap.seat && view ? handRow(state, actions) : null,
     h("div", { class: "side" },
       view ? scorePanel(snap, view) : null,
@@ -78,7 +78,12 @@ function seatBox(seat, where, state, actions) {
   if (view && view.dealer === seat) marks.push(h("span", { class: "badge", title: "dealer" }, h("span", { "aria-hidden": "true" }, "D"), h("span", { class: "sr-only" }, "dealer")));
   if (view && view.declarer === seat) marks.push(h("span", { class: "badge declarer", title: "declarer" }, h("span", { "aria-hidden": "true" }, "★ "), "declarer"));
   if (state.standins.includes(seat)) marks.push(h("span", { class: "badge away", title: "a stand-in bot plays until they come back" }, "away: bot stands in"));
-  else if (snap.away.includes(seat)) marks.push(h("span", { class: "badge away", title: "disconnected: the seat is held for them" }, "away"));
+  else if (snap.away.includes(seat)) {
+    const at = state.standinAt[seat];
+    const left = at ? Math.max(0, Math.ceil((at - Date.now()) / 1000)) : null;
+    marks.push(h("span", { class: "badge away", title: "disconnected: the seat is held for them" },
+      left === null ? "away" : `away — a bot stands in in ${left} s`));
+  }
   const toMove = view && view.to_move === seat;
   const lines = [h("div", { class: "who" }, h("b", {}, playerText(name)), seat === snap.seat ? " (you)" : "", " ", marks)];
   if (view) {
@@ -88,7 +93,8 @@ function seatBox(seat, where, state, actions) {
       lines.push(h("div", { class: "backs", role: "img", "aria-label": `${countText(count, "card")} in hand` }, Array.from({ length: Math.min(count, 13) }, () => cardBack({ small: true }))));
     }
   }
-  if (toMove) lines.push(h("div", { class: "turn" }, "to play", countdown(state)));
+  const doing = toMove ? PHASE_WORDS[view.phase] || "to play" : "";
+  if (toMove) lines.push(h("div", { class: "turn" }, doing, countdown(state)));
   const host = !state.summary || !state.summary.host || state.summary.host === state.me;
   if (!name && snap.state === "waiting") {
     lines.push(h("div", { class: "buttons" },
@@ -97,7 +103,7 @@ function seatBox(seat, where, state, actions) {
   } else if (name && name.startsWith("bot:") && snap.state === "waiting" && host) {
     lines.push(h("div", { class: "buttons" }, button("Remove bot", () => actions.request("remove-bot", { seat }), { "data-focus": `unbot-${seat}` })));
   }
-  return h("section", { class: `seat ${where}${toMove ? " to-move" : ""}`, "aria-label": `${SEAT_NAMES[seat]}: ${playerText(name)}${toMove ? ", to play" : ""}` }, h("span", { class: "seat-letter", "aria-hidden": "true" }, SEAT_NAMES[seat]), lines);
+  return h("section", { class: `seat ${where}${toMove ? " to-move" : ""}`, "aria-label": `${SEAT_NAMES[seat]}: ${playerText(name)}${toMove ? `, ${doing}` : ""}` }, h("span", { class: "seat-letter", "aria-hidden": "true" }, SEAT_NAMES[seat]), lines);
 }
 
 function countdown(state) {

@@ -22,6 +22,9 @@ export function contractText(contract, trump, startRank) {
   return name;
 }
 
+/** What the seat to move is doing, by phase (its badge, and the words for whom the table waits). */
+export const PHASE_WORDS = { contract: "to choose the contract", double: "to double", redouble: "to redouble", play: "to play" };
+
 export const SUIT_NAMES = { S: "spades", H: "hearts", D: "diamonds", C: "clubs" };
 export const SUIT_SYMBOLS = { S: "♠", H: "♥", D: "♦", C: "♣" };
 export const RANK_NAMES = {
