@@ -152,6 +152,8 @@ class BarbuTable(Room):
         super().__init__(store_id, name, store, config)
         self.bot_policy = bot_policy
         self.host = host
+        #: The table of the match its host opened after this one (``rematch``), for the lobby to point to.
+        self.rematch: str | None = None
         self.chat: deque[dict[str, str]] = deque(maxlen=CHAT_HISTORY)
         self.seed = seed
         self.variants = variants
@@ -276,7 +278,8 @@ class BarbuTable(Room):
 
     def summary(self) -> dict[str, Any]:
         """The lobby entry: room, kind, name, state, players, away, spectators, variants, turn_time, grace,
-        bot_policy, host (who opened it; None when not known), hand_number (0 before the start)."""
+        bot_policy, host (who opened it; None when not known), hand_number (0 before the start), rematch (the
+        table of the match opened after this one, None until then)."""
         return {
             "room": self.room_id,
             "kind": self.kind,
@@ -291,6 +294,7 @@ class BarbuTable(Room):
             "bot_policy": self.bot_policy,
             "host": self.host,
             "hand_number": 0 if self.match is None else self.match.hand_number,
+            "rematch": self.rematch,
         }
 
     def snapshot(self, peer: Peer | None, request_id: int | None) -> Snapshot:

@@ -648,6 +648,7 @@ class Lobby:
         assert peer.player is not None
         self.creators[table.room_id] = peer.player
         peer.send(RoomCreated(id=request.id, room=table.room_id))
+        room.rematch = table.room_id  # the old table's lobby entry points to the new one
         room.push(RematchOpened(room=room.room_id, new_room=table.room_id, host=peer.player))
 
     async def _room_request(self, peer: Peer, room: Room, request: Message) -> None:

@@ -85,6 +85,8 @@ async def test_the_host_opens_another_match_with_the_same_players(
     new = await host.rematch(room)
     told = await next_of(watcher, RematchOpened)
     assert (told.room, told.new_room, told.host) == (room, new, "host")
+    old = next(r for r in await guest.list_rooms() if r["room"] == room)
+    assert old["state"] == "over" and old["rematch"] == new  # the finished table points to the new match
     summary = next(r for r in await host.list_rooms() if r["room"] == new)
     assert summary["name"] == "again" and summary["state"] == "waiting"
     assert summary["turn_time"] == 30 and summary["variants"] == {"rotation": "each-hand"}

@@ -305,12 +305,12 @@ async def test_a_finished_match_replayed(server: BarbuServer, open_page: OpenPag
     host = await Connection.connect(server.url)
     await host.login("host")
     room = await host.create_table("to replay")
+    await host.watch(room)  # a watcher keeps the finished table in the lobby (for its rematch below)
     for seat in SEATS:
         await host.add_bot(room, seat, "random")
     assert server.store is not None
     store = server.store
     await until(lambda: store.room(int(room)).status == "over", "the bots' match to end", timeout=60)
-    await host.close()
     page = await open_page()
     await _login(page, server.share_url, "viewer")
     await page.wait_for_selector("text=Replay “to replay”")
@@ -318,6 +318,7 @@ async def test_a_finished_match_replayed(server: BarbuServer, open_page: OpenPag
     await page.wait_for_selector(".narration")
     assert len(await _shown_cards(page, ".open-hand")) == 52  # all four hands face up
     assert "The cards are dealt." in await page.inner_text(".narration")
+    assert await _contrast(page, ".felt .muted") >= 4.5  # "No card played yet." on the felt
     for _ in range(8):
         await page.click("[aria-label='one step forward']")
     assert len(await _shown_cards(page, ".open-hand")) < 52
@@ -326,6 +327,35 @@ async def test_a_finished_match_replayed(server: BarbuServer, open_page: OpenPag
     await page.wait_for_selector("text=Hand 2 of 28")
     await page.click("text=End of hand")
     await page.wait_for_selector("text=Hand 2 result")
+
+    # A Dominoes hand's end: three players out of cards, the fourth last with the cards still in their hand.
+    while "Dominoes" not in await page.inner_text(".where"):
+        await page.click("[aria-label='next hand']")
+        await page.click("text=End of hand")
+    narration = await page.inner_text(".narration")
+    last = re.search(r"The hand ends: (\w+) comes last \(4th\), left with ([^.]+)\.", narration)
+    assert last is not None, narration
+    held = await page.locator(f'[aria-label="{last[1]}\'s hand"] [data-card]').count()
+    assert held == len(last[2].split()) > 0
+    order = await page.inner_text(".finish-order")
+    assert re.fullmatch(rf"Out: \w+ 1st, \w+ 2nd, \w+ 3rd; {last[1]} last \(cards left\)", order), order
+    await page.click("[aria-label='next hand']")
+    await page.click("[aria-label='previous hand']")
+    await page.click("[aria-label='one step forward']")  # the contract chosen: no row opened yet
+    empty = await page.eval_on_selector_all(".row .muted", "els => els.map(e => e.textContent)")
+    assert empty == [f"{suit}: not opened" for suit in ("spades", "hearts", "diamonds", "clubs")], empty
+    assert await _contrast(page, ".row .muted") >= 4.5
+
+    # Another match with the same players: the finished table's lobby entry and its old link point to it.
+    new = await host.rematch(room)
+    await page.click("text=Lobby")
+    await page.click(f"[data-focus=rematch-{room}]")
+    await page.wait_for_url(f"**#table={new}")
+    await page.goto(f"{server.share_url}#table={room}")
+    await page.wait_for_selector(".rematch-note")
+    await page.click("text=Watch the next match")
+    await page.wait_for_url(f"**#table={new}")
+    await host.close()
 
 
 async def test_the_host_adds_and_removes_a_bot_and_a_guest_may_not(

@@ -64,12 +64,16 @@ function tableCard(app, room) {
   const seats = SEATS.map((seat) => h("li", {},
     h("b", { "aria-hidden": "true" }, seat), h("span", { class: "sr-only" }, `${SEAT_NAMES[seat]}:`), " ", playerText(room.players[seat]),
     room.away.includes(seat) ? h("span", { class: "mark" }, " (away)") : null));
-  return h("article", { class: "room", "data-room": room.room },
-    h("h3", {}, room.name),
+  const over = room.state === "over";
+  return h("article", { class: `room${over ? " over" : ""}`, "data-room": room.room },
+    h("h3", {}, room.name, over ? h("span", { class: "muted" }, " — finished") : null),
     h("p", { class: "muted" }, stateText(room), " · ", `${room.spectators} watching`,
       room.turn_time ? ` · ${room.turn_time} s a turn` : "", " · ", variantsText(room.variants)),
     h("ul", { class: "seats-list" }, seats),
-    button(room.state === "over" ? "See the final ranking" : mine ? "Back to my seat" : room.state === "waiting" ? "Open (sit or watch)" : "Watch", () => app.go("table", room.room), { class: mine && room.state !== "over" ? "primary" : "", "data-focus": `table-${room.room}` }),
+    over && room.rematch
+      ? button("Another match started: join it", () => app.go("table", room.rematch), { class: "primary", "data-focus": `rematch-${room.room}` })
+      : button(mine && !over ? "Back to my seat" : over ? "See the final ranking" : room.state === "waiting" ? "Open (sit or watch)" : "Watch",
+        () => app.go("table", room.room), { class: mine && !over ? "primary" : "", "data-focus": `table-${room.room}` }),
   );
 }
 

@@ -4,7 +4,7 @@ import { cardFace, cardName, rankIndex, sortHand } from "./cards.js";
 import { button, fill, h, redraw } from "./dom.js";
 import { doublesText, settlementList } from "./table_score.js";
 import { dominoRows } from "./table_view.js";
-import { SEATS, SEAT_NAMES, contractText, playerText } from "./words.js";
+import { SEATS, SEAT_NAMES, cardsInText, contractText, playerText } from "./words.js";
 
 /** The position after the first `step` events of `hand` (a "replay" hand). */
 export function position(hand, step) {
@@ -36,7 +36,15 @@ export function position(hand, step) {
   return pos;
 }
 
-function eventText(event) {
+/** A Dominoes finish in words: the first three are out of cards; the fourth is last with cards left. */
+function outText(event, pos) {
+  const who = SEAT_NAMES[event.seat];
+  if (event.place < 4) return `${who} is out of cards: ${["first", "second", "third"][event.place - 1]}.`;
+  const left = sortHand(pos.hands[event.seat]).map((card) => cardsInText(card)).join(" ");
+  return `The hand ends: ${who} comes last (4th), left with ${left}.`;
+}
+
+function eventText(event, pos) {
   if (!event) return "The cards are dealt.";
   const who = SEAT_NAMES[event.seat] || "";
   switch (event.event) {
@@ -46,7 +54,7 @@ function eventText(event) {
     case "card-played": return `${who} plays the ${cardName(event.card)}.`;
     case "passed": return `${who} passes.`;
     case "trick-won": return `Trick ${event.trick_number} won by ${SEAT_NAMES[event.winner]}.`;
-    case "player-out": return `${who} is out (${event.place}).`;
+    case "player-out": return outText(event, pos);
     default: return event.event;
   }
 }
@@ -123,7 +131,7 @@ export function replayScreen(app, matchId) {
         button("Hand »", () => go(state.hand + 1, 0), { disabled: state.hand + 1 === data.hands.length, "aria-label": "next hand" }),
         button("End of hand", () => go(state.hand, Infinity)),
         button("Lobby", () => app.go("lobby"))),
-      h("p", { class: "narration", "aria-live": "polite" }, eventText(pos.last), doubles.length ? ` Doubles: ${doubles.join("; ")}.` : ""),
+      h("p", { class: "narration", "aria-live": "polite" }, eventText(pos.last, pos), doubles.length ? ` Doubles: ${doubles.join("; ")}.` : ""),
       h("div", { class: "felt open" }, SEATS.map((seat) => seatHand(pos, seat, data)), h("div", { class: "center" }, center(pos, end))),
       end ? h("section", { class: "panel" }, h("h2", {}, `Hand ${hand.hand_number} result`), result(hand, pos)) : null,
       state.hand === data.hands.length - 1 && end

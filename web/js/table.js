@@ -142,6 +142,7 @@ export function tableScreen(app, roomId) {
     try {
       const { rooms } = await session.request("list-rooms");
       state.summary = rooms.find((room) => room.room === roomId) || null;
+      if (state.summary && state.summary.rematch) state.rematch = state.summary.rematch; // an old invite link
       const mine = state.summary && Object.values(state.summary.players).includes(session.name);
       const over = state.summary && state.summary.state === "over"; // its seats are no longer taken: watch it
       take(await session.request(mine && !over ? "sit" : "watch", { room: roomId }));

@@ -168,6 +168,7 @@ export function ranking(state, actions) {
   else if (host) next = button("Another match, same players", () => actions.rematch(), { class: "primary" });
   return h("div", { class: "summary ranking", role: "region", "aria-label": "final ranking" },
     h("h2", {}, "The match is over"),
+    state.rematch ? h("p", { class: "rematch-note" }, "Another match with the same players has started: join it below.") : null,
     placeList(view.ranking || placesOf(view.totals), snap.players, view.totals, state.me),
     h("div", { class: "buttons" }, next, h("a", { href: `#replay=${encodeURIComponent(snap.room)}` }, "Replay this match"), h("a", { href: "#lobby" }, "Back to the lobby")));
 }

@@ -147,8 +147,21 @@ export function dominoRows(rows, finishOrder) {
   return h("div", { class: "rows", role: "group", "aria-label": "Dominoes rows" },
     ["S", "H", "D", "C"].map((suit) => h("div", { class: `row suit-${suit}`, role: "group", "aria-label": `${SUIT_NAMES[suit]} row` },
       h("span", { class: "row-suit", "aria-hidden": "true" }, SUIT_SYMBOLS[suit]),
-      (rows[suit] || []).length ? rows[suit].map((card) => cardFace(card, { small: true })) : h("span", { class: "muted" }, "not opened"))),
-    finishOrder.length ? h("p", {}, "Out: ", finishOrder.map((s) => SEAT_NAMES[s]).join(", ")) : null);
+      (rows[suit] || []).length
+        ? rows[suit].map((card) => cardFace(card, { small: true }))
+        : h("span", { class: "muted" }, h("span", { class: "sr-only" }, `${SUIT_NAMES[suit]}: `), "not opened"))),
+    finishOrder.length ? h("p", { class: "finish-order" }, finishText(finishOrder)) : null);
+}
+
+const PLACE_WORDS = ["1st", "2nd", "3rd"];
+
+/**
+ * Who is out, in order: "Out: South 1st, West 2nd". Once three are out the hand ends and the fourth comes
+ * last (place 4) with cards still in hand: "North 3rd; East last (cards left)".
+ */
+export function finishText(finishOrder) {
+  const out = finishOrder.slice(0, 3).map((s, i) => `${SEAT_NAMES[s]} ${PLACE_WORDS[i]}`).join(", ");
+  return `Out: ${out}${finishOrder.length === 4 ? `; ${SEAT_NAMES[finishOrder[3]]} last (cards left)` : ""}`;
 }
 
 function lastTrick(view) {
