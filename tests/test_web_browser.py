@@ -141,7 +141,12 @@ async def test_a_hand_by_clicks_reload_and_a_watcher_from_the_invite_link(
 
     bob = await open_page(**watcher_screen)
     bob.on("pageerror", lambda error: errors.append(f"bob: {error}"))
-    await _login(bob, f"{url}#table={room}", "bob")  # the invite link opens the table after the login
+    link = await ann.input_value(".invite")  # what "Copy invite link" copies
+    assert link.endswith(f"#table={room}"), link
+    await bob.goto(link)
+    assert f"You are invited to “friday” (table {room})" in await bob.inner_text(".login")
+    await bob.fill("#login-name", "bob")  # the invite link opens the table after the login
+    await bob.click("text=Log in")
     await bob.wait_for_selector(".felt")
     assert "you are watching" in await bob.inner_text(".where")
     for page, small in ((ann, phone), (bob, not phone)):

@@ -8,6 +8,7 @@ export function showLogin(root, session, done) {
   const error = h("p", { class: "error", role: "alert" });
   const form = h("form", { class: "panel login", "aria-labelledby": "login-title" },
     h("h1", { id: "login-title" }, "Barbu"),
+    invitation(),
     h("p", {}, "Pick a name to play under. Your friends see it at the table."),
     h("label", { class: "field" }, h("span", {}, "Your name"), name),
     session.needsPassword ? h("label", { class: "field" }, h("span", {}, "Server password"), password) : null,
@@ -26,6 +27,15 @@ export function showLogin(root, session, done) {
   });
   fill(root, form);
   name.focus();
+}
+
+/** Who invited you where, when the page was opened from an invite link (`?at=NAME#table=ID`). */
+function invitation() {
+  const table = /^#table=([^&]+)$/.exec(location.hash);
+  if (!table) return null;
+  const name = new URLSearchParams(location.search).get("at");
+  const where = name ? `“${name}” (table ${decodeURIComponent(table[1])})` : `table ${decodeURIComponent(table[1])}`;
+  return h("p", { class: "invited" }, `You are invited to ${where}: pick a name below to sit down or watch.`);
 }
 
 /** The server's `seat-held` refusal ("NAME holds a seat at 'TABLE': …") in plain words. */

@@ -36,7 +36,9 @@ function contractChooser(state, actions) {
   if (sub === "dominoes") {
     const ranks = legal.filter((a) => a.contract === "dominoes").sort((a, b) => RANKS.indexOf(a.start_rank) - RANKS.indexOf(b.start_rank));
     return choiceBox("Dominoes: choose the starting rank", ranks.map((a) =>
-      button(rankText(a.start_rank), () => { state.contractPick = null; actions.act(a); }, { "data-focus": `rank-${a.start_rank}`, "aria-label": `start from ${rankText(a.start_rank)}` })), state, actions);
+      button(rankText(a.start_rank), () => { state.contractPick = null; actions.act(a); }, { "data-focus": `rank-${a.start_rank}`, "aria-label": `start from ${rankText(a.start_rank)}` })), state, actions,
+    h("p", { class: "explain" }, "Each suit's row must be opened with the card of this rank; then a row grows one rank at a time, up towards the ace and down towards the 2. ",
+      "You play first. Whoever cannot play passes; the first out of cards scores most."));
   }
   return h("div", { class: "choice", role: "group", "aria-labelledby": "contract-title" },
     h("h2", { id: "contract-title" }, "You declare: choose the contract"),
@@ -48,9 +50,10 @@ function contractChooser(state, actions) {
       { class: "contract", "data-focus": `contract-${name}`, "data-contract": name }))));
 }
 
-function choiceBox(title, buttons, state, actions) {
+function choiceBox(title, buttons, state, actions, explain = null) {
   return h("div", { class: "choice", role: "group", "aria-label": title },
     h("h2", {}, title),
+    explain,
     h("div", { class: "buttons" }, buttons),
     button("Back", () => { state.contractPick = null; actions.redraw(); }, { "data-focus": "back" }));
 }

@@ -43,7 +43,8 @@ export function renderTable(frame, state, actions) {
 function header(state, actions) {
   const snap = state.snapshot;
   const view = snap.view;
-  const link = `${location.origin}/#table=${snap.room}`;
+  // The table's name rides along in the query, for the login page of a friend who opens the link to name it.
+  const link = `${location.origin}/?at=${encodeURIComponent(snap.name)}#table=${snap.room}`;
   const linkBox = h("input", { class: "invite", readonly: true, value: link, "aria-label": "invite link" });
   const copy = button("Copy invite link", async () => {
     try {
