@@ -118,10 +118,10 @@ def test_the_end_of_hand_summary_until_a_key_or_the_next_card() -> None:
     table.summary_seen = True  # a key was pressed
     assert not table.showing_summary() and "Hand 2/28" in text(table_lines(table))
     table.summary_seen = False
-    while not match.view(0)["trick"]["cards"] and not match.view(0)["rows"]:
+    while not match.view(0)["trick"]["cards"] and not any(match.view(0)["rows"].values()):
         step(match, bots)  # the next hand's first card
     seated(match, 0, table)
-    assert not table.showing_summary() or match.view(0)["rows"]
+    assert not table.showing_summary()
 
 
 def test_the_match_end_names_the_winner_and_offers_the_host_another_match() -> None:
@@ -306,7 +306,7 @@ def test_watching_ones_own_seat_still_says_you() -> None:
     assert event_text({"event": "card-played", "seat": "N", "card": "TH"}, table) == "N pN played 10♥."
 
 
-def test_the_summary_stays_away_once_the_next_hand_has_a_contract() -> None:
+def test_the_summary_stays_through_the_next_contract_and_doubles_until_a_card() -> None:
     match = Match.new(8)
     bots = [make_policy("heuristic", s) for s in range(4)]
     table = seated(match, 0)
@@ -315,16 +315,24 @@ def test_the_summary_stays_away_once_the_next_hand_has_a_contract() -> None:
     scored = next(e for e in match.view(0)["history"] if e["hand_number"] == 1)
     event_text({"event": "hand-scored", **scored, "totals": match.view(0)["totals"]}, table)
     seated(match, 0, table)
-    assert table.showing_summary()  # the new hand is dealt, no contract yet: the summary is still up
-    while match.view(0)["contract"] is None:
+    assert table.showing_summary()  # the new hand is dealt, no contract yet: the summary is up
+    while match.view(0)["phase"] != "play":  # the contract, then every double (a bot or this seat's)
         step(match, bots)
+        seated(match, 0, table)
+        assert table.showing_summary(), match.view(0)["phase"]
+        if table.my_turn:  # this seat's decision shows beside it
+            assert "Hand 1 scored" in text(table_lines(table))
+    while not match.view(0)["trick"]["cards"] and not any(match.view(0)["rows"].values()):
+        step(match, bots)  # the first card
     seated(match, 0, table)
     assert not table.showing_summary()
     while match.hand_number == 2 and not match.view(0)["tricks"] and not match.view(0)["rows"]:
-        step(match, bots)  # between tricks (or after plays) of the next hand, nobody having pressed a key
+        step(match, bots)  # between tricks of the next hand, nobody having pressed a key
     seated(match, 0, table)
-    if not (table.view or {})["trick"]["cards"]:
-        assert not table.showing_summary()
+    assert not table.showing_summary()  # gone for good
+    table.summary_seen = False
+    event_text({"event": "card-played", "seat": "E", "card": "2C"}, table)  # a watcher's next card
+    assert table.summary_seen
 
 
 def test_a_typed_card_refused_by_the_rule_it_breaks() -> None:

@@ -52,6 +52,8 @@ def event_text(event: dict[str, Any], table: TableModel) -> str:
         if targets:
             return f"{seat} redoubled {_seats(table, targets)}."
         return f"{seat} declined to redouble."
+    if kind in ("card-played", "passed"):
+        table.summary_seen = True  # the next hand is under way: the summary goes
     if kind == "card-played":
         return f"{who(table, event.get('seat'))} played {card_label(str(event.get('card')))}."
     if kind == "passed":

@@ -26,8 +26,8 @@ class TableModel:
     ``stale`` is set when the connection drops (or another terminal takes the player over): meanwhile a
     stand-in may play the seat, so the view no longer tells whose turn it is until the next snapshot.
     ``last_trick`` is the latest finished trick of hand ``last_trick_hand``: a new hand clears it.
-    ``summary`` is the latest ``hand-scored`` event, shown until a key is pressed or the next card is due
-    (``summary_seen``). ``standin_at`` holds, for each dropped seat in its grace period, when (``time.monotonic``)
+    ``summary`` is the latest ``hand-scored`` event, shown until a key is pressed or the next hand's first
+    card is played (``summary_seen``). ``standin_at`` holds, for each dropped seat in its grace period, when (``time.monotonic``)
     a stand-in bot takes it; ``standins`` the seats a stand-in plays; ``spectators`` who watches; ``host`` who
     opened the table (from the lobby's list), ``me`` this client's player; ``rematch`` the room of another match with the same players.
     ``turn_ends`` is when (``time.monotonic``) the turn timer plays for the seat to move, counted from the
@@ -126,17 +126,23 @@ class TableModel:
         return self.last_trick
 
     def showing_summary(self) -> bool:
-        """Whether the end-of-hand summary is up: a hand was scored, no key pressed since, and the next hand
-        has no card on the table yet nor is this seat to play one; a contract chosen in the next hand ends it
-        for good (else it would come back between that hand's tricks for whoever pressed no key)."""
+        """Whether the end-of-hand summary is up: a hand was scored and no key pressed since, nor a card played
+        in the next hand (``summary_seen``, set by the ``card-played`` and ``passed`` events, or here once a
+        view of the next hand shows a card). The next hand's contract and doubles do not end it: the
+        decision menu shows beside it, so it can still be read when this seat's decision is due."""
         view = self.view or {}
-        if self.summary is None or self.summary_seen or (view.get("trick") or {}).get("cards"):
+        if self.summary is None or self.summary_seen:
             return False
-        if int(view.get("hand_number") or 0) > int(self.summary.get("hand_number") or 0) and view.get(
-            "contract"
-        ):
+        later = int(view.get("hand_number") or 0) > int(self.summary.get("hand_number") or 0)
+        played = (
+            (view.get("trick") or {}).get("cards")
+            or view.get("tricks")
+            or any((view.get("rows") or {}).values())
+        )
+        if later and played:
+            self.summary_seen = True  # for good: it must not come back between the tricks
             return False
-        return not (self.my_turn and view.get("phase") == "play")
+        return True
 
     def take_players(self, push: Any) -> None:
         """Take a ``players`` push (or a snapshot's seats): seats, away, state, spectators, stand-ins."""
