@@ -73,6 +73,8 @@ CHAT_HISTORY = 20
 
 #: What plays for a human whose turn timer ran out: quick, whatever the table's bot policy.
 TIMER_POLICY = "heuristic"
+#: The events that tell a seat's own action (they carry ``by`` when the turn timer or a stand-in played it).
+ACTED = frozenset({"contract-chosen", "doubled", "redoubled", "card-played", "passed"})
 BOT_PREFIX = "bot:"
 #: Automatic moves and writes put off because the store cannot write are logged once a second at most.
 _store_waits = Throttle(1.0)
@@ -560,10 +562,17 @@ class BarbuTable(Room):
         return self.match
 
     def _commit(
-        self, match: Match, seat: int, action: Action, peer: Peer | None, request_id: int | None
+        self,
+        match: Match,
+        seat: int,
+        action: Action,
+        peer: Peer | None,
+        request_id: int | None,
+        by: str | None = None,
     ) -> None:
         """Check, log, apply, reply, broadcast, then hand the turn on (called under the lock): the action takes
-        effect only once it is in the store.
+        effect only once it is in the store. ``by`` (``timer``, ``stand-in``) marks an action played for a
+        human's seat in the events that tell it (``docs/protocol.md``, ``event``).
 
         Raises:
             ProtocolError: ``illegal`` (the engine's rule); nothing changed.
@@ -580,7 +589,7 @@ class BarbuTable(Room):
         self.seq += 1
         if peer is not None and request_id is not None:
             peer.send(Ok(id=request_id))
-        self._broadcast(events)
+        self._broadcast(events, seat_text(seat), by)
         if match.over or match.hand_number != hand:
             self.listing_changed()
         if match.over:
@@ -590,12 +599,14 @@ class BarbuTable(Room):
             self._send_turn(match.to_move)
         self._drive()
 
-    def _broadcast(self, events: list[Event]) -> None:
+    def _broadcast(self, events: list[Event], actor: str = "", by: str | None = None) -> None:
         members = self._members()
         for event in events:
             wire = event.to_wire()
             if event.kind == "turn":
                 wire["turn_left_ms"] = self.turn_left_ms()
+            if by is not None and event.kind in ACTED and actor in (wire.get("seat"), wire.get("declarer")):
+                wire["by"] = by
             push = EventPush(room=self.room_id, seq=self.seq, event=wire)
             if event.to is None:
                 frame = encode_frame(push.to_wire())
@@ -761,8 +772,10 @@ class BarbuTable(Room):
                 "table %s: policy %s chose an illegal action; playing the first legal one", self.room_id, name
             )
             action = legal[0]
+        seat = self.seats[index]
+        by = None if seat.is_bot else "stand-in" if seat.standin else "timer"
         try:
-            self._commit(match, index, action, None, None)
+            self._commit(match, index, action, None, None, by)
         except StoreUnavailable as exc:
             delay = self._backoff.next()
             _store_wait(f"the move of {seat_text(index)}", self.room_id, delay, exc)

@@ -40,25 +40,11 @@ def event_text(event: dict[str, Any], table: TableModel) -> str:
         table.keep_trick({k: event.get(k) for k in ("leader", "cards", "winner")}, now=time.monotonic())
         cards = " ".join(card_label(str(c)) for c in event.get("cards", []))
         return f"Trick {event.get('trick_number')} ({cards}) won by {who(table, event.get('winner'))}."
-    if kind == "contract-chosen":
-        return f"{who(table, event.get('declarer', event.get('seat')))} chose {contract_label(event)}."
-    if kind == "doubled":
-        seat = who(table, event.get("seat"))
-        targets = event.get("targets") or []
-        return f"{seat} doubled {_seats(table, targets)}." if targets else f"{seat} doubled nobody."
-    if kind == "redoubled":
-        seat = who(table, event.get("seat"))
-        targets = event.get("targets") or []
-        if targets:
-            return f"{seat} redoubled {_seats(table, targets)}."
-        return f"{seat} declined to redouble."
-    if kind in ("card-played", "passed"):
-        table.summary_seen = True  # the next hand is under way: the summary goes
-    if kind == "card-played":
-        return f"{who(table, event.get('seat'))} played {card_label(str(event.get('card')))}."
-    if kind == "passed":
-        return f"{who(table, event.get('seat'))} passed (no card to play)."
+    if kind in ACTED:
+        return _acted(event, table)
     if kind == "player-out":
+        if event.get("place") == 4:  # still holding cards: the last one left, not "out"
+            return f"{_is(table, event.get('seat'))} last (place 4)."
         return f"{_is(table, event.get('seat'))} out, place {event.get('place')}."
     if kind == "hand-scored":
         table.summary, table.summary_seen = dict(event), False
@@ -69,6 +55,35 @@ def event_text(event: dict[str, Any], table: TableModel) -> str:
     if kind == "match-over":
         return f"The match is over: {winner_text(event.get('ranking') or [], event.get('totals', {}), table)}"
     return ""
+
+
+#: The events telling a seat's own action; they carry ``by`` when the server played it for a human's seat.
+ACTED = ("contract-chosen", "doubled", "redoubled", "card-played", "passed")
+
+
+def _acted(event: dict[str, Any], table: TableModel) -> str:
+    """A seat's action in words: ``E bob doubled you.``; when the turn timer played it (``by: "timer"``)
+    ``Time ran out: a bot played 7♠ for you.``, a stand-in ``A bot played 7♠ for W carol.``"""
+    kind = event.get("event")
+    seat = event.get("declarer", event.get("seat")) if kind == "contract-chosen" else event.get("seat")
+    targets = event.get("targets") or []
+    if kind in ("card-played", "passed"):
+        table.summary_seen = True  # the next hand is under way: the summary goes
+    if kind == "contract-chosen":
+        what = f"chose {contract_label(event)}"
+    elif kind == "doubled":
+        what = f"doubled {_seats(table, targets) if targets else 'nobody'}"
+    elif kind == "redoubled":
+        what = f"redoubled {_seats(table, targets)}" if targets else "declined to redouble"
+    elif kind == "card-played":
+        what = f"played {card_label(str(event.get('card')))}"
+    else:
+        what = "passed (no card to play)"
+    by = event.get("by")
+    if by not in ("timer", "stand-in"):
+        return f"{who(table, seat)} {what}."
+    text = f"a bot {what} for {who(table, seat)}."
+    return f"Time ran out: {text}" if by == "timer" else text[:1].upper() + text[1:]
 
 
 def winner_text(ranking: list[list[str]], totals: dict[str, int], table: TableModel) -> str:
