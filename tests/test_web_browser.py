@@ -839,3 +839,47 @@ async def test_a_dropped_player_shows_the_stand_in_countdown(
     await ann.wait_for_timeout(2100)
     later = re.search(r"a bot stands in in (\d+) s", await badge.inner_text())
     assert later is not None and int(later[1]) < int(first[1]) <= 60
+
+
+async def test_the_must_double_rule_ticks_and_locks_the_declarers_box(
+    server: BarbuServer, open_page: OpenPage
+) -> None:
+    """Four players (driven over real connections) play five of the declarer's hands doubling nobody; in the
+    sixth, a seat owing as many doubles as the declarer has hands left must double them: its browser (the
+    same player, by their resume token) shows the declarer's box ticked and locked, and doubles them."""
+    conns = {seat: await Connection.connect(server.url) for seat in SEATS}
+    for seat, conn in conns.items():
+        await conn.login(f"p{seat.lower()}")
+    room = await conns["N"].create_table("owed")
+    for seat, conn in conns.items():
+        await conn.sit(room, seat)
+    table = _table(server, room)
+    await until(lambda: table.match is not None, "the start")
+    deadline = time.monotonic() + 60
+    while True:
+        assert time.monotonic() < deadline
+        match = table.match
+        assert match is not None and match.to_move is not None
+        seat = SEATS[match.to_move]
+        if match.phase == "double" and match.to_move in match.hand.must_double:
+            break
+        view = (await conns[seat].snapshot(room)).view
+        assert view is not None and view["legal"]
+        action = min(view["legal"], key=lambda a: len(a.get("targets", [])))  # no double when allowed
+        await conns[seat].act(room, seat, action)  # applied before the reply
+    owed = conns[seat]
+    token = owed.token
+    await owed.close()
+    page = await open_page()
+    await page.add_init_script(f"localStorage.setItem('barbu.token', {token!r})")
+    await page.goto(server.share_url)
+    declarer = SEATS[match.hand.declarer]
+    box = page.locator(f"input[data-seat={declarer}]")
+    await box.wait_for()
+    assert await box.is_checked() and await box.is_disabled()
+    assert "must be doubled" in await page.inner_text(".targets")
+    await page.click("[data-focus=submit-double]")
+    doubled = match.hand.declarer
+    await until(lambda: (SEATS.index(seat), doubled) in match.hand.doubles, "the declarer doubled")
+    for conn in conns.values():
+        await conn.close()
