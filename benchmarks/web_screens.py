@@ -48,6 +48,7 @@ async def screens(server: BarbuServer, out: Path, scheme: str, size: str) -> Non
         viewport = DESKTOP if size == "desktop" else PHONE
         context = await browser.new_context(viewport=viewport, color_scheme=scheme)  # type: ignore[arg-type]
         page = await context.new_page()
+        page.on("dialog", lambda dialog: asyncio.ensure_future(dialog.accept()))  # "This ends your game..."
         tag = f"{size}-{scheme}"
         base = server.share_url.replace("localhost", "127.0.0.1")
         await page.goto(base)
@@ -64,6 +65,13 @@ async def screens(server: BarbuServer, out: Path, scheme: str, size: str) -> Non
         await shoot(page, out, f"lobby-{tag}")
         await page.click("text=Create and sit down")
         await page.wait_for_selector(".seat")
+        invited = await (await browser.new_context(viewport=viewport, color_scheme=scheme)).new_page()  # type: ignore[arg-type]
+        await invited.goto(
+            await page.input_value(".invite")
+        )  # the invite link: the login page names the table
+        await invited.wait_for_selector("#login-name")
+        await shoot(invited, out, f"invite-login-{tag}")
+        await invited.context.close()
         taken: set[str] = set()
         for _ in range(2000):  # play on (each-hand rotation: you declare within 4 hands) until each is seen
             if taken >= {"contract", "doubling", "table-play", "hand-summary"}:
@@ -118,6 +126,7 @@ async def screens(server: BarbuServer, out: Path, scheme: str, size: str) -> Non
                 await page.wait_for_selector(".hint, .error", timeout=60_000)
                 await shoot(page, out, f"solitaire-hint-{tag}")
                 await page.locator("[data-pile=t1]").last.click()
+                await shoot(page, out, f"solitaire-pick-{tag}")  # the move half made: the board stays put
                 await page.locator("[data-pile=t2]").last.click()
                 await page.wait_for_timeout(300)
                 await shoot(page, out, f"solitaire-refused-{tag}")

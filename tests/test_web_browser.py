@@ -797,6 +797,10 @@ async def test_the_keyboard_keeps_its_place(start_server: StartServer, open_page
             played += 1
             await page.wait_for_timeout(300)
             assert (await _focused(page))["inHand"], "the focus stays in the hand after a play"
+            stops = await page.eval_on_selector_all(
+                ".hand .card", "els => els.filter(e => e.tabIndex === 0).length"
+            )
+            assert stops == 1, "the hand is one Tab stop (the arrows move within)"
             continue
         elif await page.locator("[data-focus=pass]").count():
             await page.click("[data-focus=pass]")

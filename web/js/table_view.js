@@ -194,6 +194,9 @@ function handRow(state, actions) {
     el.dataset.focus = `card-${card}`;
     return el;
   });
+  // One Tab stop for the whole hand (the first playable card, else the first card); the arrows move within.
+  const stop = cards.find((el) => el.classList.contains("playable")) || cards[0];
+  for (const el of cards) if (el !== stop) el.tabIndex = -1;
   const row = h("div", { class: "hand", role: "group", "aria-label": "your hand", "data-focus-group": "hand", on: { keydown: (event) => moveFocus(event, row) } }, cards);
   return row;
 }
