@@ -35,7 +35,7 @@ function invitation() {
   if (!table) return null;
   const name = new URLSearchParams(location.search).get("at");
   const where = name ? `“${name}” (table ${decodeURIComponent(table[1])})` : `table ${decodeURIComponent(table[1])}`;
-  return h("p", { class: "invited" }, `You are invited to ${where}: pick a name below to sit down or watch.`);
+  return h("p", { class: "invited" }, `You are invited to ${where}, to sit down or watch.`);
 }
 
 /** The server's `seat-held` refusal ("NAME holds a seat at 'TABLE': …") in plain words. */
