@@ -345,7 +345,7 @@ def table_lines(table: TableModel, cols: int = TABLE_WIDTH, rows: int = 13) -> S
     out: StyleAndTextTuples = [*head, ("", "\n" if "\n" in fragment_list_to_text(head) else "\n\n")]
     if view.get("rows"):
         return out + dominoes_lines(table)
-    more = "\n" * (max(rows - 13, 0) // 3)  # blank lines added between the seats on a taller table
+    more = "\n" * (max(rows - 12, 0) // 3)  # blank lines added between the seats on a taller table
     out += [("", more), *_center(_seat_tag(table, top), cols), ("", "\n")]
     out += [*_center(_trick_card(table, top), cols), ("", "\n\n" + more)]
     lt, rt = _seat_tag(table, left), _seat_tag(table, right)
