@@ -214,3 +214,18 @@ def test_the_lobby_shows_solitaire_rooms_whole_and_explains_its_marks() -> None:
     assert room_seats({"kind": "solitaire", "players": {"player": "ann"}, "winnable": True}) == (
         "ann plays a winnable deal"
     )
+
+
+def test_watching_ones_own_seat_says_you_in_the_panel_and_the_summary() -> None:
+    match = Match.new(8)
+    bots = [make_policy("heuristic", s) for s in range(4)]
+    while match.hand_number == 1:
+        step(match, bots)
+    table = TableModel(room="1", seat=None, players={s: f"p{s}" for s in SEATS}, me="pS", state="playing")
+    table.set_view(match.view(None), 0)
+    panel = text(side_lines(table, BarbuScreen()))
+    assert "S you " in panel and "S pS" not in panel
+    scored = next(e for e in match.view(0)["history"] if e["hand_number"] == 1)
+    event_text({"event": "hand-scored", **scored, "totals": match.view(0)["totals"]}, table)
+    drawn = text(table_lines(table))
+    assert "Hand 1 scored" in drawn and "S you" in drawn and "S pS" not in drawn

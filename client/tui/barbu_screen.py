@@ -16,7 +16,7 @@ from prompt_toolkit.formatted_text import StyleAndTextTuples, fragment_list_to_t
 from client.columns import counted, fit, shorten, width, wrap
 from client.sheet import contract_label, doubles_label
 from client.tui.cards import SUIT_NAMES, SUIT_ORDER, SUIT_SYMBOLS, card_fragment, card_label, sort_hand
-from client.tui.events import who, winner_text
+from client.tui.events import is_mine, who, winner_text
 from client.tui.model import TableModel
 from engine.barbu import CONTRACTS
 from engine.cards import RANKS, SEATS
@@ -265,7 +265,7 @@ def _seat_tag(table: TableModel, seat: str) -> StyleAndTextTuples:
         marks += " *"
     style = "class:seat.turn" if view.get("to_move") == seat else "class:seat"
     away = away_mark(table, seat)
-    name = shorten("you" if seat == table.seat else table.player(seat), SEAT_NAME_WIDTH - len(away)) + away
+    name = shorten("you" if is_mine(table, seat) else table.player(seat), SEAT_NAME_WIDTH - len(away)) + away
     trick = table.shown_trick() or view.get("trick") or {}
     lead = [("class:mark", "▸")] if trick.get("cards") and trick.get("leader") == seat else []
     out: StyleAndTextTuples = [*lead, (style, f"{seat} {name}"), ("class:mark", marks)]
@@ -447,7 +447,7 @@ def side_lines(
     hand_scores = view.get("contract_scores", {})
     totals = view.get("totals", {})
     for seat in SEATS:
-        name = fit("you" if seat == table.seat else table.player(seat), 10)
+        name = fit("you" if is_mine(table, seat) else table.player(seat), 10)
         out.append(("", f"{seat} {name} {hand_scores.get(seat, 0):>5} {totals.get(seat, 0):>6}\n"))
     declare = declare_text(view, table.seat)
     if declare:
@@ -566,9 +566,9 @@ def summary_lines(table: TableModel, cols: int = TABLE_WIDTH) -> StyleAndTextTup
     contract, settled = row.get("contract_scores", {}), row.get("settlements", event.get("settlements", {}))
     scores, totals = row.get("scores", event.get("scores", {})), event.get("totals", {})
     for seat in SEATS:
-        name = fit(f"{seat} {'you' if seat == table.seat else table.player(seat)}", 16)
+        name = fit(f"{seat} {'you' if is_mine(table, seat) else table.player(seat)}", 16)
         line = f"{name}{contract.get(seat, 0):>8}{settled.get(seat, 0):>+8}{scores.get(seat, 0):>6}"
-        out.append(("class:bold" if seat == table.seat else "", f"{line}{totals.get(seat, 0):>7}\n"))
+        out.append(("class:bold" if is_mine(table, seat) else "", f"{line}{totals.get(seat, 0):>7}\n"))
     pairs = settlement_lines(row)
     if len(pairs) > 5:
         compact = settlement_lines(row, compact=True)
@@ -593,7 +593,10 @@ def match_end_lines(table: TableModel, cols: int = TABLE_WIDTH) -> StyleAndTextT
         for seat in tied:
             name = fit(_who(table, seat), 24)
             out.append(
-                ("class:bold" if seat == table.seat else "", f" {mark:<3} {name} {totals.get(seat, 0):>6}\n")
+                (
+                    "class:bold" if is_mine(table, seat) else "",
+                    f" {mark:<3} {name} {totals.get(seat, 0):>6}\n",
+                )
             )
         place += len(tied)
     words = wrap(winner_text(ranking, totals, table), cols)

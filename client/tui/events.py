@@ -12,12 +12,17 @@ from client.tui.cards import card_label
 from client.tui.model import TableModel
 
 
+def is_mine(table: TableModel, seat: Any) -> bool:
+    """Whether ``seat`` is this client's: the seat it plays, or one it watches that is still its player's (a
+    stand-in plays it)."""
+    return seat == table.seat or (bool(table.me) and table.players.get(seat) == table.me)
+
+
 def who(table: TableModel, seat: Any) -> str:
-    """``you`` for this client's seat (also watching a seat that is still this player's), else ``W carol``."""
+    """``you`` for this client's seat (``is_mine``), else ``W carol``."""
     if not isinstance(seat, str):
         return "?"
-    mine = seat == table.seat or (bool(table.me) and table.players.get(seat) == table.me)
-    return "you" if mine else f"{seat} {table.player(seat)}"
+    return "you" if is_mine(table, seat) else f"{seat} {table.player(seat)}"
 
 
 def _seats(table: TableModel, seats: Any) -> str:
