@@ -213,7 +213,7 @@ async def test_the_host_starts_another_match_with_the_same_players(server: Barbu
         await until(
             lambda: tui.model.table is not None and (tui.model.table.view or {}).get("phase") == "over",
             "the end",
-            60,
+            240,  # 28 hands by stand-ins, every action on disk: slow on a busy machine
         )
         await tui.session.refresh_rooms()
         await tui.watch(room)  # the snapshot again, now that the lobby named the host

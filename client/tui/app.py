@@ -515,8 +515,9 @@ class TuiApp:
         elif self.screen == "lobby":
             self.model.say("You have no table nor solitaire room open.")
         else:
+            where = "o in the lobby opens one" if order[0] == "solitaire" else "sit at one from the lobby"
             other = "solitaire room" if order[0] == "solitaire" else "Barbu table"
-            self.model.say(f"You have no {other} open: l for the lobby.")
+            self.model.say(f"You have no {other} open: {where} (l).")
 
     def back(self) -> None:
         """Leave the help or the score sheet."""
