@@ -4,8 +4,9 @@ confidence interval (Wilson score interval).
 Usage: ``python -m benchmarks.winnability [--game G ...] [--option K=V ...] [--deals N] [--first K]
 [--timeout S] [--jobs J] [--wall] [--seeds FILE]``. Deals are ``new_game(game, options, seed=k)`` for ``k`` in
 ``K .. K+N-1`` (from 1). The timeout counts each deal's CPU seconds (``--wall``: wall-clock seconds). With
-``--seeds FILE`` the seeds proved solvable are added to that JSON file (``engine/solitaire/winnable.json``
-is the one the server deals winnable games from; ``scripts/winnable_seeds.py`` regenerates it).
+``--seeds FILE`` the seeds proved solvable are added to that JSON file (``{"LIST": [seed, ...]}``, lists
+named as in ``engine.solitaire.winnable.list_key``); ``python scripts/winnable_seeds.py --json FILE`` tries
+them for the lists the server deals winnable games from, ``engine/solitaire/winnable_seeds.py``.
 """
 
 from __future__ import annotations

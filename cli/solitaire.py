@@ -40,7 +40,9 @@ Output: the first line is the verdict, one of
                so `barbu solitaire replay` on it prints a state with "won": true;
   unsolvable   the search went through every reachable position: no win exists;
   unknown      the timeout came first.
-Exit status 0 for any verdict; 1 for a refused record or bad arguments, 2 for an unreadable file."""
+Exit status 0 for any verdict; 1 for a refused record or option, or for FILE and --game given together
+(or neither); 2 for an unreadable file, or for an argument the parser refuses (an unknown flag or game,
+a bad --seed or --timeout), after a usage line."""
 
 #: The longest ``solve --timeout``: a day, in seconds.
 _MAX_TIMEOUT = 86400

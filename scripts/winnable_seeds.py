@@ -1,10 +1,13 @@
 """Regenerate ``engine/solitaire/winnable_seeds.py``: the seeds the server deals "winnable" games from.
 
-Usage: ``python scripts/winnable_seeds.py [--deals N] [--timeout S] [--keep K] [--json FILE ...] [--jobs J]``.
-For each list (every game with its default options, and the variants in ``VARIANTS``) it solves deals
-1..N (CPU seconds each) and keeps at most K seeds proved solvable; ``--json`` files written by
-``python -m benchmarks.winnability --seeds FILE`` are merged in first (then ``--deals 0`` solves nothing
-more). Every seed written was answered ``solvable`` by ``engine.solitaire.solve`` with a winning line.
+Usage: ``python scripts/winnable_seeds.py [--deals N] [--budget S] [--margin M] [--keep K] [--json FILE ...]
+[--jobs J] [--only KEY ...]``. For each list (every game with its default options, and the variants in
+``VARIANTS``) the candidates are deals 1..N, the seeds listed now, and those of the ``--json`` files (written
+by ``python -m benchmarks.winnability --seeds FILE``). A candidate is kept when the first hint of its deal
+(``engine.solitaire.hints.advise_within``, which solves from the deal) is ``sure`` within a budget of
+``S / M`` seconds of CPU time: so a hint within the server's budget of ``S`` seconds (``ServerConfig.hint_budget``) proves it
+with room to spare on a busy machine. At most K seeds are kept per list; the seeds dropped from a list are
+printed. Rerun it whenever the solver changes: a list must hold only deals the solver on main proves.
 """
 
 from __future__ import annotations
@@ -13,14 +16,17 @@ import argparse
 import json
 import subprocess
 import sys
+from concurrent.futures import ProcessPoolExecutor
 from pathlib import Path
+from typing import Any
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from benchmarks.winnability import run  # noqa: E402
 from engine.solitaire import GAMES, new_game  # noqa: E402
-from engine.solitaire.winnable import list_key  # noqa: E402
+from engine.solitaire.hints import HintStatus, advise_within  # noqa: E402
+from engine.solitaire.winnable import list_key, winnable_seeds  # noqa: E402
+from server.config import ServerConfig  # noqa: E402
 
 #: Option sets with their own list besides each game's defaults.
 VARIANTS: list[tuple[str, dict[str, object]]] = [
@@ -28,17 +34,37 @@ VARIANTS: list[tuple[str, dict[str, object]]] = [
     ("bakers-dozen", {"kings": "stay"}),
     ("bakers-dozen", {"build": "any-suit"}),
 ]
+#: The hint budget divided by this is the CPU time a listed deal's first hint is proved in.
+MARGIN = 2.0
 OUT = ROOT / "engine" / "solitaire" / "winnable_seeds.py"
 
 HEADER = '''"""Seeds proved winnable, per game and options (written by ``scripts/winnable_seeds.py``; do not edit).
 
 ``SEEDS[key]``: the seeds, space-separated, of the list ``key`` (``engine.solitaire.winnable.list_key``: the
-game's name, then ``K=V`` for each option away from its default) for which ``engine.solitaire.solve`` found
-a win.
+game's name, then ``K=V`` for each option away from its default) whose deal's first hint
+(``engine.solitaire.hints.advise_within``) is ``sure`` within half the server's hint budget of CPU time.
 """
 
 SEEDS: dict[str, str] = {
 '''
+
+
+def proved(job: tuple[str, dict[str, Any], int, float]) -> tuple[int, bool]:
+    """(seed, True when the first hint of the deal is ``sure`` within ``seconds`` of CPU time) for the job
+    ``(game, options, seed, seconds)``; a module-level function, so worker processes run it."""
+    name, options, seed, seconds = job
+    return seed, advise_within(new_game(name, options, seed=seed), seconds, None).status is HintStatus.SURE
+
+
+def check(name: str, options: dict[str, Any], seeds: list[int], seconds: float, jobs: int) -> list[int]:
+    """The seeds of ``seeds`` whose first hint is ``sure`` within ``seconds`` of CPU time, sorted."""
+    work = [(name, options, seed, seconds) for seed in sorted(set(seeds))]
+    if jobs > 1:
+        with ProcessPoolExecutor(jobs) as pool:
+            results = list(pool.map(proved, work))
+    else:
+        results = [proved(job) for job in work]
+    return [seed for seed, ok in results if ok]
 
 
 def write(lists: dict[str, list[int]], path: Path = OUT) -> None:
@@ -61,25 +87,32 @@ def write(lists: dict[str, list[int]], path: Path = OUT) -> None:
 
 
 def main() -> int:
-    """Solve, merge and write the lists; returns the exit status (0)."""
+    """Check, merge and write the lists; returns the exit status (0)."""
     parser = argparse.ArgumentParser(description=__doc__)
-    parser.add_argument("--deals", type=int, default=300, help="solve deals 1..N of each list (300)")
-    parser.add_argument("--timeout", type=float, default=2.0, help="CPU seconds per deal (2)")
+    parser.add_argument("--deals", type=int, default=60, help="try deals 1..N of each list (60)")
+    budget = ServerConfig.hint_budget
+    parser.add_argument("--budget", type=float, default=budget, help=f"the hint budget, seconds ({budget:g})")
+    parser.add_argument("--margin", type=float, default=MARGIN, help=f"prove in budget/M CPU s ({MARGIN:g})")
     parser.add_argument("--keep", type=int, default=300, help="most seeds kept per list (300)")
-    parser.add_argument("--json", type=Path, action="append", default=[], help="seed lists to merge first")
+    parser.add_argument("--json", type=Path, action="append", default=[], help="seed lists to try too")
     parser.add_argument("--jobs", type=int, default=1, help="worker processes (1)")
+    parser.add_argument("--only", action="append", default=[], metavar="KEY", help="only these lists")
     args = parser.parse_args()
-    lists: dict[str, list[int]] = {}
+    extra: dict[str, list[int]] = {}
     for path in args.json:
         for key, seeds in json.loads(path.read_text()).items():
-            lists.setdefault(key, []).extend(seeds)
+            extra.setdefault(key, []).extend(seeds)
+    lists: dict[str, list[int]] = {}
     for name, options in [(name, {}) for name in GAMES] + VARIANTS:
         key = list_key(new_game(name, options, seed=0))
-        if args.deals > 0:
-            found = run(name, options, range(1, args.deals + 1), args.timeout, args.jobs, wall=False)
-            lists.setdefault(key, []).extend(found["solvable"])
-        lists[key] = sorted(set(lists.get(key, [])))[: args.keep]
-        print(f"{key}: {len(lists[key])} seeds", flush=True)
+        before = list(winnable_seeds(name, options))
+        if args.only and key not in args.only:
+            lists[key] = before
+            continue
+        candidates = before + extra.get(key, []) + list(range(1, args.deals + 1))
+        lists[key] = check(name, options, candidates, args.budget / args.margin, args.jobs)[: args.keep]
+        dropped = sorted(set(before) - set(lists[key]))
+        print(f"{key}: {len(lists[key])} seeds; dropped {dropped or 'none'}", flush=True)
     write(lists)
     return 0
 

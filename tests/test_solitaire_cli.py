@@ -108,6 +108,30 @@ def test_solve_needs_a_file_or_a_deal(capsys: pytest.CaptureFixture[str]) -> Non
     assert capsys.readouterr().err.count("\n") == 1
 
 
+def test_solve_help_tells_the_exit_status_each_mistake_gets(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    with pytest.raises(SystemExit):
+        main(["solitaire", "solve", "--help"])
+    assert "1 for a refused record or option, or for FILE and --game" in " ".join(
+        capsys.readouterr().out.split()
+    )
+    deal = ["solitaire", "solve", "--game", "pyramid", "--seed", "1"]
+    for refused in [
+        [*deal, "--option", "draw=5"],
+        [*deal, "--option", "draw"],
+        [*deal[:4]],
+        [*deal, "x.json"],
+    ]:
+        assert main(refused) == 1, refused
+    assert main(["solitaire", "solve", str(tmp_path / "missing.json")]) == 2
+    for bad in [["--game", "nope"], ["--bogus"], [*deal[2:], "--seed", "x"], [*deal[2:], "--timeout", "0"]]:
+        with pytest.raises(SystemExit) as info:
+            main(["solitaire", "solve", *bad])
+        assert info.value.code == 2, bad
+        assert "usage:" in capsys.readouterr().err
+
+
 @pytest.mark.parametrize("move", ["t1>t2*\u00b2", "t1>t\u0663", "t01>t2"])
 def test_replay_refuses_a_move_with_non_ascii_or_padded_numbers(
     move: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]

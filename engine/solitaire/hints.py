@@ -2,28 +2,40 @@
 
 A hint has a status (``HintStatus``):
 
-- ``sure``: the move is the next of a winning line the solver found; following the hints wins.
+- ``sure``: the move is the next of a winning line the solver found; following the hints wins. The line is
+  shortened first (``engine.solitaire.lines``: no loops, no card moved and later moved back for nothing), and
+  does not start by taking back the last move when another winning line does not.
 - ``guess``: no win was found within the budget (and no proof of loss either); the move is a reasonable one
-  that reaches a position not seen before in this game, so it never undoes the previous move and following
-  guesses never goes round in a circle.
+  that reaches a position not seen before in this game and never puts a card back on a card it was taken off
+  earlier in the game (or back in an empty column, if it was taken from one): so it never undoes a move,
+  never shuffles a card to and fro (between the two 7♠ of a two-deck game, or with a stock turn between),
+  and following guesses never goes round in a circle.
 - ``lost``: the solver proved that no win is left from this position (or no legal move is left); no move.
-- ``none``: moves are left, but each returns to a position this game has been in already; no move.
+- ``none``: moves are left, but each returns to a position this game has been in already (or puts a card
+  back where it was); no move.
 
-``advise`` works a hint out (it searches: run it off the event loop, ``server.workers``); ``HintLine`` keeps
-the winning line between hints so that, as long as the player follows it (or undoes back onto it), the next
-hint costs nothing and never changes its mind. Positions are compared by the solver's canonical key
-(``Game._key``: columns in any order, so moving a card to and fro between two columns counts as a return).
+``advise`` works a hint out (it searches: run it off the event loop, ``server.workers``); ``advise_within``
+gives it a budget of CPU time, the measure the winnable lists (``engine.solitaire.winnable``) were proved
+in. ``HintLine`` keeps the winning line between hints so that, as long as the player follows it (or undoes
+back onto it), the next hint costs nothing and never changes its mind. Positions are compared by the
+solver's canonical key (``Game._key``: columns in any order, so moving a card to and fro between two columns
+counts as a return).
 """
 
 from __future__ import annotations
 
-from collections.abc import Hashable
+import time
+from collections.abc import Callable, Hashable, Iterator
 from dataclasses import dataclass
 from enum import StrEnum
 from typing import Any
 
 from engine.solitaire.base import Game
+from engine.solitaire.column_moves import FOUNDATION, STOCK, TURN, WASTE
+from engine.solitaire.columns import ColumnGame
+from engine.solitaire.lines import shorten
 from engine.solitaire.record import from_record
+from engine.solitaire.rules import card_of
 from engine.solitaire.solver import Outcome, solve
 
 
@@ -51,60 +63,228 @@ class Hint:
     line: tuple[str, ...] = ()
 
 
-def advise(game: Game, timeout: float | None = None, max_nodes: int | None = None) -> Hint:
+#: Share of a hint's time the solver's search gets; shortening its line (``engine.solitaire.lines``) and
+#: looking for a line that keeps the last move get the rest.
+SEARCH_SHARE = 0.75
+#: Wall seconds a hint may run past its budget on a busy machine (``server.workers`` stops a job 1 s past it).
+WALL_SLACK = 0.8
+#: Share of its budget a hint spends searching (the rest is the reply's margin).
+BUDGET_SHARE = 0.9
+
+
+def hint_clock(cpu: float, wall: float) -> Callable[[], float]:
+    """A clock for a search allowed ``cpu`` seconds of this process's CPU time but no more than ``wall``
+    seconds of wall time: it reads 0 now and passes ``cpu`` when either is spent (``solve``'s ``clock``).
+    Counting CPU time keeps a hint as strong on a busy machine as the winnable lists were proved on."""
+    cpu0, wall0, ratio = time.process_time(), time.perf_counter(), cpu / wall
+
+    def clock() -> float:
+        return max(time.process_time() - cpu0, (time.perf_counter() - wall0) * ratio)
+
+    return clock
+
+
+def advise_within(game: Game, budget: float, slack: float | None = WALL_SLACK) -> Hint:
+    """``advise`` for ``game`` in ``budget`` seconds: it spends ``BUDGET_SHARE`` of it in CPU time, and
+    stops anyway ``slack`` seconds past ``budget`` of wall time (on a machine busy with other work; None: no
+    wall limit, as when the winnable lists are proved). The hint of the server (``ServerConfig.hint_budget``)
+    and of ``barbu solitaire play``."""
+    cpu = budget * BUDGET_SHARE
+    clock = time.process_time if slack is None else hint_clock(cpu, budget + slack)
+    return advise(game, timeout=cpu, clock=clock)
+
+
+def advise(
+    game: Game,
+    timeout: float | None = None,
+    max_nodes: int | None = None,
+    *,
+    clock: Callable[[], float] = time.perf_counter,
+) -> Hint:
     """A hint for ``game``'s current position (``game`` is left unchanged).
+
+    A winning line is shortened (``engine.solitaire.lines.shorten``: no loops, no moves undone later). When
+    its first move takes back the game's last move (``takes_back``) and another first move also wins (a
+    search from each, in the solver's order, with the time left), the line keeps the last move.
 
     Args:
         game: a game in progress, with its history (the positions it has been in are avoided by guesses).
-        timeout: seconds the solver may search (None: no limit).
-        max_nodes: positions the solver may expand (None: no limit).
+        timeout: seconds (on ``clock``) the hint may take, ``SEARCH_SHARE`` of it searching (None: no limit).
+        max_nodes: positions each search may expand (None: no limit).
+        clock: what ``timeout`` is measured on (``hint_clock`` for CPU time).
 
     Returns:
         ``sure`` with the winning line, ``lost`` when the search proves there is none (or no move is left),
-        else ``guess`` with a move to a position the game has not been in, or ``none`` when every move goes
-        back to one. A won game gets ``none``.
+        else ``guess`` with a move to a position the game has not been in that puts no card back where it was
+        (``fresh_move``), or ``none`` when every move does. A won game gets ``none``.
     """
     if game.won:
         return Hint(HintStatus.NONE)
     if not game._moves(prune=False):
         return Hint(HintStatus.LOST)
-    result = solve(game, timeout=timeout, max_nodes=max_nodes)
+    deadline = None if timeout is None else clock() + timeout
+    result = solve(
+        game, timeout=None if timeout is None else timeout * SEARCH_SHARE, max_nodes=max_nodes, clock=clock
+    )
     if result.outcome is Outcome.SOLVABLE and result.moves:
-        return Hint(HintStatus.SURE, result.moves[0], tuple(result.moves))
+        late = _late(clock, deadline)
+        line = shorten(game, result.moves, late)
+        if takes_back(game, line[0]) and (deadline is not None or max_nodes is not None):
+            line = _keeping_last_move(game, max_nodes, clock, deadline) or line
+        return Hint(HintStatus.SURE, line[0], tuple(line))
     if result.outcome is Outcome.UNSOLVABLE:
         return Hint(HintStatus.LOST)
-    move = fresh_move(game, positions_seen(game))
+    move = fresh_move(game, positions_seen(game), places_left(game))
     return Hint(HintStatus.NONE) if move is None else Hint(HintStatus.GUESS, move)
 
 
+def _late(clock: Callable[[], float], deadline: float | None) -> Callable[[], bool]:
+    return lambda: deadline is not None and clock() > deadline
+
+
+def _keeping_last_move(
+    game: Game, max_nodes: int | None, clock: Callable[[], float], deadline: float | None
+) -> list[str] | None:
+    """A winning line from ``game`` whose first move does not take back the last move: each other first move
+    in the solver's order is searched (half the time left each) until one wins; None if none does in time."""
+    late = _late(clock, deadline)
+    for text in _ordered_moves(game):
+        if late():
+            return None
+        if takes_back(game, text):
+            continue
+        after = game.copy()
+        after.apply(text)
+        if after.won:
+            return [text]
+        left = None if deadline is None else (deadline - clock()) / 2
+        result = solve(after, timeout=left, max_nodes=max_nodes, clock=clock)
+        if result.outcome is Outcome.SOLVABLE and result.moves:
+            return [text, *shorten(after, result.moves, late)]
+    return None
+
+
 def advise_record(record: dict[str, Any], *, budget: float) -> Hint:
-    """``advise`` for the game of a ``solitaire/1`` record (its moves replayed) within ``budget`` seconds:
-    the job a server worker runs (``server.workers``; the search stops at 90 % of the budget)."""
-    return advise(from_record(record), timeout=budget * 0.9)
+    """``advise_within`` for the game of a ``solitaire/1`` record (its moves replayed) and ``budget``
+    seconds: the job a server worker runs (``server.workers``)."""
+    return advise_within(from_record(record), budget)
+
+
+def _replayed(game: Game) -> Iterator[tuple[Game, str]]:
+    """``game``'s history replayed from the deal: (the position before each move, that move); the position
+    is one object, moved on after each step."""
+    replay = from_record({**game.to_record(), "moves": []})
+    for move in game.history:
+        yield replay, move
+        replay.apply(move)
 
 
 def positions_seen(game: Game) -> set[Hashable]:
     """The canonical keys of every position ``game`` has been in along its history, the current one too."""
-    replay = from_record({**game.to_record(), "moves": []})
-    seen = {replay._key()}
-    for move in game.history:
-        replay.apply(move)
+    seen = {game._key()}
+    for replay, _ in _replayed(game):
         seen.add(replay._key())
     return seen
 
 
-def fresh_move(game: Game, seen: set[Hashable]) -> str | None:
-    """The first move, in the solver's order of preference (then any other legal move), that leads to a
-    position not in ``seen``; None when there is none."""
+#: In ``Placing``: the card was alone in its column, or goes to an empty one.
+EMPTY = -1
+
+
+@dataclass(frozen=True)
+class Placing:
+    """What a move does to one card (the one at the bottom of the cards it moves), for telling a move that
+    puts a card back where it was (``left``) from one that takes it somewhere new (``onto``).
+
+    Attributes:
+        card: the card (0..51; the two copies of a two-deck game are the same card).
+        left: the card it lay on (``EMPTY``: it was alone in its column); None when it came from the waste,
+            the stock or a foundation, where no move puts it back.
+        onto: the card it goes on (``EMPTY``: an empty column); None when it goes to a foundation.
+    """
+
+    card: int
+    left: int | None
+    onto: int | None
+
+
+def placing(game: Game, move: str) -> Placing | None:
+    """The ``Placing`` of ``move`` (legal in ``game``'s position); None for a game without columns
+    (Pyramid) and for a stock turn.
+
+    Raises:
+        IllegalMove: ``move`` is not legal in ``game``'s position.
+    """
+    if not isinstance(game, ColumnGame):
+        return None
+    src, dst, n = game._parse(move)
+    if (src, dst, n) == TURN:
+        return None
+    left: int | None = None
+    if 0 <= src < FOUNDATION:
+        column = game.columns[src]
+        card = column[-n]
+        left = column[-n - 1] if len(column) > n else EMPTY
+    elif src == WASTE:
+        card = game.waste[-1]
+    elif src == STOCK:
+        card = game.stock[-1]
+    else:
+        card = card_of(game.foundation_suit[src - FOUNDATION], game.foundation_height[src - FOUNDATION])
+    onto = (game.columns[dst][-1] if game.columns[dst] else EMPTY) if 0 <= dst < FOUNDATION else None
+    return Placing(card, left, onto)
+
+
+def places_left(game: Game) -> set[tuple[int, int]]:
+    """Every ``(card, the card it lay on)`` (``Placing.left``) some move of ``game``'s history took a card
+    off: where a guess never puts that card back."""
+    left: set[tuple[int, int]] = set()
+    for replay, move in _replayed(game):
+        step = placing(replay, move)
+        if step is not None and step.left is not None:
+            left.add((step.card, step.left))
+    return left
+
+
+def _puts_back(game: Game, move: str, left: set[tuple[int, int]]) -> bool:
+    """True when ``move`` puts its card back on a card (or an empty column) it was taken off (``left``, from
+    ``places_left``). A card going up to a foundation never goes back."""
+    step = placing(game, move)
+    return step is not None and step.onto is not None and (step.card, step.onto) in left
+
+
+def takes_back(game: Game, move: str) -> bool:
+    """True when ``move`` (legal in ``game``'s position) takes back ``game``'s last move: it comes back to
+    the position before it, or puts the card that move took off a card (or an empty column) back there."""
+    if not game.history:
+        return False
+    *earlier, last = game.history
+    before = from_record({**game.to_record(), "moves": earlier})
+    after = game.copy()
+    after.apply(move)
+    if after._key() == before._key():
+        return True
+    step = placing(before, last)
+    return step is not None and step.left is not None and _puts_back(game, move, {(step.card, step.left)})
+
+
+def _ordered_moves(game: Game) -> list[str]:
+    """Every legal move, the solver's preferred ones first (in its order)."""
     pruned = game._moves(prune=True)
-    for move in pruned + [m for m in game._moves(prune=False) if m not in pruned]:
-        token = game._do(move)
-        try:
-            new = game._key() not in seen
-        finally:
-            game._undo(token)
-        if new:
-            return game._text(move)
+    return [game._text(m) for m in pruned + [m for m in game._moves(prune=False) if m not in pruned]]
+
+
+def fresh_move(game: Game, seen: set[Hashable], left: set[tuple[int, int]] | None = None) -> str | None:
+    """The first move, in the solver's order of preference (then any other legal move), that leads to a
+    position not in ``seen`` and puts no card back on a card it was taken off (``left``, from
+    ``places_left``); None when there is none."""
+    for text in _ordered_moves(game):
+        if left and _puts_back(game, text, left):
+            continue
+        after = game.copy()
+        after.apply(text)
+        if after._key() not in seen:
+            return text
     return None
 
 
