@@ -11,7 +11,7 @@ from typing import TextIO
 
 from engine.solitaire import IllegalMove, RecordError, new_game
 from engine.solitaire.base import Game
-from engine.solitaire.hints import HintLine, advise, hint_text
+from engine.solitaire.hints import HintLine, advise_within, hint_text
 from engine.solitaire.winnable import is_winnable, pick_winnable
 
 #: Seconds the solver may search for one hint.
@@ -106,7 +106,7 @@ def _hint(game: Game, line: HintLine) -> str:
     ``HINT_BUDGET`` seconds; a hint without a move offers undo."""
     hint = line.known(game.history)
     if hint is None:
-        hint = advise(game, timeout=HINT_BUDGET)
+        hint = advise_within(game, HINT_BUDGET)
         line.keep(game.history, hint)
     words = hint_text(hint.status, hint.move)
     return f"{words} (u: undo)" if hint.move is None and game.moves else words
