@@ -887,3 +887,47 @@ async def test_the_must_double_rule_ticks_and_locks_the_declarers_box(
     await until(lambda: (SEATS.index(seat), doubled) in match.hand.doubles, "the declarer doubled")
     for conn in conns.values():
         await conn.close()
+
+
+#: Makes the page's random deal seed 1 (``randomSeed`` in ``solitaire_picker.js``): Pyramid 1 is lost from
+#: the deal, Forty Thieves 1 has no win a tiny hint budget finds.
+SEED_ONE = (
+    "crypto.getRandomValues = (words) => { words.fill(0); words[words.length - 1] = 1; return words; };"
+)
+
+
+def _solitaire_seeds(server: BarbuServer) -> set[tuple[str, int | None]]:
+    assert server.lobby is not None
+    return {(r.game.name, r.game.seed) for r in server.lobby.rooms.values() if isinstance(r, SolitaireRoom)}
+
+
+async def test_a_hint_says_a_lost_game_offering_undo_and_a_guess_as_a_guess(
+    start_server: StartServer, open_page: OpenPage
+) -> None:
+    server = await start_server(hint_budget=0.02)
+    page = await open_page()
+    await page.add_init_script(SEED_ONE)
+    await _login(page, server.share_url, "hil")
+    await page.wait_for_selector("#game")
+    await page.select_option("#game", "pyramid")
+    await page.click("text=Play a random deal")
+    await page.wait_for_selector(".layout")
+    assert _solitaire_seeds(server) == {("pyramid", 1)}
+    await page.click("[data-pile=s]")  # a move to undo
+    await page.wait_for_selector("text=1 move ·")
+    await page.click("text=Hint")
+    lost = await page.wait_for_selector(".hint:has-text('can no longer be won')")
+    assert lost is not None
+    assert await lost.inner_text() == "Hint: this game can no longer be won. Undo to go back."
+    assert await page.is_enabled("text=Undo")
+    await page.click("text=Lobby")
+    await page.wait_for_selector("#game")
+    await page.select_option("#game", "forty-thieves")
+    await page.click("text=Play a random deal")
+    await page.wait_for_selector(".layout >> nth=0")
+    await until(lambda: ("forty-thieves", 1) in _solitaire_seeds(server), "Forty Thieves 1 dealt")
+    await page.wait_for_selector("[data-pile=t10]")
+    await page.click("text=Hint")
+    guess = await page.wait_for_selector(".hint:has-text('no sure win found')")
+    assert guess is not None
+    assert (await guess.inner_text()).startswith("Hint: no sure win found; a reasonable move: ")

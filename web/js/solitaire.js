@@ -43,7 +43,8 @@ function finishedText(roomId) {
 /** The solitaire screen for room `roomId`. */
 export function solitaireScreen(app, roomId) {
   const { session, root } = app;
-  const state = { snapshot: null, view: null, pick: null, hint: null, thinking: false, notice: "" };
+  // `hinted`: the notice is a hint's answer (shown as a hint even without a move: lost, or none left).
+  const state = { snapshot: null, view: null, pick: null, hint: null, hinted: false, thinking: false, notice: "" };
   const frame = h("div", { class: "solitaire-screen" });
   fill(root, frame);
   let closed = false;
@@ -51,6 +52,7 @@ export function solitaireScreen(app, roomId) {
   async function send(type, fields = {}) {
     state.notice = "";
     state.hint = null;
+    state.hinted = false;
     try {
       return await session.request(type, { room: roomId, ...fields });
     } catch (failure) {
@@ -172,6 +174,7 @@ export function solitaireScreen(app, roomId) {
         state.thinking = false;
         if (reply) {
           state.hint = reply.move;
+          state.hinted = true;
           state.notice = hintWords(reply);
         }
         draw();
@@ -207,7 +210,7 @@ export function solitaireScreen(app, roomId) {
     let line = null;
     if (state.pick) line = h("p", { class: "muted" }, `Moving from ${pileText(state.pick.pile)}: now ${tapWord()} where it goes.`);
     else if (state.thinking) line = h("p", { class: "thinking", role: "status" }, h("span", { class: "spinner", "aria-hidden": "true" }), "Thinking about a hint…");
-    else if (state.notice) line = h("p", { class: state.hint ? "hint" : "error", role: "alert" }, state.notice);
+    else if (state.notice) line = h("p", { class: state.hinted ? "hint" : "error", role: "alert" }, state.notice);
     return h("div", { class: "message-line" }, line);
   }
 

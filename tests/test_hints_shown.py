@@ -1,0 +1,53 @@
+"""What a hint says where people read it: the line prompt (``barbu solitaire play``) and the terminal client
+against a real server. A lost position says "this game can no longer be won" and offers undo; a hint without a
+known win says "no sure win found; a reasonable move: ..." (the browser: ``test_web_hints.py``)."""
+
+from __future__ import annotations
+
+import io
+
+import pytest
+
+from cli.solitaire_play import play_session
+from engine.solitaire import new_game
+from tests.conftest import StartServer, until
+from tests.test_tui import on_screen, running_tui, screen_lines
+
+
+def test_the_prompt_says_a_lost_game_offering_undo_and_a_guess_as_a_guess(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    lost = io.StringIO()
+    play_session(new_game("pyramid", {}, seed=1), io.StringIO("s\nh\nq\n"), lost)  # lost from the deal
+    assert "this game can no longer be won (u: undo)" in lost.getvalue()
+    # A hint budget too small to find the win of a hard deal: the hint is a guess and says so.
+    monkeypatch.setattr("cli.solitaire_play.HINT_BUDGET", 0.02)
+    guessed = io.StringIO()
+    play_session(new_game("forty-thieves", {}, seed=1), io.StringIO("h\nq\n"), guessed)
+    assert "no sure win found; a reasonable move: " in guessed.getvalue()
+
+
+async def test_the_terminal_client_says_a_lost_game_offering_undo_and_a_guess_as_a_guess(
+    start_server: StartServer,
+) -> None:
+    server = await start_server(hint_budget=0.02)  # too little to find Forty Thieves 1's win
+    async with running_tui(server.url, "hal") as (tui, pipe):
+        tui.open_solitaire("pyramid", {}, 1)
+        await until(lambda: tui.screen == "solitaire" and tui.solitaire is not None, "Pyramid 1")
+        sol = tui.solitaire
+        assert sol is not None
+        pipe.send_text("d")  # turn the stock: a move to undo
+        await until(lambda: sol.room.state()["moves"] == 1, "the stock turned")
+        pipe.send_text("h")
+        await until(lambda: "can no longer be won" in sol.message, "the lost hint")
+        assert on_screen(tui, "This game can no longer be won. u: undo"), "\n".join(screen_lines(tui))
+        tui.open_solitaire("forty-thieves", {}, 1)
+        await until(
+            lambda: tui.solitaire is not None and tui.solitaire.room.state()["game"] == "forty-thieves",
+            "Forty Thieves 1",
+        )
+        forty = tui.solitaire
+        assert forty is not None
+        pipe.send_text("h")
+        await until(lambda: "reasonable move" in forty.message, "the guess")
+        assert on_screen(tui, "No sure win found; a reasonable move: "), "\n".join(screen_lines(tui))
