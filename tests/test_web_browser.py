@@ -922,6 +922,7 @@ async def test_a_hint_says_a_lost_game_offering_undo_and_a_guess_as_a_guess(
     assert await page.is_enabled("text=Undo")
     await page.click("text=Lobby")
     await page.wait_for_selector("#game")
+    page.once("dialog", lambda dialog: dialog.accept())  # yes, end the lost game in progress
     await page.select_option("#game", "forty-thieves")
     await page.click("text=Play a random deal")
     await page.wait_for_selector(".layout >> nth=0")
