@@ -135,6 +135,22 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
         help="Barbu tables held at most (default 1000)",
     )
     p.add_argument(
+        "--max-tables-per-player",
+        type=whole(1, 1_000_000),
+        default=ServerConfig.max_tables_per_player,
+        metavar="N",
+        help="tables not over (waiting or playing) one player may host "
+        f"(default {ServerConfig.max_tables_per_player})",
+    )
+    p.add_argument(
+        "--max-tables-per-address",
+        type=whole(1, 1_000_000),
+        default=ServerConfig.max_tables_per_address,
+        metavar="N",
+        help="tables not over that the players of one IP address may have created "
+        f"(default {ServerConfig.max_tables_per_address}; behind a reverse proxy raise it to --max-tables)",
+    )
+    p.add_argument(
         "--max-solitaire-rooms",
         type=whole(1, 1_000_000),
         default=ServerConfig.max_solitaire_rooms,
@@ -211,6 +227,8 @@ def run_serve(args: argparse.Namespace) -> int:
         max_connections=args.max_connections,
         max_connections_per_address=args.max_connections_per_address,
         max_tables=args.max_tables,
+        max_tables_per_player=args.max_tables_per_player,
+        max_tables_per_address=args.max_tables_per_address,
         max_solitaire_rooms=args.max_solitaire_rooms,
         solitaire_idle=args.solitaire_idle,
         max_spectators=args.max_spectators,

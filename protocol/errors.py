@@ -23,7 +23,8 @@ ERROR_CODES: dict[str, str] = {
     "no-such-room": "no open room has this id",
     "no-such-match": "no finished Barbu match has this id",
     "wrong-room": "the request is for the other kind of room (a table's request to a solitaire room, or the reverse)",
-    "too-many-tables": "the player already has as many unstarted tables as allowed, or the server is full",
+    "too-many-tables": "the player (or their address) hosts as many unstarted tables, or tables not over, as "
+    "allowed, or the server is full",
     "too-many-rooms": "the server holds as many solitaire rooms as it allows",
     "too-many-spectators": "the room has as many spectators as the server allows (watch again later)",
     "seat-taken": "the seat is held by another player or a bot",

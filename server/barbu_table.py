@@ -154,7 +154,8 @@ class BarbuTable(Room):
         super().__init__(store_id, name, store, config)
         self.bot_policy = bot_policy
         self.host = host
-        #: The table of the match its host opened after this one (``rematch``), for the lobby to point to.
+        #: The table of the match its host opened after this one (``rematch``), for the lobby to point to;
+        #: one per finished table (asked again, the lobby answers with this one while it is open).
         self.rematch: str | None = None
         self.chat: deque[dict[str, str]] = deque(maxlen=CHAT_HISTORY)
         self.seed = seed
@@ -324,10 +325,11 @@ class BarbuTable(Room):
 
     @property
     def idle(self) -> bool:
-        """Over, or waiting with no human seated; and nobody connected."""
-        humans = any(s.owner is not None and not s.is_bot for s in self.seats)
+        """Over, or waiting past ``empty_table_ttl`` with no human at it; and nobody connected. A seat
+        kept for a player who has not come (``reserve``) does not keep a waiting table: only a human seated
+        there now (connected, as checked below) does."""
         young = time.monotonic() - self.created < self.config.empty_table_ttl
-        finished = self.state == "over" or (self.state == "waiting" and not humans and not young)
+        finished = self.state == "over" or (self.state == "waiting" and not young)
         unsaved = self._unsaved_finish is not None
         return finished and not unsaved and not self.spectators and all(s.peer is None for s in self.seats)
 

@@ -34,7 +34,13 @@ class ServerConfig:
             player shares the proxy's address: raise it there.
         address_request_burst: requests the connections of one address may send back to back before
             ``address_request_rate`` applies (None: 5 times ``request_burst``).
-        max_waiting_tables: unstarted tables one player may have created at a time.
+        max_waiting_tables: unstarted tables one player may have created (or asked for by ``rematch``) at a
+            time.
+        max_tables_per_player: tables not over (waiting or playing, bots only or not) one player may host at
+            a time: a table of four server bots starts at once, so the waiting cap alone would not bound them.
+        max_tables_per_address: tables not over that the players of one IP address may have created during
+            this run (throwaway names do not multiply ``max_tables_per_player``). Behind a reverse proxy every
+            player shares the proxy's address: raise it to ``max_tables`` there.
         max_tables: Barbu tables the server holds at most (solitaire rooms are counted apart, so they can
             never use up the tables' room).
         max_solitaire_rooms: solitaire rooms the server holds at most (``too-many-rooms`` beyond); each
@@ -95,6 +101,8 @@ class ServerConfig:
     chat_burst: int = 10
     chat_window: float = 10.0
     max_waiting_tables: int = 3
+    max_tables_per_player: int = 5
+    max_tables_per_address: int = 20
     max_tables: int = 1000
     max_solitaire_rooms: int = 1000
     solitaire_idle: float = 86400.0

@@ -207,7 +207,7 @@ class Lobby:
         # ("password" or "token", address) -> its recent wrong passwords or resume tokens
         self._wrong_guesses: dict[tuple[str, str], EventWindow] = {}
         self.finished = FinishedMatches(store)  # finished matches' summaries and replays, kept
-        self.creators: dict[str, str] = {}  # room id -> player who created the table (this run)
+        self.origins: dict[str, str] = {}  # table id -> the address it was created from (this run)
         self.closing = False
         self._listing: Listing | None = None
 
@@ -459,15 +459,48 @@ class Lobby:
         self._listing = listing
         return listing
 
-    def _check_table_room(self) -> None:
-        """Refuse a new Barbu table when the server holds ``max_tables`` (solitaire rooms do not count).
+    def _check_new_table(self, peer: Peer) -> None:
+        """Refuse one more Barbu table for ``peer`` (``create-table``, ``rematch``): its player hosts
+        ``max_waiting_tables`` tables waiting for players, or ``max_tables_per_player`` not over (playing ones
+        count: a table of four server bots starts at once and plays on without anyone); its address created
+        ``max_tables_per_address`` not over (this run); or the server holds ``max_tables``. Idle tables (an
+        expired waiting one) are dropped first and count for nothing.
 
         Raises:
             ProtocolError: ``too-many-tables``.
         """
+        for room in list(self.rooms.values()):
+            self._sweep(room)
+        live = [r for r in self.rooms.values() if isinstance(r, BarbuTable) and r.state != "over"]
+        hosted = [r for r in live if r.host == peer.player]
+        waiting = sum(r.state == "waiting" for r in hosted)
+        if waiting >= self.config.max_waiting_tables:
+            raise ProtocolError(
+                "too-many-tables",
+                f"{peer.player} has {waiting} tables waiting for players already; fill or leave one first",
+            )
+        if len(hosted) >= self.config.max_tables_per_player:
+            raise ProtocolError(
+                "too-many-tables",
+                f"{peer.player} hosts {len(hosted)} tables whose match is not over already (at most "
+                f"{self.config.max_tables_per_player}); let one finish first",
+            )
+        address = peer.address
+        if sum(self.origins.get(r.room_id) == address for r in live) >= self.config.max_tables_per_address:
+            raise ProtocolError(
+                "too-many-tables",
+                f"the players of this address host {self.config.max_tables_per_address} tables whose match "
+                "is not over already; let one finish first",
+            )
         tables = sum(isinstance(room, BarbuTable) for room in self.rooms.values())
         if tables >= self.config.max_tables:
             raise ProtocolError("too-many-tables", "the server holds as many tables as it allows; try later")
+
+    def _table_opened(self, peer: Peer, table: BarbuTable, request_id: int) -> None:
+        """List the new ``table`` that ``peer`` asked for and reply ``room-created``."""
+        self.add_room(table)  # with the worker pool, as every new room
+        self.origins[table.room_id] = peer.address
+        peer.send(RoomCreated(id=request_id, room=table.room_id))
 
     def _check_solitaire_room(self, player: str) -> None:
         """Refuse a new solitaire room when the server holds ``max_solitaire_rooms`` besides the player's
@@ -533,19 +566,7 @@ class Lobby:
             raise ProtocolError(
                 "bad-message", "name: no spaces or blank letters at either end, not blank", field="name"
             )
-        waiting = [
-            rid
-            for rid, creator in self.creators.items()
-            if creator == peer.player
-            and rid in self.rooms
-            and self.rooms[rid].summary()["state"] == "waiting"
-        ]
-        if len(waiting) >= self.config.max_waiting_tables:
-            raise ProtocolError(
-                "too-many-tables",
-                f"{peer.player} has {len(waiting)} tables waiting for players already; fill or leave one first",
-            )
-        self._check_table_room()
+        self._check_new_table(peer)
         for room in self.rooms.values():
             # Case and width aside: "Friday", "friday" and "ＦＲＩＤＡＹ" would be taken for one another.
             if fold(room.name) == fold(request.name) and room.summary()["state"] != "over":
@@ -560,10 +581,7 @@ class Lobby:
             request.bot_policy,
             host=peer.player,
         )
-        self.add_room(table)
-        assert peer.player is not None
-        self.creators[table.room_id] = peer.player
-        peer.send(RoomCreated(id=request.id, room=table.room_id))
+        self._table_opened(peer, table, request.id)
 
     async def _open_solitaire(
         self,
@@ -607,12 +625,14 @@ class Lobby:
     def _rematch(self, peer: Peer, room: Room, request: Rematch) -> None:
         """Open another match with the same players as ``room`` (over): the same seats kept for them, the
         same variants, timers and bot policy, and the same name unless an open table took it meanwhile;
-        replies ``room-created`` and tells everyone at the old table (``rematch-opened``).
+        replies ``room-created`` and tells everyone at the old table (``rematch-opened``). One per finished
+        table: asked again while that table is open (not idle), the reply names it and nothing is created.
 
         Raises:
             ProtocolError: ``wrong-room`` (a solitaire room), ``not-over``, ``not-host`` (only the player
                 who opened the table; for a table whose host is not known, any of its players),
-                ``too-many-tables`` (the server is full).
+                ``too-many-tables`` (``_check_new_table``: the host's or their address's caps, or the server
+                is full).
         """
         if not isinstance(room, BarbuTable):
             raise ProtocolError(
@@ -624,7 +644,11 @@ class Lobby:
         host_ok = peer.player == room.host if room.host is not None else peer.player in players.values()
         if not host_ok:
             raise ProtocolError("not-host", f"only {room.host or 'a player'} of {room.name!r} may ask that")
-        self._check_table_room()
+        again = self.rooms.get(room.rematch) if room.rematch is not None else None
+        if again is not None and not again.idle:  # one per finished table: asked again, the same one
+            peer.send(RoomCreated(id=request.id, room=again.room_id))
+            return
+        self._check_new_table(peer)
         taken = {fold(r.name) for r in self.rooms.values() if r.summary()["state"] != "over"}
         name = room.name
         number = 2
@@ -644,11 +668,8 @@ class Lobby:
             )
             table.reserve({seat: owner for seat, owner in players.items() if owner is not None})
             table.keep_chat(list(room.chat))  # the conversation follows the players
-        self.add_room(table)  # with the worker pool, as every new room
-        assert peer.player is not None
-        self.creators[table.room_id] = peer.player
-        peer.send(RoomCreated(id=request.id, room=table.room_id))
         room.rematch = table.room_id  # the old table's lobby entry points to the new one
+        self._table_opened(peer, table, request.id)
         room.push(RematchOpened(room=room.room_id, new_room=table.room_id, host=peer.player))
 
     async def _room_request(self, peer: Peer, room: Room, request: Message) -> None:
@@ -682,5 +703,5 @@ class Lobby:
         if room.idle and self.rooms.get(room.room_id) is room:
             self.listing_changed()
             del self.rooms[room.room_id]
-            self.creators.pop(room.room_id, None)
+            self.origins.pop(room.room_id, None)
             room.discard()

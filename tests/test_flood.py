@@ -50,6 +50,10 @@ def _count_requests(server: BarbuServer, monkeypatch: pytest.MonkeyPatch) -> dic
     return counts
 
 
+#: Caps that let one host open the many tables a big lobby listing needs.
+MANY_TABLES = {"max_waiting_tables": 100, "max_tables_per_player": 100, "max_tables_per_address": 100}
+
+
 async def _tables(server: BarbuServer, connect: Connect, count: int) -> None:
     """``count`` waiting tables, so that a lobby listing is a few KiB."""
     host = await connect(server, "host")
@@ -92,7 +96,7 @@ async def test_a_client_that_never_reads_is_dropped_once_its_unsent_bytes_pass_t
         max_backlog=1_000_000,
         request_rate=1e6,
         request_burst=1e6,
-        max_waiting_tables=100,
+        **MANY_TABLES,
     )
     await _tables(server, connect, 40)
     counts = _count_requests(server, monkeypatch)
@@ -117,7 +121,7 @@ async def _pipeline(ws: websockets.ClientConnection, count: int) -> None:
 async def test_a_closed_connections_pipelined_requests_are_not_carried_out(
     start_server: StartServer, connect: Connect, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    server = await start_server(max_backlog=4, request_rate=1e6, request_burst=1e6, max_waiting_tables=100)
+    server = await start_server(max_backlog=4, request_rate=1e6, request_burst=1e6, **MANY_TABLES)
     await _tables(server, connect, 40)
     counts = _count_requests(server, monkeypatch)
     ws = await _logged_in_raw(server, "sink")
@@ -133,7 +137,7 @@ async def test_a_closed_connections_pipelined_requests_are_not_carried_out(
 async def test_the_lobby_listing_is_built_once_until_a_room_changes(
     start_server: StartServer, connect: Connect, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    server = await start_server(max_waiting_tables=100)
+    server = await start_server(**MANY_TABLES)
     await _tables(server, connect, 5)
     lobby = server.lobby
     assert lobby is not None

@@ -1,0 +1,82 @@
+"""Tables one person cannot multiply: tables of four server bots (which start at once) count against their
+host's and their address's caps as long as their match is not over, a finished table gives one rematch, and
+a rematch table whose players do not come is dropped like any waiting table."""
+
+from __future__ import annotations
+
+import pytest
+
+from client import Connection, ServerError
+from server import BarbuServer
+from server.barbu_table import BarbuTable
+from tests.conftest import Connect, StartServer, until
+
+
+async def _bot_table(host: Connection, name: str) -> str:
+    room = await host.create_table(name, bot_policy="random")
+    for seat in "NESW":
+        await host.add_bot(room, seat)
+    return room
+
+
+async def _refused(host: Connection, name: str, says: str) -> None:
+    with pytest.raises(ServerError) as info:
+        await host.create_table(name)
+    assert info.value.code == "too-many-tables" and says in info.value.message
+
+
+async def test_tables_of_bots_count_against_their_hosts_and_addresses_caps(
+    start_server: StartServer, connect: Connect
+) -> None:
+    # Bots take a second a card: the bot-only matches stay in play through the test.
+    server = await start_server(bot_delay=1.0, max_tables_per_player=2, max_tables_per_address=3)
+    assert server.lobby is not None
+    mallory = await connect(server, "mallory")
+    first = await _bot_table(mallory, "m1")
+    await _bot_table(mallory, "m2")
+    assert server.lobby.rooms[first].summary()["state"] == "playing"
+    await _refused(mallory, "m3", "mallory hosts 2 tables")
+    # Another name from the same address: the address's cap.
+    other = await connect(server, "mallory2")
+    await _bot_table(other, "n1")
+    await _refused(other, "n2", "this address")
+    assert sum(isinstance(r, BarbuTable) for r in server.lobby.rooms.values()) == 3
+
+
+async def _finished_table(server: BarbuServer, host: Connection, name: str) -> str:
+    room = await host.create_table(name)
+    await host.sit(room, "S")
+    for seat in "NEW":
+        await host.add_bot(room, seat, "random")
+    await host.leave(room)  # a stand-in plays the seat at once: the match runs to its end
+    lobby = server.lobby
+    assert lobby is not None
+    await until(lambda: lobby.rooms[room].summary()["state"] == "over", "the end", 60)
+    await host.watch(room)  # keeps the finished table in the lobby
+    return room
+
+
+async def test_a_finished_table_gives_one_rematch_that_counts_and_expires(
+    start_server: StartServer, connect: Connect
+) -> None:
+    server = await start_server(max_waiting_tables=2, empty_table_ttl=1.0)
+    lobby = server.lobby
+    assert lobby is not None
+    host = await connect(server, "host")
+    room = await _finished_table(server, host, "once")
+    new = await host.rematch(room)
+    assert [await host.rematch(room) for _ in range(5)] == [new] * 5  # asked again: the same table
+    assert sum(isinstance(r, BarbuTable) and r.state == "waiting" for r in lobby.rooms.values()) == 1
+
+    # The rematch table counts as one of the host's waiting tables.
+    await host.create_table("second")
+    await _refused(host, "third", "2 tables waiting")
+
+    # Nobody came to the rematch table: it is dropped like any waiting table, its kept seats with it, and
+    # with it the host's waiting-table count; a rematch may then be asked again.
+    await until(lambda: lobby.rooms[new].idle, "the rematch table to go idle")
+    await host.list_rooms()  # the listing drops idle tables
+    assert new not in lobby.rooms
+    assert server.store is not None and server.store.room(int(new)).status == "closed"
+    again = await host.rematch(room)
+    assert again != new
