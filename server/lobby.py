@@ -130,6 +130,12 @@ def bot_like(name: str) -> bool:
     return any(look.replace(" ", "").startswith(BOT_PREFIX) for look in looks)
 
 
+def _player(peer: Peer) -> str:
+    """The player of a logged-in ``peer`` (the lobby checks the login before any room request)."""
+    assert peer.player is not None
+    return peer.player
+
+
 def check_player_name(name: str) -> str:
     """The player name to use for ``name``: its NFC form (an accent typed as a separate mark, as macOS
     input gives it, is one letter). Refuses outer spaces or blank letters, unprintable characters,
@@ -670,7 +676,7 @@ class Lobby:
             table.keep_chat(list(room.chat))  # the conversation follows the players
         room.rematch = table.room_id  # the old table's lobby entry points to the new one
         self._table_opened(peer, table, request.id)
-        room.push(RematchOpened(room=room.room_id, new_room=table.room_id, host=peer.player))
+        room.push(RematchOpened(room=room.room_id, new_room=table.room_id, host=_player(peer)))
 
     async def _room_request(self, peer: Peer, room: Room, request: Message) -> None:
         if isinstance(request, Rematch):
