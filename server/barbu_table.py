@@ -540,8 +540,9 @@ class BarbuTable(Room):
             seat = self.seats[parse_seat(request.seat)]
             if not seat.is_bot:
                 raise ProtocolError("bad-message", f"no bot sits in seat {request.seat}", field="seat")
+            # Stored first: a store that cannot write leaves the bot in its seat (``StoreUnavailable``).
+            self.store.set_players(self.store_id, self._players_record(without=seat))
             seat.owner = None
-            self.store.set_players(self.store_id, self._players_record())
             peer.send(Ok(id=request.id))
             self._push_players()
 
@@ -929,8 +930,13 @@ class BarbuTable(Room):
     def _players(self) -> dict[str, str | None]:
         return {seat_text(i): s.owner for i, s in enumerate(self.seats)}
 
-    def _players_record(self) -> dict[str, str]:
-        return {seat_text(i): s.owner for i, s in enumerate(self.seats) if s.owner is not None}
+    def _players_record(self, without: Seat | None = None) -> dict[str, str]:
+        """Seat letter -> owner of every owned seat (but ``without``), as the store keeps them."""
+        return {
+            seat_text(i): s.owner
+            for i, s in enumerate(self.seats)
+            if s.owner is not None and s is not without
+        }
 
     def _away(self) -> list[str]:
         return [seat_text(i) for i, s in enumerate(self.seats) if s.away]

@@ -390,3 +390,25 @@ async def test_a_bot_comes_back_through_a_store_outage(server: BarbuServer, conn
     conn = await asyncio.wait_for(back, 30)
     assert conn.name == "patient"
     await conn.close()
+
+
+async def test_a_bot_stays_in_its_seat_when_its_removal_cannot_be_stored(
+    tmp_path: Path, serve: list[Serve]
+) -> None:
+    server = Serve(tmp_path / "barbu.sqlite3")
+    serve.append(server)
+    host = await Connection.connect(server.url, timeout=20)
+    try:
+        await host.login("host")
+        table = await host.create_table("bots")
+        await host.add_bot(table, "E", "random")
+        server.limit_file_size(1)
+        await _refused(host.remove_bot(table, "E"), "store-unavailable")
+        [listed] = await host.list_rooms()
+        assert listed["players"]["E"] == "bot:random"
+        server.limit_file_size(None)
+        await host.remove_bot(table, "E")
+        [listed] = await host.list_rooms()
+        assert listed["players"]["E"] is None
+    finally:
+        await host.close()
