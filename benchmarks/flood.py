@@ -9,7 +9,10 @@ measures its round trips; meanwhile a *flooder* logs in and sends ``--requests``
 - case ``never-reads``: the flooder never reads a reply;
 - case ``login-storm``: ``--logins`` new names (4,000 by default) log in, spread evenly over
   ``--storm-seconds`` (20 s), each on a connection of its own (``hello``, ``login``, read the reply, close):
-  every login writes its player's resume token to the store.
+  every login writes its player's resume token to the store;
+- case ``replays``: the flooder pipelines ``--replays`` ``replay`` requests (reading the replies), cycling
+  through the ``--matches`` finished matches stored before the start (more than the server keeps laid out,
+  so every request makes the server replay a whole match from its record).
 
 A flood case lasts until the flooder has read its last reply (``reading``) or its last request went out
 (``never-reads``: the server stops reading a connection it dropped), or ``--seconds`` pass; the victim's
@@ -19,7 +22,8 @@ server dropped it, how long the flood lasted; the storm: logins answered, refuse
 server's resident memory (largest seen during the case, MiB) and CPU time over the case (s). Run:
 
     .venv/bin/python -m benchmarks.flood [--requests 20000] [--tables 40] [--seconds 30]
-        [--logins 4000] [--storm-seconds 20] [--cases quiet,reading,never-reads,login-storm]
+        [--logins 4000] [--storm-seconds 20] [--replays 150] [--matches 40]
+        [--cases quiet,reading,never-reads,login-storm,replays]
 """
 
 from __future__ import annotations
@@ -39,10 +43,13 @@ import msgpack
 import websockets
 
 from benchmarks.load import start_server
+from cli.selfplay import play_match
 from client import Connection
+from engine.cards import SEATS
+from server.store import Store
 
 #: The cases, in the order they run.
-CASES = ("quiet", "reading", "never-reads", "login-storm")
+CASES = ("quiet", "reading", "never-reads", "login-storm", "replays")
 #: Seconds between two round trips of the victim.
 VICTIM_PACE = 0.02
 
@@ -100,10 +107,36 @@ async def victim(url: str, stop: asyncio.Event, case: Case, pid: int) -> None:
             await asyncio.sleep(VICTIM_PACE)
 
 
-async def flooder(url: str, requests: int, read: bool, name: str, limit: float) -> dict[str, float]:
-    """Log in over a raw WebSocket, send ``requests`` ``list-rooms`` back to back, and (``read``) read every
-    reply, or never read one; returns (as a map) the replies and ``slow-down`` refusals it read and whether
-    the server dropped it, when done, dropped, or after ``limit`` seconds."""
+def store_matches(db: str, count: int) -> None:
+    """Store ``count`` finished matches of random bots in a new store ``db`` (ids 1 to ``count``)."""
+    store = Store(db)
+    try:
+        for seed in range(count):
+            players = {seat: f"player-{seat}" for seat in SEATS}
+            match = play_match(seed, ["random"] * 4)
+            config = {"seed": seed, "variants": {}, "first_declarer": "N", "turn_time": None, "grace": 60}
+            room = store.create_room("barbu", f"finished {seed}", config, players, "playing")
+            store.set_status(room, "over", match.to_record(players))
+    finally:
+        store.close()
+
+
+def request_frames(case: str, requests: int, matches: int) -> list[bytes]:
+    """The flooder's ``requests`` frames: ``replay`` requests cycling through match ids 1 to ``matches``
+    (case ``replays``), else ``list-rooms``."""
+    if case == "replays":
+        wires = [{"type": "replay", "id": 10 + i, "match": str(1 + i % matches)} for i in range(requests)]
+    else:
+        wires = [{"type": "list-rooms", "id": 10 + i} for i in range(requests)]
+    return [msgpack.packb(wire) for wire in wires]
+
+
+async def flooder(
+    url: str, requests: int, read: bool, name: str, limit: float, matches: int = 0
+) -> dict[str, float]:
+    """Log in over a raw WebSocket, send ``requests`` requests (``request_frames``) back to back, and
+    (``read``) read every reply, or never read one; returns (as a map) the replies and ``slow-down``
+    refusals it read and whether the server dropped it, when done, dropped, or after ``limit`` seconds."""
     ws = await websockets.connect(url, compression=None, max_size=None, proxy=None)
     hello = {"type": "hello", "id": 1, "version": 1, "client": "flooder"}
     await ws.send(msgpack.packb(hello))
@@ -114,7 +147,7 @@ async def flooder(url: str, requests: int, read: bool, name: str, limit: float) 
     span = {"began": time.time(), "ended": time.time()}
 
     async def send_all() -> None:
-        frames = [msgpack.packb({"type": "list-rooms", "id": 10 + i}) for i in range(requests)]
+        frames = request_frames(name, requests, matches)
         for i, frame in enumerate(frames):
             await ws.send(frame)
             got["sent"] += 1
@@ -177,7 +210,7 @@ async def storm(url: str, logins: int, span: float, limit: float) -> dict[str, f
 
 
 async def flood_in_a_process(
-    url: str, requests: int, name: str, limit: float, logins: int = 0, span: float = 0.0
+    url: str, requests: int, name: str, limit: float, logins: int = 0, span: float = 0.0, matches: int = 0
 ) -> dict[str, float]:
     """Run ``flooder`` (or, case ``login-storm``, ``storm``) in a process of its own (its CPU does not slow
     the victim's client down)."""
@@ -191,6 +224,8 @@ async def flood_in_a_process(
         str(logins),
         "--storm-seconds",
         str(span),
+        "--matches",
+        str(matches),
     ]
     proc = await asyncio.create_subprocess_exec(*command, stdout=asyncio.subprocess.PIPE)
     out, _ = await proc.communicate()
@@ -199,7 +234,14 @@ async def flood_in_a_process(
 
 
 async def run_case(
-    url: str, pid: int, name: str, requests: int, limit: float, logins: int = 0, span: float = 0.0
+    url: str,
+    pid: int,
+    name: str,
+    requests: int,
+    limit: float,
+    logins: int = 0,
+    span: float = 0.0,
+    matches: int = 0,
 ) -> Case:
     """One case: the victim measures while the flooder (if any) floods."""
     case = Case(name)
@@ -212,7 +254,7 @@ async def run_case(
         await asyncio.sleep(3.0)
         ended = time.time()
     else:
-        got = await flood_in_a_process(url, requests, name, limit, logins, span)
+        got = await flood_in_a_process(url, requests, name, limit, logins, span, matches)
         case.replies, case.refused, case.sent = int(got["replies"]), int(got["refused"]), int(got["sent"])
         case.dropped, case.failed = bool(got["dropped"]), int(got.get("failed", 0))
         began, ended = got["began"], got["ended"]
@@ -227,15 +269,30 @@ async def run_case(
 
 
 async def run(
-    url: str, pid: int, requests: int, tables: int, limit: float, cases: list[str], logins: int, span: float
+    url: str,
+    pid: int,
+    requests: int,
+    tables: int,
+    limit: float,
+    cases: list[str],
+    logins: int,
+    span: float,
+    replays: int = 0,
+    matches: int = 0,
 ) -> list[Case]:
-    """Open the tables, then run the ``cases`` one after another."""
+    """Open the tables, then run the ``cases`` one after another (case ``replays`` sends ``replays``
+    requests over ``matches`` stored matches, the others ``requests``)."""
     for start in range(0, tables, 3):  # a player may have 3 tables waiting at a time
         async with await Connection.connect(url, client="setup", timeout=60) as host:
             await host.login(f"host-{start}")
             for i in range(start, min(start + 3, tables)):
                 await host.create_table(f"table {i:03d} waiting for players")
-    return [await run_case(url, pid, name, requests, limit, logins, span) for name in cases]
+    return [
+        await run_case(
+            url, pid, name, replays if name == "replays" else requests, limit, logins, span, matches
+        )
+        for name in cases
+    ]
 
 
 def report(case: Case) -> str:
@@ -278,6 +335,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument(
         "--cases", default=",".join(CASES), help=f"cases to run, comma-separated (default {','.join(CASES)})"
     )
+    parser.add_argument("--replays", type=int, default=150, help="replay requests pipelined (default 150)")
+    parser.add_argument("--matches", type=int, default=40, help="finished matches stored (default 40)")
     parser.add_argument("--flooder", metavar="URL", help=argparse.SUPPRESS)  # the flooder's own process
     parser.add_argument("--case", default="reading", help=argparse.SUPPRESS)
     args = parser.parse_args(argv)
@@ -290,12 +349,22 @@ def main(argv: list[str] | None = None) -> int:
         return 0
     if args.flooder:
         got = asyncio.run(
-            flooder(args.flooder, args.requests, args.case == "reading", args.case, args.seconds)
+            flooder(
+                args.flooder,
+                args.requests,
+                args.case in ("reading", "replays"),
+                args.case,
+                args.seconds,
+                args.matches,
+            )
         )
         print(json.dumps(got))
         return 0
     with tempfile.TemporaryDirectory() as tmp:
-        proc, url = start_server(os.path.join(tmp, "flood.sqlite3"))
+        db = os.path.join(tmp, "flood.sqlite3")
+        if "replays" in cases:
+            store_matches(db, args.matches)
+        proc, url = start_server(db)
         try:
             measured = asyncio.run(
                 run(
@@ -307,6 +376,8 @@ def main(argv: list[str] | None = None) -> int:
                     cases,
                     args.logins,
                     args.storm_seconds,
+                    args.replays,
+                    args.matches,
                 )
             )
         finally:
@@ -314,7 +385,8 @@ def main(argv: list[str] | None = None) -> int:
             with contextlib.suppress(Exception):
                 proc.wait(10)
     print(
-        f"flooder pipelines {args.requests} list-rooms; storm: {args.logins} logins over {args.storm_seconds:g} s;"
+        f"flooder pipelines {args.requests} list-rooms ({args.replays} replay of {args.matches} matches in"
+        f" case replays); storm: {args.logins} logins over {args.storm_seconds:g} s;"
         f" {args.tables} tables listed; victim every 20 ms"
     )
     for case in measured:

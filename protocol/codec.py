@@ -59,6 +59,12 @@ def prepacked(message: dict[str, Any], key: str) -> Callable[[Any], bytes]:
     """A fast encoder of ``message`` with only the value of ``key`` changing (a reply sent to many, whose
     ``id`` differs): everything else is packed once. ``prepacked(m, "id")(7)`` equals
     ``encode_frame({**m, "id": 7})`` when ``m`` holds ``id``, byte for byte."""
+    return filler(*packed_around(message, key))
+
+
+def packed_around(message: dict[str, Any], key: str) -> tuple[bytes, bytes]:
+    """``message`` packed (msgpack) but for the value of ``key``: the bytes before that value and after it
+    (``filler`` puts a value between them). Plain bytes, so a worker process can pack a large reply."""
     packer = msgpack.Packer(use_bin_type=True)
     head = bytearray(packer.pack_map_header(len(message)))
     tail = bytearray()
@@ -69,7 +75,13 @@ def prepacked(message: dict[str, Any], key: str) -> Callable[[Any], bytes]:
             part = tail
             continue
         part += packer.pack(name) + packer.pack(value)
-    before, after = bytes(head), bytes(tail)
+    return bytes(head), bytes(tail)
+
+
+def filler(before: bytes, after: bytes) -> Callable[[Any], bytes]:
+    """The encoder of the message ``packed_around`` split into ``before`` and ``after``: a value in, the
+    whole frame out."""
+    packer = msgpack.Packer(use_bin_type=True)
     return lambda value: before + packer.pack(value) + after
 
 

@@ -290,7 +290,8 @@ class Lobby:
         elif isinstance(request, ListMatches):
             peer.send(Matches(id=request.id, matches=self.finished.listing(self.config.max_listed)))
         elif isinstance(request, GetReplay):
-            peer.send_frame(self.finished.reply(request.match)(request.id))
+            reply = await self.finished.reply(request.match, self.workers, f"player:{peer.player}")
+            peer.send_frame(reply(request.id))
         else:
             room_id = getattr(request, "room", None)
             room = self.rooms.get(room_id) if isinstance(room_id, str) else None
