@@ -5,7 +5,9 @@ Fairness: requests of one connection are carried out one at a time, and the loop
 after each, so a client pipelining thousands of requests takes turns with everyone else; a request beyond
 the connection's budget (``ServerConfig.request_rate``, ``request_burst``), or beyond the budget all
 connections from its IP address share (``address_request_rate``, ``address_request_burst``: many connections
-do not multiply the rate), is refused with ``slow-down`` before it is looked at; once the server is done with a connection (closed for a full backlog, a takeover,
+do not multiply the rate), is refused with ``slow-down`` before it is carried out: a request costs both by its
+kind (``server.costs``), and a frame that does not decode costs too; once the server is done with a
+connection (closed for a full backlog, a takeover,
 too many wrong passwords) the requests it had already sent are dropped unread.
 
 The first frame fixes the connection's encoding (msgpack in binary frames, JSON in text frames:
@@ -22,6 +24,7 @@ from websockets.exceptions import ConnectionClosed
 
 from protocol import REQUEST_LIMITS, Error, ProtocolError, parse_request, request_id
 from protocol.encodings import decode, frame_encoding
+from server.costs import BAD_FRAME, request_cost
 from server.lobby import Lobby
 from server.peer import Peer
 from server.ratelimit import Throttle
@@ -79,6 +82,30 @@ async def serve_connection(ws: ServerConnection, lobby: Lobby) -> None:
         await peer.close()
 
 
+def _spend(peer: Peer, cost: float, lobby: Lobby) -> None:
+    """Take ``cost`` (``server.costs``) from ``peer``'s request budget, then from its address's.
+
+    Raises:
+        ProtocolError: ``slow-down`` (with ``retry_after``) when the budget has not that much left.
+    """
+    wait = peer.budget.take(cost)
+    if wait > 0:
+        raise ProtocolError(
+            "slow-down",
+            f"over this connection's request budget ({lobby.config.request_rate:g} a second, a request costing"
+            f" {cost:g}): wait {wait:.2f} s",
+            retry_after=max(0.001, round(wait, 3)),
+        )
+    wait = lobby.budgets.take(peer.address, cost)
+    if wait > 0:
+        raise ProtocolError(
+            "slow-down",
+            f"over your address's request budget ({lobby.config.address_rate:g} a second for all its"
+            f" connections together, a request costing {cost:g}): wait {wait:.2f} s",
+            retry_after=max(0.001, round(wait, 3)),
+        )
+
+
 async def handle_frame(peer: Peer, frame: bytes | str, lobby: Lobby) -> None:
     """Decode, validate and carry out one frame; a refusal or a server fault becomes an ``error`` reply (a
     store that cannot write: ``store-unavailable``, the request having changed nothing)."""
@@ -86,23 +113,13 @@ async def handle_frame(peer: Peer, frame: bytes | str, lobby: Lobby) -> None:
     if peer.encoding is None:
         peer.encoding = frame_encoding(frame)
     try:
-        wire = decode(frame, peer.encoding, REQUEST_LIMITS)
+        try:
+            wire = decode(frame, peer.encoding, REQUEST_LIMITS)
+        except ProtocolError:
+            _spend(peer, BAD_FRAME, lobby)  # a flood of garbage is refused like any other
+            raise
         rid = request_id(wire)
-        wait = peer.budget.take()
-        if wait > 0:
-            raise ProtocolError(
-                "slow-down",
-                f"more than {lobby.config.request_rate:g} requests a second: wait {wait:.2f} s",
-                retry_after=max(0.001, round(wait, 3)),
-            )
-        wait = lobby.budgets.take(peer.address)
-        if wait > 0:
-            raise ProtocolError(
-                "slow-down",
-                f"more than {lobby.config.address_rate:g} requests a second from your address"
-                f" (all its connections together): wait {wait:.2f} s",
-                retry_after=max(0.001, round(wait, 3)),
-            )
+        _spend(peer, request_cost(wire), lobby)
         await lobby.handle(peer, parse_request(wire))
     except ProtocolError as exc:
         peer.send(

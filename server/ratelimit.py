@@ -62,16 +62,17 @@ class TokenBucket:
         self._tokens = burst
         self._at = time.monotonic()
 
-    def take(self) -> float:
-        """Spend one token when there is one and return 0; otherwise spend nothing and return the seconds
-        until one is back."""
+    def take(self, cost: float = 1.0) -> float:
+        """Spend ``cost`` tokens when there are that many and return 0; otherwise spend nothing and return the
+        seconds until they are back. A cost above ``burst`` costs ``burst`` (it must be payable at all)."""
+        cost = min(cost, self.burst)
         now = time.monotonic()
         self._tokens = min(self.burst, self._tokens + (now - self._at) * self.rate)
         self._at = now
-        if self._tokens >= 1:
-            self._tokens -= 1
+        if self._tokens >= cost:
+            self._tokens -= cost
             return 0.0
-        return (1 - self._tokens) / self.rate
+        return (cost - self._tokens) / self.rate
 
 
 class AddressBudgets:
@@ -101,11 +102,11 @@ class AddressBudgets:
         else:
             del self._buckets[address]
 
-    def take(self, address: str) -> float:
-        """``TokenBucket.take`` on ``address``'s bucket (0: allowed, spent; else seconds to wait); an address
-        with no connection open is not limited."""
+    def take(self, address: str, cost: float = 1.0) -> float:
+        """``TokenBucket.take`` of ``cost`` on ``address``'s bucket (0: allowed, spent; else seconds to wait);
+        an address with no connection open is not limited."""
         held = self._buckets.get(address)
-        return 0.0 if held is None else held[0].take()
+        return 0.0 if held is None else held[0].take(cost)
 
 
 class Throttle:

@@ -1,0 +1,37 @@
+"""What a request costs of its connection's request budget (``ServerConfig.request_rate`` tokens a second,
+``request_burst`` at most: ``server.ratelimit.TokenBucket``), by its ``type``.
+
+A read answered from memory costs 1. A request that makes the server work harder costs more, so that one
+connection keeping within its budget cannot stall everyone else: a game action is a write the store fsyncs
+before the reply; a seat or spectator change writes and tells everyone at the room (a ``players`` push); a
+new room writes and holds memory; a replay or a hint is a worker process's job. A frame that does not decode
+(``bad-frame``, ``too-large``, ``limit``) is nobody's normal traffic and costs as much as a seat change.
+``docs/protocol.md`` ("Request budget") lists the same figures.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+#: A read answered from memory (``list-rooms``, ``snapshot``, ``chat``...), and any type not listed.
+READ = 1.0
+#: One game action: a store write, fsynced before the reply.
+ACTION = 4.0
+#: A seat or spectator change (a write, a ``players`` push to everyone at the room), a hint (a worker's job).
+CHANGE = 10.0
+#: A new room (a write, memory held) or a replay (about 0.1 s of a worker's CPU).
+HEAVY = 20.0
+#: A frame that does not decode.
+BAD_FRAME = CHANGE
+
+COSTS: dict[str, float] = {
+    **dict.fromkeys(("act", "move", "undo", "redo", "auto", "resign"), ACTION),
+    **dict.fromkeys(("sit", "watch", "leave", "add-bot", "remove-bot", "hint"), CHANGE),
+    **dict.fromkeys(("create-table", "rematch", "open-solitaire", "new-deal", "replay"), HEAVY),
+}
+
+
+def request_cost(wire: dict[str, Any]) -> float:
+    """The budget decoded request ``wire`` costs (by its ``type``; ``READ`` for any other or none)."""
+    kind = wire.get("type")
+    return COSTS.get(kind, READ) if isinstance(kind, str) else READ
