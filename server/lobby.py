@@ -99,6 +99,8 @@ class Listing:
     reply: Callable[[int], bytes]
 
 
+#: How a bot's name begins, as the clients show it (``bot_like``).
+BOT_LOOK = "bot"
 #: What may not stand at either end of a name: spaces, and the letters that draw nothing (``BLANKS``).
 _EDGES = " \t" + "".join(BLANKS)
 
@@ -121,13 +123,29 @@ def likeness(name: str) -> frozenset[str]:
     return frozenset((skeleton(name), skeleton(fold(name))))
 
 
+@functools.cache
+def _small_capital(char: str) -> str:
+    """A small capital (``ʙ``, ``ᴛ``: drawn as a lower-case letter, and not in Unicode's confusables) as its
+    lower-case letter; any other character as it is."""
+    letter = unicodedata.name(char, "").removeprefix("LATIN LETTER SMALL CAPITAL ")
+    return letter.lower() if len(letter) == 1 else char
+
+
 def bot_like(name: str) -> bool:
-    """Whether ``name`` would pass for a bot's (``bot:...``): case-folded, or by its confusable skeleton
-    (``likeness``: a Cyrillic ``о`` in ``bоt:``, a ratio sign ``∶`` or a length mark ``ː`` for the colon),
-    spaces ignored."""
+    """Whether ``name`` would pass for a bot as the clients show one (``bot:random`` in the protocol,
+    ``bot (random)`` in the browser, ``bot`` and ``a bot`` in the terminal): the way it looks (case-folded,
+    by its confusable skeleton ``likeness``, small capitals as their letters, spaces ignored) is ``bot`` or
+    ``abot``, or begins with ``bot`` followed by anything but a letter (``bot:``, ``bot(``, ``bot2``;
+    ``botany`` passes)."""
     looks = {fold(name), *likeness(name)}
     looks |= {fold(look) for look in looks}  # a skeleton may map to capitals (``0`` -> ``O``)
-    return any(look.replace(" ", "").startswith(BOT_PREFIX) for look in looks)
+    for look in looks:
+        plain = "".join(_small_capital(c) for c in look.replace(" ", ""))
+        if plain in (BOT_LOOK, "a" + BOT_LOOK):
+            return True
+        if plain.startswith(BOT_LOOK) and not plain[len(BOT_LOOK)].isalpha():
+            return True
+    return False
 
 
 def _player(peer: Peer) -> str:
@@ -152,7 +170,11 @@ def check_player_name(name: str) -> str:
             "bad-message", "name: full-width or other compatibility letters are not allowed", field="name"
         )
     if bot_like(name):
-        raise ProtocolError("bad-message", "name: must not start with 'bot:' (bots' names)", field="name")
+        raise ProtocolError(
+            "bad-message",
+            "name: must not look like a bot's (bot, a bot, bot (random), bot:...; the clients show bots so)",
+            field="name",
+        )
     return name
 
 
@@ -574,10 +596,13 @@ class Lobby:
                 "bad-message", "name: no spaces or blank letters at either end, not blank", field="name"
             )
         self._check_new_table(peer)
+        looks = likeness(request.name)
         for room in self.rooms.values():
-            # Case and width aside: "Friday", "friday" and "ＦＲＩＤＡＹ" would be taken for one another.
-            if fold(room.name) == fold(request.name) and room.summary()["state"] != "over":
-                raise ProtocolError("name-taken", f"an open table is named {room.name!r}", field="name")
+            # "Friday", "friday", "ＦＲＩＤＡＹ" and "fridаy" (a Cyrillic а) would be taken for one another.
+            if likeness(room.name) & looks and room.summary()["state"] != "over":
+                raise ProtocolError(
+                    "name-taken", f"an open table is named {room.name!r}, too like this", field="name"
+                )
         table = BarbuTable.create(
             self.store,
             self.config,
@@ -656,10 +681,13 @@ class Lobby:
             peer.send(RoomCreated(id=request.id, room=again.room_id))
             return
         self._check_new_table(peer)
-        taken = {fold(r.name) for r in self.rooms.values() if r.summary()["state"] != "over"}
+        taken: set[str] = set()
+        for other in self.rooms.values():
+            if other.summary()["state"] != "over":
+                taken |= likeness(other.name)
         name = room.name
         number = 2
-        while fold(name) in taken:
+        while likeness(name) & taken:
             suffix = f" ({number})"
             name, number = room.name[: 40 - len(suffix)] + suffix, number + 1
         with self.store.transaction():  # the new table and its kept seats, or nothing
