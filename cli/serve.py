@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import dataclasses
 import logging
 import os
 import shlex
@@ -17,6 +18,7 @@ from cli.args import policy_spec, port, positive, seconds, whole
 from cli.bot import BotsResult, run_bots
 from client.sheet import score_sheet
 from engine.barbu import POLICIES
+from protocol import Login
 from server import BarbuServer, ServerConfig, StoreError, run_server
 
 
@@ -201,10 +203,24 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     d.set_defaults(func=run_demo)
 
 
+def login_limit(name: str) -> int:
+    """The longest value field ``name`` of a ``login`` request may hold (``protocol.messages.Login``)."""
+    field = next(f for f in dataclasses.fields(Login) if f.name == name)
+    return int(field.metadata["max_len"])
+
+
 def run_serve(args: argparse.Namespace) -> int:
-    """Serve until a signal; exit 0, or 1 (one line on stderr) when the address or the store cannot be opened
+    """Serve until a signal; exit 0, or 1 (one line on stderr) when ``--password`` is longer than a login may
+    carry, or the address or the store cannot be opened
     (not a barbu store, damaged, another program's database, or in use by another server) or the store
     fails."""
+    longest = login_limit("password")
+    if args.password and len(args.password) > longest:  # every login would be refused
+        print(
+            f"barbu: --password is {len(args.password)} characters long; a login carries {longest} at most",
+            file=sys.stderr,
+        )
+        return 1
     logging.basicConfig(level=args.log_level, format="%(asctime)s %(levelname)s %(name)s: %(message)s")
     # A file-size limit reached (ulimit -f) must fail the write (EFBIG: the store refuses the action and
     # retries later), not kill the server.

@@ -409,3 +409,13 @@ def test_a_foreign_file_under_a_file_size_limit_is_still_no_barbu_store(tmp_path
         1,
         f"barbu: {foreign}: not a barbu store (it has other tables)\n",
     )
+
+
+def test_serve_refuses_a_password_no_login_can_carry(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    db = tmp_path / "barbu.sqlite3"
+    status, err = run(["serve", "--port", "0", "--db", str(db), "--password", "x" * 129], capsys)
+    assert status == 1
+    assert err == "barbu: --password is 129 characters long; a login carries 128 at most\n"
+    assert not db.exists()
