@@ -29,6 +29,13 @@ def test_specs_parse_to_a_name_and_options() -> None:
         ("heuristic:depth=3", "heuristic: unknown option 'depth' (it takes no options)"),
         ("random:", "unknown option ''"),
         ("x" * 65, "at most 64 characters"),
+        (
+            "search:time=\u0661",
+            "search: time=\u0661 is not a decimal number in ASCII digits",
+        ),  # Arabic-Indic 1
+        ("search:time= 1", "is not a decimal number in ASCII digits"),
+        ("search:time=1e0", "is not a decimal number in ASCII digits"),
+        ("search:playouts=1_000", "search: playouts=1_000 is not a whole number in ASCII digits"),
     ],
 )
 def test_bad_specs_say_why(text: str, says: str) -> None:
@@ -84,3 +91,17 @@ def test_the_new_table_form_offers_the_bot_policy() -> None:
     form.cycle(-2)
     assert form.bot_policy() == POLICIES[-1]
     assert form.variants() == {}
+
+
+async def test_a_time_a_hair_over_the_servers_cap_is_refused(
+    start_server: StartServer, connect: Connect
+) -> None:
+    server = await start_server(max_bot_time=2.0)
+    host = await connect(server, "host")
+    assert str(parse_policy_spec("search:time=2.0000000001")) == "search:time=2.0000000001"  # exact
+    with pytest.raises(ServerError) as info:
+        await host.create_table("hog", bot_policy="search:time=2.0000000001")
+    assert (info.value.code, info.value.field) == ("bad-message", "bot_policy")
+    room = await host.create_table("fair", bot_policy="search:time=2.0")
+    [listed] = await host.list_rooms()
+    assert (listed["room"], listed["bot_policy"]) == (room, "search:time=2")  # canonical, short

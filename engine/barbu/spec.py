@@ -8,6 +8,7 @@ and the benchmarks all call :func:`parse_policy_spec` and show its :class:`Polic
 from __future__ import annotations
 
 import math
+import re
 from dataclasses import dataclass
 
 from engine.barbu.bots import HeuristicPolicy, Policy, RandomPolicy
@@ -53,9 +54,21 @@ class PolicySpec:
         return None
 
     def __str__(self) -> str:
-        return ":".join(
-            [self.name, *(f"{k}={v:g}" if isinstance(v, float) else f"{k}={v}" for k, v in self.options)]
-        )
+        return ":".join([self.name, *(f"{k}={_number(v)}" for k, v in self.options)])
+
+
+def _number(value: float | int) -> str:
+    """``value`` written short (``0.5``, ``2``) but exactly: ``2.0000000001`` stays itself, so a bound
+    checked on the canonical text is checked on the value."""
+    if isinstance(value, int):
+        return str(value)
+    short = f"{value:g}"
+    return short if float(short) == value else repr(value)
+
+
+#: A value as a spec writes it: ASCII digits, and for a number of seconds maybe one decimal point.
+#: (Python's ``float`` and ``int`` would also take spaces, ``_`` separators, exponents and other scripts' digits.)
+_VALUE = {int: re.compile(r"[0-9]+", re.ASCII), float: re.compile(r"[0-9]+(\.[0-9]*)?|\.[0-9]+", re.ASCII)}
 
 
 def parse_policy_spec(text: str) -> PolicySpec:
@@ -84,12 +97,10 @@ def parse_policy_spec(text: str) -> PolicySpec:
         if any(k == key for k, _ in options):
             raise PolicySpecError(f"{name}: option {key} given twice")
         kind, low, high, meaning = allowed[key]
-        try:
-            value: float | int = kind(raw)
-        except ValueError:
-            raise PolicySpecError(
-                f"{name}: {key}={raw} is not {'an integer' if kind is int else 'a number'}"
-            ) from None
+        if not _VALUE[kind].fullmatch(raw):
+            what = "a whole number in ASCII digits" if kind is int else "a decimal number in ASCII digits"
+            raise PolicySpecError(f"{name}: {key}={raw} is not {what}")
+        value: float | int = kind(raw)
         if not math.isfinite(value) or not low <= value <= high:
             raise PolicySpecError(f"{name}: {key} must be from {low:g} to {high:g} ({meaning})")
         options.append((key, value))
