@@ -160,6 +160,22 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
         help="solitaire rooms held at most, counted apart from the tables (default 1000)",
     )
     p.add_argument(
+        "--max-solitaire-rooms-per-address",
+        type=whole(1, 1_000_000),
+        default=ServerConfig.max_solitaire_rooms_per_address,
+        metavar="N",
+        help="solitaire rooms the players of one IP address may hold "
+        f"(default {ServerConfig.max_solitaire_rooms_per_address}; behind a reverse proxy raise it)",
+    )
+    p.add_argument(
+        "--deals-per-minute",
+        type=whole(1, 1_000_000),
+        default=ServerConfig.deals_per_minute,
+        metavar="N",
+        help="solitaire rooms (new deals) the players of one IP address may open a minute "
+        f"(default {ServerConfig.deals_per_minute}; behind a reverse proxy raise it)",
+    )
+    p.add_argument(
         "--max-bot-time",
         type=seconds(0, 60, above_low=True),
         default=ServerConfig.max_bot_time,
@@ -246,6 +262,8 @@ def run_serve(args: argparse.Namespace) -> int:
         max_tables_per_player=args.max_tables_per_player,
         max_tables_per_address=args.max_tables_per_address,
         max_solitaire_rooms=args.max_solitaire_rooms,
+        max_solitaire_rooms_per_address=args.max_solitaire_rooms_per_address,
+        deals_per_minute=args.deals_per_minute,
         solitaire_idle=args.solitaire_idle,
         max_spectators=args.max_spectators,
         max_bot_time=args.max_bot_time,

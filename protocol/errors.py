@@ -25,7 +25,7 @@ ERROR_CODES: dict[str, str] = {
     "wrong-room": "the request is for the other kind of room (a table's request to a solitaire room, or the reverse)",
     "too-many-tables": "the player (or their address) hosts as many unstarted tables, or tables not over, as "
     "allowed, or the server is full",
-    "too-many-rooms": "the server holds as many solitaire rooms as it allows",
+    "too-many-rooms": "the server, or the players of one address, hold as many solitaire rooms as allowed",
     "too-many-spectators": "the room has as many spectators as the server allows (watch again later)",
     "seat-taken": "the seat is held by another player or a bot",
     "not-seated": "the request needs a seat at this room and the player has none",

@@ -45,6 +45,11 @@ class ServerConfig:
             never use up the tables' room).
         max_solitaire_rooms: solitaire rooms the server holds at most (``too-many-rooms`` beyond); each
             player has one unfinished solitaire room at a time (opening another finishes it).
+        max_solitaire_rooms_per_address: solitaire rooms the players of one IP address may hold (besides the
+            one a new room replaces; ``too-many-rooms`` beyond), so throwaway names from one place cannot take
+            every room. Behind a reverse proxy every player shares the proxy's address: raise it there.
+        deals_per_minute: solitaire rooms (``open-solitaire``, ``new-deal``) the players of one IP address may
+            open in any 60 seconds (``slow-down`` beyond): each finished game is kept in the store.
         solitaire_idle: seconds an unfinished solitaire room may go without a move before the server finishes
             it (resigned, its record kept; a room without a move is deleted).
         max_connections: WebSocket connections the server holds at most; more are refused with HTTP 503
@@ -105,6 +110,8 @@ class ServerConfig:
     max_tables_per_address: int = 20
     max_tables: int = 1000
     max_solitaire_rooms: int = 1000
+    max_solitaire_rooms_per_address: int = 20
+    deals_per_minute: int = 60
     solitaire_idle: float = 86400.0
     max_connections: int = 2000
     max_connections_per_address: int = 100

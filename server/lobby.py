@@ -235,7 +235,8 @@ class Lobby:
         # ("password" or "token", address) -> its recent wrong passwords or resume tokens
         self._wrong_guesses: dict[tuple[str, str], EventWindow] = {}
         self.finished = FinishedMatches(store)  # finished matches' summaries and replays, kept
-        self.origins: dict[str, str] = {}  # table id -> the address it was created from (this run)
+        self.origins: dict[str, str] = {}  # room id -> the address it was opened from (this run)
+        self._deals: dict[str, EventWindow] = {}  # address -> its solitaire rooms opened lately
         self.closing = False
         self._listing: Listing | None = None
 
@@ -312,7 +313,8 @@ class Lobby:
         elif isinstance(request, ListMatches):
             peer.send(Matches(id=request.id, matches=self.finished.listing(self.config.max_listed)))
         elif isinstance(request, GetReplay):
-            reply = await self.finished.reply(request.match, self.workers, f"player:{peer.player}")
+            owner, group = f"player:{peer.player}", f"address:{peer.address}"
+            reply = await self.finished.reply(request.match, self.workers, owner, group)
             peer.send_frame(reply(request.id))
         else:
             room_id = getattr(request, "room", None)
@@ -531,18 +533,41 @@ class Lobby:
         self.origins[table.room_id] = peer.address
         peer.send(RoomCreated(id=request_id, room=table.room_id))
 
-    def _check_solitaire_room(self, player: str) -> None:
-        """Refuse a new solitaire room when the server holds ``max_solitaire_rooms`` besides the player's
-        own (which the new room replaces).
+    def _check_solitaire_room(self, peer: Peer) -> None:
+        """Refuse a new solitaire room for ``peer`` when the server holds ``max_solitaire_rooms`` besides the
+        player's own (which the new room replaces), or the players of its address hold
+        ``max_solitaire_rooms_per_address`` (this run) besides it, or opened ``deals_per_minute`` in the last
+        minute (counted here when allowed).
 
         Raises:
-            ProtocolError: ``too-many-rooms``.
+            ProtocolError: ``too-many-rooms``, ``slow-down`` (with ``retry_after``).
         """
-        others = sum(isinstance(r, SolitaireRoom) and r.player != player for r in self.rooms.values())
-        if others >= self.config.max_solitaire_rooms:
+        player, address = _player(peer), peer.address
+        others = [r for r in self.rooms.values() if isinstance(r, SolitaireRoom) and r.player != player]
+        if len(others) >= self.config.max_solitaire_rooms:
             raise ProtocolError(
                 "too-many-rooms", "the server holds as many solitaire rooms as it allows; try later"
             )
+        near = sum(self.origins.get(r.room_id) == address for r in others)
+        if near >= self.config.max_solitaire_rooms_per_address:
+            raise ProtocolError(
+                "too-many-rooms",
+                f"the players of this address hold {near} solitaire rooms already; finish one first",
+            )
+        deals = self._deals.get(address)
+        if deals is None:
+            if len(self._deals) >= MAX_GUARDED_ADDRESSES:
+                for key in [k for k, w in self._deals.items() if w.empty()]:
+                    del self._deals[key]
+            deals = self._deals[address] = EventWindow(self.config.deals_per_minute, 60.0)
+        if deals.full():
+            wait = max(1, math.ceil(deals.retry_after()))
+            raise ProtocolError(
+                "slow-down",
+                f"at most {self.config.deals_per_minute} new deals a minute from one address: wait {wait} s",
+                retry_after=wait,
+            )
+        deals.add()
 
     async def expire_idle(self) -> int:
         """Finish every unfinished solitaire room without a move for ``config.solitaire_idle`` seconds (resigned,
@@ -629,7 +654,7 @@ class Lobby:
         (``SolitaireRoom.abandon``): a refusal (or a store that cannot write) changes nothing."""
         player = peer.player
         assert player is not None
-        self._check_solitaire_room(player)
+        self._check_solitaire_room(peer)
         mine = [r for r in self.rooms.values() if isinstance(r, SolitaireRoom) and r.player == player]
         unfinished = [r for r in mine if r.holds_seat(player)]
         async with contextlib.AsyncExitStack() as held:
@@ -649,6 +674,7 @@ class Lobby:
                 await other.leave(watcher)
             self._sweep(other)
         self.add_room(room)
+        self.origins[room.room_id] = peer.address
         async with room.lock:
             room.take_seat(peer, request_id)
         for watcher in followers - {peer}:

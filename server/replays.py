@@ -96,9 +96,11 @@ class FinishedMatches:
         self._summaries = {key: known.get(key) or summary(self.store.room(key[0])) for key in keys}
         return list(self._summaries.values())
 
-    async def reply(self, match: str, workers: WorkerPool, owner: str) -> Callable[[int], bytes]:
+    async def reply(
+        self, match: str, workers: WorkerPool, owner: str, group: str | None = None
+    ) -> Callable[[int], bytes]:
         """The encoded ``replay`` reply for ``match`` as a function of the request id; laid out by
-        ``workers`` as ``owner``'s job when it is not kept.
+        ``workers`` as ``owner``'s job (in ``group``: ``WorkerPool.run``) when it is not kept.
 
         Raises:
             ProtocolError: ``no-such-match`` (``finished_row``, or the record does not replay), ``busy``
@@ -112,7 +114,14 @@ class FinishedMatches:
         assert row.record is not None
         try:
             packed = await workers.run(
-                owner, packed_replay, row.record, dict(row.players), match, row.name, budget=REPLAY_BUDGET
+                owner,
+                packed_replay,
+                row.record,
+                dict(row.players),
+                match,
+                row.name,
+                budget=REPLAY_BUDGET,
+                group=group,
             )
         except (WorkerBusy, WorkerClosed) as exc:
             raise ProtocolError("busy", f"no replay now: {exc}; ask again shortly") from None

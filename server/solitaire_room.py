@@ -541,7 +541,11 @@ class SolitaireRoom(Room):
         is the line's move for the position now."""
         try:
             advice = await self.workers.run(
-                f"player:{self.player}", advise_record, record, budget=self.config.hint_budget
+                f"player:{self.player}",
+                advise_record,
+                record,
+                budget=self.config.hint_budget,
+                group=f"address:{peer.address}",  # throwaway names from one place share one turn
             )
         except asyncio.CancelledError:
             peer.send(Error(id=request_id, code="not-your-room", message="you left the room before the hint"))

@@ -13,6 +13,11 @@ when it adds the room. The whole API is one call::
   owner has at most ``per_owner`` jobs in the pool (running or queued; beyond: ``WorkerBusy``), and at most
   one of them runs at a time, so no one can hold every worker. The pool holds at most ``max_queued`` jobs
   more than it has workers (beyond: ``WorkerBusy``).
+- ``group`` (optional; the owner by default) is what owners share: the players of one IP address
+  (``address:IP``) for hints and replays. The queue is served fairly between groups: a free worker takes the
+  first job of the group served longest ago, so one place sending many owners' jobs (throwaway names) waits
+  its turn behind everyone else instead of ahead; and a group holds at most ``per_group`` jobs (beyond:
+  ``WorkerBusy``), so it cannot fill the queue either.
 - ``budget`` is the job's running time in seconds (waiting in the queue does not count). A job still
   running ``grace`` seconds past its budget is stopped: its worker is killed (SIGKILL) and replaced, and the
   caller gets ``WorkerTimeout``.
@@ -81,6 +86,7 @@ class WorkerClosed(WorkerError):
 @dataclass(eq=False)
 class _Job:
     owner: str
+    group: str
     fn: Callable[..., Any]
     args: tuple[Any, ...]
     budget: float
@@ -104,6 +110,7 @@ class WorkerPool:
         workers: worker processes (at least 1); started on first use.
         per_owner: jobs one owner may have in the pool, running or queued (at least 1).
         max_queued: jobs the pool takes beyond one per worker, over all owners.
+        per_group: jobs one group (``run``'s ``group``) may have in the pool, running or queued.
         grace: seconds past a job's budget before its worker is killed.
         recycle_after: a cancelled running job with more budget than this left (seconds) gets its worker
             killed and replaced instead of finishing for nobody.
@@ -116,6 +123,7 @@ class WorkerPool:
         *,
         per_owner: int = 2,
         max_queued: int = 64,
+        per_group: int = 16,
         grace: float = 1.0,
         recycle_after: float = 0.5,
         nice: int = 10,
@@ -125,6 +133,7 @@ class WorkerPool:
         self.size = workers
         self.per_owner = per_owner
         self.max_queued = max_queued
+        self.per_group = per_group
         self.grace = grace
         self.recycle_after = recycle_after
         self.nice = nice
@@ -132,6 +141,9 @@ class WorkerPool:
         self._workers = [_Worker() for _ in range(workers)]
         self._queue: deque[_Job] = deque()
         self._owners: dict[str, int] = {}  # owner -> its jobs not yet answered nor abandoned
+        self._groups: dict[str, int] = {}  # group -> its jobs not yet answered nor abandoned
+        self._served: dict[str, int] = {}  # group -> when (a count of jobs handed out) it last got a worker
+        self._handed = 0
         self._changed: asyncio.Condition | None = None
         self._closed = False
         self.started = 0  # worker processes started so far (restarts included)
@@ -139,16 +151,21 @@ class WorkerPool:
 
     # The API ----------------------------------------------------------------------------------------
 
-    async def run(self, owner: str, fn: Callable[..., T], *args: Any, budget: float) -> T:
+    async def run(
+        self, owner: str, fn: Callable[..., T], *args: Any, budget: float, group: str | None = None
+    ) -> T:
         """Run ``fn(*args, budget=budget)`` in a worker process and return its result.
 
         Args:
             owner: who asks (``player:NAME``, ``table:ID``): the unit of the per-owner limit.
             fn: a picklable top-level function; ``args`` and its result must pickle too.
             budget: seconds the job may run (the queue wait not counted); ``fn`` gets it to stop in time.
+            group: what the owner shares the queue with (``address:IP``; None: the owner alone), served
+                fairly between groups and limited to ``per_group`` jobs.
 
         Raises:
-            WorkerBusy: the owner has ``per_owner`` jobs in the pool, or the pool is full (``max_queued``).
+            WorkerBusy: the owner has ``per_owner`` jobs in the pool, its group ``per_group``, or the pool is
+                full (``max_queued``).
             WorkerTimeout: the job ran past ``budget + grace`` seconds (its worker was replaced).
             WorkerClosed: the pool is closed, or closed while the job waited or ran.
             WorkerError: the worker process died, or ``fn``'s exception or result could not be pickled.
@@ -158,11 +175,15 @@ class WorkerPool:
             raise WorkerClosed("the worker pool is closed")
         if self._owners.get(owner, 0) >= self.per_owner:
             raise WorkerBusy(f"{owner} has {self.per_owner} jobs running or waiting already")
+        group = owner if group is None else group
+        if self._groups.get(group, 0) >= self.per_group:
+            raise WorkerBusy(f"{group} has {self.per_group} jobs running or waiting already")
         if self.running + len(self._queue) >= self.size + self.max_queued:
             raise WorkerBusy(f"{len(self._queue)} jobs are waiting for a worker already")
         loop = asyncio.get_running_loop()
-        job = _Job(owner, fn, args, budget, loop.create_future())
+        job = _Job(owner, group, fn, args, budget, loop.create_future())
         self._owners[owner] = self._owners.get(owner, 0) + 1
+        self._groups[group] = self._groups.get(group, 0) + 1
         self._queue.append(job)
         self._start_drivers()
         try:
@@ -229,9 +250,11 @@ class WorkerPool:
             self._changed.notify_all()
 
     def _next_job(self) -> _Job | None:
-        """The first queued job whose owner has nothing running (one worker per owner at a time)."""
+        """The first queued job, of the group served longest ago, whose owner has nothing running (one
+        worker per owner at a time)."""
         busy = {w.job.owner for w in self._workers if w.job is not None}
-        return next((job for job in self._queue if job.owner not in busy), None)
+        ready = [job for job in self._queue if job.owner not in busy]
+        return min(ready, key=lambda job: self._served.get(job.group, -1), default=None)
 
     def _abandon(self, job: _Job) -> None:
         """The caller stopped waiting: unqueue the job, or let its worker finish for nobody (or recycle it)."""
@@ -247,11 +270,14 @@ class WorkerPool:
                     worker.process.kill()  # its driver sees the pipe close and starts a fresh one
 
     def _release(self, job: _Job) -> None:
-        left = self._owners.get(job.owner, 0) - 1
-        if left > 0:
-            self._owners[job.owner] = left
-        else:
-            self._owners.pop(job.owner, None)
+        for counts, key in ((self._owners, job.owner), (self._groups, job.group)):
+            left = counts.get(key, 0) - 1
+            if left > 0:
+                counts[key] = left
+            else:
+                counts.pop(key, None)
+        if job.group not in self._groups:
+            self._served.pop(job.group, None)  # a group with nothing left starts afresh: no memory grows
 
     async def _drive(self, worker: _Worker) -> None:
         """One worker's loop: take the next job it may run, hand it over, wait for the answer or the
@@ -264,6 +290,8 @@ class WorkerPool:
                 assert job is not None
                 self._queue.remove(job)
                 worker.job = job
+                self._handed += 1
+                self._served[job.group] = self._handed
             try:
                 outcome = await self._work(worker, job)
             except Exception as exc:  # a fault of the pool itself: the caller hears of it, the driver goes on

@@ -133,3 +133,23 @@ async def test_a_room_holds_at_most_max_spectators(start_server: StartServer, co
     assert snap.seat is None
     [summary] = await third.list_rooms()
     assert summary["spectators"] == 2
+
+
+async def test_one_address_holds_a_share_of_the_solitaire_rooms_and_deals_at_a_pace(
+    start_server: StartServer, connect: Connect
+) -> None:
+    server = await start_server(max_solitaire_rooms_per_address=3, deals_per_minute=6)
+    names = [await connect(server, f"throwaway{i}") for i in range(4)]
+    for i, conn in enumerate(names[:3]):
+        await conn.open_solitaire("forty-thieves", seed=i)
+    with pytest.raises(ServerError) as info:  # throwaway names from one address: its share is taken
+        await names[3].open_solitaire("forty-thieves", seed=9)
+    assert info.value.code == "too-many-rooms" and "this address" in info.value.message
+    await names[0].open_solitaire("pyramid", seed=1)  # a player's own room is replaced, not added
+    for seed in (2, 3):
+        await names[0].open_solitaire("pyramid", seed=seed)
+    with pytest.raises(ServerError) as info:  # the seventh deal within a minute from this address
+        await names[1].open_solitaire("pyramid", seed=4)
+    assert info.value.code == "slow-down" and info.value.retry_after is not None
+    assert 1 <= info.value.retry_after <= 60
+    assert server.lobby is not None and len(server.lobby.rooms) == 3

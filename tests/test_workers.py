@@ -197,3 +197,25 @@ def test_serve_refuses_a_worker_count_out_of_range(capsys: pytest.CaptureFixture
         main(["serve", "--workers", "0"])
     assert done.value.code == 2
     assert "--workers: 0 must be from 1 to 64" in capsys.readouterr().err
+
+
+async def test_groups_take_turns_and_one_group_cannot_fill_the_queue() -> None:
+    pool = WorkerPool(1, per_group=6)
+    done: list[str] = []
+
+    async def job(owner: str, group: str) -> None:
+        await pool.run(owner, worker_jobs.nap, 0.2, budget=5.0, group=group)
+        done.append(owner)
+
+    try:
+        # One address sends jobs under six throwaway names; the first runs, five wait.
+        flood = [asyncio.create_task(job(f"player:t{i}", "address:a")) for i in range(6)]
+        await until(lambda: pool.running == 1, "the first job to run", 60)
+        with pytest.raises(WorkerBusy, match="address:a has 6 jobs"):
+            await pool.run("player:t7", worker_jobs.nap, 0.2, budget=5.0, group="address:a")
+        # Another address's one job is next, not seventh.
+        await job("player:victim", "address:b")
+        assert done == ["player:t0", "player:victim"]
+        await asyncio.gather(*flood)
+    finally:
+        await pool.close()
