@@ -35,7 +35,7 @@ def test_specs_parse_to_a_name_and_options() -> None:
         ),  # Arabic-Indic 1
         ("search:time= 1", "is not a decimal number in ASCII digits"),
         ("search:time=1e0", "is not a decimal number in ASCII digits"),
-        ("search:playouts=1_000", "search: playouts=1_000 is not a whole number in ASCII digits"),
+        ("search:playouts=1_000", "search: playouts=1_000 is not an integer in ASCII digits"),
     ],
 )
 def test_bad_specs_say_why(text: str, says: str) -> None:

@@ -98,8 +98,11 @@ def parse_policy_spec(text: str) -> PolicySpec:
             raise PolicySpecError(f"{name}: option {key} given twice")
         kind, low, high, meaning = allowed[key]
         if not _VALUE[kind].fullmatch(raw):
-            what = "a whole number in ASCII digits" if kind is int else "a decimal number in ASCII digits"
-            raise PolicySpecError(f"{name}: {key}={raw} is not {what}")
+            what = "an integer" if kind is int else "a decimal number"
+            raise PolicySpecError(
+                f"{name}: {key}={raw} is not {what} in ASCII digits; {key} must be from {low:g} to {high:g}"
+                f" ({meaning})"
+            )
         value: float | int = kind(raw)
         if not math.isfinite(value) or not low <= value <= high:
             raise PolicySpecError(f"{name}: {key} must be from {low:g} to {high:g} ({meaning})")
