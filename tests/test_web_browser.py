@@ -187,12 +187,14 @@ async def test_a_hand_by_clicks_reload_and_a_watcher_from_the_invite_link(
             hands_done += 1
             await ann.click("[data-focus=close-summary]")
         elif await ann.locator(".contract").count():
+            assert await ann.inner_text(".seat.bottom .turn") == "to choose the contract"  # the seat's badge
             await ann.locator(".contract").first.click()  # a contract; Trumps and Dominoes ask more
             await ann.wait_for_timeout(100)
             if await ann.locator(".choice .buttons button").count():
                 await ann.locator(".choice .buttons button").first.click()  # the trump suit / starting rank
             chose = True
         elif await ann.locator("#double-title").count():
+            assert (await ann.inner_text(".seat.bottom .turn")).startswith("to "), "to double / to redouble"
             box = ann.locator("input[data-seat]").first
             if await box.count() and not doubled and "Doubling" in await ann.inner_text("#double-title"):
                 if not await box.is_checked():  # nothing ticked: told by the button, in view (a phone too)
@@ -220,6 +222,8 @@ async def test_a_hand_by_clicks_reload_and_a_watcher_from_the_invite_link(
                 assert f"Hand {hand_number} of 28" in await ann.inner_text(".where")
                 reloaded = True
                 continue
+            words = await ann.inner_text(".your-turn")
+            assert ("(tap it)" in words) == phone, words  # a touch screen is tapped, a desktop clicked
             await ann.locator(".hand .playable").first.click()
         elif await ann.locator("[data-focus=pass]").count():
             await ann.click("[data-focus=pass]")
