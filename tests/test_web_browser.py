@@ -186,6 +186,8 @@ async def test_a_hand_by_clicks_reload_and_a_watcher_from_the_invite_link(
                 settled = True
             hands_done += 1
             await ann.click("[data-focus=close-summary]")
+            on = await ann.evaluate("() => document.activeElement.closest('.prompt, .hand') !== null")
+            assert on, "the summary closed: the focus goes on to the prompt or the hand"
         elif await ann.locator(".contract").count():
             assert await ann.inner_text(".seat.bottom .turn") == "to choose the contract"  # the seat's badge
             await ann.locator(".contract").first.click()  # a contract; Trumps and Dominoes ask more

@@ -49,7 +49,14 @@ export function tableScreen(app, roomId) {
       }
     },
     sit: async (seat) => { const snap = await actions.request("sit", { seat }); if (snap) take(snap); },
-    dismiss: () => { state.dismissed = state.scored ? state.scored.hand_number : 0; draw(); },
+    dismiss: () => {
+      state.dismissed = state.scored ? state.scored.hand_number : 0;
+      const had = frame.contains(document.activeElement);
+      draw();
+      // The summary's Close is gone: the focus goes on to the question asked or the hand, not to the page.
+      const next = frame.querySelector(".prompt button, .prompt input, .hand [tabindex='0']");
+      if (had && next && !frame.contains(document.activeElement)) next.focus();
+    },
     redraw: () => draw(),
     leave: async () => { await actions.request("leave", {}); app.go("lobby"); },
     lobby: () => app.go("lobby"),
