@@ -107,6 +107,10 @@ async def screens(server: BarbuServer, out: Path, scheme: str, size: str) -> Non
         await shoot(page, out, f"score-sheet-{tag}")
         await page.click("[data-focus=close-sheet]")
         room = await bots_match(server, page, base, tag)
+        await page.wait_for_selector(".prompt:has-text('The match is over.')", timeout=120_000)
+        if await page.locator("[data-focus=close-summary]").count():  # the last hand's summary comes first
+            await shoot(page, out, f"last-hand-summary-{tag}")
+            await page.click("[data-focus=close-summary]")
         await page.wait_for_selector(".ranking", timeout=120_000)
         await shoot(page, out, f"match-over-{tag}")
         await page.goto(f"{base}#replay={room}")
