@@ -743,6 +743,14 @@ async def test_solitaire_on_a_phone_shows_every_index_and_the_board_stays_put(
     assert "Forty Thieves" in words and "1 move" in words and "no open room" not in words, words
 
 
+#: The new-table form's choices wider than their select (their text would be cut off).
+FORM_CUT = """() => [...document.querySelectorAll('.new-table select')].flatMap((s) => {
+  const c = document.createElement('canvas').getContext('2d');
+  c.font = getComputedStyle(s).font;
+  return [...s.options].filter((o) => c.measureText(o.text).width > s.clientWidth - 40).map((o) => o.text);
+})"""
+
+
 async def _focused(page: Page) -> dict[str, Any]:
     found: dict[str, Any] = await page.evaluate(
         """() => { const el = document.activeElement;
@@ -763,25 +771,31 @@ async def test_the_keyboard_keeps_its_place(start_server: StartServer, open_page
     await page.focus("[data-focus=daily-results]")
     await page.wait_for_timeout(3400)  # the lobby refreshes every 3 s
     assert (await _focused(page))["focus"] == "daily-results"
+    cut = await page.evaluate(FORM_CUT)  # every choice of the new-table form fits its select on a desktop
+    assert cut == [], cut
     await page.fill("#table-name", "keys")
     await page.check("#fill-bots")
     await page.click("text=Create and sit down")
     await page.wait_for_selector(".seat.bottom")
     played = 0
+    clicked = False  # a click on a contract, double or pass moves the focus out of the hand
     deadline = time.monotonic() + 60
     while played < 2:
         assert time.monotonic() < deadline, played
         if await page.locator(".contract").count():
+            clicked = True
             await page.locator(".contract").first.click()
             await page.wait_for_timeout(100)
             if await page.locator(".choice .buttons button").count():
                 await page.locator(".choice .buttons button").first.click()
         elif await page.locator("[data-focus=no-double]").count():
+            clicked = True
             await page.click("[data-focus=no-double]")
         elif await page.locator("#double-title").count():  # must double: the declarer's box is ticked
+            clicked = True
             await page.click("[data-focus=submit-double]")
         elif await page.locator(".hand .playable").count():
-            if played == 0:
+            if played == 0 or clicked:
                 await page.locator(".hand .playable").first.focus()
                 await page.keyboard.press("ArrowRight")  # a key: the focus ring shows (:focus-visible)
                 await page.keyboard.press("ArrowLeft")
@@ -801,6 +815,7 @@ async def test_the_keyboard_keeps_its_place(start_server: StartServer, open_page
             assert all(s[3] == "none" and s[4] > focused[4] for s in others), (focused, others)
             await page.keyboard.press("Enter")
             played += 1
+            clicked = False
             await page.wait_for_timeout(300)
             assert (await _focused(page))["inHand"], "the focus stays in the hand after a play"
             stops = await page.eval_on_selector_all(
@@ -809,6 +824,7 @@ async def test_the_keyboard_keeps_its_place(start_server: StartServer, open_page
             assert stops == 1, "the hand is one Tab stop (the arrows move within)"
             continue
         elif await page.locator("[data-focus=pass]").count():
+            clicked = True
             await page.click("[data-focus=pass]")
         await page.wait_for_timeout(60)
     await page.focus("[data-focus=sheet]")

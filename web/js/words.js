@@ -59,7 +59,7 @@ export function solitaireText(message) {
 /** Rule variants of a table, each [key, label, [[value, words], ...]] with the default first. */
 export const VARIANTS = [
   ["heart-lead", "Leading hearts", [
-    ["seed", "as the rules say (no hearts led in No hearts; K♥ led only alone in Barbu)"],
+    ["seed", "as the rules say: none in No hearts, K♥ only alone in Barbu"],
     ["strict", "never lead a heart unless you hold only hearts"],
     ["broken", "hearts may be led once one has been discarded"],
     ["free", "lead anything"],
