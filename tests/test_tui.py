@@ -92,7 +92,8 @@ async def started_tui(url: str, name: str, **options: Any) -> AsyncIterator[tupl
         try:
             yield tui, pipe
         finally:
-            if not task.done():
+            future = tui.app.future
+            if not task.done() and future is not None and not future.done():  # not quit by its own keys
                 tui.app.exit(result=0)
             await asyncio.wait_for(task, 10)
 

@@ -208,9 +208,13 @@ def test_a_hint_says_what_it_is_worth_and_offers_undo_when_lost() -> None:
     room = dealt("forty-thieves", 1)
     screen = SolitaireScreen(room)
     screen.hinted("t3>t5", "sure")
-    assert screen.message.startswith("Hint: t3>t5 (a sure win") and screen.cursor() == "t3"
+    assert (
+        screen.message.startswith("Hint: column 3 → column 5 (Enter) - a sure win")
+        and screen.cursor() == "t3"
+    )
     screen.hinted("t7>t2", "guess")
-    assert screen.message.startswith("No sure win found; a reasonable move: t7>t2") and screen.hint == "t7>t2"
+    assert screen.message.startswith("No sure win found; a reasonable move: column 7 → column 2")
+    assert screen.hint == "t7>t2"
     room.view["can_undo"] = True
     screen.hinted(None, "lost")
     assert screen.message == "This game can no longer be won. u: undo, x: resign, n: new deal"

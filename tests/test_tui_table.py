@@ -22,6 +22,7 @@ from client.tui.barbu_screen import (
     match_end_lines,
     settlement_lines,
     side_lines,
+    standin_lines,
     table_lines,
 )
 from client.tui.events import event_text
@@ -201,9 +202,24 @@ def test_a_dropped_seat_counts_down_to_its_standin() -> None:
     notices = seat_notices(table, push, "pN")
     assert "E pE dropped: a bot plays for them in 42 s." in notices and "cy is watching." in notices
     table.take_players(push)
-    assert away_mark(table, "E").startswith(" (bot in 4")
+    assert away_mark(table, "E") == " (away)"  # the name kept beside it; the countdown in the panel
+    assert standin_lines(table) == ["E pE away: a bot plays in 42 s"]
+    assert "E pE away: a bot plays in 42 s" in text(side_lines(table, BarbuScreen()))
+    table.standin_at = {"E": time.monotonic() + 3592}
+    assert standin_lines(table) == ["E pE away: a bot plays in 59 min"]
+    table.view, table.turn_ends = {"to_move": "E", "phase": "play"}, time.monotonic() + 11.5
+    assert standin_lines(table) == ["E pE away: the turn timer plays in 12 s"]  # it comes first
+    table.turn_time = 15
+    again = seat_notices(
+        TableModel(room="1", seat="N", state="playing", players=table.players, turn_time=15), push, "pN"
+    )
+    assert (
+        "E pE dropped: a bot plays for them in 42 s (meanwhile the 15 s turn timer plays their turns)."
+        in again
+    )
+    table.view = table.turn_ends = None
     table.standin_at = {"E": time.monotonic() - 1}
-    assert away_mark(table, "E") == " (bot in 0s)"
+    assert standin_lines(table) == ["E pE away: a bot plays in 0 s"]
     later = Players(room="1", state="playing", players=table.players, away=["E"], standins=["E"])
     assert seat_notices(table, later, "pN") == ["A bot plays for E pE now."]
     table.take_players(later)

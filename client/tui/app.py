@@ -37,6 +37,7 @@ from client.tui.refusals import typed_card_refusal
 from client.tui.session import NETWORK_ERRORS, RETRY_DELAYS, Session, refusal_text
 from client.tui.sheet_screen import SHEET_TOP_LINES, sheet_lines, sheet_top
 from client.tui.solitaire_screen import SolitaireRoom, SolitaireScreen, solitaire_lines
+from client.tui.solitaire_words import moved_text, refusal_words
 from client.tui.style import STYLE
 from client.tui.tokens import TokenStore
 from engine.cards import SEATS
@@ -58,7 +59,9 @@ KEY_HINTS = {
     "lobby": "Enter sit  w watch  b bot  f fill  n new  o solitaire  t game  ? help  q quit",
     "games": "Up/Down game  Enter day's deal  r random  w winnable  : options, seed  Esc back",
     "form": "Up/Down field  Left/Right change  e name  Enter open the table  Esc cancel",
-    "table": "←→ card  Enter play/choose  Space tick  s sheet  c chat  l lobby  t game  ? help",
+    "table": "←→ card  Enter play  : type a card  s sheet  c chat  l lobby  t game  ? help",
+    "table-contract": "↑↓ contract  Enter choose  Esc back  s sheet  c chat  l lobby  t game  ? help",
+    "table-double": "↑↓ seat  Space tick  Enter send  s sheet  c chat  l lobby  t game  ? help",
     "table-waiting": "b add a bot  f fill the seats  c chat  x leave the seat  l lobby  ? help",
     "table-watching": "you watch this table   s sheet  c chat  x stop watching  l lobby  ? help",
     "table-over": "s score sheet  c chat  l lobby  ? help   the match is over",
@@ -236,6 +239,11 @@ class TuiApp:
                 return KEY_HINTS["table-watching"]
             if table.view is None:
                 return KEY_HINTS["table-waiting"]
+            phase = table.view.get("phase")
+            if table.my_turn and phase in ("double", "redouble"):
+                return KEY_HINTS["table-double"]
+            if table.my_turn and phase == "contract":
+                return KEY_HINTS["table-contract"]
         if self.screen == "solitaire" and self.solitaire is not None and self.solitaire.room.watching:
             return KEY_HINTS["solitaire-watching"]
         return KEY_HINTS[self.screen]
@@ -253,6 +261,12 @@ class TuiApp:
             out.append(("class:status", f" {shorten(m.name, 16)} "))
         if self.screen == "solitaire" and self.solitaire is not None:
             out.append(("class:status", f"│ solitaire: {self.solitaire.room.title} "))
+            return out
+        own = m.own_table
+        if own is not None and own.my_turn:  # whatever is watched, the player's own turn comes first
+            clock = f" {own.turn_clock()}" if own.turn_clock() else ""
+            phase = (own.view or {}).get("phase")
+            out.append(("class:status.turn", f"│ your turn at {shorten(own.name, 16)} ({phase}){clock}: t "))
             return out
         table = m.table
         if table is None:
@@ -475,6 +489,8 @@ class TuiApp:
             then()
         else:
             self.model.ask("Cancelled.")
+            if self.screen == "solitaire" and self.solitaire is not None:
+                self.solitaire.message = "Cancelled."  # not the refusal said before the question
         self.invalidate()
 
     def _key_pressed(self) -> None:
@@ -502,6 +518,10 @@ class TuiApp:
     def switch_game(self) -> None:
         """``t``: from the lobby back to the game last shown (the Barbu table or the solitaire room); from one
         of them (or the score sheet) to the other, when there is one."""
+        own = self.model.own_table
+        if own is not None:  # watching another table (or elsewhere): back to the held seat first
+            self.spawn(self._back_to_seat())
+            return
         has = {"table": self.model.table is not None, "solitaire": self.model.solitaire is not None}
         if self.screen == "lobby":
             order = [self.last_game, "table", "solitaire"]
@@ -518,6 +538,11 @@ class TuiApp:
             where = "o in the lobby opens one" if order[0] == "solitaire" else "sit at one from the lobby"
             other = "solitaire room" if order[0] == "solitaire" else "Barbu table"
             self.model.say(f"You have no {other} open: {where} (l).")
+
+    async def _back_to_seat(self) -> None:
+        own = self.model.own_table
+        if own is not None and await self.session.back_to_seat():
+            self._show_room(own.room)
 
     def back(self) -> None:
         """Leave the help or the score sheet."""
@@ -700,18 +725,20 @@ class TuiApp:
             room = self.model.solitaire
             if hint is None:
                 if self.model.logged != said and self.model.notice_error:
-                    screen.message = self.model.notice  # refused (``no-hint``, ``busy``) or failed
+                    screen.message = refusal_words(
+                        self.model.notice
+                    )  # refused (``no-hint``, ``busy``) or failed
             elif room is not None and room.room == hint.room and room.seq == hint.seq:
                 screen.hinted(hint.move, hint.status)
             else:
                 screen.message = "The position changed meanwhile: h for a hint for this one."
         elif await self.session.solitaire(kind, move):
-            done = {"move": f"Moved {move}.", "undo": "Undid the last move.", "redo": "Redid the move."}
+            done = {"move": moved_text(move or ""), "undo": "Undid the last move.", "redo": "Redid the move."}
             more = {"auto": "Made the safe moves.", "resign": "You gave up.", "new-deal": "New deal."}
             screen.message = {**done, **more}[kind]
             return
         else:
-            screen.message = self.model.notice
+            screen.message = refusal_words(self.model.notice)  # the move in words, card symbols, no rule id
         self.invalidate()
 
     def _open_typed(self, text: str) -> None:

@@ -16,7 +16,7 @@ from prompt_toolkit.formatted_text import StyleAndTextTuples, fragment_list_to_t
 from client.columns import counted, fit, shorten, width, wrap
 from client.sheet import contract_label, doubles_label
 from client.tui.cards import SUIT_NAMES, SUIT_ORDER, SUIT_SYMBOLS, card_fragment, card_label, sort_hand
-from client.tui.events import is_mine, who, winner_text
+from client.tui.events import duration, is_mine, who, winner_text
 from client.tui.model import TableModel
 from engine.barbu import CONTRACTS
 from engine.cards import RANKS, SEATS
@@ -246,14 +246,29 @@ def seat_order(table: TableModel) -> list[str]:
 
 
 def away_mark(table: TableModel, seat: str) -> str:
-    """`` (away)``, `` (bot in 42s)`` while a stand-in is about to take the dropped seat, `` (bot)`` once one
-    plays it; empty for a seat whose player is there."""
+    """`` (away)`` for a seat whose player is not connected (the panel counts down to the stand-in:
+    ``standin_lines``), `` (bot)`` once a stand-in plays it; empty for a seat whose player is there."""
     if seat in table.standins:
         return " (bot)"
-    deadline = table.standin_at.get(seat)
-    if deadline is not None:
-        return f" (bot in {max(deadline - time.monotonic(), 0):.0f}s)"
-    return " (away)" if seat in table.away else ""
+    return " (away)" if seat in table.away or seat in table.standin_at else ""
+
+
+def standin_lines(table: TableModel) -> list[str]:
+    """For each dropped seat in its grace period: ``E carol away: a bot plays in 59 min``, and, when the
+    turn timer of the seat to move comes first, that the timer plays its turn (``the turn timer plays in
+    12 s``)."""
+    out = []
+    now = time.monotonic()
+    for seat in SEATS:
+        deadline = table.standin_at.get(seat)
+        if deadline is None or seat in table.standins:
+            continue
+        text = f"{seat} {table.player(seat)} away: a bot plays in {duration(deadline - now)}"
+        timer = None if table.turn_ends is None or table.stale else table.turn_ends - now
+        if timer is not None and (table.view or {}).get("to_move") == seat and timer < deadline - now:
+            text = f"{seat} {table.player(seat)} away: the turn timer plays in {duration(timer)}"
+        out.append(text)
+    return out
 
 
 def _seat_tag(table: TableModel, seat: str) -> StyleAndTextTuples:
@@ -443,12 +458,14 @@ def side_lines(
         out.append(("", "\n"))
     else:
         out.append(("class:dim", "No trick yet.\n"))
-    out.append(("class:label", "Seat          hand  total\n"))
+    out.append(("class:label", f"{'Seat':<13}{'contract':>8}{'total':>7}\n"))  # the contract's points alone
     hand_scores = view.get("contract_scores", {})
     totals = view.get("totals", {})
     for seat in SEATS:
         name = fit("you" if is_mine(table, seat) else table.player(seat), 10)
-        out.append(("", f"{seat} {name} {hand_scores.get(seat, 0):>5} {totals.get(seat, 0):>6}\n"))
+        out.append(("", f"{seat} {name} {hand_scores.get(seat, 0):>8} {totals.get(seat, 0):>6}\n"))
+    for line in standin_lines(table):
+        out.append(("class:warn", shorten(line, cols, cut="end") + "\n"))
     declare = declare_text(view, table.seat)
     if declare:
         out.append(("class:dim", shorten(declare, cols, cut="end") + "\n"))
@@ -497,7 +514,7 @@ def decision_lines(table: TableModel, screen: BarbuScreen, choices: list[Choice]
         out.append(("class:label", f"{verb}\n"))
         out.append(("class:dim", "Space ticks, Enter sends.\n"))
         owed = view.get("doubles_owed", {}).get(table.seat)
-        if phase == "double" and owed is not None and table.seat != declarer:
+        if phase == "double" and owed and table.seat != declarer:  # none owed: nothing to say
             out.append(("class:dim", f"You owe {declarer} {counted(int(owed), 'more double')}.\n"))
         if view.get("must_double"):
             out.append(("class:warn", f"You must double {declarer} now.\n"))
@@ -604,7 +621,9 @@ def match_end_lines(table: TableModel, cols: int = TABLE_WIDTH) -> StyleAndTextT
     out += [("class:contract", line + "\n") for line in words[1:2]]
     out.append(("", "\n"))
     if table.rematch is not None:
-        out.append(("class:dim", f"Another match is open (room {table.rematch}).\n"))
+        seated = table.seat is not None or table.me in table.players.values()
+        follow = "" if seated else ": w to watch it"  # a player is seated there at once
+        out.append(("class:warn", f"Another match is open (room {table.rematch}){follow}.\n"))
     elif table.host is not None and table.host == table.me:
         out.append(("class:warn", "r: another match with the same players\n"))
     elif table.host is not None:

@@ -18,6 +18,18 @@ def is_mine(table: TableModel, seat: Any) -> bool:
     return seat == table.seat or (bool(table.me) and table.players.get(seat) == table.me)
 
 
+def duration(seconds: float) -> str:
+    """A wait in words, as a clock counts down: ``42 s`` under a minute (seconds rounded up), ``59 min``
+    under an hour (whole minutes), else ``2 h 5 min``."""
+    whole = max(int(-(-seconds // 1)), 0)
+    if whole < 60:
+        return f"{whole} s"
+    minutes = whole // 60
+    if minutes < 60:
+        return f"{minutes} min"
+    return f"{minutes // 60} h" + (f" {minutes % 60} min" if minutes % 60 else "")
+
+
 def who(table: TableModel, seat: Any) -> str:
     """``you`` for this client's seat (``is_mine``), else ``W carol``."""
     if not isinstance(seat, str):
@@ -55,7 +67,11 @@ def event_text(event: dict[str, Any], table: TableModel) -> str:
         table.summary, table.summary_seen = dict(event), False
         scores = event.get("scores", {})
         mine = scores.get(table.seat) if table.seat else None
-        tail = f" You scored {mine}." if mine is not None else ""
+        tail = ""
+        if mine is not None:  # the hand's result: the contract's points and the doubles' settlements
+            contract = (event.get("contract_scores") or {}).get(table.seat, mine)
+            settled = (event.get("settlements") or {}).get(table.seat, 0)
+            tail = f" You scored {mine} (contract {contract}, doubles {settled:+})."
         return f"Hand {event.get('hand_number')} scored.{tail} Press s for the score sheet."
     if kind == "match-over":
         return f"The match is over: {winner_text(event.get('ranking') or [], event.get('totals', {}), table)}"

@@ -10,6 +10,7 @@ from prompt_toolkit.key_binding import KeyBindings, KeyPressEvent
 from prompt_toolkit.keys import Keys
 
 from client.tui.lobby_screen import TableForm
+from client.tui.refusals import refusal_text
 
 if TYPE_CHECKING:
     from client.tui.app import TuiApp
@@ -239,10 +240,15 @@ def build_key_bindings(tui: TuiApp) -> KeyBindings:
     @kb.add("p", filter=table)
     def _pass(event: E) -> None:
         table_ = tui.model.table
-        if table_ is not None and any(
-            a.get("action") == "pass" for a in (table_.view or {}).get("legal") or []
-        ):
+        if table_ is None:
+            return
+        view = table_.view or {}
+        if any(a.get("action") == "pass" for a in view.get("legal") or []):
             tui.spawn(tui.act({"action": "pass"}))
+        elif table_.my_turn and view.get("contract") == "dominoes":
+            tui.model.say(refusal_text("must-play", "", view, {}), error=True)
+        elif table_.my_turn:
+            tui.model.say("Only in Dominoes, when no card fits a row, may you pass.", error=True)
 
     @kb.add(":", filter=table)
     def _type_card(event: E) -> None:
@@ -283,6 +289,18 @@ def build_key_bindings(tui: TuiApp) -> KeyBindings:
         else:
             question = "Leave your seat at this table?"
         tui.confirm(question, give_up)
+
+    @kb.add("w", filter=table)
+    def _follow(event: E) -> None:
+        table_ = tui.model.table
+        if table_ is not None and table_.rematch is not None and table_.seat is None:
+            tui.spawn(tui.watch(table_.rematch))  # a watcher follows the players to their next match
+
+    @kb.add("q", filter=free & Condition(lambda: tui.screen not in ("lobby", "login")))
+    def _quit_asked(event: E) -> None:
+        held = tui.model.table is not None and tui.model.table.seat is not None
+        kept = " Your seat is kept: a bot plays it until you come back." if held else ""
+        tui.confirm(f"Quit barbu?{kept}", lambda: event.app.exit(result=0))
 
     @kb.add("r", filter=table)
     def _rematch(event: E) -> None:

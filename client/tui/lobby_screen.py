@@ -155,10 +155,10 @@ class LobbyScreen:
         """Move the cursor of whatever list is open."""
         if self.form is not None:
             self.form.row = (self.form.row + step) % FORM_ROWS
-        elif self.picking:
-            self.game = (self.game + step) % len(GAMES)
+        elif self.picking:  # the lists stop at their ends (the form's few rows go round)
+            self.game = min(max(self.game % len(GAMES) + step, 0), len(GAMES) - 1)
         elif model.rooms:
-            self.room = (self.room + step) % len(model.rooms)
+            self.room = min(max(self.room % len(model.rooms) + step, 0), len(model.rooms) - 1)
 
     def game_name(self) -> str:
         """The selected solitaire game's registry name."""
@@ -182,8 +182,11 @@ def lobby_lines(model: Model, screen: LobbyScreen, cols: int = 80) -> StyleAndTe
             f"  {'table or room':<{names}} {'state':<{STATE_COLUMN}} {'seats, or who plays':<{SEATS_COLUMN - 1}} watch\n",
         )
     )
+    seen = [str(r.get("name")) for r in model.rooms]
     for i, room in enumerate(model.rooms[:14]):
         style = "class:cursor" if i == screen.room % max(len(model.rooms), 1) else ""
+        if seen.count(str(room.get("name"))) > 1:  # a finished match and its rematch: their room numbers
+            room = {**room, "name": f"{room.get('name')} #{room.get('room')}"}
         # A name too long is cut in the middle (tables named alike stay apart); a solitaire room's name is its
         # game and player ("Pyramid (ann)", no kind before it), whole unless the player's name is long.
         name = fit(str(room.get("name", "?")), names)
@@ -229,10 +232,50 @@ def form_lines(form: TableForm) -> StyleAndTextTuples:
         ("class:dim", " (default: no limit)" if timer is None else " then a bot acts for the seat"),
         ("", "\n"),
     ]
+    out.append(("class:label", f"\n  {field_help(form)}\n"))
     out.append(
-        ("class:dim", "\n  Type the name; Up/Down: field; Left/Right: change; Enter: open; Esc: cancel\n")
+        ("class:dim", "  Type the name; Up/Down: field; Left/Right: change; Enter: open; Esc: cancel\n")
     )
     return out
+
+
+#: What each value of the form's switches means (``docs/rules/barbu.md``, "Named variants").
+VALUE_HELP: dict[str, dict[Any, str]] = {
+    "heart-lead": {
+        "seed": "as the rules: no heart led in No Hearts, nor K♥ in Barbu, unless no other card",
+        "strict": "no heart (K♥ too) led in No Hearts and Barbu unless only hearts",
+        "broken": "hearts may be led once a heart was discarded on another suit",
+        "free": "any card may be led",
+    },
+    "trump-duty": {
+        "ruff": "in Trumps, out of the suit led you must play a trump",
+        "follow-only": "in Trumps, follow suit; no duty to play a trump",
+        "overtrump": "in Trumps, you must play a trump, and beat the trumps played",
+    },
+    "dominoes-scores": {
+        k: f"Dominoes places 1st to 4th score {k.replace('/', ', ')}" for k in DOMINOES_SCORES
+    },
+    "rotation": {
+        "block": "each player declares 7 hands in a row",
+        "each-hand": "the declarer moves to the left every hand",
+    },
+    "early-end": {
+        True: "a hand ends once nothing is left to score",
+        False: "always play all 13 tricks (scores are the same)",
+    },
+}
+
+
+def field_help(form: TableForm) -> str:
+    """One line of help for the form's focused row: what its value means."""
+    if form.row == 0:
+        return "The table's name, as the lobby lists it."
+    if form.row == POLICY_ROW:
+        return "How the table's bots, and the stand-ins of players away, choose their moves."
+    if form.row == TIMER_ROW:
+        return "The time a seat has to act; then a bot acts for it (off: no limit)."
+    key, _, choices = VARIANT_FIELDS[form.row - 1]
+    return shorten(VALUE_HELP[key][choices[form.values[form.row - 1]]], 76, cut="end")
 
 
 #: The games list's own keys, its first line (at most 80 columns).

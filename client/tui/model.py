@@ -14,6 +14,8 @@ from typing import Any
 from engine.cards import SEATS
 
 CHAT_LINES = 50
+#: Log entries kept for all places together (each table's log, the solitaire room's, the lobby's).
+ENTRIES = 400
 #: Seconds a finished trick stays on the table at least, even when the next card comes sooner (a bot).
 TRICK_PAUSE = 1.5
 
@@ -31,7 +33,8 @@ class TableModel:
     a stand-in bot takes it; ``standins`` the seats a stand-in plays; ``spectators`` who watches; ``host`` who
     opened the table (from the lobby's list), ``me`` this client's player; ``rematch`` the room of another match with the same players.
     ``turn_ends`` is when (``time.monotonic``) the turn timer plays for the seat to move, counted from the
-    server's ``turn_left_ms`` (None: no timer runs).
+    server's ``turn_left_ms`` (None: no timer runs); ``turn_time`` the table's turn timer in seconds (from
+    the lobby's list; None: none or not known).
     """
 
     room: str
@@ -57,6 +60,7 @@ class TableModel:
     rematch: str | None = None
     me: str = ""
     turn_ends: float | None = None
+    turn_time: float | None = None
 
     def turn_left(self, ms: Any) -> None:
         """Take the server's ``turn_left_ms`` (``snapshot``, ``turn``, the public ``turn`` event): the turn
@@ -206,6 +210,10 @@ class Model:
         screens, notice_screens: how many screen changes there were, in all and when the notice was said.
         screen: the screen shown (``lobby``, ``table``, ``solitaire``, ...): a table's news takes the notice
             line only while the table shows (``news``).
+        entries: every logged message with its number and place (``table:ROOM`` for a table's news and what
+            was said while it showed, ``solitaire``, ``""`` for the lobby): each table's log is its own.
+        own_table: the table where this player holds a seat while another table is watched (``t`` goes
+            back to it; its turns and news are followed meanwhile).
     """
 
     url: str
@@ -224,6 +232,8 @@ class Model:
     screens: int = 0
     notice_screens: int = 0
     screen: str = "login"
+    entries: deque[tuple[int, str, str]] = field(default_factory=lambda: deque(maxlen=ENTRIES))
+    own_table: TableModel | None = None
 
     def say(self, text: str, error: bool = False) -> None:
         """Set the notice line (and keep it in the log)."""
@@ -235,14 +245,23 @@ class Model:
             self.note(text)
             self.notice_at = self.logged
 
-    def news(self, text: str) -> None:
-        """A table's news (a card played, who joined): the notice while the table (or its score sheet) shows; elsewhere (the
-        lobby, a solitaire room) only the log, so that it does not replace what that screen said (a refusal
-        there, say) every second a bot plays."""
-        if self.screen in ("table", "sheet"):
+    def news(self, text: str, room: str | None = None) -> None:
+        """A table's news (a card played, who joined) of ``room`` (None: the current table): the notice while
+        that table (or its score sheet) shows; elsewhere (the lobby, a solitaire room, another table) only
+        that table's log, so that it does not replace what that screen said (a refusal there, say) every
+        second a bot plays."""
+        current = self.table.room if self.table is not None else None
+        if self.screen in ("table", "sheet") and room in (None, current):
             self.say(text)
         else:
-            self.note(text)
+            self.note(text, f"table:{room or current}")
+
+    def place(self) -> str:
+        """Where what is said now belongs: ``table:ROOM`` while a table (or its score sheet) shows,
+        ``solitaire`` in a solitaire room, else ``""`` (the lobby)."""
+        if self.screen in ("table", "sheet") and self.table is not None:
+            return f"table:{self.table.room}"
+        return "solitaire" if self.screen == "solitaire" else ""
 
     def screen_changed(self) -> None:
         """Another screen shows: a notice said before the previous screen change goes (the log keeps it), so
@@ -256,15 +275,18 @@ class Model:
         self.notice, self.notice_error, self.notice_at = text, False, 0
         self.notice_screens = self.screens
 
-    def note(self, text: str) -> None:
-        """Keep ``text`` in the log without making it the notice."""
+    def note(self, text: str, place: str | None = None) -> None:
+        """Keep ``text`` in the log of ``place`` (None: where the player is, ``place()``) without making it
+        the notice."""
         self.log.append(text)
         self.logged += 1
+        self.entries.append((self.logged, self.place() if place is None else place, text))
 
     def earlier(self) -> list[str]:
-        """The log without the message shown as the notice, oldest first."""
-        lines = list(self.log)
-        index = self.notice_at - (self.logged - len(lines)) - 1
-        if self.notice_at and 0 <= index < len(lines):
-            del lines[index]
-        return lines
+        """The current place's log (a table's: its own news and what the lobby said, never another table's
+        nor a solitaire room's) without the message shown as the notice, oldest first."""
+        here = self.place()
+        lines = [
+            text for number, place, text in self.entries if place in (here, "") and number != self.notice_at
+        ]
+        return lines[-CHAT_LINES:]

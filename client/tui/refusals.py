@@ -28,7 +28,7 @@ def refusal_text(rule: str | None, message: str, view: dict[str, Any], action: d
         "hearts-lead": "Hearts may not be led while you hold other suits.",
         "king-of-hearts-lead": "In Barbu K♥ may not be led unless it is your only card: lead another card.",
         "not-playable": f"{card} does not fit a row: play a card next to one, or the opening card.",
-        "must-play": "A card of yours fits a row: you must play one (no pass).",
+        "must-play": "You can play a card, so you may not pass.",
         "must-double": f"You must double the declarer {declarer} this hand (the must-double rule).",
         "double-not-allowed": "In Trumps and Dominoes only the declarer may be doubled.",
         "redouble-not-allowed": "You may redouble only players who doubled you and whom you did not double.",
@@ -43,8 +43,8 @@ def refusal_text(rule: str | None, message: str, view: dict[str, Any], action: d
 
 def typed_card_refusal(text: str, view: dict[str, Any]) -> str:
     """Why the typed card ``text`` (``ks``, ``10h``) cannot be played at the seat's ``view``, named by the rule
-    when the view shows it: not held, must follow suit, hearts (or in Barbu K♥) may not be led; else a plain
-    line."""
+    when the view shows it: not held, must follow suit, hearts (or in Barbu K♥) may not be led, in Dominoes
+    not next to a row; else a plain line."""
     card = text.strip().upper().replace("10", "T")
     if len(card) != 2 or card[0] not in "23456789TJQKA" or card[1] not in SUIT_SYMBOLS:
         return f"{text} is not a card you can play now."
@@ -53,6 +53,9 @@ def typed_card_refusal(text: str, view: dict[str, Any]) -> str:
     if view.get("seat") is not None and card not in hand:
         return refusal_text("not-in-hand", "", view, action)
     legal = [str(a.get("card")) for a in view.get("legal") or [] if a.get("action") == "play"]
+    dominoes = view.get("phase") == "play" and view.get("contract") == "dominoes" and view.get("legal")
+    if dominoes and card not in legal:  # held (checked above), but no row takes it now
+        return refusal_text("not-playable", "", view, action)
     if view.get("phase") == "play" and legal and card not in legal and not view.get("rows"):
         led = (view.get("trick") or {}).get("cards") or []
         if led and card[1] != str(led[0])[-1] and any(c[1] == str(led[0])[-1] for c in legal):

@@ -18,7 +18,7 @@ from collections.abc import Awaitable, Callable, Sequence
 from typing import Any, TypeVar
 
 from client.connection import BadReply, Connection, ConnectionLost, ServerError
-from client.tui.events import event_text
+from client.tui.events import duration, event_text
 from client.tui.model import Model, SolitaireModel, TableModel
 from client.tui.refusals import refusal_text as action_refusal
 from client.tui.tokens import TokenStore
@@ -293,6 +293,8 @@ class Session:
                 solitaire.take(push.seq, push.view)
         elif isinstance(push, Error):
             self.model.say(f"{push.code}: {push.message}", error=True)
+        elif self._own_table_push(push):
+            pass
         elif table is None or getattr(push, "room", None) != table.room:
             return
         elif isinstance(push, Turn):
@@ -308,7 +310,7 @@ class Session:
             self.request_refresh()
         elif isinstance(push, ChatPush):
             table.chat.append(f"{push.name}: {push.text}")
-            self.model.note(f"{push.name} says: {push.text}")
+            self.model.note(f"{push.name} says: {push.text}", f"table:{table.room}")
         elif isinstance(push, Players):
             changed = table.state != push.state
             for notice in seat_notices(table, push, self.model.name):
@@ -325,6 +327,42 @@ class Session:
                 task.add_done_callback(self._background.discard)
         self.on_change()
 
+    def _own_table_push(self, push: Message) -> bool:
+        """A push of the table where the player holds a seat while another is watched: its turn (the top line
+        says so), the public turn (the turn passed: the timer played, say) and its news (its own log)."""
+        own = self.model.own_table
+        if own is None or getattr(push, "room", None) != own.room:
+            return False
+        if isinstance(push, Turn):
+            own.set_view(push.view, push.seq)
+            own.turn_left(push.turn_left_ms)
+        elif isinstance(push, EventPush):
+            event = push.event
+            if event.get("event") == "turn" and event.get("seat") != own.seat and own.view is not None:
+                own.view = {
+                    **own.view,
+                    "to_move": event.get("seat"),
+                    "phase": event.get("phase"),
+                    "legal": [],
+                }
+                own.turn_left(event.get("turn_left_ms"))
+            text = event_text(event, own)
+            if text:
+                self.model.news(text, own.room)
+        elif isinstance(push, ChatPush):
+            own.chat.append(f"{push.name}: {push.text}")
+            self.model.note(f"{push.name} says: {push.text}", f"table:{own.room}")
+        return True
+
+    async def back_to_seat(self) -> bool:
+        """Back to the table where the player holds a seat (``own_table``), no longer watching the other."""
+        own, watched = self.model.own_table, self.model.table
+        if own is None or own.seat is None or not await self.sit(own.room, own.seat):
+            return False
+        if watched is not None and watched.seat is None and watched.room != own.room:
+            await self.call(lambda c: c.leave(watched.room))
+        return True
+
     def _take_snapshot(self, snap: Snapshot) -> None:
         if snap.kind == "solitaire":
             solitaire = self.model.solitaire
@@ -336,8 +374,18 @@ class Session:
                     solitaire.seed = self.tokens.seed(self.server_key, snap.room)
             solitaire.take(snap.seq, snap.view or {})
             return
-        table = self.model.table
+        table, own = self.model.table, self.model.own_table
+        if own is not None and own.room == snap.room:  # back at the held seat
+            table, self.model.own_table = own, None
+            self.model.table = table
         if table is None or table.room != snap.room:
+            if (
+                table is not None
+                and table.seat is not None
+                and snap.seat is None
+                and table.state == "playing"
+            ):
+                self.model.own_table = table  # watching another table: the seat is still held
             table = TableModel(room=snap.room)
             self.model.table = table
         if not table.newer(snap.state, snap.seq):
@@ -349,6 +397,7 @@ class Session:
             table.chat.extend(f"{line.get('name')}: {line.get('text')}" for line in snap.chat)
         summary = next((r for r in self.model.rooms if str(r.get("room")) == snap.room), {})
         table.host = summary.get("host", table.host)
+        table.turn_time = summary.get("turn_time", table.turn_time)
         table.me = self.model.name
         table.set_view(snap.view, snap.seq)
         table.turn_left(snap.turn_left_ms)
@@ -426,7 +475,7 @@ class Session:
             lambda c: c.create_table(name, variants, turn_time=turn_time, bot_policy=bot_policy)
         )
         if room is not None:
-            self.model.say(f"Table {name!r} is open: add bots (b, f) or wait for friends.")
+            self.model.say(f'Table "{name}" is open: add bots (b, f) or wait for friends.')
         return room
 
     async def sit(self, room: str, seat: str | None = None) -> bool:
@@ -452,6 +501,8 @@ class Session:
         table = self.model.table
         if table is None:
             return
+        if table.seat is not None:
+            self.model.own_table = None
         self.model.table = None
         await self.call(lambda c: c.leave(table.room))
         await self.refresh_rooms()
@@ -569,7 +620,12 @@ def seat_notices(table: TableModel, push: Players, me: str) -> list[str]:
         if seat == table.seat or push.players.get(seat) != table.players.get(seat):
             continue
         if seat in push.standin_in and seat not in table.standin_at:
-            out.append(f"{who} dropped: a bot plays for them in {push.standin_in[seat]:.0f} s.")
+            timer = (
+                f" (meanwhile the {table.turn_time:.0f} s turn timer plays their turns)"
+                if table.turn_time
+                else ""
+            )
+            out.append(f"{who} dropped: a bot plays for them in {duration(push.standin_in[seat])}{timer}.")
         elif seat in push.standins and seat not in table.standins:
             out.append(f"A bot plays for {who} now.")
         elif seat in table.away and seat not in push.away:

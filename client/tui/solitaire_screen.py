@@ -18,8 +18,8 @@ from prompt_toolkit.formatted_text import StyleAndTextTuples
 from client.columns import counted
 from client.tui.cards import card_fragment
 from client.tui.model import Model
+from client.tui.solitaire_words import hint_words, move_words, moved_text, pile_words
 from engine.solitaire import GAMES, IllegalMove
-from engine.solitaire.hints import hint_text
 
 #: ``submit(kind, move)``: send solitaire request ``kind`` (``move``, ``undo``, ``redo``, ``auto``, ``hint``,
 #: ``new-deal``, ``resign``) for the current room, ``move`` the move text for ``move``.
@@ -139,7 +139,7 @@ class SolitaireScreen:
                 self.room.apply(move)
             except IllegalMove:
                 continue
-            self.message = f"Moved {move}."
+            self.message = moved_text(move)
             self.source = self.hint = None
             return True
         return False
@@ -154,7 +154,10 @@ class SolitaireScreen:
             hint = self.hint
             if hint is not None and hint.replace("+", ">").split(">")[0] == here and self._try([hint]):
                 return
-            self.source, self.message = here, f"From {here}: choose where to (Enter), Esc to cancel."
+            self.source, self.message = (
+                here,
+                f"From {pile_words(here)}: choose where to (Enter), Esc to cancel.",
+            )
             return
         src = self.source
         if here == src:
@@ -170,21 +173,21 @@ class SolitaireScreen:
             runs = [m for m in self.room.legal() if m.startswith(f"{src}>{here}*")]
             candidates = [f"{src}>{here}", *sorted(runs, key=lambda m: -int(m.split("*")[1]))]
         if not self._try(candidates):
-            self.message = f"{src} to {here} is not a legal move."
+            self.message = f"Not allowed: {pile_words(src)} → {pile_words(here)}."
             self.source = None
 
     def to_foundation(self) -> None:
         """``f``: send the top card of the pile under the cursor (or the source) to a foundation."""
         pile = self.source or self.cursor()
         if not self._try([f"{pile}>f", pile]):
-            self.message = f"The top card of {pile} cannot go to a foundation."
+            self.message = f"The top card of {pile_words(pile)} cannot go to a foundation."
 
     def typed(self, move: str) -> None:
         """Make a move typed in the notation (``t3>t5``); one the view does not list (``s>t4``) goes to the
         server, which makes it or says which rule it breaks."""
         if not self._try([move.strip()]) and not self.room.watching:
             self.room.send("move", move.strip())
-            self.message = f"Trying {move.strip()}..."
+            self.message = f"Trying {move_words(move)}..."
 
     def _request(self, kind: str, allowed: bool, refused: str) -> None:
         self.source = None
@@ -213,13 +216,12 @@ class SolitaireScreen:
         """Show the hint ``move`` with what its ``status`` says (``docs/protocol.md``, reply ``hint``) and put
         the cursor on its source pile."""
         self.hint = move
-        words = hint_text(status, move)
-        words = words[0].upper() + words[1:]
+        words = hint_words(status, move)
         if move is None:
             undo = "u: undo, " if self.room.view.get("can_undo") else ""
-            self.message = f"{words}. {undo}x: resign, n: new deal"
+            self.message = f"{words} {undo}x: resign, n: new deal"
             return
-        self.message = f"{words}. Enter on its pile makes it."
+        self.message = words
         self.place(move.replace("+", ">").split(">")[0])
 
     def auto(self) -> None:
@@ -295,8 +297,8 @@ def deal_text(view: dict[str, Any]) -> str:
     options = view.get("options") or {}
     changed = [f"{k}={option_text(v)}" for k, v in options.items() if k in defaults and defaults[k] != v]
     parts.append(" ".join(changed))
-    if view.get("winnable"):
-        parts.append("winnable")
+    if view.get("winnable"):  # the server tells a winnable deal's seed only once the game is over
+        parts.append("winnable" if view.get("seed") is not None else "winnable (its seed shows at the end)")
     return ", ".join(p for p in parts if p)
 
 

@@ -1,0 +1,86 @@
+"""Solitaire moves and refusals in people's words, for the terminal's notice line: ``column 2 → column 5``
+for ``t2>t5``, ``turn the stock`` for ``s``, card symbols (``8♥``, ``10♣``) for the record's ``8H``, ``TC``,
+and no rule ids (``docs/formats.md`` gives the notation these come from)."""
+
+from __future__ import annotations
+
+import re
+
+from client.tui.cards import card_label
+
+CARD = re.compile(r"\b([2-9TJQKA])([SHDC])\b")
+PILE = re.compile(r"^([stwfp])(\d+(?:\.\d+)?)?$")
+#: A move in the notation: piles joined by ``>`` or ``+``, a run's ``*N``.
+MOVE = re.compile(r"^[stwfp][0-9.]*(?:[>+][stwfp][0-9.]*)?(?:\*\d+)?$")
+
+
+def pile_words(pile: str) -> str:
+    """``t2`` -> ``column 2``, ``f`` -> ``a foundation``, ``p7.4`` -> ``row 7, card 4``; unknown: as is."""
+    match = PILE.match(pile)
+    if match is None:
+        return pile
+    kind, number = match.groups()
+    if kind == "p" and number and "." in number:
+        row, card = number.split(".")
+        return f"row {row}, card {card}"
+    if number is None:
+        return {"s": "the stock", "w": "the waste", "f": "a foundation"}.get(kind, pile)
+    return f"{ {'s': 'stock', 'w': 'waste', 'f': 'foundation', 't': 'column'}.get(kind, 'pile') } {number}"
+
+
+def move_words(move: str) -> str:
+    """``s`` -> ``turn the stock``; ``t2>t5*3`` -> ``column 2 → column 5 (3 cards)``; ``p7.4+p7.6`` ->
+    ``pair row 7, card 4 with row 7, card 6``; ``p7.1`` alone -> ``remove the king at row 7, card 1``."""
+    move = move.strip()
+    if move == "s":
+        return "turn the stock"
+    run = ""
+    if "*" in move:
+        move, count = move.split("*", 1)
+        run = f" ({count} cards)"
+    if ">" in move:
+        source, target = move.split(">", 1)
+        return f"{pile_words(source)} → {pile_words(target)}{run}"
+    if "+" in move:
+        first, second = move.split("+", 1)
+        return f"pair {pile_words(first)} with {pile_words(second)}"
+    return f"remove the king at {pile_words(move)}"
+
+
+def moved_text(move: str) -> str:
+    """What a move made is said as: ``Turned the stock.``, ``Moved column 2 → column 5.``"""
+    words = move_words(move)
+    if words == "turn the stock":
+        return "Turned the stock."
+    if words.startswith(("pair ", "remove ")):
+        return f"Removed: {words.split(' ', 1)[1]}."
+    return f"Moved {words}."
+
+
+def cards_in_words(text: str) -> str:
+    """Every card of the record notation in ``text`` with its suit symbol (``8H`` -> ``8♥``, ``TC`` -> ``10♣``)."""
+    return CARD.sub(lambda m: card_label(m.group(0)), text)
+
+
+def refusal_words(text: str) -> str:
+    """A server's refusal of a solitaire request in people's words: its move in words, card symbols, and
+    without the rule id in brackets, e.g. ``Not allowed: column 2 → column 5: 8♥ does not go on 8♥: columns
+    build down in the same suit``."""
+    text = re.sub(r"\s*\([a-z]+(?:-[a-z]+)+\)\s*$", "", text.strip())
+    head, sep, rest = text.partition(": ")
+    if sep and MOVE.match(head):
+        return f"Not allowed: {move_words(head)}: {cards_in_words(rest)}"
+    return cards_in_words(text)
+
+
+def hint_words(status: str, move: str | None) -> str:
+    """A hint (``docs/protocol.md``, reply ``hint``) in words with the key that makes it: ``Hint: turn the
+    stock (d) - a sure win: keep following the hints.``"""
+    if status == "lost":
+        return "This game can no longer be won."
+    if move is None:
+        return "No move left that does not go back to an earlier position."
+    key = "d" if move == "s" else "Enter"
+    if status == "sure":
+        return f"Hint: {move_words(move)} ({key}) - a sure win: keep following the hints."
+    return f"No sure win found; a reasonable move: {move_words(move)} ({key})."
