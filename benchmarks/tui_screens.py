@@ -99,6 +99,7 @@ def play_first_hand(tmux: Tmux, shots: Shots) -> None:
         screen = tmux.capture()
         if "Hand 1 scored" in screen or "Hand 2/28" in screen:
             shots.take("hand-summary")
+            summary_beside_the_decision(tmux, shots)
             return
         status = screen.splitlines()[0] if screen else ""
         if "YOUR TURN" in status:
@@ -116,6 +117,20 @@ def play_first_hand(tmux: Tmux, shots: Shots) -> None:
             shots.take("trick-won-stays")
         else:
             time.sleep(0.3)
+
+
+def summary_beside_the_decision(tmux: Tmux, shots: Shots) -> None:
+    """The summary stays while hand 2's contract and doubles are decided: capture it beside the player's own
+    decision (the contract menu or the doubling dialog) when that comes within a few seconds."""
+    deadline = time.monotonic() + 15
+    while time.monotonic() < deadline:
+        screen = tmux.capture()
+        if "Hand 1 scored" not in screen:
+            return
+        if "YOUR TURN" in (screen.splitlines() or [""])[0]:
+            shots.take("summary-beside-the-decision")
+            return
+        time.sleep(0.3)
 
 
 def play_to_dominoes(tmux: Tmux, shots: Shots) -> None:
@@ -212,6 +227,8 @@ def main(argv: list[str]) -> int:
             shots.take("forty-thieves-source")
             tmux.keys("d", "d", "u")
             shots.take("forty-thieves-undo")
+            tmux.keys(":", "t1>t1", "Enter", pause=0.8)
+            shots.take("solitaire-refusal-in-words")
             tmux.keys("Escape")
             wait_for(tmux, "Leave the day's deal")  # a lone Escape is read after a short wait
             shots.take("daily-leave-question")
@@ -235,6 +252,9 @@ def main(argv: list[str]) -> int:
             shots.take("too-small-70x20")
             tmux.resize(80, 24)
             shots.take("table-again")
+            tmux.keys("q")
+            shots.take("quit-question")
+            tmux.keys("n")
             play_to_dominoes(tmux, shots)
             tmux.keys("C-c", pause=1.0)
             tmux.close()
