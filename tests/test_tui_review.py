@@ -229,7 +229,8 @@ def test_small_things_a_newcomer_met() -> None:
     over = TableModel(room="1", seat=None, state="over", players={s: f"p{s}" for s in SEATS}, rematch="9")
     over.view = {"phase": "over", "ranking": [["N"], ["E"], ["S"], ["W"]], "totals": {}}
     assert "Another match is open (room 9): w to watch it." in text(match_end_lines(over))
-    assert "winnable (its seed shows at the end)" in deal_text({"game": "klondike", "winnable": True})
+    assert "winnable (seed shown at the end)" in deal_text({"game": "klondike", "winnable": True})
+    assert deal_text({"game": "klondike", "winnable": True, "daily": "2026-12-01"}).endswith("01, winnable")
 
 
 def test_the_key_line_follows_the_decision_and_q_asks_before_quitting() -> None:
