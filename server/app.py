@@ -30,7 +30,7 @@ from server.durability import GroupCommit
 from server.lobby import Lobby
 from server.ratelimit import Throttle
 from server.static import StaticFiles
-from server.store import Store
+from server.store import Store, StoreError
 from server.workers import WorkerPool
 
 log = logging.getLogger(__name__)
@@ -52,6 +52,10 @@ class BarbuServer:
         self._server: Server | None = None
         self.workers: WorkerPool | None = None
         self.durable: GroupCommit | None = None
+        #: Why the store stopped writing for good (a failed fsync), once it has; ``failed`` is then set and
+        #: ``run_server`` stops the server.
+        self.failure: str | None = None
+        self.failed = asyncio.Event()
         self.static = StaticFiles()
         self._expiry: asyncio.Task[None] | None = None
         self._accept_errors = Throttle(1.0)
@@ -67,7 +71,7 @@ class BarbuServer:
             OSError: the address cannot be bound; the store is closed and its lock released again.
         """
         self.store = Store(self.config.db, group_commit=True)
-        self.durable = GroupCommit(self.store)
+        self.durable = GroupCommit(self.store, self._store_failed)
         self.durable.start()
         self.workers = WorkerPool(self.config.workers)
         self.lobby = Lobby(self.store, self.config, self.workers, self.durable)
@@ -92,6 +96,10 @@ class BarbuServer:
         loop.set_exception_handler(self._loop_exception)
         self._expiry = loop.create_task(self.lobby.run_expiry())
         log.info("listening on %s", self.url)
+
+    def _store_failed(self, why: str) -> None:
+        self.failure = why
+        self.failed.set()
 
     @property
     def port(self) -> int:
@@ -265,7 +273,11 @@ def tune_gc() -> None:
 
 
 async def run_server(config: ServerConfig) -> None:
-    """Run a server until SIGINT or SIGTERM, then shut it down cleanly."""
+    """Run a server until SIGINT or SIGTERM, then shut it down cleanly.
+
+    Raises:
+        StoreError: the store failed an fsync (``server.durability``): the server stopped at once.
+    """
     stop = asyncio.Event()
     loop = asyncio.get_running_loop()
     for sig in (signal.SIGINT, signal.SIGTERM):
@@ -275,10 +287,15 @@ async def run_server(config: ServerConfig) -> None:
     tune_gc()
     print(f"barbu server listening on {server.url} (store {config.db})", flush=True)
     print(f"friends join from a browser at {server.share_url}", flush=True)
+    waits = [asyncio.ensure_future(stop.wait()), asyncio.ensure_future(server.failed.wait())]
     try:
-        await stop.wait()
+        await asyncio.wait(waits, return_when=asyncio.FIRST_COMPLETED)
     finally:
+        for wait in waits:
+            wait.cancel()
         log.info("shutting down")
         await server.stop()
         for sig in (signal.SIGINT, signal.SIGTERM):
             loop.remove_signal_handler(sig)
+    if server.failure is not None:
+        raise StoreError(f"{config.db}: the disk failed ({server.failure}); stopped, start the server again")

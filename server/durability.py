@@ -11,8 +11,9 @@ The thread also checkpoints the WAL into the store file (SQLite's own checkpoint
 fsync in the event loop).
 
 A failed fsync cannot be retried (Linux forgets the error and the unwritten pages): the store is marked
-``broken`` (every later write is refused, ``store-unavailable``), and everyone waiting gets
-``StoreUnavailable``; the server must be restarted, and rebuilds its rooms from what is on disk.
+``broken`` (every later write is refused, ``store-unavailable``), everyone waiting gets ``StoreUnavailable``
+(their connections are closed, 1011), and the server stops with an error (``barbu serve`` exits 1; systemd
+starts it again) to rebuild its rooms from what is on disk.
 """
 
 from __future__ import annotations
@@ -38,14 +39,16 @@ CHECKPOINT_EVERY = 1000
 
 class GroupCommit:
     """The fsync thread of ``store`` (opened with ``group_commit=True``), started with ``start`` from the
-    event loop whose ``wait`` calls it answers.
+    event loop whose ``wait`` calls it answers; ``on_failure`` is called in that loop, with the reason, when
+    an fsync fails (the server then stops: ``BarbuServer``).
 
     Attributes:
         synced: how many of ``store.commits`` are known to be on disk.
     """
 
-    def __init__(self, store: Store):
+    def __init__(self, store: Store, on_failure: Callable[[str], None] | None = None):
         self.store = store
+        self.on_failure = on_failure
         self.synced = store.commits
         self._wake = threading.Event()
         self._stopping = False
@@ -174,3 +177,5 @@ class GroupCommit:
             if not future.done():
                 future.set_exception(StoreUnavailable(f"{self.store.path}: cannot write the store ({why})"))
         self._waiters = []
+        if self.on_failure is not None:
+            self.on_failure(why)

@@ -6,6 +6,7 @@ finished: acknowledged still means on disk."""
 from __future__ import annotations
 
 import asyncio
+import gc
 import os
 import re
 import shutil
@@ -16,10 +17,16 @@ import time
 from dataclasses import dataclass
 from pathlib import Path
 
+import msgpack
 import pytest
+import websockets
 
+import server.app
 from client import Connection
-from server.store import Store
+from server import ServerConfig
+from server.app import run_server
+from server.durability import GroupCommit
+from server.store import Store, StoreError
 
 ROOT = Path(__file__).resolve().parent.parent
 LINE = re.compile(r"^(\d+) +(\d+\.\d+) (?:<\.\.\. )?(\w+)(?: resumed>|\()(.*)$")
@@ -118,3 +125,45 @@ def test_a_login_is_answered_after_its_token_is_fsynced_and_never_by_the_event_l
     store = Store(db)  # every token answered is in the store
     assert [store.token_for_player(f"player{n}") for n in range(8)] == tokens
     store.close()
+
+
+async def test_a_failed_fsync_closes_the_waiting_connections_and_stops_the_server(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    made: list[GroupCommit] = []
+
+    class Kept(GroupCommit):  # the real group commit, kept where the test can reach it
+        def start(self) -> None:
+            made.append(self)
+            super().start()
+
+    monkeypatch.setattr(server.app, "GroupCommit", Kept)
+    thresholds = gc.get_threshold()  # run_server tunes the collector of the process: put it back after
+    config = ServerConfig(host="127.0.0.1", port=0, db=str(tmp_path / "barbu.sqlite3"), bot_delay=0.0)
+    running = asyncio.ensure_future(run_server(config))
+    url = ""
+    while not url:
+        await asyncio.sleep(0.05)
+        assert not running.done(), running
+        out = capsys.readouterr().out
+        url = out.split("listening on ")[1].split()[0] if "listening on " in out else ""
+    ws = await websockets.connect(url, compression=None, proxy=None)
+    await ws.send(msgpack.packb({"type": "hello", "id": 1, "version": 1, "client": "t"}))
+    await ws.recv()
+    await ws.send(msgpack.packb({"type": "login", "id": 2, "name": "alice"}))
+    assert msgpack.unpackb(await ws.recv())["type"] == "logged-in"
+    # The disk now fails every fsync (EINVAL: the group commit's descriptor of the WAL becomes a pipe's).
+    [durable] = made
+    wal = os.stat(os.path.realpath(config.db) + "-wal")
+    pipe, other = os.pipe()
+    durable._wal = (pipe, wal.st_dev, wal.st_ino)
+    await ws.send(msgpack.packb({"type": "create-table", "id": 3, "name": "lost"}))
+    with pytest.raises(websockets.ConnectionClosed) as closed:
+        await ws.recv()  # no room-created: the table may not be on disk
+    assert closed.value.rcvd is not None and closed.value.rcvd.code in (1011, 1001)
+    with pytest.raises(StoreError) as stopped:
+        await asyncio.wait_for(running, 30)
+    assert "the disk failed (fsync failed" in str(stopped.value)
+    os.close(other)
+    gc.unfreeze()
+    gc.set_threshold(*thresholds)
