@@ -8,6 +8,7 @@ of ``serve``, ``play`` and ``selfplay`` arguments."""
 from __future__ import annotations
 
 import os
+import shutil
 import sqlite3
 import subprocess
 import sys
@@ -371,6 +372,10 @@ def serve_under_file_limit(db: Path, size: int) -> subprocess.CompletedProcess[s
     )
 
 
+NEEDS_PRLIMIT = pytest.mark.skipif(shutil.which("prlimit") is None, reason="needs prlimit (util-linux)")
+
+
+@NEEDS_PRLIMIT
 @pytest.mark.parametrize("kind", ["store", "empty file"])
 def test_a_store_that_cannot_be_written_is_named_so_not_called_a_foreign_file(
     kind: str, tmp_path: Path
@@ -395,6 +400,7 @@ def test_a_store_that_cannot_be_written_is_named_so_not_called_a_foreign_file(
     store.close()
 
 
+@NEEDS_PRLIMIT
 def test_a_foreign_file_under_a_file_size_limit_is_still_no_barbu_store(tmp_path: Path) -> None:
     text = tmp_path / "notes.txt"
     text.write_text("a shopping list, not a database at all\n")
