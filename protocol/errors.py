@@ -40,6 +40,7 @@ ERROR_CODES: dict[str, str] = {
     "unknown-option": "the game has no such option, or the option does not take this value",
     "daily-played": "the player finished the day's deal of this game today, or is playing it in another room",
     "no-hint": "hints are not given on the day's deal",
+    "daily-private": "the day's deal cannot be watched until it is finished (nobody but its player sees it played)",
     "busy": "the work asked for (a hint, a replay) cannot be done now: one is already being worked out for this player, "
     "the server's workers are all taken, or it ran out of time; ask again shortly",
     "no-winnable-deals": "a winnable deal was asked for options no list of deals proved winnable covers",

@@ -677,8 +677,9 @@ class Lobby:
         self.origins[room.room_id] = peer.address
         async with room.lock:
             room.take_seat(peer, request_id)
-        for watcher in followers - {peer}:
-            await room.watch(watcher, None)  # watchers follow the player to the new deal
+        if room.watchable:  # watchers follow the player to the new deal, unless it is the day's
+            for watcher in followers - {peer}:
+                await room.watch(watcher, None)
 
     def _rematch(self, peer: Peer, room: Room, request: Rematch) -> None:
         """Open another match with the same players as ``room`` (over): the same seats kept for them, the

@@ -15,7 +15,8 @@ or resigned; its ``solitaire/1`` record goes into the room's store row and, for 
 the day's results table. The day's deal (``server.solitaire_daily``) is guarded: its seed is never sent while
 its day is current, ``hint`` is refused on it (``no-hint``), and a player who finished it that day (or is
 playing it in another room) may not open it again (``daily-played``); the results table keeps their first
-finished game.
+finished game; and nobody but its player may ``watch`` it (or ask its ``snapshot``) until it is finished
+(``daily-private``): a watcher would see the layout, then play the same deal knowing it.
 
 Hints (``engine.solitaire.hints``) are worked out in the server's worker pool (``server.workers``, owner
 ``player:NAME``, budget ``config.hint_budget``), never in the event loop, by a task of the room: the request
@@ -212,7 +213,8 @@ class SolitaireRoom(Room):
     def summary(self) -> dict[str, Any]:
         """The lobby entry: room, kind, name, state, players, away, spectators, game, options, daily, winnable
         (dealt from a seed the solver proved winnable), seed (nil
-        until the game is over, and for the day's deal until its day is past), moves, result."""
+        until the game is over, and for the day's deal until its day is past), moves, result, watchable
+        (false while the current day's deal is played: ``check_watchable``)."""
         return {
             "room": self.room_id,
             "kind": self.kind,
@@ -228,6 +230,7 @@ class SolitaireRoom(Room):
             "seed": self._public_seed(),
             "moves": self.game.moves,
             "result": self.result,
+            "watchable": self.watchable,
         }
 
     def view(self) -> dict[str, Any]:
@@ -263,6 +266,23 @@ class SolitaireRoom(Room):
             variants=self.game.options,
             view=self.view(),
         )
+
+    @property
+    def watchable(self) -> bool:
+        """Whether others may watch: not while the current day's deal is being played (a watcher would see
+        its layout, then play the same deal knowing it); once finished, or once its day is past, they may."""
+        return self.result is not None or self.daily is None or self.daily < today()
+
+    def check_watchable(self, peer: Peer) -> None:
+        """Refuse ``peer`` a look at the room while it is not ``watchable``, unless it is the player's.
+
+        Raises:
+            ProtocolError: ``daily-private`` (field ``room``).
+        """
+        if peer.player != self.player and not self.watchable:
+            raise ProtocolError(
+                "daily-private", "the day's deal cannot be watched until it is finished", field="room"
+            )
 
     def holds_seat(self, player: str) -> bool:
         """Whether ``player`` opened this room and its game is not finished."""
@@ -307,7 +327,12 @@ class SolitaireRoom(Room):
         self._push_players()
 
     async def watch(self, peer: Peer, request_id: int | None) -> None:
-        """Watch the room (the player's own connection just gets its snapshot)."""
+        """Watch the room (the player's own connection just gets its snapshot).
+
+        Raises:
+            ProtocolError: ``daily-private`` (``check_watchable``), ``too-many-spectators``.
+        """
+        self.check_watchable(peer)
         if peer is self.peer:
             peer.send(self.snapshot(peer, request_id))
             return
@@ -343,6 +368,7 @@ class SolitaireRoom(Room):
                 ``add-bot``, ``act``, ...); the room is unchanged.
         """
         if isinstance(request, GetSnapshot):
+            self.check_watchable(peer)
             peer.send(self.snapshot(peer, request.id))
         elif isinstance(request, GetHint):
             await self._hint(peer, request)

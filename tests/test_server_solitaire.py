@@ -320,3 +320,43 @@ async def test_every_game_opens_plays_undoes_and_resigns_in_a_room(
     capsys.readouterr()
     listed = [r for r in await alice.list_rooms() if r["kind"] == "solitaire"]
     assert [r["game"] for r in listed] == ["bakers-dozen"]  # finished rooms go once their player moves on
+
+
+async def test_the_days_deal_cannot_be_watched_until_it_is_finished(
+    server: BarbuServer, connect: Connect
+) -> None:
+    alice, bob, carol = (
+        await connect(server, "alice"),
+        await connect(server, "bob"),
+        await connect(server, "carol"),
+    )
+    a = await alice.open_solitaire("pyramid")
+    assert a.view is not None and a.view["daily"] == today()
+    await alice.move(a.room, a.view["legal"][0])
+    before = cards((await alice.snapshot(a.room)).view["layout"])  # type: ignore[index]
+    for look in (bob.watch, bob.snapshot):  # a watcher would see the layout, then play the same deal
+        with pytest.raises(ServerError) as refused:
+            await look(a.room)
+        assert refused.value.code == "daily-private" and refused.value.field == "room"
+        assert refused.value.message == "the day's deal cannot be watched until it is finished"
+    listed = {r["room"]: r for r in (await bob.lobby()).rooms}
+    assert listed[a.room]["watchable"] is False and listed[a.room]["spectators"] == 0
+    mine = await alice.watch(a.room)  # the player still sees their own game, and nothing changed
+    assert mine.seat == "player" and mine.view is not None and cards(mine.view["layout"]) == before
+    assert mine.view["moves"] == 1
+
+    # Someone watching a random deal does not follow its player to the day's deal.
+    c = await carol.open_solitaire("pyramid", seed=5)
+    assert (await bob.watch(c.room)).seat is None
+    assert {r["room"]: r for r in (await bob.lobby()).rooms}[c.room]["watchable"] is True
+    daily = await carol.open_solitaire("pyramid")
+    assert daily.view is not None and daily.view["daily"] == today() and daily.seat == "player"
+    assert {r["room"]: r for r in (await bob.lobby()).rooms}[daily.room]["spectators"] == 0
+
+    # Finished, it may be watched (its seed stays secret while its day is current).
+    await alice.resign(a.room)
+    watched = await bob.watch(a.room)
+    assert watched.seat is None and watched.view is not None
+    assert watched.view["result"] == "resigned" and watched.view["seed"] is None
+    listed = {r["room"]: r for r in (await bob.lobby()).rooms}
+    assert listed[a.room]["watchable"] is True and listed[a.room]["spectators"] == 1

@@ -235,3 +235,28 @@ async def test_the_host_starts_another_match_with_the_same_players(server: Barbu
         assert tui.screen == "table"
         new_table = tui.model.table
         assert new_table is not None and "hal: good game, all" in new_table.chat  # the chat follows them
+
+
+async def test_the_days_deal_being_played_is_greyed_and_not_watched(
+    server: BarbuServer, connect: Connect
+) -> None:
+    pat = await connect(server, "pat")
+    daily = await pat.open_solitaire("streets")
+    assert daily.view is not None and daily.view["daily"]
+    async with running_tui(server.url, "viv") as (tui, pipe):
+        await tui.session.refresh_rooms()
+        await until(lambda: on_screen(tui, "Streets (pat)"), "the room listed")
+        row = next(line for line in screen_lines(tui) if "Streets (pat)" in line)
+        assert row.rstrip().endswith(" no")  # the watch column: no watching
+        pipe.send_text("w")
+        await until(lambda: "cannot be watched until it is finished" in tui.model.notice, "the refusal")
+        assert tui.screen == "lobby"
+        assert {r["room"]: r for r in (await pat.lobby()).rooms}[daily.room]["spectators"] == 0
+        await pat.resign(daily.room)
+        await tui.session.refresh_rooms()
+        await until(
+            lambda: any(r["room"] == daily.room and r["watchable"] for r in tui.model.rooms), "listed"
+        )
+        pipe.send_text("w")  # finished: it may be watched
+        await until(lambda: tui.screen == "solitaire" and tui.model.solitaire is not None, "watching")
+        assert tui.solitaire is not None and tui.solitaire.room.watching

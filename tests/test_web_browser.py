@@ -257,6 +257,25 @@ async def test_a_winnable_deal_says_so(server: BarbuServer, open_page: OpenPage)
     assert room.winnable and room.daily is None
 
 
+async def test_the_days_deal_being_played_offers_no_watch(server: BarbuServer, open_page: OpenPage) -> None:
+    pat = await Connection.connect(server.url)
+    await pat.login("pat")
+    daily = await pat.open_solitaire("streets")
+    assert daily.view is not None and daily.view["daily"]
+    page = await open_page()
+    await _login(page, server.share_url, "viv")
+    watch = f"[data-focus=game-{daily.room}]"
+    await page.wait_for_selector(f"{watch}[disabled]:has-text('Watch once finished')")
+    await page.click(watch, force=True)  # disabled: nothing happens
+    await page.wait_for_timeout(300)
+    assert await page.locator(".layout").count() == 0
+    await pat.resign(daily.room)
+    other = await pat.open_solitaire("streets", seed=3)  # any other deal may be watched
+    await page.click(f"[data-focus=game-{other.room}]:not([disabled]):has-text('Watch')", timeout=20_000)
+    await page.wait_for_selector("text=You are watching pat play.")
+    await pat.close()
+
+
 async def test_solitaire_move_undo_and_hint(server: BarbuServer, open_page: OpenPage) -> None:
     page = await open_page()
     await _login(page, server.share_url, "sol")

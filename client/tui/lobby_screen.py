@@ -184,14 +184,18 @@ def lobby_lines(model: Model, screen: LobbyScreen, cols: int = 80) -> StyleAndTe
     )
     seen = [str(r.get("name")) for r in model.rooms]
     for i, room in enumerate(model.rooms[:14]):
-        style = "class:cursor" if i == screen.room % max(len(model.rooms), 1) else ""
+        private = room.get("watchable") is False  # the day's deal being played: greyed, not to be watched
+        style = (
+            "class:cursor" if i == screen.room % max(len(model.rooms), 1) else "class:dim" if private else ""
+        )
         if seen.count(str(room.get("name"))) > 1:  # a finished match and its rematch: their room numbers
             room = {**room, "name": f"{room.get('name')} #{room.get('room')}"}
         # A name too long is cut in the middle (tables named alike stay apart); a solitaire room's name is its
         # game and player ("Pyramid (ann)", no kind before it), whole unless the player's name is long.
         name = fit(str(room.get("name", "?")), names)
         seats = fit(room_seats(room), SEATS_COLUMN, cut="end")
-        line = f"  {name} {fit(room_state(room), STATE_COLUMN)} {seats} {room.get('spectators', 0):>3} "
+        watch = "no" if private else room.get("spectators", 0)
+        line = f"  {name} {fit(room_state(room), STATE_COLUMN)} {seats} {watch:>3} "
         out += [(style, line), ("", "\n")]
     out.append(("", "\n"))
     if model.rooms:

@@ -78,10 +78,15 @@ function tableCard(app, room) {
 }
 
 function solitaireCard(app, room) {
+  const mine = room.players.player === app.session.name;
+  // The day's deal being played: the server shows it to nobody else until it is finished (daily-private).
+  const hidden = !mine && room.watchable === false;
   return h("article", { class: "room" },
     h("h3", {}, room.name),
     h("p", { class: "muted" }, room.result ? `finished: ${room.result}` : countText(room.moves, "move"), " · ", `${room.spectators} watching`),
-    button(room.players.player === app.session.name ? "Back to my game" : "Watch", () => app.go("solitaire", room.room), { "data-focus": `game-${room.room}` }),
+    hidden
+      ? button("Watch once finished", () => {}, { disabled: true, title: "the day's deal cannot be watched until it is finished", "data-focus": `game-${room.room}` })
+      : button(mine ? "Back to my game" : "Watch", () => app.go("solitaire", room.room), { "data-focus": `game-${room.room}` }),
   );
 }
 
