@@ -627,7 +627,7 @@ async def test_the_host_who_left_sees_the_finished_tables_ranking_from_its_link(
 ) -> None:
     """The host leaves mid-match (a stand-in plays on) and, once the match is over, opens the table's link:
     the final ranking with the totals, from the table while it is listed (also from the lobby's entry),
-    then from the finished match once the table is gone, with its replay."""
+    then from the finished match once the table is gone, with its replay, stepped through."""
     server = await start_server(bot_policy="random")
     url = server.share_url
     cleo = await open_page()
@@ -671,6 +671,8 @@ async def test_the_host_who_left_sees_the_finished_tables_ranking_from_its_link(
     await ranking_shown(cleo)
     await cleo.click("text=Replay “left early”")
     await cleo.wait_for_selector(".narration")
+    await cleo.click("text=End of hand")
+    await cleo.wait_for_selector(".settlements")  # each settlement of the hand, in words
 
 
 #: The WCAG contrast ratio of an element's text against the first opaque background behind it (its own or an

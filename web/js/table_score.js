@@ -126,7 +126,7 @@ export function handSummary(snap, scored, dismiss) {
         line("Hand", scored.scores),
         line("Total", scored.totals, false))),
     settlementList({ ...row, contract_scores: scored.contract_scores }),
-    button("Close", dismiss, { "data-focus": "close-summary" }));
+    button(snap.view && snap.view.phase === "over" ? "The final ranking" : "Close", dismiss, { "data-focus": "close-summary" }));
 }
 
 /** Places from first to last, each a list of seats, from the totals (highest first; equal totals share). */
