@@ -323,9 +323,10 @@ async def test_solitaire_move_undo_and_hint(server: BarbuServer, open_page: Open
     assert await page.locator(".thinking").count() == 0
     words = await hint.inner_text()
     assert words.startswith("Hint: "), words
-    if "Undo to go back" not in words:  # a move was given: its source and target are marked on the board
+    if "Undo to go back" not in words:  # a move was given, its cards named; source and target marked on the board
+        assert "turn the stock" in words or re.search("[♠♥♦♣]", words), words
         assert await page.locator(".hint-from").count() >= 1
-        if "move from" in words:
+        if " move " in words or ": move " in words:
             assert await page.locator(".hint-to").count() >= 1, words
         labels = await page.eval_on_selector_all(".hint-from", "els => els.map(e => e.ariaLabel)")
         assert all("hint: move this" in label for label in labels), labels

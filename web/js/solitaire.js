@@ -3,7 +3,7 @@
 import { button, fill, h, redraw, tapWord } from "./dom.js";
 import { randomSeed } from "./solitaire_picker.js";
 import { layoutView, pileText } from "./solitaire_view.js";
-import { cardsInText, countText, solitaireText } from "./words.js";
+import { cardText, cardsInText, countText, solitaireText } from "./words.js";
 
 const RESULTS = { won: "You won: every card is home!", lost: "Lost: no move was left.", resigned: "Resigned." };
 
@@ -146,7 +146,11 @@ export function solitaireScreen(app, roomId) {
     const layout = state.view.layout;
     let cards = [];
     if (pile.startsWith("t")) cards = layout.columns[Number(pile.slice(1)) - 1];
-    else if (pile === "w") cards = layout.waste;
+    else if (/^f\d+$/.test(pile) && layout.foundations) cards = layout.foundations[Number(pile.slice(1)) - 1];
+    else if (/^p\d+\.\d+$/.test(pile)) {
+      const [row, at] = pile.slice(1).split(".").map(Number);
+      cards = [layout.pyramid[row - 1][at - 1]].filter(Boolean);
+    } else if (pile === "w") cards = layout.waste;
     else if (/^w\d+$/.test(pile)) cards = layout.waste[Number(pile.slice(1)) - 1];
     else if (pile === "s") cards = layout.stock_top ? [layout.stock_top] : [];
     return cards.length ? cards[cards.length - 1] : null;
@@ -217,19 +221,28 @@ export function solitaireScreen(app, roomId) {
   function hintWords(reply) {
     switch (reply.status) {
       case "sure": return `Hint: ${hintText(reply.move)} (following the hints wins this game).`;
-      case "guess": return `Hint: no sure win found; a reasonable move: ${hintText(reply.move)}.`;
+      case "guess": return `Hint: no sure win found; you could ${hintText(reply.move)}.`;
       case "lost": return "Hint: this game can no longer be won. Undo to go back.";
       case "none": return "Hint: no move that does not go back to an earlier position. Undo to go back.";
       default: return reply.move ? `Hint: ${hintText(reply.move)}.` : "No move is left.";
     }
   }
 
+  /** The hinted move in words, with its cards: "move 6♠ from column 4 onto 7♠ in column 5". */
   function hintText(move) {
     if (move === "s") return "turn the stock";
     const piles = movePiles(move);
-    if (move.includes("+")) return `remove ${piles.map(pileText).join(" and ")}`;
-    if (piles.length === 1) return `remove the king at ${pileText(piles[0])}`;
-    return `move from ${pileText(piles[0])} to ${piles[1] === "f" ? "a foundation" : pileText(piles[1])}`;
+    const named = (pile, card = topCard(pile)) => (card ? `${cardText(card)} (${pileText(pile)})` : pileText(pile));
+    if (move.includes("+")) return `remove ${piles.map((pile) => named(pile)).join(" and ")}`;
+    if (piles.length === 1) return `remove ${named(piles[0])}`;
+    const [from, to] = piles;
+    const column = from.startsWith("t") ? state.view.layout.columns[Number(from.slice(1)) - 1] : null;
+    const moving = column ? column[hintStart(from, move)] : topCard(from);
+    const count = column ? column.length - hintStart(from, move) : 1;
+    const what = moving ? `${cardText(moving)}${count > 1 ? ` and the ${countText(count - 1, "card")} on it` : ""}` : "the card";
+    if (to === "f") return `move ${what} from ${pileText(from)} to its foundation`;
+    const onto = topCard(to);
+    return `move ${what} from ${pileText(from)} ${onto ? `onto ${cardText(onto)} in` : "to the empty"} ${pileText(to)}`;
   }
 
   function take(snapshot) {

@@ -38,6 +38,11 @@ export function rankText(rank) {
   return rank === "T" ? "10" : rank;
 }
 
+/** A card as people write it: "7D" -> "7♦", "TH" -> "10♥". */
+export function cardText(card) {
+  return `${rankText(card[0])}${SUIT_SYMBOLS[card[1]]}`;
+}
+
 /** Card codes in a server's message as people read them: "7D" -> "7♦", "TH" -> "10♥". */
 export function cardsInText(message) {
   return String(message).replace(/\b([2-9TJQKA])([SHDC])\b/g, (_, rank, suit) => `${rankText(rank)}${SUIT_SYMBOLS[suit]}`);
