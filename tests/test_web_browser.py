@@ -323,7 +323,9 @@ async def test_solitaire_move_undo_and_hint(server: BarbuServer, open_page: Open
     assert await page.locator(".thinking").count() == 0
     words = await hint.inner_text()
     assert words.startswith("Hint: "), words
-    if "Undo to go back" not in words:  # a move was given, its cards named; source and target marked on the board
+    if (
+        "Undo to go back" not in words
+    ):  # a move was given, its cards named; source and target marked on the board
         assert "turn the stock" in words or re.search("[♠♥♦♣]", words), words
         assert await page.locator(".hint-from").count() >= 1
         if " move " in words or ": move " in words:
