@@ -877,8 +877,10 @@ async def test_a_dropped_player_shows_the_stand_in_countdown(
     await ali.locator("[data-focus^=sit-]").first.click()
     table = _table(server, room)
     await until(lambda: any(s.owner == "ali" for s in table.seats), "ali seated")
+    await ann.wait_for_selector(".seat:has-text('ali')")  # the host's page knows the seat is taken
     await ann.locator("[data-focus^=bot-]").first.click()
     await until(lambda: sum(s.owner is not None for s in table.seats) == 3, "a bot seated")
+    await ann.wait_for_function("() => document.querySelectorAll('[data-focus^=bot-]').length === 1")
     await ann.locator("[data-focus^=bot-]").first.click()
     await ann.wait_for_selector(".where:has-text('Hand 1 of')")
     await ali.context.close()

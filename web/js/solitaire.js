@@ -221,7 +221,7 @@ export function solitaireScreen(app, roomId) {
   function hintWords(reply) {
     switch (reply.status) {
       case "sure": return `Hint: ${hintText(reply.move)} (following the hints wins this game).`;
-      case "guess": return `Hint: no sure win found; you could ${hintText(reply.move)}.`;
+      case "guess": return `Hint: no sure win found; a reasonable move: ${hintText(reply.move)}.`;
       case "lost": return "Hint: this game can no longer be won. Undo to go back.";
       case "none": return "Hint: no move that does not go back to an earlier position. Undo to go back.";
       default: return reply.move ? `Hint: ${hintText(reply.move)}.` : "No move is left.";
