@@ -3,6 +3,7 @@ loopback port. Skipped, naming the package, when Chromium is not installed."""
 
 from __future__ import annotations
 
+import contextlib
 import re
 import time
 from collections.abc import AsyncIterator, Awaitable, Callable
@@ -10,6 +11,7 @@ from typing import Any
 
 import pytest
 from playwright.async_api import Browser, Page, async_playwright
+from playwright.async_api import TimeoutError as PlaywrightTimeout
 
 from client import Connection
 from engine.cards import SEATS, texts
@@ -790,6 +792,12 @@ async def _focused(page: Page) -> dict[str, Any]:
     return found
 
 
+async def _click_soon(page: Page, selector: str) -> None:
+    """Click ``selector`` if it is still there within 3 s (the page may have moved on since it was seen)."""
+    with contextlib.suppress(PlaywrightTimeout):
+        await page.click(selector, timeout=3000)
+
+
 async def test_the_keyboard_keeps_its_place(start_server: StartServer, open_page: OpenPage) -> None:
     """The lobby's refresh leaves the focus where it was; the focused card stands out from the other playable
     ones; after a play the focus stays in the hand and is on a playable card when the turn comes back; the
@@ -820,10 +828,10 @@ async def test_the_keyboard_keeps_its_place(start_server: StartServer, open_page
                 await page.locator(".choice .buttons button").first.click()
         elif await page.locator("[data-focus=no-double]").count():
             clicked = True
-            await page.click("[data-focus=no-double]")
+            await _click_soon(page, "[data-focus=no-double]")
         elif await page.locator("#double-title").count():  # must double: the declarer's box is ticked
             clicked = True
-            await page.click("[data-focus=submit-double]")
+            await _click_soon(page, "[data-focus=submit-double]")
         elif await page.locator(".hand .playable").count():
             if played == 0 or clicked:
                 await page.locator(".hand .playable").first.focus()
@@ -855,7 +863,7 @@ async def test_the_keyboard_keeps_its_place(start_server: StartServer, open_page
             continue
         elif await page.locator("[data-focus=pass]").count():
             clicked = True
-            await page.click("[data-focus=pass]")
+            await _click_soon(page, "[data-focus=pass]")
         await page.wait_for_timeout(60)
     await page.focus("[data-focus=sheet]")
     await page.keyboard.press("Enter")
