@@ -6,7 +6,8 @@ perturbed by a random generator seeded from ``seed`` (so a search is the same ev
 same seed). They share one table of the positions already searched, keyed by a compact position key kept up
 to date move by move (``search_columns``, ``search_pyramid``). A search that meets a position in the table
 goes back: some search has expanded it, or is expanding it now and will finish it. Safe moves to the
-foundations are made without branching (``docs/solitaire.md``, "Safe moves").
+foundations are made without branching (``docs/solitaire.md``, "Safe moves"). Where the game's view asks
+for it (no stock: Baker's Dozen), ``BEST_FIRSTS`` best-first searches take turns with them too, to find wins.
 
 Exactness: a win found is the path of moves that search made, so it replays. "Unsolvable" is said only when
 every search has run out of moves: then every position reachable from the start has been expanded by some
@@ -40,6 +41,10 @@ SEARCHES = 4
 TABLE_SIZE = 1_500_000
 
 BEST_FIRST = True
+#: Best-first searches where the game has them: the first in plain order, the others perturbed.
+BEST_FIRSTS = 2
+#: The perturbation: a random number from 0 to ``NOISE`` added to each position's score.
+NOISE = 3.0
 
 _CHECK_EVERY = 256
 
@@ -235,9 +240,10 @@ def _search(
 
 
 def _best_first(
-    state: Any, shared: _Shared, quota: int, limit: int
+    state: Any, shared: _Shared, quota: int, limit: int, rng: random.Random | None = None
 ) -> Generator[None, None, list[Move] | None]:
-    """A best-first search (lowest ``state.score()`` first, the newest first among equals) with its own table
+    """A best-first search (lowest ``state.score()`` first, the newest first among equals; with ``rng``, each
+    score plus a random number from 0 to ``NOISE``, so searches differ) with its own table
     of at most ``limit`` positions: it finds wins, it proves nothing (it gives up when its table is full). A
     waiting position is kept as its parent's snapshot and the steps from there, so only expanded positions
     are copied."""
@@ -250,7 +256,7 @@ def _best_first(
         return autos
     root = state.key()
     parents[root] = (0, tuple(autos))
-    heap: list[tuple[int, int, Any, tuple[Move, ...], int]] = [(0, 0, state.snapshot(), (), root)]
+    heap: list[tuple[float, int, Any, tuple[Move, ...], int]] = [(0.0, 0, state.snapshot(), (), root)]
     count = 0
     budget = quota
     while heap:
@@ -276,7 +282,8 @@ def _best_first(
                         path[:0] = done
                     return list(parents[root][1]) + path
                 count += 1
-                heapq.heappush(heap, (state.score(), -count, here, tuple(steps), child))
+                score = state.score() + (rng.random() * NOISE if rng is not None else 0.0)
+                heapq.heappush(heap, (score, -count, here, tuple(steps), child))
             for token in reversed(tokens):
                 state.undo(token)
         if len(parents) > limit:
@@ -323,8 +330,10 @@ def solve(
         for k, state in enumerate(states)
     ]
     if BEST_FIRST and getattr(states[0], "best_first", False):
-        state = search_state(game)
-        runs.insert(0, (state, _best_first(state, shared, QUOTA, table_size // 5), False))
+        for k in range(BEST_FIRSTS):
+            state = search_state(game)
+            rng = random.Random(seed * 1_000_003 + SEARCHES + k) if k else None
+            runs.insert(k, (state, _best_first(state, shared, QUOTA, table_size // 5, rng), False))
     try:
         while any(proves for _, _, proves in runs):
             for item in list(runs):
