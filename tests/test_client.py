@@ -112,9 +112,14 @@ async def test_a_client_written_from_the_spec_alone_plays_a_seat(server: BarbuSe
                 next_id += 1
                 turns += 1
                 act = {"type": "act", "id": next_id, "room": room, "seat": message["seat"]}
-                await ws.send(msgpack.packb({**act, "action": message["view"]["legal"][0]}))
+                sent = {**act, "action": message["view"]["legal"][0]}
+                await ws.send(msgpack.packb(sent))
             elif message["type"] == "event" and message["event"]["event"] == "match-over":
                 break
+            elif message["type"] == "error" and message["code"] == "slow-down":
+                # Step 5: over the request budget (the bots here play at once): wait, send it again.
+                await asyncio.sleep(float(message["retry_after"]))
+                await ws.send(msgpack.packb(sent))
             elif message["type"] == "error":
                 raise AssertionError(message)
     assert turns > 13 * 28 / 4

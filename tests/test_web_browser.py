@@ -523,7 +523,14 @@ async def test_the_turn_clock_agrees_across_pages_a_reload_and_a_server_restart(
     await bob.wait_for_function(whole, timeout=20000)
     running = await _clock(ann)
     await ann.wait_for_timeout(2100)
-    assert await _clock(ann) <= running - 1  # a real countdown, not a clock stuck at 0
+    later = await _clock(ann)
+    if later > running:
+        # A snapshot from the pages' reconnection came after the first whole turn was read (seen on a loaded
+        # machine): count from that one.
+        running = later
+        await ann.wait_for_timeout(2100)
+        later = await _clock(ann)
+    assert later <= running - 1  # a real countdown, not a clock stuck at 0
     assert abs(await _clock(bob) - await _clock(ann)) <= 1
 
 
