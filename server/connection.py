@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
+from collections.abc import Callable
 
 from websockets.asyncio.server import ServerConnection
 from websockets.exceptions import ConnectionClosed
@@ -88,22 +89,24 @@ def _spend(peer: Peer, cost: float, lobby: Lobby) -> None:
     Raises:
         ProtocolError: ``slow-down`` (with ``retry_after``) when the budget has not that much left.
     """
-    wait = peer.budget.take(cost)
-    if wait > 0:
-        raise ProtocolError(
-            "slow-down",
-            f"over this connection's request budget ({lobby.config.request_rate:g} a second, a request costing"
-            f" {cost:g}): wait {wait:.2f} s",
-            retry_after=max(0.001, round(wait, 3)),
-        )
-    wait = lobby.budgets.take(peer.address, cost)
-    if wait > 0:
-        raise ProtocolError(
-            "slow-down",
-            f"over your address's request budget ({lobby.config.address_rate:g} a second for all its"
-            f" connections together, a request costing {cost:g}): wait {wait:.2f} s",
-            retry_after=max(0.001, round(wait, 3)),
-        )
+    budgets: tuple[tuple[Callable[[], float], str], ...] = (
+        (
+            lambda: peer.budget.take(cost),
+            f"this connection's request budget ({lobby.config.request_rate:g} a second",
+        ),
+        (
+            lambda: lobby.budgets.take(peer.address, cost),
+            f"your address's request budget ({lobby.config.address_rate:g} a second for all its connections together",
+        ),
+    )
+    for take, budget in budgets:  # the address's budget is spent only once the connection's allows it
+        wait = take()
+        if wait > 0:
+            raise ProtocolError(
+                "slow-down",
+                f"over {budget}, a request costing {cost:g}): wait {wait:.2f} s",
+                retry_after=max(0.001, round(wait, 3)),
+            )
 
 
 async def handle_frame(peer: Peer, frame: bytes | str, lobby: Lobby) -> None:

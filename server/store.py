@@ -320,15 +320,22 @@ class Store:
             StoreUnavailable: SQLite cannot write now; nothing was written.
             sqlite3.IntegrityError: the statement breaks a constraint (a bug, not the disk).
         """
+        with self._writing():
+            cursor = self._db.execute(sql, params)
+        return cursor
+
+    @contextlib.contextmanager
+    def _writing(self) -> Iterator[None]:
+        """Around one writing statement: refuse a broken store, turn SQLite's write failures into
+        ``StoreUnavailable`` (an ``IntegrityError`` is a bug and passes as it is), then count the commit."""
         self._check_broken()
         try:
-            cursor = self._db.execute(sql, params)
+            yield
         except sqlite3.IntegrityError:
             raise
         except sqlite3.DatabaseError as exc:  # OperationalError (full, I/O, too big, read-only) included
             raise StoreUnavailable(f"{self.path}: cannot write the store ({exc})") from exc
         self._committed()
-        return cursor
 
     def _check_broken(self) -> None:
         if self.broken is not None:
@@ -348,14 +355,8 @@ class Store:
         Raises:
             StoreUnavailable: SQLite cannot write now; nothing was written.
         """
-        self._check_broken()
-        try:
+        with self._writing():
             rows = self._db.execute(sql, params).fetchall()
-        except sqlite3.IntegrityError:
-            raise
-        except sqlite3.DatabaseError as exc:  # OperationalError (full, I/O, too big, read-only) included
-            raise StoreUnavailable(f"{self.path}: cannot write the store ({exc})") from exc
-        self._committed()
         return rows
 
     @contextlib.contextmanager
