@@ -191,6 +191,37 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
         help=f"spectators one room holds at most (default {ServerConfig.max_spectators})",
     )
     p.add_argument(
+        "--max-spectators-per-address",
+        type=whole(1, 100_000),
+        default=ServerConfig.max_spectators_per_address,
+        metavar="N",
+        help="spectators of one room from one IP address at most "
+        f"(default {ServerConfig.max_spectators_per_address}; behind a reverse proxy raise it)",
+    )
+    p.add_argument(
+        "--max-waiting-seats",
+        type=whole(1, 1_000_000),
+        default=ServerConfig.max_waiting_seats,
+        metavar="N",
+        help=f"tables waiting for players one player may sit at (default {ServerConfig.max_waiting_seats})",
+    )
+    p.add_argument(
+        "--max-waiting-seats-per-address",
+        type=whole(1, 1_000_000),
+        default=ServerConfig.max_waiting_seats_per_address,
+        metavar="N",
+        help="seats at tables waiting for players the players of one IP address may hold "
+        f"(default {ServerConfig.max_waiting_seats_per_address}; behind a reverse proxy raise it)",
+    )
+    p.add_argument(
+        "--idle-turn",
+        type=seconds(0, 7 * 86400),
+        default=ServerConfig.idle_turn,
+        metavar="SECONDS",
+        help="at a table without a turn timer, a stand-in bot takes the seat of a player who leaves their "
+        "turn unplayed this long; 0: never (default 300)",
+    )
+    p.add_argument(
         "--solitaire-idle",
         type=seconds(1, 365 * 86400),
         default=ServerConfig.solitaire_idle,
@@ -266,6 +297,10 @@ def run_serve(args: argparse.Namespace) -> int:
         deals_per_minute=args.deals_per_minute,
         solitaire_idle=args.solitaire_idle,
         max_spectators=args.max_spectators,
+        max_spectators_per_address=args.max_spectators_per_address,
+        max_waiting_seats=args.max_waiting_seats,
+        max_waiting_seats_per_address=args.max_waiting_seats_per_address,
+        idle_turn=args.idle_turn or None,
         max_bot_time=args.max_bot_time,
     )
     try:

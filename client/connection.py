@@ -55,6 +55,7 @@ from protocol import (
     Redo,
     Rematch,
     RemoveBot,
+    RemovePlayer,
     Replay,
     Resign,
     Resume,
@@ -308,6 +309,16 @@ class Connection:
             ServerError: ``not-host``, ``seat-taken`` (the match started), ``bad-message`` (no bot there).
         """
         await self.request(RemoveBot(id=self.next_id(), room=room, seat=seat), Ok)
+
+    async def remove_player(self, room: str, seat: str) -> None:
+        """Free ``seat``, whoever holds it but you, before the start (only the table's host may); a removed
+        player is told (a ``removed`` push) and may not sit there again.
+
+        Raises:
+            ServerError: ``not-host``, ``seat-taken`` (the match started), ``bad-message`` (nobody there, or
+                your own seat).
+        """
+        await self.request(RemovePlayer(id=self.next_id(), room=room, seat=seat), Ok)
 
     async def chat(self, room: str, text: str) -> None:
         """Say ``text`` at ``room``."""

@@ -28,13 +28,17 @@ ERROR_CODES: dict[str, str] = {
     "too-many-rooms": "the server, or the players of one address, hold as many solitaire rooms as allowed",
     "too-many-spectators": "the room has as many spectators as the server allows (watch again later)",
     "seat-taken": "the seat is held by another player or a bot",
+    "already-seated": "sit at another seat of a table where the player already sits: leave that seat first",
+    "too-many-seats": "the player (or the players of their address) sit at as many tables waiting for players "
+    "as allowed; leave one first",
+    "removed": "the host removed the player from this table before the start: they may not sit there again",
     "not-seated": "the request needs a seat at this room and the player has none",
     "not-your-seat": "the request names a seat the player does not hold",
     "not-started": "the match has not started (seats still empty)",
     "room-over": "the room's game is over; it takes no more actions or seats",
     "not-over": "rematch: the table's match is not over yet",
     "not-host": "only the player who opened the table (its host) may ask this of it: add or remove its bots, "
-    "another match",
+    "remove a player, another match",
     "not-your-room": "the solitaire room is another player's: watch it, or open your own",
     "unknown-game": "no solitaire game has this name",
     "unknown-option": "the game has no such option, or the option does not take this value",

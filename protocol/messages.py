@@ -138,6 +138,18 @@ class RemoveBot(Message):
 
 
 @dataclass(frozen=True)
+class RemovePlayer(Message):
+    """The table's host frees ``seat`` of ``room`` before the start, whoever sits there but the host (a
+    player who holds a seat and never lets the match start, or a bot); a removed player is told
+    (``removed``) and may not sit at that table again (they may watch it)."""
+
+    TYPE = "remove-player"
+    id: int = _field(metadata=_ID)
+    room: str = _field(metadata=_ROOM)
+    seat: str = _field(metadata=_SEAT)
+
+
+@dataclass(frozen=True)
 class Chat(Message):
     """Say ``text`` (1-500 characters) to everyone at ``room``."""
 
@@ -429,6 +441,20 @@ class RematchOpened(Message):
 
 
 @dataclass(frozen=True)
+class Removed(Message):
+    """Pushed to a player no longer seated at Barbu table ``room``, who held ``seat`` there: ``reason``
+    ``host`` (the host, ``by``, freed the seat before the start: ``remove-player``; the player may not sit
+    there again) or ``idle`` (the player left their turn unplayed for the server's ``idle_turn`` at a table
+    without a turn timer: a stand-in bot plays the seat, ``sit`` takes it back; ``by`` nil)."""
+
+    TYPE = "removed"
+    room: str
+    seat: str
+    reason: str
+    by: str | None = None
+
+
+@dataclass(frozen=True)
 class Hint(Message):
     """Reply to ``hint`` in ``room``: ``status`` says what the ``move`` is worth (``engine.solitaire.hints``):
     ``sure`` (the next move of a winning line: following the hints wins), ``guess`` (no win found within the
@@ -511,7 +537,8 @@ class Replay(Message):
 REQUESTS: dict[str, type[Message]] = {
     c.TYPE: c
     for c in (
-        *(Hello, Login, Resume, ListRooms, CreateTable, Sit, Watch, Leave, AddBot, RemoveBot, Chat, Act),
+        *(Hello, Login, Resume, ListRooms, CreateTable, Sit, Watch, Leave, AddBot, RemoveBot, RemovePlayer),
+        *(Chat, Act),
         GetSnapshot,
         *(OpenSolitaire, Move, Undo, Redo, AutoMoves, GetHint, NewDeal, Resign, Rematch),
         *(ListGames, ListMatches, GetReplay),
@@ -521,7 +548,7 @@ SERVER_MESSAGES: dict[str, type[Message]] = {
     c.TYPE: c
     for c in (
         *(Welcome, LoggedIn, Rooms, RoomCreated, Ok, Snapshot, EventPush, Turn, ChatPush, Players, Error),
-        *(Hint, SolitaireState, RematchOpened, Games, Matches, Replay),
+        *(Hint, SolitaireState, RematchOpened, Removed, Games, Matches, Replay),
     )
 }
 

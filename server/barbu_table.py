@@ -48,6 +48,8 @@ from protocol import (
     Players,
     ProtocolError,
     RemoveBot,
+    Removed,
+    RemovePlayer,
     Snapshot,
     Turn,
     encode_frame,
@@ -65,6 +67,7 @@ from server.peer import Peer
 from server.ratelimit import Backoff, Throttle
 from server.room import Room
 from server.store import RoomRow, Store, StoreUnavailable
+from server.waiting_seats import WaitingSeats
 
 log = logging.getLogger(__name__)
 
@@ -177,6 +180,11 @@ class BarbuTable(Room):
         #: The match's start, or its record once finished, is not in the store yet (the write is retried).
         self._unsaved_start: asyncio.TimerHandle | None = None
         self._unsaved_finish: asyncio.TimerHandle | None = None
+        #: The seats humans hold at waiting tables, counted for their caps: the lobby's, shared by every
+        #: table it holds (set by ``Lobby.add_room``); until then the table's own.
+        self.waiting_seats = WaitingSeats(config.max_waiting_seats, config.max_waiting_seats_per_address)
+        #: Players the host removed before the start (``remove-player``): they may not sit here again.
+        self.barred: set[str] = set()
 
     # Creation and restoration ---------------------------------------------------------------------
 
@@ -191,9 +199,11 @@ class BarbuTable(Room):
         grace: float | None,
         bot_policy: str | None = None,
         host: str | None = None,
+        origin: str | None = None,
     ) -> BarbuTable:
         """Open a new table: draw its seed and first declarer, store its config, return it. ``bot_policy``
-        None takes the server's default (``config.bot_policy``); ``host`` is the player opening it.
+        None takes the server's default (``config.bot_policy``); ``host`` is the player opening it, ``origin``
+        where from (``Room.origin``).
 
         Raises:
             ProtocolError: ``bad-message`` (field ``variants``) when the engine refuses the variants, (field
@@ -219,9 +229,10 @@ class BarbuTable(Room):
             "grace": held,
             "bot_policy": policy,
             "host": host,
+            "origin": origin,
         }
         store_id = store.create_room(cls.kind, name, stored)
-        return cls(
+        table = cls(
             store_id,
             name,
             store,
@@ -234,6 +245,8 @@ class BarbuTable(Room):
             bot_policy=policy,
             host=host,
         )
+        table.origin = origin
+        return table
 
     @classmethod
     def restore(cls, row: RoomRow, store: Store, config: ServerConfig) -> BarbuTable:
@@ -257,6 +270,7 @@ class BarbuTable(Room):
             bot_policy=str(c.get("bot_policy", config.bot_policy)),
             host=c.get("host"),
         )
+        table.origin = c.get("origin")
         table.chat.extend(store.chat(row.id, CHAT_HISTORY))
         for letter, owner in row.players.items():
             seat = table.seats[parse_seat(letter)]
@@ -323,6 +337,10 @@ class BarbuTable(Room):
         """Whether ``player`` owns a seat here and the match is not over."""
         return self.state != "over" and self._seat_of_player(player) is not None
 
+    def plays_here(self, player: str) -> bool:
+        """Whether ``player`` owns a seat here (the match over too): they may always watch the table."""
+        return self._seat_of_player(player) is not None
+
     @property
     def idle(self) -> bool:
         """Over, or waiting past ``empty_table_ttl`` with no human at it; and nobody connected. A seat
@@ -351,6 +369,7 @@ class BarbuTable(Room):
         store cannot write, it stays ``waiting`` there: a restart brings it back with its bots only, and the
         lobby drops it again)."""
         self.stop()
+        self.waiting_seats.update(self.room_id, frozenset())
         if self.state == "waiting":
             try:
                 self.store.set_status(self.store_id, "closed")
@@ -363,16 +382,20 @@ class BarbuTable(Room):
 
         Raises:
             ProtocolError: ``seat-taken`` (the seat is held, or the match started without this player),
-                ``room-over``.
+                ``already-seated`` (another seat than the one the player holds here), ``removed`` (the host
+                removed this player before the start), ``too-many-seats`` (``WaitingSeats.check``: the player
+                or their address sits at as many waiting tables as allowed), ``room-over``.
             StoreUnavailable: the seat could not be stored; nobody was seated.
         """
         player = _player(peer)
         async with self.lock:
             held = self._seat_of_player(player)
             if held is not None:
-                if seat is not None and parse_seat(seat) != held:
+                if seat is not None and parse_seat(seat) != held and self.state != "over":
                     raise ProtocolError(
-                        "seat-taken", f"you already hold seat {seat_text(held)} here", field="seat"
+                        "already-seated",
+                        f"you already sit at {seat_text(held)} here; leave it first to change seats",
+                        field="seat",
                     )
                 if self.state != "over":
                     self._take_back(held, peer, request_id)
@@ -383,7 +406,14 @@ class BarbuTable(Room):
                 raise ProtocolError(
                     "seat-taken", "the match has started and every seat is held", field="seat"
                 )
+            if player in self.barred:
+                raise ProtocolError(
+                    "removed",
+                    f"the host removed you from table {self.name!r}; you may watch it",
+                    field="room",
+                )
             index = self._free_seat(seat)
+            self.waiting_seats.check(player, peer.address)
             self._save_players(index, player)
             self.seats[index].owner = player
             self.seats[index].peer = peer
@@ -463,7 +493,7 @@ class BarbuTable(Room):
                 log.warning("table %s: a chat line is not in the store: %s", self.room_id, exc)
 
     async def handle(self, peer: Peer, request: Message) -> None:
-        """``act``, ``chat``, ``add-bot``, ``remove-bot`` and ``snapshot`` requests.
+        """``act``, ``chat``, ``add-bot``, ``remove-bot``, ``remove-player`` and ``snapshot`` requests.
 
         Raises:
             ProtocolError: ``not-started``, ``room-over``, ``not-seated``, ``not-your-seat``, ``illegal``
@@ -484,6 +514,8 @@ class BarbuTable(Room):
             await self._add_bot(peer, request)
         elif isinstance(request, RemoveBot):
             await self._remove_bot(peer, request)
+        elif isinstance(request, RemovePlayer):
+            await self._remove_player(peer, request)
         elif isinstance(request, GetSnapshot):
             peer.send(self.snapshot(peer, request.id))
         else:
@@ -543,6 +575,35 @@ class BarbuTable(Room):
             # Stored first: a store that cannot write leaves the bot in its seat (``StoreUnavailable``).
             self.store.set_players(self.store_id, self._players_record(without=seat))
             seat.owner = None
+            peer.send(Ok(id=request.id))
+            self._push_players()
+
+    async def _remove_player(self, peer: Peer, request: RemovePlayer) -> None:
+        """The host frees a seat before the start, whoever holds it but the host (stored first: a store that
+        cannot write changes nothing); a removed human is told (``removed``), may not sit here again, and
+        may watch."""
+        async with self.lock:
+            if self.state == "over":
+                raise ProtocolError("room-over", f"the match at table {self.name!r} is over")
+            self._check_host(peer, "remove players")
+            if self.state == "playing":
+                raise ProtocolError(
+                    "seat-taken", "the match has started: nobody can be removed from it", field="seat"
+                )
+            index = parse_seat(request.seat)
+            seat = self.seats[index]
+            if seat.owner is None:
+                raise ProtocolError("bad-message", f"nobody sits in seat {request.seat}", field="seat")
+            if seat.owner == _player(peer):
+                raise ProtocolError("bad-message", "that is your own seat: leave it instead", field="seat")
+            self.store.set_players(self.store_id, self._players_record(without=seat))
+            owner, removed = seat.owner, seat.peer
+            if not seat.is_bot:
+                self.barred.add(owner)
+            seat.owner = seat.peer = None
+            if removed is not None:
+                removed.rooms.discard(self)
+                removed.send(Removed(room=self.room_id, seat=request.seat, reason="host", by=_player(peer)))
             peer.send(Ok(id=request.id))
             self._push_players()
 
@@ -634,21 +695,51 @@ class BarbuTable(Room):
             )
 
     def _drive(self) -> None:
-        """Schedule the next automatic move: a bot's or stand-in's after ``bot_delay``, or the turn timer."""
+        """Schedule the next automatic move: a bot's or stand-in's after ``bot_delay``, or the turn timer;
+        without a turn timer, the hand-over of a connected human's seat to a stand-in after
+        ``config.idle_turn`` seconds of their turn (``_idle``)."""
         self._cancel_timer()
         if self.match is None or self.match.over or self.match.to_move is None:
             return
         index = self.match.to_move
         seat = self.seats[index]
+        loop = asyncio.get_running_loop()
         if seat.is_bot or seat.standin:
             # A worker policy starts thinking at once and keeps the pace itself (_auto_move).
             delay = 0.0 if runs_in_worker(self._auto_policy(index)) else self.config.bot_delay
         elif self.turn_time is not None:
-            delay = max(self._turn_deadline(index) - asyncio.get_running_loop().time(), 0.0)
+            delay = max(self._turn_deadline(index) - loop.time(), 0.0)
+        elif self.config.idle_turn is not None and seat.peer is not None:
+            self._timer = loop.call_later(self.config.idle_turn, self._spawn, self._idle, index, self.seq)
+            return
         else:
             return
-        loop = asyncio.get_running_loop()
         self._timer = loop.call_later(delay, self._spawn, self._auto_move, index, self.seq)
+
+    async def _idle(self, index: int, seq: int) -> None:
+        """Seat ``index``'s human, connected, left their turn at action ``seq`` unplayed for
+        ``config.idle_turn`` seconds at a table without a turn timer: a stand-in takes the seat as if they had
+        left (``leave``), so three players are not held up for ever, and the player is told (``removed``,
+        reason ``idle``); ``sit`` takes the seat back."""
+        async with self.lock:
+            seat = self.seats[index]
+            peer = seat.peer
+            if not self._awaits_auto_move(index, seq) or peer is None or seat.standin or seat.is_bot:
+                return
+            log.info(
+                "table %s: seat %s idle for %g s, a stand-in plays it",
+                self.room_id,
+                index,
+                self.config.idle_turn,
+            )
+            seat.peer = None
+            peer.rooms.discard(self)
+            seat.cancel_grace()
+            seat.standin = True
+            peer.send(Removed(room=self.room_id, seat=seat_text(index), reason="idle"))
+            self._push_players()
+            self.listing_changed()
+            self._drive()
 
     def _timed(self, index: int) -> bool:
         """Whether the turn timer runs for seat ``index``: a turn time is set and a human plays it (a bot or a
@@ -823,6 +914,7 @@ class BarbuTable(Room):
         self._backoff.reset()
         self.match = Match.new(self.seed, self.variants, self.first_declarer)
         self.state = "playing"
+        self._count_seats()
         for index, seat in enumerate(self.seats):
             if seat.peer is not None:
                 seat.peer.send(self.snapshot(seat.peer, None))
@@ -947,9 +1039,21 @@ class BarbuTable(Room):
         for member in self._members():
             member.send_frame(frame)
 
+    def _count_seats(self) -> None:
+        """Report who sits here to the waiting-seat counts (``WaitingSeats``): the humans connected to a
+        seat while the table waits, nobody once it started or is dropped."""
+        holders = frozenset(
+            (seat.owner, seat.peer.address)
+            for seat in self.seats
+            if self.state == "waiting" and seat.owner is not None and seat.peer is not None
+        )
+        self.waiting_seats.update(self.room_id, holders)
+
     def _push_players(self) -> None:
         """Tell everyone at the table who sits, who is away, who watches, which seats a stand-in plays and
-        how long until one plays each seat whose human dropped (``docs/protocol.md``, ``players``)."""
+        how long until one plays each seat whose human dropped (``docs/protocol.md``, ``players``); the
+        waiting-seat counts follow (``_count_seats``)."""
+        self._count_seats()
         now = asyncio.get_running_loop().time()
         players = Players(
             room=self.room_id,

@@ -61,6 +61,18 @@ class ServerConfig:
             (``bad-message``), and every decision, the server's default policy's too, is cut to it.
         max_spectators: spectators one room holds at most (``too-many-spectators`` beyond): each ``watch``
             tells everyone at the room who watches, so the cost grows with the square of their number.
+        max_spectators_per_address: spectators of one room from one IP address at most
+            (``too-many-spectators`` beyond), so throwaway names from one place cannot take every place; a
+            player holding a seat at the room is never refused. Behind a reverse proxy every player shares
+            the proxy's address: raise it to ``max_spectators`` there.
+        max_waiting_seats: tables waiting for players (not started) one player may sit at at a time
+            (``too-many-seats`` beyond), so nobody can hold a seat at every waiting table.
+        max_waiting_seats_per_address: seats at waiting tables the players of one IP address may hold at a
+            time (``too-many-seats`` beyond). Behind a reverse proxy every player shares the proxy's address:
+            raise it there.
+        idle_turn: seconds a connected human may leave their turn unplayed at a table without a turn timer
+            before a stand-in bot takes the seat (the player is told, ``removed`` with reason ``idle``, and
+            ``sit`` takes the seat back); None: never. A table with ``turn_time`` has its own timer instead.
         max_listed: rooms a ``list-rooms`` reply lists at most (the player's own first, then the newest).
         bad_password_delay: seconds a wrong server password waits before it is refused.
         max_failed_logins: wrong passwords one connection may send before it is closed (code 1008).
@@ -116,6 +128,10 @@ class ServerConfig:
     max_connections: int = 2000
     max_connections_per_address: int = 100
     max_spectators: int = 50
+    max_spectators_per_address: int = 5
+    max_waiting_seats: int = 3
+    max_waiting_seats_per_address: int = 20
+    idle_turn: float | None = 300.0
     max_bot_time: float = 2.0
     max_listed: int = 200
     workers: int = 1

@@ -26,7 +26,7 @@ BAD_FRAME = CHANGE
 
 COSTS: dict[str, float] = {
     **dict.fromkeys(("act", "move", "undo", "redo", "auto", "resign"), ACTION),
-    **dict.fromkeys(("sit", "watch", "leave", "add-bot", "remove-bot", "hint"), CHANGE),
+    **dict.fromkeys(("sit", "watch", "leave", "add-bot", "remove-bot", "remove-player", "hint"), CHANGE),
     **dict.fromkeys(("create-table", "rematch", "open-solitaire", "new-deal", "replay"), HEAVY),
 }
 

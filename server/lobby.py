@@ -69,6 +69,7 @@ from server.solitaire_daily import daily_table, today
 from server.solitaire_room import SolitaireRoom
 from server.store import Store, StoreUnavailable
 from server.tokens import revoke_if_password_changed
+from server.waiting_seats import WaitingSeats
 from server.workers import WorkerPool, unavailable
 
 log = logging.getLogger(__name__)
@@ -235,7 +236,9 @@ class Lobby:
         # ("password" or "token", address) -> its recent wrong passwords or resume tokens
         self._wrong_guesses: dict[tuple[str, str], EventWindow] = {}
         self.finished = FinishedMatches(store)  # finished matches' summaries and replays, kept
-        self.origins: dict[str, str] = {}  # room id -> the address it was opened from (this run)
+        #: The seats humans hold at waiting tables, by player and by address (their caps).
+        self.waiting_seats = WaitingSeats(config.max_waiting_seats, config.max_waiting_seats_per_address)
+        self._origin_secret: bytes | None = None  # the key of ``address_key``, kept in the store
         self._deals: dict[str, EventWindow] = {}  # address -> its solitaire rooms opened lately
         self.closing = False
         self._listing: Listing | None = None
@@ -259,11 +262,26 @@ class Lobby:
         if self.rooms:  # a fresh store says nothing
             log.info("restored %d rooms", len(self.rooms))
 
+    def address_key(self, peer: Peer) -> str:
+        """What the store keeps of ``peer``'s IP address as a room's ``origin``: a keyed hash (HMAC-SHA256,
+        its key drawn once and kept in the store's ``meta``), so per-address caps hold after a restart while
+        the store holds no address.
+
+        Raises:
+            StoreUnavailable: the key is not drawn yet and the store cannot write it.
+        """
+        if self._origin_secret is None:
+            self._origin_secret = bytes.fromhex(self.store.meta_once("origin-secret", secrets.token_hex(32)))
+        return hmac.new(self._origin_secret, peer.address.encode(), "sha256").hexdigest()[:32]
+
     def add_room(self, room: Room) -> None:
         """List ``room`` and give it the server's worker pool (before any of its tasks runs: no ``await``
-        between a room's creation and this) and the hook that keeps the cached lobby listing fresh."""
+        between a room's creation and this), the hook that keeps the cached lobby listing fresh, and (a
+        table) the counts of seats at waiting tables."""
         room.workers = self.workers
         room.listing_changed = self.listing_changed
+        if isinstance(room, BarbuTable):
+            room.waiting_seats = self.waiting_seats
         self.rooms[room.room_id] = room
         self.listing_changed()
 
@@ -494,7 +512,8 @@ class Lobby:
         """Refuse one more Barbu table for ``peer`` (``create-table``, ``rematch``): its player hosts
         ``max_waiting_tables`` tables waiting for players, or ``max_tables_per_player`` not over (playing ones
         count: a table of four server bots starts at once and plays on without anyone); its address created
-        ``max_tables_per_address`` not over (this run); or the server holds ``max_tables``. Idle tables (an
+        ``max_tables_per_address`` not over (restored tables count: ``Room.origin``); or the server holds
+        ``max_tables``. Idle tables (an
         expired waiting one) are dropped first and count for nothing.
 
         Raises:
@@ -516,8 +535,8 @@ class Lobby:
                 f"{peer.player} hosts {len(hosted)} tables whose match is not over already (at most "
                 f"{self.config.max_tables_per_player}); let one finish first",
             )
-        address = peer.address
-        if sum(self.origins.get(r.room_id) == address for r in live) >= self.config.max_tables_per_address:
+        origin = self.address_key(peer)
+        if sum(r.origin == origin for r in live) >= self.config.max_tables_per_address:
             raise ProtocolError(
                 "too-many-tables",
                 f"the players of this address host {self.config.max_tables_per_address} tables whose match "
@@ -530,13 +549,12 @@ class Lobby:
     def _table_opened(self, peer: Peer, table: BarbuTable, request_id: int) -> None:
         """List the new ``table`` that ``peer`` asked for and reply ``room-created``."""
         self.add_room(table)  # with the worker pool, as every new room
-        self.origins[table.room_id] = peer.address
         peer.send(RoomCreated(id=request_id, room=table.room_id))
 
     def _check_solitaire_room(self, peer: Peer) -> None:
         """Refuse a new solitaire room for ``peer`` when the server holds ``max_solitaire_rooms`` besides the
         player's own (which the new room replaces), or the players of its address hold
-        ``max_solitaire_rooms_per_address`` (this run) besides it, or opened ``deals_per_minute`` in the last
+        ``max_solitaire_rooms_per_address`` (restored rooms count: ``Room.origin``) besides it, or opened ``deals_per_minute`` in the last
         minute (counted here when allowed).
 
         Raises:
@@ -548,7 +566,8 @@ class Lobby:
             raise ProtocolError(
                 "too-many-rooms", "the server holds as many solitaire rooms as it allows; try later"
             )
-        near = sum(self.origins.get(r.room_id) == address for r in others)
+        origin = self.address_key(peer)
+        near = sum(r.origin == origin for r in others)
         if near >= self.config.max_solitaire_rooms_per_address:
             raise ProtocolError(
                 "too-many-rooms",
@@ -637,6 +656,7 @@ class Lobby:
             request.grace,
             request.bot_policy,
             host=peer.player,
+            origin=self.address_key(peer),
         )
         self._table_opened(peer, table, request.id)
 
@@ -661,7 +681,9 @@ class Lobby:
             for other in unfinished:
                 await held.enter_async_context(other.lock)
             with self.store.transaction():
-                room = SolitaireRoom.open(self.store, self.config, player, game, options, seed, winnable)
+                room = SolitaireRoom.open(
+                    self.store, self.config, player, game, options, seed, winnable, self.address_key(peer)
+                )
                 finishing = [other.abandon() for other in unfinished]
             for finish in finishing:
                 finish()
@@ -674,7 +696,6 @@ class Lobby:
                 await other.leave(watcher)
             self._sweep(other)
         self.add_room(room)
-        self.origins[room.room_id] = peer.address
         async with room.lock:
             room.take_seat(peer, request_id)
         if room.watchable:  # watchers follow the player to the new deal, unless it is the day's
@@ -727,6 +748,7 @@ class Lobby:
                 room.grace,
                 room.bot_policy,
                 host=peer.player,
+                origin=self.address_key(peer),
             )
             table.reserve({seat: owner for seat, owner in players.items() if owner is not None})
             table.keep_chat(list(room.chat))  # the conversation follows the players
@@ -765,5 +787,4 @@ class Lobby:
         if room.idle and self.rooms.get(room.room_id) is room:
             self.listing_changed()
             del self.rooms[room.room_id]
-            self.origins.pop(room.room_id, None)
             room.discard()

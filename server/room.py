@@ -50,6 +50,9 @@ class Room(ABC):
         self.lock = asyncio.Lock()
         self.spectators: set[Peer] = set()
         self.workers: WorkerPool = unavailable()
+        #: Where the room was opened from: a keyed hash of the opener's IP address (``Lobby.address_key``),
+        #: kept in the room's stored config so per-address caps hold after a restart; None when not known.
+        self.origin: str | None = None
         #: Called when the room's lobby summary changes on its own (a timer, a bot), not by a request: the
         #: lobby sets it to drop its cached listing.
         self.listing_changed: Callable[[], None] = _nothing
@@ -80,21 +83,49 @@ class Room(ABC):
         """
 
     async def watch(self, peer: Peer, request_id: int | None) -> None:
-        """Add ``peer`` as a spectator and reply with the public snapshot.
+        """Add ``peer`` as a spectator and reply with the public snapshot. A player of the room
+        (``plays_here``) is never refused; anyone else takes one of its ``max_spectators`` places, at most
+        ``max_spectators_per_address`` of them from one IP address (a place is counted once per connection,
+        and a name has one connection at a time).
 
         Raises:
-            ProtocolError: ``too-many-spectators`` when the room already has ``max_spectators``.
+            ProtocolError: ``too-many-spectators`` (field ``room``) when the room has ``max_spectators``, or
+                the players of ``peer``'s address watch it with ``max_spectators_per_address`` already.
         """
         async with self.lock:
-            if peer not in self.spectators and len(self.spectators) >= self.config.max_spectators:
-                raise ProtocolError(
-                    "too-many-spectators",
-                    f"room {self.room_id} has {self.config.max_spectators} spectators, as many as allowed",
-                    field="room",
-                )
+            if peer not in self.spectators and not self.plays_here(peer.player or ""):
+                self._check_spectator_place(peer)
             self.spectators.add(peer)
             peer.rooms.add(self)
             peer.send(self.snapshot(None, request_id))
+
+    def _check_spectator_place(self, peer: Peer) -> None:
+        """Refuse one more spectator from ``peer``'s address when the room or the address's share is full (a
+        count over the room's spectators: ``max_spectators`` at most).
+
+        Raises:
+            ProtocolError: ``too-many-spectators``.
+        """
+        config = self.config
+        if len(self.spectators) >= config.max_spectators:
+            raise ProtocolError(
+                "too-many-spectators",
+                f"room {self.room_id} has {config.max_spectators} spectators, as many as allowed",
+                field="room",
+            )
+        address = peer.address
+        near = sum(watcher.address == address for watcher in self.spectators)
+        if near >= config.max_spectators_per_address:
+            raise ProtocolError(
+                "too-many-spectators",
+                f"{near} spectators of room {self.room_id} come from your address already, as many as one "
+                "address may have",
+                field="room",
+            )
+
+    def plays_here(self, player: str) -> bool:
+        """Whether ``player`` holds (or held, the game over) a seat in this room: they may always watch it."""
+        return False
 
     @abstractmethod
     async def leave(self, peer: Peer) -> None:

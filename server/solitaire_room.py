@@ -121,8 +121,10 @@ class SolitaireRoom(Room):
         options: dict[str, Any],
         seed: int | None,
         winnable: bool = False,
+        origin: str | None = None,
     ) -> SolitaireRoom:
-        """Deal ``game`` with ``options`` from ``seed`` for ``player``; store the room. ``seed`` None deals
+        """Deal ``game`` with ``options`` from ``seed`` for ``player``; store the room (with ``origin``, where
+        it was opened from: ``Room.origin``). ``seed`` None deals
         a random deal the solver proved winnable with ``winnable``, else the day's deal when ``options`` are
         all defaults, else a random deal; a deal with a seed is never the day's deal.
 
@@ -158,10 +160,18 @@ class SolitaireRoom(Room):
                 check_daily_unplayed(store, player, game, day)
                 seed, daily = daily_seed(daily_secret(store), game, day), day
         dealt = new_room_game(game, options, seed)
-        stored = {"game": game, "options": dealt.options, "seed": dealt.seed, "daily": daily}
+        stored = {
+            "game": game,
+            "options": dealt.options,
+            "seed": dealt.seed,
+            "daily": daily,
+            "origin": origin,
+        }
         name = f"{GAMES[game].title} ({player})"
         store_id = store.create_room(cls.kind, name, stored, {PLAYER: player}, "playing")
-        return cls(store_id, name, store, config, player=player, game=dealt, daily=daily)
+        room = cls(store_id, name, store, config, player=player, game=dealt, daily=daily)
+        room.origin = origin
+        return room
 
     @classmethod
     def restore(cls, row: RoomRow, store: Store, config: ServerConfig) -> SolitaireRoom:
@@ -191,6 +201,7 @@ class SolitaireRoom(Room):
         except (RecordError, KeyError, TypeError) as exc:
             raise ValueError(f"room {row.id}: bad solitaire config {c}: {exc}") from None
         room = cls(row.id, row.name, store, config, player=player, game=game, daily=c.get("daily"))
+        room.origin = c.get("origin")
         room.active = row.created
         for logged in store.actions(row.id):
             if logged.seq != room.seq + 1 or room.result is not None:
@@ -287,6 +298,10 @@ class SolitaireRoom(Room):
     def holds_seat(self, player: str) -> bool:
         """Whether ``player`` opened this room and its game is not finished."""
         return player == self.player and self.result is None
+
+    def plays_here(self, player: str) -> bool:
+        """Whether ``player`` opened this room (finished or not)."""
+        return player == self.player
 
     @property
     def idle(self) -> bool:

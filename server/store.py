@@ -10,8 +10,9 @@ only. Schema (version 1):
   locked out (``rotate_token``).
 - ``rooms(id, kind, name, config, players, status, created, updated, record)``: one row per room. ``kind`` is
   ``barbu`` (a table: one match) or ``solitaire``; ``config`` is the JSON needed to rebuild the game from its
-  log (Barbu: ``seed``, ``variants``, ``first_declarer``, ``turn_time``, ``grace``; solitaire: ``game``,
-  ``options``, ``seed``, ``daily``); ``players`` maps seat letters to player names (``bot:<policy>`` for bots;
+  log (Barbu: ``seed``, ``variants``, ``first_declarer``, ``turn_time``, ``grace``, ``bot_policy``,
+  ``host``; solitaire: ``game``, ``options``, ``seed``, ``daily``) and ``origin``, a keyed hash of the IP
+  address the room was opened from (``Lobby.address_key``: per-address caps hold after a restart); ``players`` maps seat letters to player names (``bot:<policy>`` for bots;
   solitaire: ``{"player": name}``); ``status`` is ``waiting``, ``playing``, ``over`` or
   ``closed`` (abandoned before the start); ``record`` is the finished game's record JSON (``barbu-match/1``
   or ``solitaire/1``).
@@ -23,7 +24,8 @@ only. Schema (version 1):
   ``keep`` of a room), so they come back after a restart and follow the players to a rematch. Added to older
   stores on open (no new schema version: nothing else changed).
 - ``meta(key, value)``: ``schema`` (the schema version), ``daily-secret`` (the random secret the day's
-  deals are derived from, created on first use and kept), ``password-salt`` and ``password-check`` (a salted
+  deals are derived from, created on first use and kept), ``origin-secret`` (the key of the rooms'
+  ``origin`` hashes, the same), ``password-salt`` and ``password-check`` (a salted
   scrypt hash of the server password the tokens were handed out under: ``server.tokens``).
 
 Times are Unix seconds (float). Opening refuses, with a ``StoreError`` naming the file and the reason, a file

@@ -138,6 +138,7 @@ def _base(live: Live, kind: str) -> dict[str, Any]:
         "leave": {"room": table},
         "add-bot": {"room": table, "seat": "E", "policy": "random"},
         "remove-bot": {"room": table, "seat": "E"},
+        "remove-player": {"room": table, "seat": "E"},
         "chat": {"room": table, "text": "hi"},
         "act": {"room": table, "seat": "N", "action": {"action": "play", "card": "QS"}},
         "snapshot": {"room": table},

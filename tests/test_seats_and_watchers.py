@@ -1,0 +1,216 @@
+"""Places one person cannot take all of: spectators of a room come a few at most from one IP address, a
+player sits at a few waiting tables at most (and an address at a few more), the host removes a player who
+holds a seat and never lets the match start, a connected player who never acts hands the seat to a stand-in,
+and the per-address caps of rooms hold after a restart. Real servers on loopback addresses (127.0.0.1,
+127.0.0.2, ... are different addresses to the server), real WebSockets, real SQLite."""
+
+from __future__ import annotations
+
+from collections.abc import AsyncIterator, Awaitable, Callable
+from typing import Any
+
+import pytest
+import websockets
+
+from client import Connection, ServerError
+from protocol import PROTOCOL_VERSION, REPLY_LIMITS, Hello, Players, Removed, Welcome
+from server import BarbuServer
+from server.barbu_table import BarbuTable
+from tests.conftest import Connect, StartServer, four_at_table, until
+from tests.test_server_table_news import next_of
+
+ConnectFrom = Callable[[BarbuServer, str, str], Awaitable[Connection]]
+
+
+@pytest.fixture
+async def connect_from() -> AsyncIterator[ConnectFrom]:
+    """A factory of logged-in clients connecting from a given loopback address, all closed at teardown."""
+    opened: list[Connection] = []
+
+    async def open_one(server: BarbuServer, address: str, name: str) -> Connection:
+        ws = await websockets.connect(
+            server.url, local_addr=(address, 0), compression=None, max_size=REPLY_LIMITS.max_frame, proxy=None
+        )
+        conn = Connection(ws, 20.0)
+        opened.append(conn)
+        conn.welcome = await conn.request(
+            Hello(id=conn.next_id(), version=PROTOCOL_VERSION, client="t"), Welcome
+        )
+        await conn.login(name)
+        return conn
+
+    yield open_one
+    for conn in opened:
+        await conn.close()
+
+
+async def _refused(call: Awaitable[Any], code: str) -> ServerError:
+    with pytest.raises(ServerError) as info:
+        await call
+    assert info.value.code == code, info.value
+    return info.value
+
+
+async def test_one_address_takes_its_share_of_a_rooms_spectator_places(
+    start_server: StartServer, connect: Connect, connect_from: ConnectFrom
+) -> None:
+    server = await start_server(max_spectators=5, max_spectators_per_address=2)
+    host = await connect(server, "host")
+    room = await host.create_table("popular")
+    await host.sit(room, "N")
+    fans = [await connect(server, f"throwaway{i}") for i in range(3)]
+    await fans[0].watch(room)
+    await fans[1].watch(room)
+    await fans[1].watch(room)  # one connection watching again takes no second place
+    refused = await _refused(fans[2].watch(room), "too-many-spectators")
+    assert refused.field == "room" and "your address" in refused.message
+    # Other addresses still find places, up to the room's own cap.
+    others = [await connect_from(server, f"127.0.0.{i}", f"fan{i}") for i in (2, 3, 4)]
+    for other in others:
+        await other.watch(room)
+    late = await connect_from(server, "127.0.0.5", "late")
+    refused = await _refused(late.watch(room), "too-many-spectators")
+    assert "5 spectators" in refused.message
+    # A place freed by one of the address's spectators is the address's again.
+    await fans[0].leave(room)
+    await fans[2].watch(room)
+    [summary] = await host.list_rooms()
+    assert summary["spectators"] == 5
+
+
+async def test_a_player_of_the_table_always_watches_and_comes_back_however_full(
+    start_server: StartServer, connect: Connect, connect_from: ConnectFrom
+) -> None:
+    server = await start_server(max_spectators=1, max_spectators_per_address=1)
+    room, by_seat = await four_at_table(server, connect, "full")
+    watcher = await connect_from(server, "127.0.0.2", "watcher")
+    await watcher.watch(room)
+    await _refused((await connect_from(server, "127.0.0.3", "other")).watch(room), "too-many-spectators")
+    south = by_seat["S"]
+    await south.leave(room)  # a stand-in plays the seat; the player is no longer at the table
+    snap = await south.watch(room)  # the table is full of spectators, but this is their table
+    assert snap.seat is None
+    back = await south.sit(room)
+    assert back.seat == "S" and back.state == "playing"
+
+
+async def test_sit_at_a_second_seat_says_you_already_sit_here(server: BarbuServer, connect: Connect) -> None:
+    alice = await connect(server, "alice")
+    room = await alice.create_table("one seat each")
+    await alice.sit(room, "N")
+    refused = await _refused(alice.sit(room, "E"), "already-seated")
+    assert refused.field == "seat" and "you already sit at N here" in refused.message
+    assert (await alice.sit(room, "N")).seat == "N"  # the seat held is given back, as before
+    assert (await alice.sit(room)).seat == "N"
+
+
+async def test_a_player_and_an_address_sit_at_a_few_waiting_tables_at_most(
+    start_server: StartServer, connect: Connect, connect_from: ConnectFrom
+) -> None:
+    server = await start_server(
+        max_waiting_seats=2, max_waiting_seats_per_address=3, max_waiting_tables=9, max_tables_per_player=9
+    )
+    lobby = server.lobby
+    assert lobby is not None
+    host = await connect_from(server, "127.0.0.2", "host")
+    rooms = [await host.create_table(f"t{i}") for i in range(6)]
+    griefer = await connect(server, "griefer")
+    await griefer.sit(rooms[0])
+    held = (await griefer.sit(rooms[1])).seat
+    refused = await _refused(griefer.sit(rooms[2]), "too-many-seats")
+    assert refused.field == "room" and "2 tables waiting" in refused.message
+    # Coming back to a seat held is not a new seat.
+    assert (await griefer.sit(rooms[0])).seat is not None
+    # Another name from the same address: the address's cap (3 seats together).
+    second = await connect(server, "griefer2")
+    await second.sit(rooms[2])
+    refused = await _refused(second.sit(rooms[3]), "too-many-seats")
+    assert "your address" in refused.message
+    # A seat left, or a table that starts, counts no more.
+    await griefer.leave(rooms[0])
+    await second.sit(rooms[3])
+    for seat in "NESW".replace(held or "", ""):  # the host fills table t1 with bots: its match starts
+        await host.add_bot(rooms[1], seat, "random")
+    await until(lambda: lobby.rooms[rooms[1]].summary()["state"] == "playing", "the start")
+    await griefer.sit(rooms[4])
+    # Another address is not held back by this one's seats.
+    stranger = await connect_from(server, "127.0.0.3", "stranger")
+    for room in rooms[4:]:
+        await stranger.sit(room)
+
+
+async def test_the_host_removes_a_player_who_never_lets_the_match_start(
+    server: BarbuServer, connect: Connect
+) -> None:
+    host, griefer, friend = [await connect(server, name) for name in ("host", "griefer", "friend")]
+    room = await host.create_table("friday")
+    await host.sit(room, "N")
+    await griefer.sit(room, "E")
+    await friend.sit(room, "S")
+    await _refused(friend.remove_player(room, "E"), "not-host")
+    await _refused(host.remove_player(room, "N"), "bad-message")  # your own seat: leave it
+    await _refused(host.remove_player(room, "W"), "bad-message")  # nobody there
+    friend.take_pushes()
+    await host.remove_player(room, "E")
+    told = await next_of(griefer, Removed)
+    assert (told.room, told.seat, told.reason, told.by) == (room, "E", "host", "host")
+    seats = await next_of(friend, Players, lambda p: p.players["E"] is None)
+    assert seats.players == {"N": "host", "E": None, "S": "friend", "W": None}
+    refused = await _refused(griefer.sit(room), "removed")
+    assert refused.field == "room"
+    assert (await griefer.watch(room)).seat is None  # watching is still allowed
+    # The seat is free for someone else; the match starts as usual, and nobody is removed from it then.
+    late = await connect(server, "late")
+    await late.sit(room, "E")
+    await host.add_bot(room, "W", "random")
+    await until(
+        lambda: server.lobby is not None and server.lobby.rooms[room].summary()["state"] == "playing", "start"
+    )
+    await _refused(host.remove_player(room, "E"), "seat-taken")
+
+
+async def test_a_player_who_never_acts_hands_the_seat_to_a_stand_in(
+    start_server: StartServer, connect: Connect
+) -> None:
+    server = await start_server(idle_turn=0.5)
+    room, by_seat = await four_at_table(server, connect, "no timer")
+    table = server.lobby.rooms[room] if server.lobby else None
+    assert isinstance(table, BarbuTable) and table.match is not None and table.match.to_move is not None
+    first = "NESW"[table.match.to_move]
+    idle = by_seat[first]
+    told = await next_of(idle, Removed)
+    assert (told.room, told.seat, told.reason, told.by) == (room, first, "idle", None)
+    other = by_seat[next(seat for seat in "NESW" if seat != first)]
+    await next_of(other, Players, lambda p: first in p.standins)
+    await until(lambda: table.seq > 0, "the stand-in to play")
+    back = await idle.sit(room)
+    assert back.seat == first
+    assert not table.seats["NESW".index(first)].standin
+
+
+async def test_per_address_caps_of_rooms_hold_after_a_restart(
+    start_server: StartServer, connect: Connect, connect_from: ConnectFrom
+) -> None:
+    limits = {"max_tables_per_address": 2, "max_solitaire_rooms_per_address": 2}
+    server = await start_server(**limits)
+    for i in range(2):
+        conn = await connect(server, f"table{i}")
+        await conn.create_table(f"t{i}")
+        conn = await connect(server, f"sol{i}")
+        await conn.open_solitaire("forty-thieves", seed=i)
+    await server.stop()
+
+    again = await start_server(**limits)
+    assert again.lobby is not None and again.store is not None
+    assert len(again.lobby.rooms) == 4
+    for room in again.lobby.rooms.values():  # the store keeps a keyed hash of the address, not the address
+        origin = again.store.room(room.store_id).config["origin"]
+        assert isinstance(origin, str) and len(origin) == 32 and "127.0.0.1" not in origin
+    late = await connect(again, "late")
+    refused = await _refused(late.create_table("t2"), "too-many-tables")
+    assert "this address" in refused.message
+    refused = await _refused(late.open_solitaire("pyramid", seed=7), "too-many-rooms")
+    assert "this address" in refused.message
+    elsewhere = await connect_from(again, "127.0.0.2", "elsewhere")
+    await elsewhere.create_table("t3")
+    await elsewhere.open_solitaire("pyramid", seed=8)
