@@ -20,8 +20,10 @@ from client.tui.app import TuiApp
 from client.tui.barbu_screen import side_lines
 from client.tui.model import TRICK_PAUSE, TableModel
 from engine.cards import RANKS, SUITS
+from protocol import Removed
 from server import BarbuServer
 from tests.conftest import Connect, until
+from tests.test_server_table_news import next_of
 from tests.test_tui import DOWN, ENTER, RIGHT, on_screen, running_tui, screen_lines, seat_with_bots
 
 
@@ -260,3 +262,38 @@ async def test_the_days_deal_being_played_is_greyed_and_not_watched(
         pipe.send_text("w")  # finished: it may be watched
         await until(lambda: tui.screen == "solitaire" and tui.model.solitaire is not None, "watching")
         assert tui.solitaire is not None and tui.solitaire.room.watching
+
+
+async def test_the_host_removes_a_player_by_keys_and_the_removed_player_is_back_in_the_lobby(
+    server: BarbuServer, connect: Connect
+) -> None:
+    griefer = await connect(server, "griefer")
+    async with running_tui(server.url, "hal") as (tui, pipe):
+        room = await tui.session.create_table("friday", {})
+        assert room is not None
+        await tui.session.refresh_rooms()  # the lobby names the host
+        await tui.sit(room, "N")
+        await griefer.sit(room, "E")
+        await until(
+            lambda: tui.model.table is not None and tui.model.table.players.get("E") == "griefer", "E"
+        )
+        assert on_screen(tui, "k remove a player")
+        pipe.send_text("k")
+        await until(lambda: tui.input_mode == "remove", "the seat prompt")
+        pipe.send_text("e" + ENTER)
+        await until(lambda: "Remove griefer from seat E?" in tui.model.notice, "the question")
+        pipe.send_text("y")
+        told = await next_of(griefer, Removed)
+        assert (told.reason, told.by) == ("host", "hal")
+        await until(lambda: tui.model.table is not None and tui.model.table.players.get("E") is None, "freed")
+    # The removed player's terminal: back in the lobby, told why.
+    async with running_tui(server.url, "ivy") as (tui, pipe):
+        host = await connect(server, "host")
+        room = await host.create_table("saturday")
+        await host.sit(room, "N")
+        await tui.session.refresh_rooms()
+        await tui.sit(room, "S")
+        await until(lambda: tui.screen == "table", "the table")
+        await host.remove_player(room, "S")
+        await until(lambda: tui.screen == "lobby" and tui.model.table is None, "back in the lobby")
+        assert "host removed you from saturday" in tui.model.notice

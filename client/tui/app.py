@@ -62,7 +62,7 @@ KEY_HINTS = {
     "table": "←→ card  Enter play  : type a card  s sheet  c chat  l lobby  t game  ? help",
     "table-contract": "↑↓ contract  Enter choose  Esc back  s sheet  c chat  l lobby  t game  ? help",
     "table-double": "↑↓ seat  Space tick  Enter send  s sheet  c chat  l lobby  t game  ? help",
-    "table-waiting": "b add a bot  f fill the seats  c chat  x leave the seat  l lobby  ? help",
+    "table-waiting": "b bot  f fill  k remove a player  c chat  x leave the seat  l lobby  ? help",
     "table-watching": "you watch this table   s sheet  c chat  x stop watching  l lobby  ? help",
     "table-over": "s score sheet  c chat  l lobby  ? help   the match is over",
     "table-over-host": "r another match, same players  s score sheet  c chat  l lobby  ? help",
@@ -103,6 +103,7 @@ class TuiApp:
             tokens=tokens if tokens is not None else TokenStore(),
             server_key=server_key,
         )
+        self.session.on_removed = self._removed_from_table
         self.screen = "login"
         self.back_to = "lobby"
         #: The game screen last shown (``t`` in the lobby goes back to it).
@@ -550,7 +551,8 @@ class TuiApp:
         self.invalidate()
 
     def ask(self, mode: str, prompt: str, text: str = "", secret: bool = False) -> None:
-        """Open the input line for ``mode`` (``name``, ``password``, ``chat``, ``card``, ``move``, ``table``)."""
+        """Open the input line for ``mode`` (``name``, ``password``, ``chat``, ``card``, ``move``, ``table``,
+        ``remove``)."""
         self.input_mode, self.prompt = mode, prompt
         self.secret = secret
         self.input.text = text
@@ -594,6 +596,8 @@ class TuiApp:
                 self.spawn(self.session.act(action))
         elif mode == "move" and text and self.solitaire is not None:
             self.solitaire.typed(text)
+        elif mode == "remove" and text:
+            self.confirm_removal(text)
         elif mode == "deal" and text:
             self._open_typed(text)
         elif mode == "table" and self.lobby.form is not None:
@@ -653,6 +657,38 @@ class TuiApp:
             return
         self.barbu = BarbuScreen()
         self.show("table")
+
+    def _removed_from_table(self) -> None:
+        """The server took the player off the table shown (the host removed them, or a bot took their idle
+        seat): back to the lobby, where the session's notice says why."""
+        if self.screen in ("table", "sheet") and self.model.table is None:
+            self.show("lobby")
+
+    def ask_removal(self) -> None:
+        """``k`` at a table the player hosts, before the start: ask whose seat to free (then confirm)."""
+        table = self.model.table
+        if table is None:
+            return
+        if table.host != self.model.name or table.state != "waiting":
+            self.model.say("Only the table's host may remove a player, before the match starts.", error=True)
+            self.invalidate()
+            return
+        self.ask("remove", "Remove the player of seat (N E S W): ")
+
+    def confirm_removal(self, text: str) -> None:
+        """Ask to confirm the removal of the player of seat ``text`` (typed at ``ask_removal``'s prompt)."""
+        table = self.model.table
+        seat = text.strip().upper()
+        owner = table.players.get(seat) if table is not None and seat in SEATS else None
+        if table is None or owner is None or owner == self.model.name:
+            self.model.say(f"Nobody else sits in seat {text.strip()!r}: type N, E, S or W.", error=True)
+            self.invalidate()
+            return
+        room = table.room
+        self.confirm(
+            f"Remove {shorten(owner, 20)} from seat {seat}? They cannot sit at this table again.",
+            lambda: self.spawn(self.session.remove_player(room, seat)),
+        )
 
     async def fill_bots(self, room: str, players: dict[str, Any], every: bool) -> None:
         """Add a server bot to the first empty seat (every empty seat when ``every``)."""

@@ -25,7 +25,7 @@ Barbu table  Left/Right choose a card   Enter play it   :  type a card (qs, 10h)
              Contract: Up/Down, Enter (Trumps asks the suit, Dominoes the rank),
              Esc back.  Doubles: Up/Down, Space ticks a player, Enter sends
              (nobody ticked = no double).  p pass in Dominoes.   b add a bot
-             s score sheet   c chat (PgUp/PgDn scroll it)   x seat to a bot
+             s sheet  c chat (PgUp/PgDn)  x seat to a bot  k remove a player
              Marks: D dealer, * declarer, turn in colour, Nt tricks taken,
              ▸ the trick's leader; bright cards are playable, dim ones are not.
 Solitaire    Arrows move between piles   Enter/Space pick the source, then the

@@ -272,6 +272,10 @@ def build_key_bindings(tui: TuiApp) -> KeyBindings:
             every = event.key_sequence[0].key == "f"
             tui.spawn(tui.fill_bots(table_.room, table_.players, every))
 
+    @kb.add("k", filter=table)
+    def _remove(event: E) -> None:
+        tui.ask_removal()
+
     @kb.add("x", filter=table)
     def _leave(event: E) -> None:
         table_ = tui.model.table

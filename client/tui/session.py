@@ -17,6 +17,7 @@ import secrets
 from collections.abc import Awaitable, Callable, Sequence
 from typing import Any, TypeVar
 
+from client.columns import shorten
 from client.connection import BadReply, Connection, ConnectionLost, ServerError
 from client.tui.events import duration, event_text
 from client.tui.model import Model, SolitaireModel, TableModel
@@ -31,6 +32,7 @@ from protocol import (
     Players,
     ProtocolError,
     RematchOpened,
+    Removed,
     Snapshot,
     SolitaireState,
     Turn,
@@ -104,6 +106,8 @@ class Session:
         self._refreshing: asyncio.Task[None] | None = None
         self._dirty = False
         self._background: set[asyncio.Task[Any]] = set()
+        #: Called when the server took the player off a table (a ``removed`` push): the app shows the lobby.
+        self.on_removed: Callable[[], None] = lambda: None
 
     # Life -------------------------------------------------------------------------------------------
 
@@ -293,6 +297,8 @@ class Session:
                 solitaire.take(push.seq, push.view)
         elif isinstance(push, Error):
             self.model.say(f"{push.code}: {push.message}", error=True)
+        elif isinstance(push, Removed):
+            self._removed(push)
         elif self._own_table_push(push):
             pass
         elif table is None or getattr(push, "room", None) != table.room:
@@ -326,6 +332,26 @@ class Session:
                 self._background.add(task)
                 task.add_done_callback(self._background.discard)
         self.on_change()
+
+    def _removed(self, push: Removed) -> None:
+        """The player no longer sits at table ``push.room``: forget it, say why and how to come back."""
+        name = push.room
+        for table in (self.model.table, self.model.own_table):
+            if table is not None and table.room == push.room:
+                name = shorten(table.name, 30)
+        if self.model.table is not None and self.model.table.room == push.room:
+            self.model.table = None
+        if self.model.own_table is not None and self.model.own_table.room == push.room:
+            self.model.own_table = None
+        if push.reason == "host":
+            self.model.say(f"{push.by or 'The host'} removed you from {name}; you may still watch it (w).")
+        else:
+            self.model.say(
+                f"You left your turn at {name} unplayed a long while: a bot plays seat {push.seat} for you. "
+                "Sit there again (Enter in the lobby) to take it back."
+            )
+        self.on_removed()
+        self.request_refresh()
 
     def _own_table_push(self, push: Message) -> bool:
         """A push of the table where the player holds a seat while another is watched: its turn (the top line
@@ -505,6 +531,11 @@ class Session:
             self.model.own_table = None
         self.model.table = None
         await self.call(lambda c: c.leave(table.room))
+        await self.refresh_rooms()
+
+    async def remove_player(self, room: str, seat: str) -> None:
+        """Free ``seat`` at ``room`` before the start (the host only); the player there is told."""
+        await self.call(lambda c: c.remove_player(room, seat))
         await self.refresh_rooms()
 
     async def add_bot(self, room: str, seat: str) -> None:

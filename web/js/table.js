@@ -145,6 +145,25 @@ export function tableScreen(app, roomId) {
     }
   }
 
+  /** The server took this player off the table (`removed`): the host removed them before the start, or a bot
+   * took their seat left idle. Offered their seat back (idle), or they watch the table, told why. */
+  async function removed(message) {
+    const idle = message.reason === "idle";
+    try {
+      if (idle && confirm("You left your turn unplayed a long while: a bot now plays your seat. Take it back?")) {
+        take(await session.request("sit", { room: roomId }));
+        return;
+      }
+      state.notice = idle
+        ? "A bot plays your seat: open this table again to take it back."
+        : `${message.by || "The host"} removed you from this table: you may watch it.`;
+      take(await session.request("watch", { room: roomId }));
+    } catch (failure) {
+      state.notice = failure.message;
+      draw();
+    }
+  }
+
   async function join() {
     try {
       const { rooms } = await session.request("list-rooms");
@@ -193,6 +212,8 @@ export function tableScreen(app, roomId) {
         setStandinClock(message.standin_in);
         draw();
         refresh();
+      } else if (message.type === "removed") {
+        removed(message);
       } else if (message.type === "rematch-opened") {
         state.rematch = message.new_room;
         state.notice = `${message.host} opened another match with the same players.`;

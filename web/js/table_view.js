@@ -103,6 +103,11 @@ function seatBox(seat, where, state, actions) {
       host ? button("Add bot", () => actions.request("add-bot", { seat }), { "data-focus": `bot-${seat}` }) : null));
   } else if (name && name.startsWith("bot:") && snap.state === "waiting" && host) {
     lines.push(h("div", { class: "buttons" }, button("Remove bot", () => actions.request("remove-bot", { seat }), { "data-focus": `unbot-${seat}` })));
+  } else if (name && name !== state.me && snap.state === "waiting" && state.summary && state.summary.host === state.me) {
+    // The host frees the seat of a player who never lets the match start; they cannot sit here again.
+    lines.push(h("div", { class: "buttons" }, button("Remove player", () => {
+      if (confirm(`Remove ${name} from this table? They cannot sit here again.`)) actions.request("remove-player", { seat });
+    }, { "data-focus": `unseat-${seat}` })));
   }
   return h("section", { class: `seat ${where}${toMove ? " to-move" : ""}`, "aria-label": `${SEAT_NAMES[seat]}: ${playerText(name)}${toMove ? `, ${doing}` : ""}` }, h("span", { class: "seat-letter", "aria-hidden": "true" }, SEAT_NAMES[seat]), lines);
 }
