@@ -6,6 +6,9 @@ and the per-address caps of rooms hold after a restart. Real servers on loopback
 
 from __future__ import annotations
 
+import contextlib
+import random
+from collections import Counter
 from collections.abc import AsyncIterator, Awaitable, Callable
 from typing import Any
 
@@ -16,7 +19,7 @@ from client import Connection, ServerError
 from protocol import PROTOCOL_VERSION, REPLY_LIMITS, Hello, Players, Removed, Welcome
 from server import BarbuServer
 from server.barbu_table import BarbuTable
-from tests.conftest import Connect, StartServer, four_at_table, until
+from tests.conftest import Connect, StartServer, four_at_table, until, until_dropped
 from tests.test_server_table_news import next_of
 
 ConnectFrom = Callable[[BarbuServer, str, str], Awaitable[Connection]]
@@ -132,7 +135,9 @@ async def test_a_player_and_an_address_sit_at_a_few_waiting_tables_at_most(
     for seat in "NESW".replace(held or "", ""):  # the host fills table t1 with bots: its match starts
         await host.add_bot(rooms[1], seat, "random")
     await until(lambda: lobby.rooms[rooms[1]].summary()["state"] == "playing", "the start")
+    await second.leave(rooms[3])
     await griefer.sit(rooms[4])
+    await griefer.sit(rooms[5])  # two places again: the started table holds none
     # Another address is not held back by this one's seats.
     stranger = await connect_from(server, "127.0.0.3", "stranger")
     for room in rooms[4:]:
@@ -214,3 +219,55 @@ async def test_per_address_caps_of_rooms_hold_after_a_restart(
     elsewhere = await connect_from(again, "127.0.0.2", "elsewhere")
     await elsewhere.create_table("t3")
     await elsewhere.open_solitaire("pyramid", seed=8)
+
+
+async def test_the_running_counts_of_waiting_seats_match_the_tables_after_any_mix_of_changes(
+    start_server: StartServer, connect: Connect, connect_from: ConnectFrom
+) -> None:
+    server = await start_server(max_waiting_seats=2, max_waiting_seats_per_address=5, max_waiting_tables=6)
+    lobby = server.lobby
+    assert lobby is not None
+    host = await connect_from(server, "127.0.0.9", "host")
+    rooms = [await host.create_table(f"t{i}") for i in range(5)]
+    players: dict[str, Connection] = {}
+    rng = random.Random(8)
+    for step in range(100):
+        name = f"p{rng.randrange(6)}"
+        if name not in players:
+            address = f"127.0.0.{1 + int(name[1:]) % 2}"
+            try:
+                players[name] = await connect_from(server, address, name)
+            except ServerError:  # dropped while seated at a table in play: only its token comes back
+                continue
+        conn, room = players[name], rooms[step // 40] if step in (39, 79) else rng.choice(rooms)
+        move = "bots" if step in (39, 79) else rng.choice(("sit",) * 4 + ("leave", "drop", "remove"))
+        with contextlib.suppress(ServerError):
+            if move == "sit":
+                await conn.sit(room)
+            elif move == "leave":
+                await conn.leave(room)
+            elif move == "remove":
+                owners = (await host.snapshot(room)).players
+                seat = next((s for s, owner in owners.items() if owner == name), None)
+                if seat is not None:
+                    await host.remove_player(room, seat)
+            elif move == "bots":  # now and then a table fills with bots and starts
+                owners = (await host.snapshot(room)).players
+                for seat in [s for s, owner in owners.items() if owner is None]:
+                    await host.add_bot(room, seat, "random")
+            elif move == "drop":
+                await conn.close()
+                await until_dropped(server, name)
+                del players[name]
+    expected_players: Counter[str] = Counter()
+    expected_addresses: Counter[str] = Counter()
+    for table in lobby.rooms.values():
+        if isinstance(table, BarbuTable) and table.state == "waiting":
+            for held in table.seats:
+                if held.owner is not None and held.peer is not None:
+                    expected_players[held.owner] += 1
+                    expected_addresses[held.peer.address] += 1
+    counts = lobby.waiting_seats
+    assert +counts._players == expected_players and +counts._addresses == expected_addresses
+    assert all(n <= 2 for n in expected_players.values()) and expected_players
+    assert sum(isinstance(t, BarbuTable) and t.state == "playing" for t in lobby.rooms.values()) >= 2

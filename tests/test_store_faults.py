@@ -412,3 +412,31 @@ async def test_a_bot_stays_in_its_seat_when_its_removal_cannot_be_stored(
         assert listed["players"]["E"] is None
     finally:
         await host.close()
+
+
+async def test_a_removal_or_a_seat_that_cannot_be_stored_changes_nothing_and_holds_no_place(
+    tmp_path: Path, serve: list[Serve]
+) -> None:
+    server = Serve(tmp_path / "barbu.sqlite3", "--max-waiting-seats", "1")
+    serve.append(server)
+    host, guest, other = [await Connection.connect(server.url, timeout=20) for _ in range(3)]
+    try:
+        await host.login("host")
+        await guest.login("guest")
+        await other.login("other")
+        first = await host.create_table("first")
+        second = await host.create_table("second")
+        await guest.sit(first, "E")
+        server.limit_file_size(1)
+        await _refused(host.remove_player(first, "E"), "store-unavailable")
+        await _refused(other.sit(first, "S"), "store-unavailable")
+        listed = {room["room"]: room for room in await host.list_rooms()}
+        assert listed[first]["players"] == {"N": None, "E": "guest", "S": None, "W": None}
+        server.limit_file_size(None)
+        await other.sit(second, "S")  # the refused seat held none of the player's one place
+        await host.remove_player(first, "E")
+        listed = {room["room"]: room for room in await host.list_rooms()}
+        assert listed[first]["players"]["E"] is None
+    finally:
+        for conn in (host, guest, other):
+            await conn.close()
