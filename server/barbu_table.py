@@ -710,7 +710,9 @@ class BarbuTable(Room):
         elif self.turn_time is not None:
             delay = max(self._turn_deadline(index) - loop.time(), 0.0)
         elif self.config.idle_turn is not None and seat.peer is not None:
-            self._timer = loop.call_later(self.config.idle_turn, self._spawn, self._idle, index, self.seq)
+            # Kept per turn: a seat that keeps coming back (``sit``) without playing is not given more time.
+            idle = max(self._turn_deadline(index, self.config.idle_turn) - loop.time(), 0.0)
+            self._timer = loop.call_later(idle, self._spawn, self._idle, index, self.seq)
             return
         else:
             return
@@ -747,13 +749,16 @@ class BarbuTable(Room):
         seat = self.seats[index]
         return self.turn_time is not None and not seat.is_bot and not seat.standin
 
-    def _turn_deadline(self, index: int) -> float:
-        """When (``loop.time()``) the turn timer plays for seat ``index`` at this action number: set when the
-        turn is first asked about, then kept, so coming back (a reload, a resume) does not restart the turn;
-        a restarted server gives the seat a whole turn again."""
-        assert self.turn_time is not None
+    def _turn_deadline(self, index: int, span: float | None = None) -> float:
+        """When (``loop.time()``) the turn timer plays for seat ``index`` at this action number (``span``
+        seconds, by default ``turn_time``, after the turn was first asked about; a table without a turn
+        timer uses it for ``config.idle_turn``): then kept, so coming back (a reload, a resume, a ``sit``
+        sent again and again) does not restart the turn; a restarted server gives the seat a whole turn
+        again."""
+        span = self.turn_time if span is None else span
+        assert span is not None
         if self._deadline is None or self._deadline[:2] != (self.seq, index):
-            self._deadline = (self.seq, index, asyncio.get_running_loop().time() + self.turn_time)
+            self._deadline = (self.seq, index, asyncio.get_running_loop().time() + span)
         return self._deadline[2]
 
     def turn_left_ms(self) -> int | None:

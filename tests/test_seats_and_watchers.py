@@ -6,6 +6,7 @@ and the per-address caps of rooms hold after a restart. Real servers on loopback
 
 from __future__ import annotations
 
+import asyncio
 import contextlib
 import random
 from collections import Counter
@@ -271,3 +272,22 @@ async def test_the_running_counts_of_waiting_seats_match_the_tables_after_any_mi
     assert +counts._players == expected_players and +counts._addresses == expected_addresses
     assert all(n <= 2 for n in expected_players.values()) and expected_players
     assert sum(isinstance(t, BarbuTable) and t.state == "playing" for t in lobby.rooms.values()) >= 2
+
+
+async def test_coming_back_again_and_again_does_not_put_off_the_idle_stand_in(
+    start_server: StartServer, connect: Connect
+) -> None:
+    server = await start_server(idle_turn=1.0)
+    room, by_seat = await four_at_table(server, connect, "stalling")
+    table = server.lobby.rooms[room] if server.lobby else None
+    assert isinstance(table, BarbuTable) and table.match is not None and table.match.to_move is not None
+    first = "NESW"[table.match.to_move]
+    staller = by_seat[first]
+    loop = asyncio.get_running_loop()
+    started = loop.time()
+    while not any(isinstance(push, Removed) for push in staller.take_pushes()):
+        assert loop.time() - started < 5, "the stalling seat was never handed to a stand-in"
+        with contextlib.suppress(ServerError):
+            await staller.sit(room)  # "I am here", without playing
+        await asyncio.sleep(0.2)
+    assert loop.time() - started < 2.5
