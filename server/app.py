@@ -24,6 +24,7 @@ from typing import Any, ClassVar
 from websockets.asyncio.server import Server, ServerConnection, serve
 from websockets.http11 import Request, Response
 
+from server.addresses import address_group
 from server.config import ServerConfig
 from server.connection import serve_connection
 from server.durability import GroupCommit
@@ -110,8 +111,9 @@ class BarbuServer:
 
     @property
     def url(self) -> str:
-        """``ws://host:port`` of the listener."""
-        return f"ws://{self.config.host}:{self.port}"
+        """``ws://host:port`` of the listener (an IPv6 host in brackets: ``ws://[::1]:8765``)."""
+        host = self.config.host
+        return f"ws://[{host}]:{self.port}" if ":" in host else f"ws://{host}:{self.port}"
 
     @property
     def share_url(self) -> str:
@@ -218,7 +220,7 @@ class CountedConnection(ServerConnection):
     def connection_made(self, transport: asyncio.BaseTransport) -> None:
         super().connection_made(transport)
         peer = transport.get_extra_info("peername")
-        self.counted = str(peer[0]) if isinstance(peer, tuple) and peer else "unknown"
+        self.counted = address_group(str(peer[0])) if isinstance(peer, tuple) and peer else "unknown"
         self.counts.add(self.counted)
 
     def connection_lost(self, exc: Exception | None) -> None:

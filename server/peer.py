@@ -23,6 +23,7 @@ from websockets.exceptions import ConnectionClosed
 
 from protocol import Message
 from protocol.encodings import Encoding, encode, transcode
+from server.addresses import address_group
 from server.ratelimit import EventWindow, TokenBucket
 from server.store import StoreUnavailable
 
@@ -90,9 +91,10 @@ class Peer:
 
     @property
     def address(self) -> str:
-        """The client's IP address as the server sees it (a reverse proxy's own, behind one)."""
+        """The client's IP address as the server sees it (a reverse proxy's own, behind one), as the
+        per-address caps count it: an IPv6 address as its /64 network (``server.addresses``)."""
         remote = self.ws.remote_address
-        return str(remote[0]) if isinstance(remote, tuple) and remote else "unknown"
+        return address_group(str(remote[0])) if isinstance(remote, tuple) and remote else "unknown"
 
     def __repr__(self) -> str:
         return f"<Peer {self.player or '?'} {self.ws.remote_address}>"

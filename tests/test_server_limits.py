@@ -12,6 +12,7 @@ from websockets.exceptions import InvalidStatus
 
 from client import ServerError
 from server import BarbuServer
+from server.addresses import address_group
 from server.solitaire_room import SolitaireRoom
 from tests.conftest import Connect, StartServer, until
 
@@ -153,3 +154,30 @@ async def test_one_address_holds_a_share_of_the_solitaire_rooms_and_deals_at_a_p
     assert info.value.code == "slow-down" and info.value.retry_after is not None
     assert 1 <= info.value.retry_after <= 60
     assert server.lobby is not None and len(server.lobby.rooms) == 3
+
+
+def test_an_ipv6_host_counts_as_its_64_network_and_a_mapped_ipv4_as_itself() -> None:
+    # A host given a /64 may use a new address for every connection: the caps count the network.
+    assert address_group("2001:db8:1:2::7") == address_group("2001:db8:1:2:ffff:1:2:3") == "2001:db8:1:2::/64"
+    assert address_group("2001:db8:1:3::7") == "2001:db8:1:3::/64"
+    assert address_group("fe80::1%eth0") == "fe80::/64"
+    assert address_group("::ffff:192.0.2.7") == "192.0.2.7"
+    assert address_group("192.0.2.7") == "192.0.2.7"
+    assert address_group("unknown") == "unknown"
+
+
+async def test_connections_over_ipv6_are_counted_by_their_network(
+    start_server: StartServer, connect: Connect
+) -> None:
+    server = await start_server(host="::1", max_connections_per_address=2)
+    url = server.url
+    opened = [await websockets.connect(url) for _ in range(2)]
+    assert server.connections.by_address == {"::/64": 2}
+    with pytest.raises(InvalidStatus) as info:
+        await websockets.connect(url)
+    assert info.value.response.status_code == 503
+    for ws in opened:
+        await ws.close()
+    player = await connect(server, "v6")
+    await player.list_rooms()
+    assert server.lobby is not None and server.lobby.online["v6"].address == "::/64"
