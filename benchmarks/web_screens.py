@@ -1,7 +1,8 @@
 """Screenshots of every screen of the browser client, on a desktop and on a 360-pixel phone, light and dark,
 for a person to look at (nothing is asserted). Starts a real server on a free loopback port.
 
-    .venv/bin/python benchmarks/web_screens.py [--out DIR]   # default: web-screens/ (PNG files)
+    .venv/bin/python benchmarks/web_screens.py [--out DIR] [--scheme light|dark] [--size desktop|phone]
+    # default: web-screens/ (PNG files), both schemes and both sizes
 """
 
 from __future__ import annotations
@@ -36,8 +37,13 @@ async def bots_match(server: BarbuServer, page: Page, base: str, tag: str) -> st
     return room
 
 
-async def shoot(page: Page, out: Path, name: str) -> None:
+async def shoot(page: Page, out: Path, name: str, screen: bool = False) -> None:
+    """The whole page as ``NAME.png``; with ``screen``, also what the screen shows as ``NAME-screen.png``
+    (the page as scrolled by itself, the hand kept at the bottom: what a phone player sees at once)."""
     await page.wait_for_timeout(250)
+    if screen:
+        await page.screenshot(path=str(out / f"{name}-screen.png"))
+        print(out / f"{name}-screen.png")
     await page.screenshot(path=str(out / f"{name}.png"), full_page=True)
     print(out / f"{name}.png")
 
@@ -73,22 +79,33 @@ async def screens(server: BarbuServer, out: Path, scheme: str, size: str) -> Non
         await shoot(invited, out, f"invite-login-{tag}")
         await invited.context.close()
         taken: set[str] = set()
-        for _ in range(2000):  # play on (each-hand rotation: you declare within 4 hands) until each is seen
-            if taken >= {"contract", "doubling", "table-play", "hand-summary"}:
+        phone = size == "phone"
+        wanted = {"contract", "doubling", "table-play", "dominoes-play", "hand-summary", "folded-summary"}
+        for _ in range(3000):  # play on (each-hand rotation: you declare within 4 hands) until each is seen
+            if taken >= wanted:
                 break
-            if await page.locator("[data-focus=close-summary]").count():
+            # The last hand's results folded above the next question.
+            if "folded-summary" not in taken and await page.locator("details.summary.folded").count():
+                await shoot(page, out, f"folded-summary-{tag}", screen=phone)
+                taken.add("folded-summary")
+            if await page.locator("[data-focus=close-summary]:visible").count():
                 if "hand-summary" not in taken:
                     await shoot(page, out, f"hand-summary-{tag}")
                     taken.add("hand-summary")
                 await page.click("[data-focus=close-summary]")
             elif await page.locator(".contract").count():
                 if "contract" not in taken:
-                    await shoot(page, out, f"contract-{tag}")
+                    await shoot(page, out, f"contract-{tag}", screen=phone)
                     taken.add("contract")
-                await page.click("[data-contract=no-tricks], [data-contract=no-queens] >> nth=0")
+                # Dominoes first (its rows seen), then the first contract left.
+                dominoes = page.locator("[data-contract=dominoes]")
+                await (dominoes if await dominoes.count() else page.locator(".contract").first).click()
+                await page.wait_for_timeout(100)
+                if await page.locator("[data-focus^=rank-]").count():
+                    await page.click("[data-focus^=rank-] >> nth=0")
             elif await page.locator("#double-title").count():
                 if "doubling" not in taken:
-                    await shoot(page, out, f"doubling-{tag}")
+                    await shoot(page, out, f"doubling-{tag}", screen=phone)
                     taken.add("doubling")
                 if await page.locator("[data-focus=no-double]").count():
                     await page.click("[data-focus=no-double]")
@@ -96,9 +113,13 @@ async def screens(server: BarbuServer, out: Path, scheme: str, size: str) -> Non
                     await page.locator("input[data-seat]").first.check()
                     await page.click("[data-focus=submit-double]")
             elif await page.locator(".hand .playable").count():
-                if "table-play" not in taken and await page.locator(".trick .card, .rows .card").count() >= 2:
-                    await shoot(page, out, f"table-play-{tag}")
+                trick = await page.locator(".trick .card").count()
+                if "table-play" not in taken and trick >= 2 and await page.locator(".last-trick").count():
+                    await shoot(page, out, f"table-play-{tag}", screen=phone)
                     taken.add("table-play")
+                if "dominoes-play" not in taken and await page.locator(".rows .card").count() >= 2:
+                    await shoot(page, out, f"dominoes-play-{tag}", screen=phone)
+                    taken.add("dominoes-play")
                 await page.locator(".hand .playable").first.click()
             elif await page.locator("[data-focus=pass]").count():
                 await page.click("[data-focus=pass]")
@@ -141,14 +162,14 @@ async def screens(server: BarbuServer, out: Path, scheme: str, size: str) -> Non
         await browser.close()
 
 
-async def main(out: Path) -> None:
+async def main(out: Path, schemes: list[str], sizes: list[str]) -> None:
     out.mkdir(parents=True, exist_ok=True)
     with tempfile.TemporaryDirectory() as tmp:
         config = ServerConfig(host="127.0.0.1", port=0, db=f"{tmp}/screens.sqlite3", bot_delay=0.0)
         async with BarbuServer(config) as server:
             started = time.monotonic()
-            for scheme in ("light", "dark"):
-                for size in ("desktop", "phone"):
+            for scheme in schemes:
+                for size in sizes:
                     await screens(server, out, scheme, size)
             print(f"screens saved in {out} ({time.monotonic() - started:.0f} s)")
 
@@ -156,7 +177,11 @@ async def main(out: Path) -> None:
 if __name__ == "__main__":
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--out", type=Path, default=Path("web-screens"), help="folder for the PNG files")
+    parser.add_argument("--scheme", choices=["light", "dark"], action="append", help="only this (repeatable)")
+    parser.add_argument(
+        "--size", choices=["desktop", "phone"], action="append", help="only this (repeatable)"
+    )
     args = parser.parse_args()
     if not chromium_found():
         sys.exit(f"web_screens: {MISSING}")
-    asyncio.run(main(args.out))
+    asyncio.run(main(args.out, args.scheme or ["light", "dark"], args.size or ["desktop", "phone"]))

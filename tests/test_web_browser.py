@@ -3,17 +3,19 @@ loopback port. Skipped, naming the package, when Chromium is not installed."""
 
 from __future__ import annotations
 
+import asyncio
 import contextlib
+import json
 import re
 import time
 from collections.abc import AsyncIterator, Awaitable, Callable
 from typing import Any
 
 import pytest
-from playwright.async_api import Browser, Page, async_playwright
+from playwright.async_api import Browser, Page, WebSocketRoute, async_playwright
 from playwright.async_api import TimeoutError as PlaywrightTimeout
 
-from client import Connection
+from client import Connection, ServerError
 from engine.cards import SEATS, texts
 from server import BarbuServer
 from server.barbu_table import BarbuTable
@@ -113,6 +115,41 @@ async def _own_column_shown(page: Page, within: str) -> bool:
     )
 
 
+#: What the table page shows and asks, read in one step. A folded summary (the seat asked its next question)
+#: is opened to be read.
+PAGE_STATE = """() => {
+  const one = (selector) => document.querySelector(selector);
+  const text = (selector) => { const el = one(selector); return el ? el.innerText : null; };
+  const box = one('.summary');
+  let summary = null;
+  if (box) {
+    const folded = box.tagName === 'DETAILS' && !box.open;
+    const height = box.getBoundingClientRect().height;
+    if (folded) box.open = true;
+    const own = box.querySelector('th.own').getBoundingClientRect();
+    const edge = box.getBoundingClientRect();
+    summary = {
+      folded, height, title: box.querySelector('h2').innerText,
+      settlements: box.querySelector('.settlements').innerText,
+      own_shown: own.left >= edge.left && own.right <= Math.min(edge.right, innerWidth),
+    };
+  }
+  return {
+    summary,
+    asked: Boolean(one('.prompt .choice')),
+    contract: Boolean(one('.contract')),
+    turn: text('.seat.bottom .turn'),
+    doubling: text('#double-title'),
+    boxes: [...document.querySelectorAll('input[data-seat]')].map((b) => ({ seat: b.dataset.seat, checked: b.checked })),
+    no_double: Boolean(one('[data-focus=no-double]')),
+    must: document.querySelectorAll('.must').length,
+    playable: [...document.querySelectorAll('.hand .playable')].map((card) => card.dataset.card),
+    your_turn: text('.your-turn'),
+    pass: Boolean(one('[data-focus=pass]')),
+  };
+}"""
+
+
 @pytest.mark.parametrize("phone", [False, True], ids=["desktop-player", "phone-player"])
 async def test_a_hand_by_clicks_reload_and_a_watcher_from_the_invite_link(
     start_server: StartServer, open_page: OpenPage, phone: bool
@@ -166,25 +203,16 @@ async def test_a_hand_by_clicks_reload_and_a_watcher_from_the_invite_link(
         await _no_hidden_card(ann, table, seat)
         await _no_hidden_card(bob, table, None)
         hand_number = match.hand_number
-        # The summary goes away by itself once the next hand's first card is played (a bot may lead at
-        # once): read it in one step, and skip the close when it has already gone.
-        summary = await ann.evaluate(
-            """() => {
-              const box = document.querySelector('.summary');
-              if (!box) return null;
-              const own = box.querySelector('th.own').getBoundingClientRect();
-              const edge = box.getBoundingClientRect();
-              return {
-                title: box.querySelector('h2').innerText,
-                settlements: box.querySelector('.settlements').innerText,
-                own_shown: own.left >= edge.left && own.right <= Math.min(edge.right, innerWidth),
-              };
-            }"""
-        )
+        # What the page shows and asks, read in one step: the page redraws as the bots play, so a count
+        # followed by a read may see two different screens.
+        seen = await ann.evaluate(PAGE_STATE)
+        summary = seen["summary"]
         if summary is not None:
             assert "Hand " in summary["title"]  # the end-of-hand summary
             if phone:  # the player's own column first: on screen without a sideways scroll
                 assert summary["own_shown"]
+            if summary["folded"]:  # asked the next question, the summary is one line above it
+                assert seen["asked"] and summary["height"] < 64, summary
             words = summary["settlements"]
             if doubled and not settled and "doubled" in words:  # each settlement, as the terminal says it
                 mine = SEAT_NAMES[SEATS[seat]]
@@ -206,6 +234,8 @@ async def test_a_hand_by_clicks_reload_and_a_watcher_from_the_invite_link(
                 """() => {
                   const close = document.querySelector('[data-focus=close-summary]');
                   if (!close) return null;
+                  const folded = close.closest('details');
+                  if (folded) folded.open = true;  // opened (a tap on its line), then closed
                   close.focus();  // as a click or a tap does, in one step with the click
                   close.click();
                   const next = document.querySelector(".prompt button, .prompt input, .hand [tabindex='0']");
@@ -213,40 +243,34 @@ async def test_a_hand_by_clicks_reload_and_a_watcher_from_the_invite_link(
                 }"""
             )
             assert closed is not False, "the summary closed: the focus goes on to the prompt or the hand"
-        elif await ann.locator(".contract").count():
-            assert await ann.inner_text(".seat.bottom .turn") == "to choose the contract"  # the seat's badge
-            await ann.locator(".contract").first.click()  # a contract; Trumps and Dominoes ask more
+        elif seen["contract"]:
+            assert seen["turn"] == "to choose the contract"  # the seat's badge
+            await _click_soon(ann, ".contract >> nth=0")  # a contract; Trumps and Dominoes ask more
             await ann.wait_for_timeout(100)
             if await ann.locator(".choice .buttons button").count():
-                await ann.locator(".choice .buttons button").first.click()  # the trump suit / starting rank
+                await _click_soon(ann, ".choice .buttons button >> nth=0")  # the trump suit / starting rank
             chose = True
-        elif await ann.locator("#double-title").count():
-            assert (await ann.inner_text(".seat.bottom .turn")).startswith("to "), "to double / to redouble"
-            box = ann.locator("input[data-seat]").first
-            if await box.count() and not doubled and "Doubling" in await ann.inner_text("#double-title"):
-                if not await box.is_checked():  # nothing ticked: told by the button, in view (a phone too)
+        elif seen["doubling"]:
+            assert seen["turn"] and seen["turn"].startswith("to "), "to double / to redouble"
+            boxes = seen["boxes"]
+            if boxes and not doubled and "Doubling" in seen["doubling"]:
+                if not boxes[0]["checked"]:  # nothing ticked: told by the button, in view (a phone too)
                     await ann.click("[data-focus=submit-double]")
                     refusal = ann.locator(".prompt .refusal")
                     assert "Tick the players you double" in await refusal.inner_text()
                     assert await refusal.evaluate(
                         "el => el.getBoundingClientRect().bottom <= innerHeight + 1"
                     )
-                await box.check()
+                await ann.locator(f"input[data-seat={boxes[0]['seat']}]").check()
                 await ann.click("[data-focus=submit-double]")
                 doubled = True
-            elif await ann.locator("[data-focus=no-double]").count():
-                await ann.click("[data-focus=no-double]")
+            elif seen["no_double"]:
+                await _click_soon(ann, "[data-focus=no-double]")
             else:  # the must-double rule: the declarer must be doubled
-                await ann.wait_for_timeout(200)  # a prompt being redrawn as the page moved on: look again
-                if (
-                    await ann.locator("[data-focus=no-double]").count()
-                    or not await ann.locator("#double-title").count()
-                ):
-                    continue
-                assert await ann.locator(".must").count() == 1, await ann.inner_text(".prompt")
+                assert seen["must"] == 1, seen
                 await ann.check(f"input[data-seat={SEATS[match.hand.declarer]}]")
                 await ann.click("[data-focus=submit-double]")
-        elif await ann.locator(".hand .playable").count():
+        elif seen["playable"]:
             if chose and doubled and not reloaded and len(match.hand.trick) == 0 and len(own) < 13:
                 before = sorted(await _shown_cards(ann, ".hand"))
                 await ann.reload()
@@ -255,11 +279,11 @@ async def test_a_hand_by_clicks_reload_and_a_watcher_from_the_invite_link(
                 assert f"Hand {hand_number} of 28" in await ann.inner_text(".where")
                 reloaded = True
                 continue
-            words = await ann.inner_text(".your-turn")
+            words = seen["your_turn"] or ""
             assert ("(tap it)" in words) == phone, words  # a touch screen is tapped, a desktop clicked
-            await ann.locator(".hand .playable").first.click()
-        elif await ann.locator("[data-focus=pass]").count():
-            await ann.click("[data-focus=pass]")
+            await _click_soon(ann, f".hand [data-card='{seen['playable'][0]}']")
+        elif seen["pass"]:
+            await _click_soon(ann, "[data-focus=pass]")
         await ann.wait_for_timeout(60)
     assert await ann.locator(".scores").count() == 1
     await ann.click("text=Score sheet")
@@ -272,7 +296,27 @@ async def test_a_hand_by_clicks_reload_and_a_watcher_from_the_invite_link(
     await bob.wait_for_selector(".chat-log li:has-text('well played')")
     phone_page = ann if phone else bob
     assert await phone_page.evaluate("document.documentElement.scrollWidth") <= PHONE["width"]
+    await phone_page.click("text=Score sheet")  # a player's or a watcher's sheet fits the phone's width
+    await phone_page.wait_for_selector("dialog.sheet tbody tr")
+    fits = await phone_page.evaluate(SHEET_FITS)
+    assert fits["inside"] and fits["nothing_cut"] and fits["columns_shown"], fits
+    await phone_page.click("[data-focus=close-sheet]")
     assert errors == []
+
+
+#: Whether the open score sheet fits the screen's width: the dialog inside the screen, its table needing no
+#: sideways scroll, every column's head (the hand, the four seats) inside the dialog.
+SHEET_FITS = """() => {
+  const dialog = document.querySelector('dialog.sheet').getBoundingClientRect();
+  const scroll = document.querySelector('dialog.sheet .scroll');
+  const heads = [...document.querySelectorAll('dialog.sheet thead th')].map((th) => th.getBoundingClientRect());
+  return {
+    inside: dialog.left >= 0 && dialog.right <= innerWidth,
+    nothing_cut: scroll.scrollWidth <= scroll.clientWidth + 1,
+    columns_shown: heads.length === 5 && heads.every((r) => r.left >= dialog.left && r.right <= dialog.right),
+    widths: [dialog.left, dialog.right, scroll.scrollWidth, scroll.clientWidth, innerWidth],
+  };
+}"""
 
 
 async def test_a_winnable_deal_says_so(server: BarbuServer, open_page: OpenPage) -> None:
@@ -603,16 +647,20 @@ async def test_focus_rings_for_the_keyboard_only_and_plain_words_for_screen_read
 
 
 MY_TURN = ".hand .playable, .prompt .choice, [data-focus=pass]"
-SCROLL_UP_UNLESS_MY_TURN = f"""() => {{
+SCROLL_DOWN_UNLESS_MY_TURN = f"""() => {{
   if (document.querySelector({MY_TURN!r})) return null;
-  window.scrollTo(0, 0);
-  const hand = document.querySelector('.hand').getBoundingClientRect();
-  return hand.top >= innerHeight;
+  window.scrollTo(0, document.documentElement.scrollHeight);
+  return document.querySelector('.felt').getBoundingClientRect().top < 0;
 }}"""
+#: Asked a question, the whole question and the hand are on screen (the question above the hand, kept at the
+#: bottom); to play, the seats, the trick and the hand.
 ASKED_IN_VIEW = """() => {
-  const asked = document.querySelector('.prompt .choice') || document.querySelector('.hand');
-  const box = asked.getBoundingClientRect();
-  return box.top < innerHeight && box.bottom > 0 && scrollY > 0;
+  const shown = (el) => { const r = el.getBoundingClientRect(); return r.top >= -0.5 && r.bottom <= innerHeight + 0.5; };
+  const choice = document.querySelector('.prompt .choice');
+  const hand = document.querySelector('.hand');
+  const asked = choice ? [choice] : [...document.querySelectorAll('.seat .who, .trick .card')];
+  return [...hand.querySelectorAll('.card')].every(shown) && asked.every(shown)
+    && (!choice || choice.getBoundingClientRect().bottom <= hand.getBoundingClientRect().top + 0.5);
 }"""
 
 
@@ -637,8 +685,8 @@ async def _answer(page: Page) -> None:
 async def test_on_a_phone_the_question_or_hand_comes_into_view_on_the_seats_turn(
     start_server: StartServer, open_page: OpenPage
 ) -> None:
-    """Scrolled up to the felt while others play, a phone player finds the question (contract, doubles) or
-    the hand on screen when it becomes their turn."""
+    """Scrolled down to the chat while others play, a phone player finds the question (contract, doubles)
+    and the hand on screen when it becomes their turn; to play, the seats, the trick and the hand."""
     server = await start_server(bot_delay=0.5)
     page = await open_page(viewport={"width": 360, "height": 560}, is_mobile=True, has_touch=True)
     await _login(page, server.share_url, "pia")
@@ -650,12 +698,12 @@ async def test_on_a_phone_the_question_or_hand_comes_into_view_on_the_seats_turn
     deadline = time.monotonic() + 60
     while seen < 3:
         assert time.monotonic() < deadline, seen
-        below = await page.evaluate(SCROLL_UP_UNLESS_MY_TURN)
-        if below is None:  # already this seat's turn: answer, and scroll up while the others play
+        away = await page.evaluate(SCROLL_DOWN_UNLESS_MY_TURN)
+        if away is None:  # already this seat's turn: answer, and scroll down while the others play
             await _answer(page)
             await page.wait_for_timeout(100)
             continue
-        assert below, "scrolled up, the hand is below the fold (else this test checks nothing)"
+        assert away, "scrolled down, the felt is above the screen (else this test checks nothing)"
         await page.wait_for_selector(MY_TURN, timeout=20000)
         assert await page.evaluate(ASKED_IN_VIEW), "the seat's turn came, off screen"
         seen += 1
@@ -694,7 +742,7 @@ async def test_the_host_who_left_sees_the_finished_tables_ranking_from_its_link(
         text = await page.locator(".ranking").inner_text()
         assert "is over" in text and "cleo (" in text, text
         for seat, total in totals.items():
-            assert f"({SEAT_NAMES[seat]}) {total}" in text, text
+            assert f"({SEAT_NAMES[seat]}) {total}".replace("-", "−") in text, text  # one minus sign
         return text
 
     await cleo.goto(f"{url}#table={room}")
@@ -772,12 +820,15 @@ async def test_solitaire_on_a_phone_shows_every_index_and_the_board_stays_put(
     assert hidden == [], f"covered cards whose rank and suit are cut: {hidden}"
     assert await _contrast(page, ".slot .muted") >= 4.5  # "waste", "A" on the felt
 
+    # The line kept above the board says what to do, rather than leaving a blank below the buttons.
+    how = "Tap a card, then where it goes; a double tap sends a card to its foundation."
+    assert await page.inner_text(".message-line") == how
     top = await page.eval_on_selector(".layout", "el => el.getBoundingClientRect().top")
     await page.locator("[data-pile=t2]").last.click()
     assert "now tap where it goes" in await page.inner_text(".message-line")
     assert await page.eval_on_selector(".layout", "el => el.getBoundingClientRect().top") == top
     await page.locator("[data-pile=t2]").last.click()  # the same pile again: the move is dropped
-    assert await page.inner_text(".message-line") == ""
+    assert await page.inner_text(".message-line") == how
     assert await page.eval_on_selector(".layout", "el => el.getBoundingClientRect().top") == top
 
     assert server.lobby is not None
@@ -1024,3 +1075,272 @@ async def test_a_hint_says_a_lost_game_offering_undo_and_a_guess_as_a_guess(
     guess = await page.wait_for_selector(".hint:has-text('no sure win found')")
     assert guess is not None
     assert (await guess.inner_text()).startswith("Hint: no sure win found; a reasonable move: ")
+
+
+PHONE_SCREEN: dict[str, Any] = {"viewport": PHONE, "is_mobile": True, "has_touch": True}
+
+#: What a phone player sees at once, read in one step: whether each thing is wholly on screen (its box inside
+#: the screen; a question also above the hand kept at the bottom), and the words shown.
+ON_SCREEN = """() => {
+  const all = (selector) => [...document.querySelectorAll(selector)];
+  const shown = (el) => { const r = el.getBoundingClientRect();
+    return r.top >= -0.5 && r.left >= -0.5 && r.bottom <= innerHeight + 0.5 && r.right <= innerWidth + 0.5; };
+  const hand = document.querySelector('.hand');
+  const handTop = hand ? hand.getBoundingClientRect().top : innerHeight;
+  const choice = document.querySelector('.prompt .choice');
+  const summary = document.querySelector('.summary');
+  const last = document.querySelector('.last-trick');
+  return {
+    doubling: Boolean(document.querySelector('#double-title')),
+    no_double: Boolean(document.querySelector('[data-focus=no-double]')),
+    playable: all('.hand .playable').map((card) => card.dataset.card),
+    pass: Boolean(document.querySelector('[data-focus=pass]')),
+    hand_cards: all('.hand .card').length,
+    hand_shown: all('.hand .card').every(shown),
+    choice_shown: choice ? shown(choice) && choice.getBoundingClientRect().bottom <= handTop + 0.5 : null,
+    seats_shown: all('.seat .who').length === 4 && all('.seat .who').every(shown),
+    trick_cards: all('.trick .card').length,
+    trick_shown: all('.trick .card').every(shown),
+    rows_shown: all('.rows .row').length === 4 && all('.rows .row').every(shown),
+    last_trick: last ? shown(last) : null,
+    why: (document.querySelector('details.why') || {}).textContent || '',
+    summary: summary ? { folded: summary.matches('details.folded:not([open])'), height: summary.getBoundingClientRect().height } : null,
+    stats: all('.seat .stats').map((el) => el.textContent),
+    score_rows: all('.scores tbody th').map((el) => el.textContent),
+    dealer: all('.badge.dealer').map((el) => el.innerText),
+    unopened: all('.row.unopened').map((el) => el.getBoundingClientRect().height),
+    where: (document.querySelector('.where') || {}).textContent || '',
+    text: document.body.innerText,
+    width: document.documentElement.scrollWidth,
+  };
+}"""
+
+
+def _first_choice(view: dict[str, Any]) -> dict[str, Any]:
+    """The drivers' choice: No tricks in hand 1 (every contract score negative or nil), Dominoes in hand 2;
+    no double, no redouble (unless the rules require one); the first card or pass offered."""
+    legal: list[dict[str, Any]] = view["legal"]
+    if view["phase"] == "contract":
+        wanted = "no-tricks" if view["hand_number"] == 1 else "dominoes"
+        return next((a for a in legal if a["contract"] == wanted), legal[0])
+    if view["phase"] in ("double", "redouble"):
+        return min(legal, key=lambda a: len(a.get("targets", [])))
+    return legal[0]
+
+
+async def _drive(conns: dict[str, Connection], room: str, table: BarbuTable) -> None:
+    """Act for the seats of ``conns`` whenever one of them is to move (``_first_choice``), until cancelled."""
+    while True:
+        match = table.match
+        seat = SEATS[match.to_move] if match is not None and match.to_move is not None else None
+        if seat in conns:
+            view = (await conns[seat].snapshot(room)).view
+            if view is not None and view["legal"] and view["to_move"] == seat:
+                with contextlib.suppress(ServerError):  # the table moved on meanwhile
+                    await conns[seat].act(room, seat, _first_choice(view))
+        await asyncio.sleep(0.02)
+
+
+async def test_a_phone_player_sees_the_hand_the_trick_and_the_seats_at_once(
+    server: BarbuServer, open_page: OpenPage
+) -> None:
+    """On a 360x740 phone, through a No tricks hand and into a Dominoes hand: deciding a double, the whole
+    question and the whole hand are on screen, and the must-double rule is explained (a "Why?"); at each
+    play, the four seats, the trick, the last trick and the hand, all at once; the last hand's results fold
+    to one line above the next question; Dominoes says cards left, not tricks, its unopened rows one short
+    line each; the dealer's mark is a word; every number's minus is "−"; a card the finger is on stays the
+    same element through a chat line and the clock's ticks (a tap in flight lands)."""
+    conns = {seat: await Connection.connect(server.url) for seat in SEATS}
+    for seat, conn in conns.items():
+        await conn.login(f"p{seat.lower()}")
+    room = await conns["N"].create_table("phone", turn_time=300)
+    for seat, conn in conns.items():
+        await conn.sit(room, seat)
+    table = _table(server, room)
+    await until(lambda: table.match is not None, "the start")
+    assert table.match is not None
+    mine = SEATS[(table.match.hand.declarer + 1) % 4]  # the first to double, in every hand of this declarer
+    token = conns[mine].token
+    await conns.pop(mine).close()
+    page = await open_page(**PHONE_SCREEN)
+    await page.add_init_script(f"localStorage.setItem('barbu.token', {token!r})")
+    await page.goto(server.share_url)
+    await page.wait_for_selector(".seat.bottom .who")
+    driver = asyncio.create_task(_drive(conns, room, table))
+    seen: set[str] = set()
+    try:
+        deadline = time.monotonic() + 120
+        while "dominoes" not in seen:
+            assert time.monotonic() < deadline, seen
+            on = await page.evaluate(ON_SCREEN)
+            assert on["width"] <= PHONE["width"]
+            assert not re.search(r"(?<![\w-])-\d", on["text"]), "a minus shown as a hyphen"
+            assert all(mark == "dealer" for mark in on["dealer"]), on["dealer"]
+            if on["where"].startswith("Hand 2"):  # after No tricks, negative totals: with the one minus sign
+                assert re.search(r"total −\d", on["text"]), on["text"]
+            if on["doubling"]:
+                assert on["hand_cards"] == 13 and on["hand_shown"], "the hand, on screen while deciding"
+                assert on["choice_shown"], "the whole doubling question, on screen above the hand"
+                assert "Why?" in on["why"] and "at least twice" in on["why"], on["why"]
+                if on["summary"] is not None:  # hand 2: the last hand's results folded to a line
+                    assert on["summary"]["folded"] and on["summary"]["height"] < 64, on["summary"]
+                    seen.add("folded")
+                seen.add("double")
+                if on["no_double"]:
+                    await _click_soon(page, "[data-focus=no-double]")
+                else:
+                    await _click_soon(page, "[data-focus=submit-double]")
+            elif on["playable"] or on["pass"]:
+                assert on["hand_shown"] and on["seats_shown"], on
+                if "Dominoes" in on["where"]:
+                    assert on["rows_shown"], "the four rows on screen"
+                    assert not [s for s in on["stats"] if "trick" in s], on["stats"]
+                    assert all(re.search(r"\d+ cards? left|out \d|last", s) for s in on["stats"]), on["stats"]
+                    assert "Tricks" not in on["score_rows"] and "Cards left" in on["score_rows"]
+                    assert all(height <= 30 for height in on["unopened"]), on["unopened"]
+                    if on["unopened"]:
+                        seen.add("dominoes")
+                else:
+                    assert on["trick_shown"], "the trick on screen"
+                    if on["trick_cards"] >= 2:
+                        seen.add("trick")
+                    if on["last_trick"] is not None:
+                        assert on["last_trick"], "the last trick on screen"
+                        seen.add("last-trick")
+                    if "kept" not in seen:
+                        await _a_card_survives_redraws(page, conns, room)
+                        seen.add("kept")
+                if on["pass"]:
+                    await _click_soon(page, "[data-focus=pass]")
+                else:
+                    await _click_soon(page, f".hand [data-card='{on['playable'][0]}']")
+            await page.wait_for_timeout(40)
+    finally:
+        driver.cancel()
+        with contextlib.suppress(asyncio.CancelledError):
+            await driver
+        for conn in conns.values():
+            await conn.close()
+    assert seen >= {"double", "folded", "trick", "last-trick", "kept", "dominoes"}, seen
+
+
+async def _a_card_survives_redraws(page: Page, conns: dict[str, Connection], room: str) -> None:
+    """A card of the hand stays the same element, in the page, while a chat line arrives (the table redraws)
+    and the turn clock ticks."""
+    clock = await page.evaluate(
+        "() => { window.kept = document.querySelector('.hand .card');"
+        " return document.querySelector('.clock').textContent; }"
+    )
+    await next(iter(conns.values())).chat(room, "nice hand")
+    await page.wait_for_selector(".chat-log li:has-text('nice hand')")
+    await page.wait_for_function(f"() => document.querySelector('.clock').textContent !== {clock!r}")
+    same = await page.evaluate(
+        """() => window.kept.isConnected
+             && window.kept === document.querySelector(`.hand [data-card="${window.kept.dataset.card}"]`)"""
+    )
+    assert same, "the card under the finger was replaced by a redraw"
+
+
+class SlowNews:
+    """Holds back the pushes (messages with no ``id``) the server sends a page while ``on``, as a slow network
+    would, so the page acts on a table it has not yet heard change; replies to its requests pass at once."""
+
+    def __init__(self) -> None:
+        self.on = False
+        self.held: list[tuple[WebSocketRoute, str | bytes]] = []
+
+    def route(self, page_side: WebSocketRoute) -> None:
+        server_side = page_side.connect_to_server()
+
+        def from_server(message: str | bytes) -> None:
+            push = isinstance(message, str) and json.loads(message).get("id") is None
+            if self.on and push:
+                self.held.append((page_side, message))
+            else:
+                page_side.send(message)
+
+        server_side.on_message(from_server)
+        page_side.on_message(server_side.send)
+
+    def release(self) -> None:
+        self.on = False
+        for page_side, message in self.held:
+            page_side.send(message)
+        self.held.clear()
+
+
+async def _told_at_seat(page: Page, seat: str) -> str:
+    """The refusal shown in ``seat``'s box, once it is on screen (and none at the top of the table)."""
+    notice = page.locator(f".seat[aria-label^='{SEAT_NAMES[seat]}:'] .notice")
+    await notice.wait_for()
+    where = await notice.evaluate(
+        "el => { const r = el.getBoundingClientRect(); return r.top >= 0 && r.bottom <= innerHeight; }"
+    )
+    assert where, "the refusal is on screen"
+    assert await page.locator(".table-screen > .notice").count() == 0
+    words: str = await notice.inner_text()
+    return words
+
+
+async def test_a_refused_bot_or_seat_is_told_at_that_seat_on_a_phone(
+    server: BarbuServer, open_page: OpenPage
+) -> None:
+    """The host on a phone adds a bot to a seat someone took a moment ago (the page had not heard yet), and a
+    guest sits there: each refusal is told in that seat's box, on screen, with the seat in words."""
+    news = SlowNews()
+    host = await open_page(**PHONE_SCREEN)
+    await host.route_web_socket(lambda url: True, news.route)
+    await _login(host, server.share_url, "hana")
+    await host.wait_for_selector("#table-name")
+    await host.fill("#table-name", "late news")
+    await host.click("text=Create and sit down")
+    await host.wait_for_selector("[data-focus^=bot-]")
+    room = host.url.rpartition("=")[2]
+    table = _table(server, room)
+    free = [SEATS[i] for i, s in enumerate(table.seats) if s.owner is None]
+    guest_news = SlowNews()
+    guest = await open_page(**PHONE_SCREEN)
+    await guest.route_web_socket(lambda url: True, guest_news.route)
+    await _login(guest, f"{server.share_url}#table={room}", "gus")
+    await guest.wait_for_selector(f"[data-focus=sit-{free[0]}]")
+
+    news.on = guest_news.on = True
+    zed = await Connection.connect(server.url)
+    await zed.login("zed")
+    await zed.sit(room, free[0])
+    await host.click(f"[data-focus=bot-{free[0]}]")
+    words = await _told_at_seat(host, free[0])
+    assert f"seat {SEAT_NAMES[free[0]]} is not empty" in words, words
+    await guest.click(f"[data-focus=sit-{free[0]}]")
+    words = await _told_at_seat(guest, free[0])
+    assert SEAT_NAMES[free[0]] in words and f" {free[0]} " not in words, words
+    news.release()
+    guest_news.release()
+    await host.wait_for_selector(f".seat[aria-label^='{SEAT_NAMES[free[0]]}:'] .who:has-text('zed')")
+    await zed.close()
+
+
+async def test_the_lobby_offers_to_watch_only_games_being_played(
+    server: BarbuServer, open_page: OpenPage
+) -> None:
+    """The lobby's "Games being played" lists the solitaire games still in play, not a finished one."""
+    pat = await Connection.connect(server.url)
+    await pat.login("pat")
+    playing = await pat.open_solitaire("forty-thieves", seed=3)
+    quin = await Connection.connect(server.url)
+    await quin.login("quin")
+    over = await quin.open_solitaire("forty-thieves", seed=4)
+    await quin.resign(over.room)
+    listed = {room["room"]: room for room in (await pat.lobby()).rooms}
+    assert listed[over.room]["result"], "a finished game still listed (else this test checks nothing)"
+    page = await open_page()
+    await _login(page, server.share_url, "viv")
+    await page.wait_for_selector(f"[data-focus=game-{playing.room}]")
+    section = page.locator("section:has(#sol-title)")
+    assert "Games being played" in await section.inner_text()
+    assert await page.locator(f"[data-focus=game-{over.room}]").count() == 0
+    await pat.resign(playing.room)  # nothing in play: the heading goes too
+    await page.wait_for_selector(f"[data-focus=game-{playing.room}]", state="detached", timeout=10_000)
+    assert "Games being played" not in await section.inner_text()
+    await pat.close()
+    await quin.close()

@@ -1,5 +1,6 @@
 // The table's chat: what was said, and a line to say something.
 import { h } from "./dom.js";
+import { noticeLine } from "./table_prompt.js";
 
 /** The chat panel; `state.chat` holds the chat pushes received at this table. */
 export function chatPanel(state, actions) {
@@ -11,10 +12,10 @@ export function chatPanel(state, actions) {
     const text = input.value.trim();
     if (!text) return;
     state.draft = "";
-    actions.request("chat", { text });
+    actions.request("chat", { text }, "chat");
   });
   const log = h("ol", { class: "chat-log", "aria-live": "polite", "aria-label": "chat" },
     state.chat.slice(-50).map((m) => h("li", {}, h("b", {}, m.name), " ", m.text)));
   queueMicrotask(() => { log.scrollTop = log.scrollHeight; });
-  return h("section", { class: "chat", "aria-label": "chat" }, h("h3", {}, "Chat"), log, form);
+  return h("section", { class: "chat", "aria-label": "chat" }, h("h3", {}, "Chat"), log, form, noticeLine(state, "chat"));
 }

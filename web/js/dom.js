@@ -27,10 +27,21 @@ export function append(el, children) {
   return el;
 }
 
-/** Replace every child of `el` with `children`. */
+/**
+ * Make `children` (elements, strings, arrays, null skipped) the children of `el`. An element that is already
+ * a child and stays one is left where it is, never taken out and put back (a kept card under a finger stays
+ * the same node, in the page, all along); the others are replaced.
+ */
 export function fill(el, ...children) {
-  el.replaceChildren();
-  return append(el, children);
+  const nodes = children.flat(Infinity).filter((child) => child !== null && child !== undefined && child !== false)
+    .map((child) => (child instanceof Node ? child : document.createTextNode(String(child))));
+  const keep = new Set(nodes);
+  for (const old of [...el.childNodes]) if (!keep.has(old)) old.remove();
+  nodes.forEach((node, i) => {
+    const at = el.childNodes[i] || null;
+    if (at !== node) el.insertBefore(node, at);
+  });
+  return el;
 }
 
 /**

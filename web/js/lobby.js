@@ -1,7 +1,7 @@
 // The lobby: tables (live), a new table, solitaire games with the day's deals, finished matches to replay.
 import { button, fill, h, keepFocus, select } from "./dom.js";
 import { gamePicker } from "./solitaire_picker.js";
-import { POLICIES, SEATS, SEAT_NAMES, VARIANTS, countText, playerText, variantsText } from "./words.js";
+import { POLICIES, SEATS, SEAT_NAMES, VARIANTS, countText, numberText, playerText, variantsText } from "./words.js";
 
 const REFRESH_MS = 3000;
 
@@ -36,7 +36,7 @@ export function lobbyScreen(app) {
     fill(matches, reply.matches.length
       ? h("ul", { class: "plain" }, reply.matches.map((match) => h("li", {},
         button(`Replay “${match.name}”`, () => app.go("replay", match.match)), " ",
-        SEATS.map((seat) => `${playerText(match.players[seat])} ${match.totals[seat]}`).join(" · "),
+        SEATS.map((seat) => `${playerText(match.players[seat])} ${numberText(match.totals[seat])}`).join(" · "),
         " — ", new Date(match.finished * 1000).toLocaleString())))
       : h("p", {}, "No match has finished on this server yet."));
   }
@@ -101,7 +101,7 @@ function dailyTables(days) {
       day.results.length
         ? h("table", {}, h("thead", {}, h("tr", {}, h("th", {}, "Player"), h("th", {}, "Result"), h("th", {}, "Cards home"), h("th", {}, "Moves"))),
           h("tbody", {}, day.results.map((row) => h("tr", {},
-            h("td", {}, row.player), h("td", {}, row.won ? "won" : "not won"), h("td", {}, row.score), h("td", {}, row.moves)))))
+            h("td", {}, row.player), h("td", {}, row.won ? "won" : "not won"), h("td", {}, numberText(row.score)), h("td", {}, row.moves)))))
         : h("p", { class: "muted" }, "Nobody has finished it yet today."))));
 }
 

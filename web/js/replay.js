@@ -4,7 +4,7 @@ import { cardFace, cardName, rankIndex, sortHand } from "./cards.js";
 import { button, fill, h, redraw } from "./dom.js";
 import { doublesText, settlementList } from "./table_score.js";
 import { dominoRows } from "./table_view.js";
-import { SEATS, SEAT_NAMES, cardsInText, contractText, playerText } from "./words.js";
+import { SEATS, SEAT_NAMES, cardsInText, contractText, numberText, playerText, signedText } from "./words.js";
 
 /** The position after the first `step` events of `hand` (a "replay" hand). */
 export function position(hand, step) {
@@ -106,10 +106,10 @@ export function replayScreen(app, matchId) {
   }
 
   function result(hand, pos) {
-    const row = (label, values) => h("tr", {}, h("th", {}, label), SEATS.map((s) => h("td", {}, values[s])));
+    const row = (label, values, text = signedText) => h("tr", {}, h("th", {}, label), SEATS.map((s) => h("td", {}, text(values[s]))));
     return [h("table", { class: "result-table" },
       h("thead", {}, h("tr", {}, h("th", {}, ""), SEATS.map((s) => h("th", { scope: "col", "aria-label": `${SEAT_NAMES[s]}: ${playerText(state.data.players[s])}` }, s)))),
-      h("tbody", {}, row("Contract", hand.contract_scores), row("Doubles", hand.settlements), row("Hand", hand.scores), row("Total", hand.totals))),
+      h("tbody", {}, row("Contract", hand.contract_scores), row("Doubles", hand.settlements), row("Hand", hand.scores), row("Total", hand.totals, numberText))),
     settlementList({ doubles: pos.doubles, redoubles: pos.redoubles, contract_scores: hand.contract_scores })];
   }
 

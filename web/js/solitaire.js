@@ -215,7 +215,16 @@ export function solitaireScreen(app, roomId) {
     if (state.pick) line = h("p", { class: "muted" }, `Moving from ${pileText(state.pick.pile)}: now ${tapWord()} where it goes.`);
     else if (state.thinking) line = h("p", { class: "thinking", role: "status" }, h("span", { class: "spinner", "aria-hidden": "true" }), "Thinking about a hint…");
     else if (state.notice) line = h("p", { class: state.hinted ? "hint" : "error", role: "alert" }, state.notice);
+    else if (state.snapshot.seat && !state.view.result) line = h("p", { class: "muted how" }, howText());
     return h("div", { class: "message-line" }, line);
+  }
+
+  /** What to do, in the line's room while nothing else is said there (a new deal does not open on a blank). */
+  function howText() {
+    const tap = tapWord();
+    const pyramid = state.view.layout.pyramid;
+    if (pyramid) return `${tap === "tap" ? "Tap" : "Click"} two free cards that make 13 (a King alone) to remove them; the stock turns on a ${tap}.`;
+    return `${tap === "tap" ? "Tap" : "Click"} a card, then where it goes; a double ${tap} sends a card to its foundation.`;
   }
 
   function hintWords(reply) {

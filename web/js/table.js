@@ -4,14 +4,15 @@
 import { button, fill, h } from "./dom.js";
 import { finishedRanking } from "./table_score.js";
 import { refusalText } from "./table_prompt.js";
-import { focusPlayable, renderTable } from "./table_view.js";
+import { PHONE, bringIntoView, focusPlayable, renderTable, tickClocks } from "./table_view.js";
 
 /** The table screen for room `roomId` (from #table=ID: the lobby or an invite link). */
 export function tableScreen(app, roomId) {
   const { session, root } = app;
   const state = {
     room: roomId, me: session.name, snapshot: null, summary: null, turnSeq: -1, clock: null,
-    scored: null, dismissed: 0, flash: null, chat: [], notice: "", sheetOpen: false, standins: [], watchers: [], standinAt: {},
+    scored: null, dismissed: 0, flash: null, chat: [], notice: "", noticeAt: null, sheetOpen: false, standins: [], watchers: [], standinAt: {},
+    summaryOpen: false, handCards: null, handRow: null, // the hand's card buttons, kept from draw to draw
   };
   const frame = h("div", { class: "table-screen" });
   fill(root, frame);
@@ -21,13 +22,18 @@ export function tableScreen(app, roomId) {
   let early = null; // a `players` push that came before the first snapshot: kept for when it comes
 
   const actions = {
-    request: async (type, fields) => {
+    // `at`: where the control that sent it is ("seat-E", "chat"): a refusal is told there, in view.
+    request: async (type, fields, at = null) => {
       state.notice = "";
+      state.noticeAt = null;
       try {
         return await session.request(type, { room: roomId, ...fields });
       } catch (failure) {
-        state.notice = failure.message;
+        state.notice = state.snapshot ? refusalText(failure.message, state.snapshot) : failure.message;
+        state.noticeAt = at;
         draw();
+        const line = frame.querySelector(".notice");
+        if (line) line.scrollIntoView({ block: "nearest" });
         return null;
       } finally {
         refresh();
@@ -48,7 +54,7 @@ export function tableScreen(app, roomId) {
         refresh();
       }
     },
-    sit: async (seat) => { const snap = await actions.request("sit", { seat }); if (snap) take(snap); },
+    sit: async (seat) => { const snap = await actions.request("sit", { seat }, `seat-${seat}`); if (snap) take(snap); },
     dismiss: () => {
       state.dismissed = state.scored ? state.scored.hand_number : 0;
       const had = frame.contains(document.activeElement);
@@ -106,12 +112,7 @@ export function tableScreen(app, roomId) {
     }
     draw();
     if (reveal && !closed && view.phase === "play") focusPlayable(frame);
-    if (reveal && !closed) {
-      // It has just become this seat's turn: bring the question (or the hand to play from) on screen, as on
-      // a phone both sit below the fold; at other times the page leaves the user's scrolling alone.
-      const target = frame.querySelector(view.phase === "play" ? ".hand" : ".prompt");
-      if (target) target.scrollIntoView({ block: "nearest" });
-    }
+    if (reveal && !closed) bringIntoView(frame, view.phase);
   }
 
   /**
@@ -154,6 +155,7 @@ export function tableScreen(app, roomId) {
         take(await session.request("sit", { room: roomId }));
         return;
       }
+      state.noticeAt = null; // told at the top of the table
       state.notice = idle
         ? "A bot plays your seat: open this table again to take it back."
         : `${message.by || "The host"} removed you from this table: you may watch it.`;
@@ -194,8 +196,9 @@ export function tableScreen(app, roomId) {
 
   join();
   const ticker = setInterval(() => {
-    if (state.clock || Object.keys(state.standinAt).length) draw();
+    if (!closed && (state.clock || Object.keys(state.standinAt).length)) tickClocks(frame, state);
   }, 1000);
+  PHONE.addEventListener("change", draw); // a phone turned sideways: the other layout
 
   return {
     title: "Barbu — table",
@@ -224,7 +227,10 @@ export function tableScreen(app, roomId) {
       } else if (message.type === "event") {
         const event = message.event;
         if (event.event === "turn") setClock(event.turn_left_ms, message.seq);
-        if (event.event === "hand-scored") state.scored = event;
+        if (event.event === "hand-scored") {
+          state.scored = event;
+          state.summaryOpen = false;
+        }
         if (event.event === "trick-won" && state.snapshot && state.snapshot.view) {
           state.flash = { ...event, hand: state.snapshot.view.hand_number, until: Date.now() + 1500 };
         }
@@ -235,6 +241,7 @@ export function tableScreen(app, roomId) {
     unmount() {
       closed = true;
       clearInterval(ticker);
+      PHONE.removeEventListener("change", draw);
       // A watcher who goes elsewhere stops watching (the table's watcher count, and a finished table nobody
       // is at leaves the lobby); a seated player keeps the seat.
       if (state.snapshot && !state.snapshot.seat) session.request("leave", { room: roomId }).catch(() => {});

@@ -74,11 +74,11 @@ function doubling(state, actions, kind) {
   });
   const notes = [];
   if (kind === "double") {
-    const owed = view.doubles_owed[me] || 0;
-    notes.push(h("p", {}, `${contractText(view.contract, view.trump, view.start_rank)} by ${SEAT_NAMES[view.declarer]}. `,
-      `You still owe ${SEAT_NAMES[view.declarer]} ${owed} double${owed === 1 ? "" : "s"} during their seven hands.`));
-    if (view.must_double) notes.push(h("p", { class: "must", id: "must-note" }, `You must double ${SEAT_NAMES[view.declarer]} (${playerText(snap.players[view.declarer])}) this hand: you owe as many doubles as they have hands left.`));
-    if (view.contract === "trumps" || view.contract === "dominoes") notes.push(h("p", { class: "muted" }, "In Trumps and Dominoes only the declarer may be doubled."));
+    const declarer = SEAT_NAMES[view.declarer];
+    const only = view.contract === "trumps" || view.contract === "dominoes" ? " (in Trumps and Dominoes only the declarer may be doubled)" : "";
+    notes.push(h("p", {}, `${contractText(view.contract, view.trump, view.start_rank)} by ${declarer}${only}.`));
+    notes.push(owedLine(view, me));
+    if (view.must_double) notes.push(h("p", { class: "must", id: "must-note" }, `You must double ${declarer} (${playerText(snap.players[view.declarer])}) this hand: you still owe as many doubles as they have hands left to declare.`));
   } else {
     const by = view.doubles.filter(([, b]) => b === me).map(([a]) => SEAT_NAMES[a]);
     notes.push(h("p", {}, `Doubled by ${by.join(", ")}: redouble them to double the stakes again.`));
@@ -109,6 +109,29 @@ function doubling(state, actions, kind) {
         : null));
 }
 
+/**
+ * The doubles the seat still owes the declarer, with the must-double rule in plain words behind a "Why?"
+ * (docs/rules/barbu.md, Doubling 4): a newcomer is told what "owe" means where the word is shown.
+ */
+function owedLine(view, me) {
+  const owed = view.doubles_owed[me] || 0;
+  const declarer = SEAT_NAMES[view.declarer];
+  const still = owed ? `You still owe ${declarer} ${owed} double${owed === 1 ? "" : "s"}.` : `You have doubled ${declarer} twice already.`;
+  return h("details", { class: "why", "aria-label": "doubles you owe, and why" },
+    h("summary", {}, h("span", {}, still), " ", h("span", { class: "why-link" }, "Why?")),
+    h("p", {}, `A double is a side bet with one player on who scores better this hand. The rule: over the seven hands ${declarer} declares, `,
+      `each other player must double ${declarer} at least twice. Once you owe as many doubles as ${declarer} has hands left to declare, you must double them: their box comes ticked.`));
+}
+
+/**
+ * A refusal of a request made by the control at `where` ("seat-E", "chat"; null: the table as a whole),
+ * shown next to that control so it is in view where the player is looking (on a phone too).
+ */
+export function noticeLine(state, where) {
+  if (!state.notice || (state.noticeAt || null) !== where) return null;
+  return h("p", { class: "error notice", role: "alert" }, state.notice);
+}
+
 /** A refusal of the seat's last action, shown by the control that caused it (in view on a phone too). */
 export function refusalLine(state) {
   if (!state.refusal) return null;
@@ -122,6 +145,7 @@ export function refusalLine(state) {
 export function refusalText(message, snap) {
   const named = String(message)
     .replace(new RegExp(`^${snap.seat || "-"}\\b (\\w)`), (_, first) => `You ${first}`)
-    .replace(/\b([NESW])\b(?![♠♥♦♣])/g, (_, seat) => seat === snap.seat ? "you" : `${SEAT_NAMES[seat]} (${playerText(snap.players[seat])})`);
+    .replace(/\b([NESW])\b(?![♠♥♦♣])/g, (_, seat) => seat === snap.seat ? "you"
+      : snap.players[seat] ? `${SEAT_NAMES[seat]} (${playerText(snap.players[seat])})` : SEAT_NAMES[seat]);
   return cardsInText(named);
 }

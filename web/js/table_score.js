@@ -2,7 +2,7 @@
 // end-of-match ranking. Seat columns start with the viewer's own seat (then clockwise), so a phone shows it
 // without a sideways scroll.
 import { button, h } from "./dom.js";
-import { SEATS, SEAT_NAMES, contractText, playerText } from "./words.js";
+import { SEATS, SEAT_NAMES, contractText, numberText, playerText, signedText as signed } from "./words.js";
 
 /** The seats as columns: the viewer's own first, then the others clockwise (a watcher: N E S W). */
 export function seatOrder(snap) {
@@ -20,10 +20,6 @@ function seatHeads(snap, names = true) {
 
 function seatCells(snap, cell) {
   return seatOrder(snap).map((seat) => h("td", { class: seat === snap.seat ? "own" : null }, cell(seat)));
-}
-
-function signed(n) {
-  return n > 0 ? `+${n}` : n < 0 ? `−${-n}` : "0";
 }
 
 /** The doubles of a hand in words: "E doubled N (redoubled)". */
@@ -71,16 +67,20 @@ export function settlementList(row) {
     lines.length ? [h("h3", {}, "Settlements"), h("ul", {}, lines.map((line) => h("li", {}, line)))] : h("p", { class: "muted" }, "No doubles this hand."));
 }
 
-/** Totals before this hand, this hand's contract scores so far, and the doubles in force. */
+/** Totals before this hand, this hand's contract scores so far, tricks won (Dominoes: cards left), and the
+ *  doubles in force. */
 export function scorePanel(snap, view) {
   const doubles = doublesText(view.doubles, view.redoubles);
+  const dominoes = view.contract === "dominoes"; // no tricks there: the cards each seat has left
   return h("section", { class: "scores", "aria-label": "scores" },
     h("table", {},
       h("thead", {}, h("tr", {}, h("th", {}, ""), seatHeads(snap, false))),
       h("tbody", {},
-        h("tr", {}, h("th", { scope: "row" }, "Total"), seatCells(snap, (s) => view.totals[s])),
+        h("tr", {}, h("th", { scope: "row" }, "Total"), seatCells(snap, (s) => numberText(view.totals[s]))),
         h("tr", {}, h("th", { scope: "row" }, "This hand"), seatCells(snap, (s) => signed(view.contract_scores[s]))),
-        h("tr", {}, h("th", { scope: "row" }, "Tricks"), seatCells(snap, (s) => view.tricks_won[s])))),
+        dominoes
+          ? h("tr", {}, h("th", { scope: "row" }, "Cards left"), seatCells(snap, (s) => view.hand_sizes[s]))
+          : h("tr", {}, h("th", { scope: "row" }, "Tricks"), seatCells(snap, (s) => view.tricks_won[s])))),
     h("p", { class: "doubles" }, doubles.length ? `Doubles: ${doubles.join("; ")}.` : "No doubles in force."));
 }
 
@@ -90,16 +90,17 @@ export function scoreSheet(snap, view, close) {
   const rows = view.history.map((row) => {
     for (const s of SEATS) running[s] += row.scores[s];
     const doubles = doublesText(row.doubles, row.redoubles);
+    // The hand (its number, contract, declarer and doubles) heads its row, so the seats' columns follow it
+    // and the whole sheet fits a phone's width, nothing cut off.
     return h("tr", {},
-      h("td", {}, row.hand_number),
-      seatCells(snap, (s) => [signed(row.scores[s]), h("br"), h("small", {}, running[s])]),
-      h("td", { class: "contract-cell" }, contractText(row.contract, row.trump, row.start_rank), h("small", {}, ` by ${row.declarer}`),
-        doubles.length ? [h("br"), h("small", {}, doubles.join("; "))] : null));
+      h("th", { scope: "row", class: "contract-cell" }, h("b", {}, `${row.hand_number}. `), contractText(row.contract, row.trump, row.start_rank),
+        h("small", {}, ` by ${row.declarer}`), doubles.length ? [h("br"), h("small", {}, doubles.join("; "))] : null),
+      seatCells(snap, (s) => [signed(row.scores[s]), h("br"), h("small", {}, numberText(running[s]))]));
   });
   const dialog = h("dialog", { class: "sheet", "aria-labelledby": "sheet-title" },
     h("h2", { id: "sheet-title" }, "Score sheet"),
     rows.length ? h("div", { class: "scroll" }, h("table", {},
-      h("thead", {}, h("tr", {}, h("th", { "aria-label": "hand" }, "#"), seatHeads(snap), h("th", { class: "contract-cell" }, "Contract"))),
+      h("thead", {}, h("tr", {}, h("th", { class: "contract-cell" }, "Hand"), seatHeads(snap))),
       h("tbody", {}, rows))) : h("p", {}, "No hand has finished yet."),
     h("p", { class: "muted" }, "Each cell: the hand's score (contract and doubles), then the running total."),
     button("Close", close, { class: "primary", "data-focus": "close-sheet" }));
@@ -110,14 +111,16 @@ export function scoreSheet(snap, view, close) {
 
 /**
  * What the hand just finished gave: contract scores, each settlement, hand results, totals. `scored` is the
- * hand-scored event; its row of the view's history (when there) says who doubled whom.
+ * hand-scored event; its row of the view's history (when there) says who doubled whom. With `folded` (the
+ * table screen's state, once the seat is asked its next question) it is one line, "Hand 3 results: you −4,
+ * total −12", that opens on a tap (`folded.summaryOpen` keeps it open through redraws).
  */
-export function handSummary(snap, scored, dismiss) {
-  const line = (label, values, sign = true) => h("tr", {}, h("th", { scope: "row" }, label), seatCells(snap, (s) => sign ? signed(values[s]) : values[s]));
+export function handSummary(snap, scored, dismiss, folded = null) {
+  const line = (label, values, sign = true) => h("tr", {}, h("th", { scope: "row" }, label), seatCells(snap, (s) => sign ? signed(values[s]) : numberText(values[s])));
   const history = (snap.view && snap.view.history) || [];
   const row = history.find((r) => r.hand_number === scored.hand_number) || scored;
-  return h("div", { class: "summary", role: "region", "aria-label": `hand ${scored.hand_number} summary` },
-    h("h2", {}, `Hand ${scored.hand_number}: ${contractText(row.contract || scored.contract, row.trump, row.start_rank)} by ${SEAT_NAMES[scored.declarer]}`),
+  const title = `Hand ${scored.hand_number}: ${contractText(row.contract || scored.contract, row.trump, row.start_rank)} by ${SEAT_NAMES[scored.declarer]}`;
+  const body = [
     h("table", {},
       h("thead", {}, h("tr", {}, h("th", {}, ""), seatHeads(snap, false))),
       h("tbody", {},
@@ -126,7 +129,16 @@ export function handSummary(snap, scored, dismiss) {
         line("Hand", scored.scores),
         line("Total", scored.totals, false))),
     settlementList({ ...row, contract_scores: scored.contract_scores }),
-    button(snap.view && snap.view.phase === "over" ? "The final ranking" : "Close", dismiss, { "data-focus": "close-summary" }));
+    button(snap.view && snap.view.phase === "over" ? "The final ranking" : "Close", dismiss, { "data-focus": "close-summary" }),
+  ];
+  if (!folded) return h("div", { class: "summary", role: "region", "aria-label": `hand ${scored.hand_number} summary` }, h("h2", {}, title), body);
+  const me = snap.seat;
+  const gist = me ? `: you ${signed(scored.scores[me])}, total ${numberText(scored.totals[me])}` : "";
+  const box = h("details", { class: "summary folded", "aria-label": `hand ${scored.hand_number} summary`, open: Boolean(folded.summaryOpen) },
+    h("summary", { "data-focus": "open-summary" }, `Hand ${scored.hand_number} results${gist}`),
+    h("h2", {}, title), body);
+  box.addEventListener("toggle", () => { folded.summaryOpen = box.open; });
+  return box;
 }
 
 /** Places from first to last, each a list of seats, from the totals (highest first; equal totals share). */
@@ -142,7 +154,7 @@ export function placesOf(totals) {
 
 function placeList(places, players, totals, me) {
   return h("ol", { class: "places" }, places.map((place) => h("li", {},
-    place.map((s) => h("span", { class: players[s] === me ? "own" : null }, `${playerText(players[s])} (${SEAT_NAMES[s]}) ${totals[s]}`))
+    place.map((s) => h("span", { class: players[s] === me ? "own" : null }, `${playerText(players[s])} (${SEAT_NAMES[s]}) ${numberText(totals[s])}`))
       .flatMap((el, i) => (i ? [" = ", el] : [el])))));
 }
 

@@ -1,11 +1,11 @@
 // Drawing the Barbu table from the screen's state: header, the four seats around the felt, the trick (or the
 // Dominoes rows, the hand's summary, the final ranking), the prompt for the seat to act, the hand, the side.
-import { cardBack, cardFace, sortHand } from "./cards.js";
+import { cardBack, cardFace, cardName, sortHand } from "./cards.js";
 import { chatPanel } from "./chat.js";
-import { button, h, redraw } from "./dom.js";
+import { button, fill, h, keepFocus } from "./dom.js";
 import { handSummary, ranking, scorePanel, scoreSheet } from "./table_score.js";
-import { prompt, refusalLine } from "./table_prompt.js";
-import { PHASE_WORDS, SEATS, SEAT_NAMES, SUIT_NAMES, SUIT_SYMBOLS, contractText, countText, playerText } from "./words.js";
+import { noticeLine, prompt, refusalLine } from "./table_prompt.js";
+import { PHASE_WORDS, SEATS, SEAT_NAMES, SUIT_NAMES, SUIT_SYMBOLS, contractText, countText, numberText, playerText } from "./words.js";
 
 const PLACES = ["bottom", "left", "top", "right"];
 
@@ -14,22 +14,30 @@ export function place(seat, bottom) {
   return PLACES[(SEATS.indexOf(seat) - SEATS.indexOf(bottom) + 4) % 4];
 }
 
+/** The phone layout (one column, the felt compact): below 720 pixels, as in style.css. */
+export const PHONE = matchMedia("(max-width: 720px)");
+
 /** Redraw the whole table into `frame`. */
 export function renderTable(frame, state, actions) {
   const snap = state.snapshot;
   const view = snap.view;
   const bottom = snap.seat || "S";
-  redraw(frame,
+  // On a phone the last trick sits beside the current one, in view with the seats and the hand; on a
+  // desktop it has its box in the side column.
+  const phone = PHONE.matches;
+  // Built inside keepFocus: the kept hand changes as it is built (a played card leaves it), after the focus
+  // on it has been noted.
+  keepFocus(frame, () => fill(frame,
     header(state, actions),
-    state.notice ? h("p", { class: "error", role: "alert" }, state.notice) : null,
+    noticeLine(state, null),
     h("div", { class: "felt", role: "region", "aria-label": "the table" },
       SEATS.map((seat) => seatBox(seat, place(seat, bottom), state, actions)),
-      h("div", { class: "center" }, center(state, actions, bottom))),
+      h("div", { class: "center" }, center(state, actions, bottom), phone && view ? lastTrick(view) : null)),
     h("div", { class: "prompt", "aria-live": "polite" }, prompt(state, actions), refusalLine(state)),
     snap.seat && view ? handRow(state, actions) : null,
     h("div", { class: "side" },
       view ? scorePanel(snap, view) : null,
-      view ? lastTrick(view) : null,
+      view && !phone ? lastTrick(view) : null,
       chatPanel(state, actions)),
     state.sheetOpen && view ? scoreSheet(snap, view, () => {
       state.sheetOpen = false;
@@ -37,7 +45,7 @@ export function renderTable(frame, state, actions) {
       const opener = frame.querySelector("[data-focus=sheet]"); // the focus goes back to the button that opened it
       if (opener) opener.focus();
     }) : null,
-  );
+  ));
 }
 
 function header(state, actions) {
@@ -46,7 +54,7 @@ function header(state, actions) {
   // The table's name rides along in the query, for the login page of a friend who opens the link to name it.
   const link = `${location.origin}/?at=${encodeURIComponent(snap.name)}#table=${snap.room}`;
   const linkBox = h("input", { class: "invite", readonly: true, value: link, "aria-label": "invite link" });
-  const copy = button("Copy invite link", async () => {
+  const copy = button(["Copy ", h("span", { class: "wide-only" }, "invite "), "link"], async () => {
     try {
       await navigator.clipboard.writeText(link);
     } catch {
@@ -76,19 +84,19 @@ function seatBox(seat, where, state, actions) {
   const view = snap.view;
   const name = snap.players[seat];
   const marks = [];
-  if (view && view.dealer === seat) marks.push(h("span", { class: "badge", title: "dealer" }, h("span", { "aria-hidden": "true" }, "D"), h("span", { class: "sr-only" }, "dealer")));
+  // Marks in words (a phone shows no tooltip): "dealer", "★ declarer".
+  if (view && view.dealer === seat) marks.push(h("span", { class: "badge dealer", title: "dealer: dealt this hand" }, "dealer"));
   if (view && view.declarer === seat) marks.push(h("span", { class: "badge declarer", title: "declarer" }, h("span", { "aria-hidden": "true" }, "★ "), "declarer"));
   if (state.standins.includes(seat)) marks.push(h("span", { class: "badge away", title: "a stand-in bot plays until they come back" }, "away: bot stands in"));
   else if (snap.away.includes(seat)) {
     const at = state.standinAt[seat];
     const left = at ? Math.max(0, Math.ceil((at - Date.now()) / 1000)) : null;
-    marks.push(h("span", { class: "badge away", title: "disconnected: the seat is held for them" },
-      left === null ? "away" : `away — a bot stands in in ${left} s`));
+    marks.push(h("span", { class: "badge away", title: "disconnected: the seat is held for them", "data-standin": seat }, awayText(left)));
   }
   const toMove = view && view.to_move === seat;
   const lines = [h("div", { class: "who" }, h("b", {}, playerText(name)), seat === snap.seat ? " (you)" : "", " ", marks)];
   if (view) {
-    lines.push(h("div", { class: "stats" }, `total ${view.totals[seat]} · ${countText(view.tricks_won[seat], "trick")}`));
+    lines.push(h("div", { class: "stats" }, `total ${numberText(view.totals[seat])} · ${standingText(view, seat)}`));
     if (seat !== snap.seat) {
       const count = view.hand_sizes[seat];
       lines.push(h("div", { class: "backs", role: "img", "aria-label": `${countText(count, "card")} in hand` }, Array.from({ length: Math.min(count, 13) }, () => cardBack({ small: true }))));
@@ -100,23 +108,63 @@ function seatBox(seat, where, state, actions) {
   if (!name && snap.state === "waiting") {
     lines.push(h("div", { class: "buttons" },
       snap.seat ? null : button("Sit here", () => actions.sit(seat), { "data-focus": `sit-${seat}` }),
-      host ? button("Add bot", () => actions.request("add-bot", { seat }), { "data-focus": `bot-${seat}` }) : null));
+      host ? button("Add bot", () => actions.request("add-bot", { seat }, `seat-${seat}`), { "data-focus": `bot-${seat}` }) : null));
   } else if (name && name.startsWith("bot:") && snap.state === "waiting" && host) {
-    lines.push(h("div", { class: "buttons" }, button("Remove bot", () => actions.request("remove-bot", { seat }), { "data-focus": `unbot-${seat}` })));
+    lines.push(h("div", { class: "buttons" }, button("Remove bot", () => actions.request("remove-bot", { seat }, `seat-${seat}`), { "data-focus": `unbot-${seat}` })));
   } else if (name && name !== state.me && snap.state === "waiting" && state.summary && state.summary.host === state.me) {
     // The host frees the seat of a player who never lets the match start; they cannot sit here again.
     lines.push(h("div", { class: "buttons" }, button("Remove player", () => {
-      if (confirm(`Remove ${name} from this table? They cannot sit here again.`)) actions.request("remove-player", { seat });
+      if (confirm(`Remove ${name} from this table? They cannot sit here again.`)) actions.request("remove-player", { seat }, `seat-${seat}`);
     }, { "data-focus": `unseat-${seat}` })));
   }
+  lines.push(noticeLine(state, `seat-${seat}`));
   return h("section", { class: `seat ${where}${toMove ? " to-move" : ""}`, "aria-label": `${SEAT_NAMES[seat]}: ${playerText(name)}${toMove ? `, ${doing}` : ""}` }, h("span", { class: "seat-letter", "aria-hidden": "true" }, SEAT_NAMES[seat]), lines);
+}
+
+/**
+ * What a seat has done in this hand: "2 tricks" in the trick contracts; in Dominoes, where nobody takes a
+ * trick, its place once out ("out 1st") or the cards it has left ("5 cards left").
+ */
+export function standingText(view, seat) {
+  if (view.contract !== "dominoes") return countText(view.tricks_won[seat], "trick");
+  const at = view.finish_order.indexOf(seat);
+  if (at >= 0) return at < 3 ? `out ${PLACE_WORDS[at]}` : "last";
+  return `${countText(view.hand_sizes[seat], "card")} left`;
+}
+
+function awayText(left) {
+  return left === null ? "away" : `away — a bot stands in in ${left} s`;
+}
+
+function secondsLeft(until) {
+  return Math.max(0, Math.ceil((until - Date.now()) / 1000));
 }
 
 function countdown(state) {
   const clock = state.clock;
   if (!clock || clock.seq !== state.snapshot.seq) return null;
-  const left = Math.max(0, Math.ceil((clock.until - Date.now()) / 1000));
+  const left = secondsLeft(clock.until);
   return h("span", { class: "clock", role: "timer", "aria-label": `${left} seconds left` }, ` ${left} s`);
+}
+
+/**
+ * The clocks' second ticks, written into the clock and the stand-in countdowns already drawn: nothing else
+ * is redrawn, so a card the player is about to tap stays as it is.
+ */
+export function tickClocks(frame, state) {
+  const clock = frame.querySelector(".clock");
+  if (clock && state.clock) {
+    const left = secondsLeft(state.clock.until);
+    if (clock.textContent !== ` ${left} s`) {
+      clock.textContent = ` ${left} s`;
+      clock.setAttribute("aria-label", `${left} seconds left`);
+    }
+  }
+  for (const badge of frame.querySelectorAll("[data-standin]")) {
+    const at = state.standinAt[badge.dataset.standin];
+    const text = awayText(at ? secondsLeft(at) : null);
+    if (badge.textContent !== text) badge.textContent = text;
+  }
 }
 
 function center(state, actions, bottom) {
@@ -130,7 +178,10 @@ function center(state, actions, bottom) {
   }
   const fresh = scored && scored.hand_number === view.hand_number - 1 && state.dismissed !== scored.hand_number;
   if (fresh && view.trick.cards.length === 0 && view.tricks.length === 0 && !(view.plays || []).length && !Object.values(view.rows).some((row) => row.length)) {
-    return handSummary(state.snapshot, scored, actions.dismiss);
+    // Once the seat is asked something (the contract, a double) the last hand's results fold to one line
+    // above the question, and open on a tap.
+    const asked = Boolean(state.snapshot.seat && view.to_move === state.snapshot.seat && view.legal);
+    return handSummary(state.snapshot, scored, actions.dismiss, asked ? state : null);
   }
   if (view.contract === "dominoes") return dominoRows(view.rows, view.finish_order);
   let trick = view.trick;
@@ -148,14 +199,20 @@ function center(state, actions, bottom) {
     h("p", { class: "caption" }, caption));
 }
 
-/** The four Dominoes rows (suit -> cards low to high) and who is out, in finishing order. */
+/**
+ * The four Dominoes rows (suit -> cards low to high) and who is out, in finishing order. A row not opened yet
+ * is one short line ("♣ not opened"), so four of them do not fill a phone's screen.
+ */
 export function dominoRows(rows, finishOrder) {
   return h("div", { class: "rows", role: "group", "aria-label": "Dominoes rows" },
-    ["S", "H", "D", "C"].map((suit) => h("div", { class: `row suit-${suit}`, role: "group", "aria-label": `${SUIT_NAMES[suit]} row` },
-      h("span", { class: "row-suit", "aria-hidden": "true" }, SUIT_SYMBOLS[suit]),
-      (rows[suit] || []).length
-        ? rows[suit].map((card) => cardFace(card, { small: true }))
-        : h("span", { class: "muted" }, h("span", { class: "sr-only" }, `${SUIT_NAMES[suit]}: `), "not opened"))),
+    ["S", "H", "D", "C"].map((suit) => {
+      const cards = rows[suit] || [];
+      return h("div", { class: `row suit-${suit}${cards.length ? "" : " unopened"}`, role: "group", "aria-label": `${SUIT_NAMES[suit]} row` },
+        h("span", { class: "row-suit", "aria-hidden": "true" }, SUIT_SYMBOLS[suit]),
+        cards.length
+          ? cards.map((card) => cardFace(card, { small: true }))
+          : h("span", { class: "muted" }, h("span", { class: "sr-only" }, `${SUIT_NAMES[suit]}: `), "not opened"));
+    }),
     finishOrder.length ? h("p", { class: "finish-order" }, finishText(finishOrder)) : null);
 }
 
@@ -181,29 +238,72 @@ function lastTrick(view) {
     })));
 }
 
+/**
+ * The player's hand. Its card buttons are kept from one draw to the next (keyed by card) and only changed
+ * where something changed: a redraw for a chat line or another seat's play does not replace the card a
+ * finger is on, so a tap aimed at it lands.
+ */
 function handRow(state, actions) {
   const view = state.snapshot.view;
   const legal = view.legal || [];
   const playable = new Set(legal.filter((a) => a.action === "play").map((a) => a.card));
   const myTurn = view.to_move === state.snapshot.seat && view.phase === "play";
-  const cards = sortHand(view.hand).map((card) => {
+  const kept = state.handCards || (state.handCards = new Map());
+  const held = sortHand(view.hand);
+  for (const card of [...kept.keys()]) if (!held.includes(card)) kept.delete(card);
+  const cards = held.map((card) => {
     const can = myTurn && playable.has(card);
-    const el = cardFace(card, {
-      label: can ? "playable" : myTurn ? "not playable" : "in your hand",
-      onClick: can ? () => actions.act({ action: "play", card }) : () => {},
-      className: can ? "playable" : "unplayable",
-    });
+    let el = kept.get(card);
+    if (!el) {
+      el = cardFace(card, { onClick: () => el.play() });
+      el.dataset.focus = `card-${card}`;
+      kept.set(card, el);
+    }
+    el.play = can ? () => actions.act({ action: "play", card }) : () => {};
+    const words = `${cardName(card)}, ${can ? "playable" : myTurn ? "not playable" : "in your hand"}`;
+    if (el.getAttribute("aria-label") !== words) {
+      el.setAttribute("aria-label", words);
+      el.title = words;
+    }
+    el.classList.toggle("playable", can);
+    el.classList.toggle("unplayable", !can);
     // Not `disabled`: a card the keyboard is on stays focusable while it cannot be played (the others' turn),
     // so the focus stays in the hand after a play instead of falling back to the page.
-    if (!can) el.setAttribute("aria-disabled", "true");
-    el.dataset.focus = `card-${card}`;
+    if (can) el.removeAttribute("aria-disabled");
+    else el.setAttribute("aria-disabled", "true");
     return el;
   });
   // One Tab stop for the whole hand (the first playable card, else the first card); the arrows move within.
   const stop = cards.find((el) => el.classList.contains("playable")) || cards[0];
-  for (const el of cards) if (el !== stop) el.tabIndex = -1;
-  const row = h("div", { class: "hand", role: "group", "aria-label": "your hand", "data-focus-group": "hand", on: { keydown: (event) => moveFocus(event, row) } }, cards);
-  return row;
+  for (const el of cards) el.tabIndex = el === stop ? 0 : -1;
+  if (!state.handRow) {
+    const row = h("div", { class: "hand", role: "group", "aria-label": "your hand", "data-focus-group": "hand" });
+    row.addEventListener("keydown", (event) => moveFocus(event, row));
+    state.handRow = row;
+  }
+  state.handRow.style.setProperty("--cards", String(cards.length)); // for the overlap on a phone (style.css)
+  state.handRow.style.setProperty("--gaps", String(Math.max(cards.length - 1, 1)));
+  fill(state.handRow, cards);
+  return state.handRow;
+}
+
+/**
+ * It has just become this seat's turn: bring what it needs on screen (the hand stays at the bottom of the
+ * screen by itself, style.css): to play, the felt (the seats and the trick) down to the prompt; asked a
+ * question, the question. Nothing moves when that is already in view; at other times the page leaves the
+ * user's scrolling alone.
+ */
+export function bringIntoView(frame, phase) {
+  const first = frame.querySelector(phase === "play" ? ".felt" : ".prompt .choice, .prompt");
+  const last = frame.querySelector(".prompt");
+  if (!first || !last) return;
+  const hand = frame.querySelector(".hand");
+  const floor = innerHeight - (hand ? hand.offsetHeight : 0); // what the hand at the bottom leaves free
+  const top = first.getBoundingClientRect().top;
+  const bottom = last.getBoundingClientRect().bottom;
+  if (top >= 0 && bottom <= floor) return;
+  const shift = top < 0 ? top : Math.min(top, bottom - floor); // its bottom in view, never its top out of it
+  window.scrollBy(0, shift - (top < 0 || shift === top ? 4 : -4));
 }
 
 /** On the player's turn, a keyboard user whose focus is in the hand is taken to the first playable card. */

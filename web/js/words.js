@@ -116,6 +116,19 @@ export function playerText(name) {
   return name;
 }
 
+/**
+ * A number as shown everywhere (totals, scores, places): a negative one with the minus sign U+2212 ("−12"),
+ * the sign the contracts' words and the score rows use, never the hyphen "-".
+ */
+export function numberText(n) {
+  return n < 0 ? `−${-n}` : String(n);
+}
+
+/** A change of score: "+5", "−12", "0". */
+export function signedText(n) {
+  return n > 0 ? `+${n}` : numberText(n);
+}
+
 /** `n` things in words: "1 trick", "3 tricks" (`noun` is the singular; an "s" makes the plural). */
 export function countText(n, noun) {
   return `${n} ${noun}${n === 1 ? "" : "s"}`;
