@@ -6,6 +6,7 @@ from __future__ import annotations
 import argparse
 import asyncio
 import dataclasses
+import ipaddress
 import logging
 import os
 import shlex
@@ -214,6 +215,15 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
         f"(default {ServerConfig.max_waiting_seats_per_address}; behind a reverse proxy raise it)",
     )
     p.add_argument(
+        "--trusted-proxy",
+        action="append",
+        type=ip_address,
+        default=[],
+        metavar="ADDRESS",
+        help="the IP address of a reverse proxy in front of the server (repeat for several): its connections "
+        "count, for every per-address cap, as the client its X-Forwarded-For header names (deploy/README.md)",
+    )
+    p.add_argument(
         "--idle-turn",
         type=seconds(0, 7 * 86400),
         default=ServerConfig.idle_turn,
@@ -248,6 +258,14 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
         help=f"bot policy spec NAME[:KEY=VALUE...], NAME one of {', '.join(POLICIES)} (default heuristic)",
     )
     d.set_defaults(func=run_demo)
+
+
+def ip_address(text: str) -> str:
+    """An argparse type: an IP address (v4 or v6), as the server's sockets write it."""
+    try:
+        return str(ipaddress.ip_address(text))
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text!r} is not an IP address") from None
 
 
 def login_limit(name: str) -> int:
@@ -301,6 +319,7 @@ def run_serve(args: argparse.Namespace) -> int:
         max_waiting_seats=args.max_waiting_seats,
         max_waiting_seats_per_address=args.max_waiting_seats_per_address,
         idle_turn=args.idle_turn or None,
+        trusted_proxies=tuple(args.trusted_proxy),
         max_bot_time=args.max_bot_time,
     )
     try:

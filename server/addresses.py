@@ -1,4 +1,5 @@
-"""What the per-address caps count as one address: an IPv4 address, or an IPv6 /64 network.
+"""What the per-address caps count as one address: an IPv4 address, or an IPv6 /64 network; behind a
+reverse proxy the server trusts (``ServerConfig.trusted_proxies``), the client's address it forwards.
 
 One host on IPv6 is usually given a whole /64 (2^64 addresses) and may pick a new address for every
 connection; counted address by address, every per-address cap (connections, request budgets, rooms, seats,
@@ -29,3 +30,23 @@ def address_group(host: str) -> str:
             return str(ip.ipv4_mapped)
         return str(ipaddress.IPv6Network((ip, IPV6_PREFIX), strict=False))
     return str(ip)
+
+
+def forwarded_client(peer: str, forwarded: list[str], trusted: frozenset[str]) -> str:
+    """The address a connection from ``peer`` (the socket's host) counts as, given its request's
+    ``X-Forwarded-For`` header values ``forwarded`` and the reverse proxies the server ``trusted``: from a
+    trusted proxy, the rightmost forwarded address that is not itself a trusted proxy (the one the proxy
+    nearest the server saw: a client cannot forge it, only the entries left of it); from anyone else, or
+    when no valid address is forwarded, ``peer`` itself. Grouped as ``address_group`` does."""
+    if peer not in trusted:
+        return address_group(peer)
+    hops = [hop.strip() for value in forwarded for hop in value.split(",")]
+    for hop in reversed(hops):
+        if hop in trusted:
+            continue
+        try:
+            ipaddress.ip_address(hop)
+        except ValueError:
+            break  # a forged or garbled entry: nothing left of it can be trusted
+        return address_group(hop)
+    return address_group(peer)

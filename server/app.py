@@ -24,7 +24,7 @@ from typing import Any, ClassVar
 from websockets.asyncio.server import Server, ServerConnection, serve
 from websockets.http11 import Request, Response
 
-from server.addresses import address_group
+from server.addresses import address_group, forwarded_client
 from server.config import ServerConfig
 from server.connection import serve_connection
 from server.durability import GroupCommit
@@ -177,8 +177,11 @@ class BarbuServer:
         await serve_connection(ws, self.lobby)
 
     def _process_request(self, connection: ServerConnection, request: Request) -> Response | None:
-        """Plain HTTP before any WebSocket: first the connection caps (``over_capacity``: 503), then
-        ``/healthz``, then the browser client's files; None lets a WebSocket handshake go on."""
+        """Plain HTTP before any WebSocket: first the connection caps (``over_capacity``: 503; a connection
+        from a trusted reverse proxy counted as the client it forwards), then ``/healthz``, then the browser
+        client's files; None lets a WebSocket handshake go on."""
+        if self.config.trusted_proxies and isinstance(connection, CountedConnection):
+            connection.forwarded(request, frozenset(self.config.trusted_proxies))
         return (
             over_capacity(connection, self.config)
             or _healthz(connection, request)
@@ -216,12 +219,27 @@ class CountedConnection(ServerConnection):
 
     counts: ClassVar[ConnectionCounts]
     counted: str | None = None
+    #: The socket peer's host, as it is.
+    peer_host = "unknown"
+    #: The address the per-address caps count this connection as (``server.addresses``).
+    client = "unknown"
 
     def connection_made(self, transport: asyncio.BaseTransport) -> None:
         super().connection_made(transport)
         peer = transport.get_extra_info("peername")
-        self.counted = address_group(str(peer[0])) if isinstance(peer, tuple) and peer else "unknown"
+        self.peer_host = str(peer[0]) if isinstance(peer, tuple) and peer else "unknown"
+        self.client = self.counted = address_group(self.peer_host)
         self.counts.add(self.counted)
+
+    def forwarded(self, request: Request, trusted: frozenset[str]) -> None:
+        """Count the connection as the client a trusted reverse proxy forwards it for (``X-Forwarded-For``,
+        ``forwarded_client``), not as the proxy."""
+        client = forwarded_client(self.peer_host, request.headers.get_all("X-Forwarded-For"), trusted)
+        if client != self.client and self.counted is not None:
+            self.counts.remove(self.counted)
+            self.counts.add(client)
+            self.counted = client
+        self.client = client
 
     def connection_lost(self, exc: Exception | None) -> None:
         try:

@@ -70,6 +70,9 @@ class ServerConfig:
         max_waiting_seats_per_address: seats at waiting tables the players of one IP address may hold at a
             time (``too-many-seats`` beyond). Behind a reverse proxy every player shares the proxy's address:
             raise it there.
+        trusted_proxies: IP addresses of reverse proxies whose ``X-Forwarded-For`` header names the client:
+            a connection from one counts, for every per-address cap, as the client it forwards
+            (``server.addresses.forwarded_client``); from anyone else the header is ignored.
         idle_turn: seconds a connected human may leave their turn unplayed at a table without a turn timer
             before a stand-in bot takes the seat (the player is told, ``removed`` with reason ``idle``, and
             ``sit`` takes the seat back); None: never. A table with ``turn_time`` has its own timer instead.
@@ -128,6 +131,7 @@ class ServerConfig:
     max_connections: int = 2000
     max_connections_per_address: int = 100
     max_spectators: int = 50
+    trusted_proxies: tuple[str, ...] = ()
     max_spectators_per_address: int = 5
     max_waiting_seats: int = 3
     max_waiting_seats_per_address: int = 20

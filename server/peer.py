@@ -91,8 +91,12 @@ class Peer:
 
     @property
     def address(self) -> str:
-        """The client's IP address as the server sees it (a reverse proxy's own, behind one), as the
-        per-address caps count it: an IPv6 address as its /64 network (``server.addresses``)."""
+        """The client's IP address as the per-address caps count it (``server.addresses``): an IPv6 address
+        as its /64 network; behind a reverse proxy, the proxy's own unless the server trusts it
+        (``trusted_proxies``: then the client's it forwards)."""
+        client = getattr(self.ws, "client", None)  # a counted connection's, a trusted proxy's client
+        if isinstance(client, str):
+            return client
         remote = self.ws.remote_address
         return address_group(str(remote[0])) if isinstance(remote, tuple) and remote else "unknown"
 

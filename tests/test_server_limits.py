@@ -6,13 +6,14 @@ from __future__ import annotations
 
 import asyncio
 
+import msgpack
 import pytest
 import websockets
 from websockets.exceptions import InvalidStatus
 
 from client import ServerError
 from server import BarbuServer
-from server.addresses import address_group
+from server.addresses import address_group, forwarded_client
 from server.solitaire_room import SolitaireRoom
 from tests.conftest import Connect, StartServer, until
 
@@ -181,3 +182,46 @@ async def test_connections_over_ipv6_are_counted_by_their_network(
     player = await connect(server, "v6")
     await player.list_rooms()
     assert server.lobby is not None and server.lobby.online["v6"].address == "::/64"
+
+
+def test_a_trusted_proxy_forwards_its_clients_address_and_nobody_else_does() -> None:
+    proxy = frozenset({"127.0.0.1"})
+    assert forwarded_client("127.0.0.1", ["203.0.113.5"], proxy) == "203.0.113.5"
+    # A client may write anything left of what the proxy adds: only the rightmost entry counts.
+    assert forwarded_client("127.0.0.1", ["10.9.9.9, 203.0.113.5"], proxy) == "203.0.113.5"
+    assert forwarded_client("127.0.0.1", ["10.9.9.9", "2001:db8::1"], proxy) == "2001:db8::/64"
+    assert forwarded_client("127.0.0.1", ["203.0.113.5, not-an-ip"], proxy) == "127.0.0.1"
+    assert forwarded_client("127.0.0.1", [], proxy) == "127.0.0.1"
+    assert forwarded_client("127.0.0.2", ["203.0.113.5"], proxy) == "127.0.0.2"  # not a trusted proxy
+
+
+async def test_behind_a_trusted_proxy_each_player_has_the_caps_of_their_own_address(
+    start_server: StartServer, connect: Connect
+) -> None:
+    server = await start_server(trusted_proxies=("127.0.0.1",), max_connections_per_address=2)
+    url = server.url
+
+    async def through_proxy(client: str) -> websockets.ClientConnection:
+        return await websockets.connect(url, additional_headers={"X-Forwarded-For": client})
+
+    first = [await through_proxy("203.0.113.5") for _ in range(2)]
+    with pytest.raises(InvalidStatus):  # this client's own cap
+        await through_proxy("203.0.113.5")
+    second = [await through_proxy("198.51.100.7") for _ in range(2)]  # another's is untouched
+    assert server.connections.by_address == {"203.0.113.5": 2, "198.51.100.7": 2}
+    # Every per-address cap in the lobby counts the player as the forwarded address too.
+    for request in (
+        {"type": "hello", "id": 1, "version": 1, "client": "t"},
+        {"type": "login", "id": 2, "name": "v"},
+    ):
+        await second[0].send(msgpack.packb(request))
+        await second[0].recv()
+    assert server.lobby is not None and server.lobby.online["v"].address == "198.51.100.7"
+    # A client connecting directly cannot pass for another: the header is ignored from an untrusted peer.
+    direct = await websockets.connect(
+        url, local_addr=("127.0.0.2", 0), additional_headers={"X-Forwarded-For": "192.0.2.1"}
+    )
+    assert server.connections.by_address["127.0.0.2"] == 1
+    for ws in [*first, *second, direct]:
+        await ws.close()
+    await until(lambda: server.connections.total == 0, "the closes")
