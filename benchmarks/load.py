@@ -71,7 +71,7 @@ def start_server(db: str, extra: list[str] | None = None) -> tuple[subprocess.Po
     command = [sys.executable, "-m", "cli.main", "serve", "--port", "0", "--db", db, "--log-level", "WARNING"]
     command += ["--max-connections", "100000", "--max-connections-per-address", "100000"]  # all from here
     command += ["--address-request-rate", "1e9", "--address-request-burst", "1e9"]  # (address budgets too)
-    command += ["--max-tables-per-address", "100000"]
+    command += ["--max-tables-per-address", "100000", "--max-waiting-seats-per-address", "100000"]
     command += extra or []
     proc = subprocess.Popen(command, stdout=subprocess.PIPE, text=True)
     assert proc.stdout is not None
