@@ -22,7 +22,7 @@ from client.tui.model import TRICK_PAUSE, TableModel
 from engine.cards import RANKS, SUITS
 from protocol import Removed
 from server import BarbuServer
-from tests.conftest import Connect, until
+from tests.conftest import Connect, StartServer, until
 from tests.test_server_table_news import next_of
 from tests.test_tui import DOWN, ENTER, RIGHT, on_screen, running_tui, screen_lines, seat_with_bots
 
@@ -297,3 +297,20 @@ async def test_the_host_removes_a_player_by_keys_and_the_removed_player_is_back_
         await host.remove_player(room, "S")
         await until(lambda: tui.screen == "lobby" and tui.model.table is None, "back in the lobby")
         assert "host removed you from saturday" in tui.model.notice
+
+
+async def test_a_seat_left_idle_goes_to_a_bot_and_the_terminal_says_how_to_take_it_back(
+    start_server: StartServer,
+) -> None:
+    server = await start_server(idle_turn=0.5)
+    async with running_tui(server.url, "dozy") as (tui, _pipe):
+        room = await tui.session.create_table("sleepy", {})
+        assert room is not None
+        await tui.sit(room, "N")
+        for seat in "ESW":
+            await tui.session.add_bot(room, seat)
+        await until(lambda: tui.screen == "lobby" and tui.model.table is None, "back in the lobby", 30)
+        assert "a bot plays seat N for you" in tui.model.notice
+        await tui.sit(room)  # Enter in the lobby: the seat is taken back
+        await until(lambda: tui.screen == "table" and tui.model.table is not None, "at the table again")
+        assert tui.model.table is not None and tui.model.table.seat == "N"
