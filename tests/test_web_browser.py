@@ -305,14 +305,15 @@ async def test_a_hand_by_clicks_reload_and_a_watcher_from_the_invite_link(
 
 
 #: Whether the open score sheet fits the screen's width: the dialog inside the screen, its table needing no
-#: sideways scroll, every column's head (the hand, the four seats) inside the dialog.
+#: sideways scroll and no cell's words cut off, every column's head (the hand, the four seats) inside it.
 SHEET_FITS = """() => {
   const dialog = document.querySelector('dialog.sheet').getBoundingClientRect();
   const scroll = document.querySelector('dialog.sheet .scroll');
   const heads = [...document.querySelectorAll('dialog.sheet thead th')].map((th) => th.getBoundingClientRect());
   return {
     inside: dialog.left >= 0 && dialog.right <= innerWidth,
-    nothing_cut: scroll.scrollWidth <= scroll.clientWidth + 1,
+    nothing_cut: scroll.scrollWidth <= scroll.clientWidth + 1
+      && ![...scroll.querySelectorAll('tbody *')].some((el) => el.scrollWidth > el.clientWidth + 1),
     columns_shown: heads.length === 5 && heads.every((r) => r.left >= dialog.left && r.right <= dialog.right),
     widths: [dialog.left, dialog.right, scroll.scrollWidth, scroll.clientWidth, innerWidth],
   };
@@ -823,6 +824,8 @@ async def test_solitaire_on_a_phone_shows_every_index_and_the_board_stays_put(
     # The line kept above the board says what to do, rather than leaving a blank below the buttons.
     how = "Tap a card, then where it goes; a double tap sends a card to its foundation."
     assert await page.inner_text(".message-line") == how
+    fits = "el => el.getBoundingClientRect().height <= parseFloat(getComputedStyle(el).minHeight) + 1"
+    assert await page.eval_on_selector(".message-line", fits), "the words fit the line's kept room"
     top = await page.eval_on_selector(".layout", "el => el.getBoundingClientRect().top")
     await page.locator("[data-pile=t2]").last.click()
     assert "now tap where it goes" in await page.inner_text(".message-line")

@@ -223,7 +223,8 @@ export function solitaireScreen(app, roomId) {
   function howText() {
     const tap = tapWord();
     const pyramid = state.view.layout.pyramid;
-    if (pyramid) return `${tap === "tap" ? "Tap" : "Click"} two free cards that make 13 (a King alone) to remove them; the stock turns on a ${tap}.`;
+    // Two lines at most on a phone: the room kept for the line (style.css) must hold it.
+    if (pyramid) return `${tap === "tap" ? "Tap" : "Click"} two free cards that make 13 to remove them (a King alone).`;
     return `${tap === "tap" ? "Tap" : "Click"} a card, then where it goes; a double ${tap} sends a card to its foundation.`;
   }
 
