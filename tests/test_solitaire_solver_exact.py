@@ -17,7 +17,7 @@ from engine.solitaire.base import Game
 from engine.solitaire.columns import ColumnGame
 from engine.solitaire.pyramid import SIZE, PyramidGame
 from engine.solitaire.rules import card_of
-from engine.solitaire.search_columns import OpenSearch
+from engine.solitaire.search_open import OpenSearch
 
 
 def shrink_columns(game: ColumnGame, rng: random.Random, left: int) -> None:

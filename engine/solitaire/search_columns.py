@@ -11,8 +11,7 @@ usually one; a *stock move* turns the stock until a wanted card is its top, then
 step. Safe moves to the foundations follow ``ColumnGame.is_safe`` (the rule and its proof:
 ``docs/solitaire.md``, "Safe moves").
 
-``OpenSearch`` is the same view for one deck with every card face up and no stock (Baker's Dozen): its steps
-are cheaper and it abandons positions where some cards can never move (``docs/solitaire.md``, "Dead ends").
+Baker's Dozen (one deck, every card face up, no stock) has its own, faster view: ``search_open.OpenSearch``.
 """
 
 from __future__ import annotations
@@ -380,7 +379,8 @@ class ColumnSearch:
         return out
 
     def stuck(self) -> bool:
-        """True when the position is known lost without searching it (never here; ``OpenSearch`` knows)."""
+        """True when the position is known lost without searching it (never here; ``search_open.OpenSearch``
+        knows dead ends in Baker's Dozen)."""
         return False
 
     # -- for a best-first search --------------------------------------------------------------------------
@@ -443,147 +443,3 @@ class ColumnSearch:
                     if wanted in col:
                         misplaced += len(col) - 1 - col.index(wanted)
         return self.won_total - self.on_found + misplaced
-
-
-class OpenSearch(ColumnSearch):
-    """``ColumnSearch`` for one deck, every card face up, no stock, one card moved at a time (Baker's Dozen):
-    faster steps, and dead ends recognised (``stuck``). It keeps where each card lies (``where``: column
-    ``<< 8 |`` depth)."""
-
-    @staticmethod
-    def fits(game: ColumnGame) -> bool:
-        """True when ``game`` has the rules this view needs (see the class docstring)."""
-        rules = game.rules
-        return (
-            rules.decks == 1
-            and not rules.runs
-            and not rules.supermove
-            and not rules.foundation_back
-            and rules.turn == 0
-            and not game.stock
-            and not game.waste
-            and not any(game.down)
-        )
-
-    def __init__(self, game: ColumnGame) -> None:
-        super().__init__(game)
-        self._buried: dict[int, tuple[tuple[int, int], ...]] = {}
-        self.where = [0] * 52
-        for i, col in enumerate(self.cols):
-            for d, c in enumerate(col):
-                self.where[c] = i << 8 | d
-
-    def do(self, step: Step) -> tuple[int, ...]:
-        """Make one step (a column's top card onto another column or a foundation); returns what ``undo``
-        needs."""
-        src, dst, _ = step
-        col = self.cols[src]
-        c = col.pop()
-        h = self.colh[src]
-        nh = h ^ _Z[len(col) * 52 + c]
-        self.colh[src] = nh
-        delta = nh - h
-        if dst >= 0:
-            to = self.cols[dst]
-            h = self.colh[dst]
-            nh = h ^ _Z[len(to) * 52 + c]
-            self.colh[dst] = nh
-            delta += nh - h
-            self.where[c] = dst << 8 | len(to)
-            to.append(c)
-        else:
-            self.found[c] = 1
-            self.on_found += 1
-            self.nextv[SUIT[c]] = VALUE[c] + 1
-        self.colsum += delta
-        return (src, dst, c)
-
-    def undo(self, token: tuple[int, ...]) -> None:
-        """Take back the step ``token`` came from (the most recent one still made)."""
-        src, dst, c = token
-        h = self.colh[src]
-        if dst >= 0:
-            to = self.cols[dst]
-            to.pop()
-            oh = self.colh[dst]
-            nh = oh ^ _Z[len(to) * 52 + c]
-            self.colh[dst] = nh
-            delta = nh - oh
-        else:
-            self.found[c] = 0
-            self.on_found -= 1
-            self.nextv[SUIT[c]] = VALUE[c]
-            delta = 0
-        col = self.cols[src]
-        nh = h ^ _Z[len(col) * 52 + c]
-        self.colh[src] = nh
-        self.where[c] = src << 8 | len(col)
-        col.append(c)
-        self.colsum += delta + nh - h
-
-    def _buried_in(self, i: int) -> tuple[tuple[int, int], ...]:
-        """Column ``i``'s cards (with their depths, 0 at the bottom) that lie above a lower card of their own
-        suit, so must go onto another column before they can go up (cached by the column's hash)."""
-        h = self.colh[i]
-        out = self._buried.get(h)
-        if out is None:
-            if len(self._buried) > 200_000:
-                self._buried.clear()
-            found: list[tuple[int, int]] = []
-            low = [99, 99, 99, 99]
-            for d, c in enumerate(self.cols[i]):
-                v = VALUE[c]
-                suit = SUIT[c]
-                if low[suit] < v:
-                    found.append((c, d))
-                else:
-                    low[suit] = v
-            out = tuple(found)
-            self._buried[h] = out
-        return out
-
-    def stuck(self) -> bool:
-        """True when the position is lost because some cards can never move (one deck, no stock, one card
-        moved at a time; ``docs/solitaire.md``, "Dead ends"). The frozen set starts as every card lying above
-        a lower card of its own suit (it must go onto another column before it can go up) that an empty column
-        cannot take, and loses, until none is left to lose, each card with a card to go onto: one in play and
-        not covered by a card of the set. Whatever is left never moves, so never goes up."""
-        rule = self.empty_rule
-        cols = self.cols
-        frozen: list[tuple[int, int, int]] = []
-        top = [-1] * len(cols)
-        for i in range(len(cols)):
-            for c, d in self._buried_in(i):
-                if rule is Empty.ANY or (rule is Empty.KING and VALUE[c] == KING):
-                    continue
-                frozen.append((c, i, d))
-                top[i] = d
-        if not frozen:
-            return False
-        where = self.where
-        found = self.found
-        bases = self.bases
-        changed = True
-        while changed and frozen:
-            changed = False
-            for item in frozen:
-                c = item[0]
-                for b in bases[c]:
-                    if not found[b] and (where[b] & 255) >= top[where[b] >> 8]:
-                        frozen.remove(item)
-                        i = item[1]
-                        top[i] = max((d for _, k, d in frozen if k == i), default=-1)
-                        changed = True
-                        break
-                if changed:
-                    break
-        return bool(frozen)
-
-    def snapshot(self) -> tuple[object, ...]:
-        """The position as immutable data, for ``restore``."""
-        return (*super().snapshot(), tuple(self.where))
-
-    def restore(self, snap: tuple[object, ...]) -> None:
-        """Go back to a position ``snapshot`` returned."""
-        super().restore(snap[:-1])
-        self.where = list(snap[-1])  # type: ignore[call-overload]
