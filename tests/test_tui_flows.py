@@ -18,7 +18,9 @@ from prompt_toolkit.output import DummyOutput
 
 from client.tui.app import TuiApp
 from client.tui.barbu_screen import side_lines
+from client.tui.cards import card_label
 from client.tui.model import TRICK_PAUSE, TableModel
+from client.tui.solitaire_words import turned_text
 from engine.cards import RANKS, SUITS
 from protocol import Removed
 from server import BarbuServer
@@ -314,3 +316,52 @@ async def test_a_seat_left_idle_goes_to_a_bot_and_the_terminal_says_how_to_take_
         await tui.sit(room)  # Enter in the lobby: the seat is taken back
         await until(lambda: tui.screen == "table" and tui.model.table is not None, "at the table again")
         assert tui.model.table is not None and tui.model.table.seat == "N"
+
+
+async def test_the_days_deal_asks_from_the_moment_it_is_opened(server: BarbuServer) -> None:
+    async with running_tui(server.url, "dot") as (tui, pipe):
+        tui.open_solitaire("pyramid")  # the day's deal: a turn of the stock is always possible
+        await until(lambda: tui.screen == "solitaire" and tui.solitaire is not None, "the day's deal")
+        room = tui.model.solitaire
+        assert room is not None and room.view["daily"] and room.view["moves"] == 0
+        for key in ("x", "n", "\x1b"):  # no move yet: a resign would count all the same
+            pipe.send_text(key)
+            await until(lambda: tui.pending is not None, f"the question for {key!r}")
+            assert "one game a day counts" in tui.question
+            pipe.send_text("q")
+            await until(lambda: tui.pending is None, "answered no")
+        pipe.send_text("dx")  # x at once after the move, before its state comes back
+        await until(lambda: tui.pending is not None, "the question before the state")
+        assert "one game a day counts" in tui.question
+        pipe.send_text("q")
+        await until(lambda: tui.pending is None and room.view["moves"] == 1, "no, and the move's state")
+        assert room.view["result"] is None and tui.model.solitaire is room
+        assert server.store is not None and not server.store.has_result(room.view["daily"], "pyramid", "dot")
+
+
+async def test_turning_the_stock_names_the_card(server: BarbuServer) -> None:
+    async with running_tui(server.url, "tim") as (tui, pipe):
+        tui.open_solitaire("forty-thieves", seed=5)
+        await until(lambda: tui.screen == "solitaire" and tui.solitaire is not None, "the deal")
+        screen = tui.solitaire
+        assert screen is not None
+        pipe.send_text("d")
+        await until(lambda: screen.room.state().get("moves") == 1, "the turn's state")
+        top = screen.room.state()["waste"][-1]
+        await until(lambda: on_screen(tui, f"Turned the stock: {card_label(top)}."), "the card named")
+        assert "T" not in card_label(top)  # people's notation: 10♣, not TC
+
+
+def test_a_turn_of_the_stock_in_words() -> None:
+    one = {"stock": 20, "waste": ["3D"]}
+    assert turned_text(one, {"stock": 19, "waste": ["3D", "TC"]}) == "Turned the stock: 10♣."
+    assert turned_text(one, {"stock": 17, "waste": ["3D", "4S", "5H", "7C"]}) == (
+        "Turned the stock: 3 cards, 7♣ on top."
+    )
+    assert turned_text({"stock": 0, "waste": ["3D", "TC"]}, {"stock": 2, "waste": []}) == (
+        "Turned the waste over into the stock."
+    )
+    three = {"stock": 21, "waste": [["2S"], ["9H"], []]}
+    assert turned_text(three, {"stock": 18, "waste": [["2S", "4D"], ["9H", "9S"], ["7C"]]}) == (
+        "Turned the stock: 4♦ 9♠ 7♣."
+    )

@@ -37,7 +37,7 @@ from client.tui.refusals import typed_card_refusal
 from client.tui.session import NETWORK_ERRORS, RETRY_DELAYS, Session, refusal_text
 from client.tui.sheet_screen import SHEET_TOP_LINES, sheet_lines, sheet_top
 from client.tui.solitaire_screen import SolitaireRoom, SolitaireScreen, solitaire_lines
-from client.tui.solitaire_words import moved_text, refusal_words
+from client.tui.solitaire_words import move_words, refusal_words
 from client.tui.style import STYLE
 from client.tui.tokens import TokenStore
 from engine.cards import SEATS
@@ -304,7 +304,7 @@ class TuiApp:
         the model's notice."""
         if self.pending is not None:
             return "class:warn", self.question
-        if self.screen == "solitaire" and self.solitaire and self.solitaire.message:
+        if self.screen == "solitaire" and self.solitaire and self.solitaire.notice():
             return "", self.solitaire.message
         return ("class:error" if self.model.notice_error else "class:notice"), self.model.notice
 
@@ -733,11 +733,13 @@ class TuiApp:
         self.spawn(self._open_solitaire(game, options or {}, seed, winnable))
 
     def daily_in_play(self) -> str:
-        """The title of the day's deal this client plays and has not finished (empty: none)."""
+        """The title of the day's deal this client plays and has not finished (empty: none). It is in play
+        from the moment it is opened, whatever the moves counter of the last state says: a resign counts even
+        before the first move, and a key pressed right after a move comes before the state it brings."""
         room = self.model.solitaire
         if room is None or room.seat is None or not room.view.get("daily"):
             return ""
-        if room.view.get("result") is not None or not room.view.get("moves"):
+        if room.view.get("result") is not None:
             return ""
         return str(room.view.get("title", "solitaire"))
 
@@ -778,8 +780,12 @@ class TuiApp:
             else:
                 screen.message = "The position changed meanwhile: h for a hint for this one."
         elif await self.session.solitaire(kind, move):
-            done = {"move": moved_text(move or ""), "undo": "Undid the last move.", "redo": "Redid the move."}
-            more = {"auto": "Made the safe moves.", "resign": "You gave up.", "new-deal": "New deal."}
+            if kind == "move":
+                if screen.message == f"Trying {move_words(move or '')}...":  # typed: said once made
+                    screen.said_made(move or "")
+                return  # a move the view listed was said when sent (the stock's card once its state came)
+            done = {"undo": "Undid the last move.", "redo": "Redid the move.", "auto": "Made the safe moves."}
+            more = {"resign": "You gave up.", "new-deal": "New deal."}
             screen.message = {**done, **more}[kind]
             return
         else:

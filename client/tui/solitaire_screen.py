@@ -18,7 +18,7 @@ from prompt_toolkit.formatted_text import StyleAndTextTuples
 from client.columns import counted
 from client.tui.cards import card_fragment
 from client.tui.model import Model
-from client.tui.solitaire_words import hint_words, move_words, moved_text, pile_words
+from client.tui.solitaire_words import hint_words, move_words, moved_text, pile_words, turned_text
 from engine.solitaire import GAMES, IllegalMove
 
 #: ``submit(kind, move)``: send solitaire request ``kind`` (``move``, ``undo``, ``redo``, ``auto``, ``hint``,
@@ -43,6 +43,12 @@ class SolitaireRoom:
         """The room's solitaire view (``docs/protocol.md`` "The solitaire view"), ``{}`` before the first."""
         room = self.model.solitaire
         return {} if room is None else room.view
+
+    @property
+    def seq(self) -> int:
+        """The number of the last action the view reflects (-1 before the first view)."""
+        room = self.model.solitaire
+        return -1 if room is None else room.seq
 
     @property
     def title(self) -> str:
@@ -107,6 +113,25 @@ class SolitaireScreen:
     hint: str | None = None
     message: str = ""
     seen: dict[str, int] = field(default_factory=dict)
+    #: A turn of the stock sent whose state has not come yet: the view's ``seq`` and ``layout`` then (the
+    #: card turned is named once the state after it shows it).
+    turning: tuple[int, dict[str, Any]] | None = None
+
+    def said_made(self, move: str) -> None:
+        """Say ``move`` was made; a turn of the stock names its card once the state after it comes
+        (``notice``)."""
+        self.message = moved_text(move)
+        self.turning = (self.room.seq, self.room.state()) if move == "s" else None
+
+    def notice(self) -> str:
+        """The message for the notice line: ``Turned the stock.`` becomes ``Turned the stock: 7♣.`` as soon
+        as the state after the turn is here (unless something else was said meanwhile)."""
+        turning = self.turning
+        if turning is not None and self.room.seq > turning[0]:
+            self.turning = None
+            if self.message == moved_text("s"):
+                self.message = turned_text(turning[1], self.room.state())
+        return self.message
 
     def rows(self) -> list[list[str]]:
         """The pile rows of the current position."""
@@ -139,7 +164,7 @@ class SolitaireScreen:
                 self.room.apply(move)
             except IllegalMove:
                 continue
-            self.message = moved_text(move)
+            self.said_made(move)
             self.source = self.hint = None
             return True
         return False

@@ -5,6 +5,7 @@ and no rule ids (``docs/formats.md`` gives the notation these come from)."""
 from __future__ import annotations
 
 import re
+from typing import Any
 
 from client.tui.cards import card_label
 
@@ -55,6 +56,26 @@ def moved_text(move: str) -> str:
     if words.startswith(("pair ", "remove ")):
         return f"Removed: {words.split(' ', 1)[1]}."
     return f"Moved {words}."
+
+
+def turned_text(before: dict[str, Any], after: dict[str, Any]) -> str:
+    """A turn of the stock said once the position after it is known (``before`` and ``after``: the view's
+    ``layout``): the card turned, the one to play now (``Turned the stock: 7♣.``), with how many when
+    several were turned onto one waste (``Turned the stock: 3 cards, 7♣ on top.``), each waste's top for
+    Pyramid's three wastes (``Turned the stock: 4♦ 9♠ 7♣.``), or a redeal (``Turned the waste over into the
+    stock.``)."""
+    stock_before, stock_after = int(before.get("stock", 0)), int(after.get("stock", 0))
+    if stock_after > stock_before:
+        return "Turned the waste over into the stock."
+    waste = after.get("waste") or []
+    if waste and isinstance(waste[0], list):
+        tops = " ".join(card_label(pile[-1]) for pile in waste if pile)
+        return f"Turned the stock: {tops}." if tops else "Turned the stock."
+    if not waste:
+        return "Turned the stock."
+    turned = stock_before - stock_after
+    top = card_label(str(waste[-1]))
+    return f"Turned the stock: {turned} cards, {top} on top." if turned > 1 else f"Turned the stock: {top}."
 
 
 def cards_in_words(text: str) -> str:
