@@ -251,7 +251,8 @@ class BarbuTable(Room):
     @classmethod
     def restore(cls, row: RoomRow, store: Store, config: ServerConfig) -> BarbuTable:
         """Rebuild a table from its store row: a waiting table keeps its bots; a playing one replays its log
-        and holds its humans' seats for the grace period (stand-ins play after it).
+        and holds its humans' seats for the grace period (stand-ins play after it); a finished one (``over``:
+        the lobby brings one back while its rematch waits) replays its log and stays over, writing nothing.
 
         Raises:
             ValueError: the config or the log does not replay (``IllegalAction``, ``RecordError``).
@@ -274,14 +275,17 @@ class BarbuTable(Room):
         table.chat.extend(store.chat(row.id, CHAT_HISTORY))
         for letter, owner in row.players.items():
             seat = table.seats[parse_seat(letter)]
-            if row.status == "playing" or owner.startswith(BOT_PREFIX):
+            if row.status != "waiting" or owner.startswith(BOT_PREFIX):
                 seat.owner = owner
-        if row.status != "playing":
+        if row.status == "waiting":
             store.set_players(row.id, table._players_record())
             return table
         match, table.seq = replay_log(row, store)
         table.match = match
         table.state = "playing"
+        if match.over and row.status == "over":  # its record is stored already
+            table.state = "over"
+            return table
         if match.over:
             table._finish()
             return table

@@ -13,11 +13,12 @@ import functools
 import hmac
 import logging
 import math
+import re
 import secrets
 import time
 import unicodedata
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, fields
 from typing import Any
 
 from engine.solitaire.catalogue import GAMES
@@ -67,7 +68,7 @@ from server.replays import FinishedMatches
 from server.room import Room
 from server.solitaire_daily import daily_table, today
 from server.solitaire_room import SolitaireRoom
-from server.store import Store, StoreUnavailable
+from server.store import RoomRow, Store, StoreUnavailable
 from server.tokens import revoke_if_password_changed
 from server.waiting_seats import WaitingSeats
 from server.workers import WorkerPool, unavailable
@@ -102,6 +103,10 @@ class Listing:
 
 #: How a bot's name begins, as the clients show it (``bot_like``).
 BOT_LOOK = "bot"
+#: The longest table name (``create-table.name``), which a rematch's ``(2)`` must fit within too.
+NAME_LIMIT: int = next(f for f in fields(CreateTable) if f.name == "name").metadata["max_len"]
+#: A rematch's name: the first match's name and the match's number (``friday (2)``).
+_NUMBERED = re.compile(r"(.+) \((\d+)\)")
 #: What may not stand at either end of a name: spaces, and the letters that draw nothing (``BLANKS``).
 _EDGES = " \t" + "".join(BLANKS)
 
@@ -245,20 +250,20 @@ class Lobby:
 
     def restore(self) -> None:
         """Rebuild every waiting or playing room of the store (after a restart); a room whose log does not
-        replay is logged and marked closed. Resume tokens handed out under another server password are
-        revoked first."""
+        replay is logged and marked closed. A finished table whose rematch (``rematch_of`` in the new
+        table's config) still waits for its players comes back too, pointing there (``rematch``). Resume
+        tokens handed out under another server password are revoked first."""
         revoke_if_password_changed(self.store, self.config.password)
+        rematches: dict[int, str] = {}  # finished table's id -> the waiting table of its rematch
         for row in self.store.rooms(statuses=("waiting", "playing")):
-            kind = ROOM_KINDS.get(row.kind)
-            try:
-                if kind is None:
-                    raise ValueError(f"unknown room kind {row.kind!r}")
-                room = kind.restore(row, self.store, self.config)
-            except (ValueError, KeyError, TypeError) as exc:
-                log.error("room %d cannot be restored, closing it: %s", row.id, exc)
-                self.store.set_status(row.id, "closed")
-                continue
-            self.add_room(room)
+            room = self._restore_row(row)
+            if room is not None and row.status == "waiting" and row.config.get("rematch_of"):
+                rematches[int(row.config["rematch_of"])] = room.room_id
+        for old, new in rematches.items():
+            row = self.store.room(old)
+            before = self._restore_row(row) if row.status == "over" else None
+            if isinstance(before, BarbuTable):
+                before.rematch = new
         if self.rooms:  # a fresh store says nothing
             log.info("restored %d rooms", len(self.rooms))
 
@@ -273,6 +278,22 @@ class Lobby:
         if self._origin_secret is None:
             self._origin_secret = bytes.fromhex(self.store.meta_once("origin-secret", secrets.token_hex(32)))
         return hmac.new(self._origin_secret, peer.address.encode(), "sha256").hexdigest()[:32]
+
+    def _restore_row(self, row: RoomRow) -> Room | None:
+        """Rebuild the room of ``row`` and list it; None (the room marked closed, unless it was over) when
+        its log does not replay."""
+        kind = ROOM_KINDS.get(row.kind)
+        try:
+            if kind is None:
+                raise ValueError(f"unknown room kind {row.kind!r}")
+            room = kind.restore(row, self.store, self.config)
+        except (ValueError, KeyError, TypeError) as exc:
+            log.error("room %d cannot be restored, closing it: %s", row.id, exc)
+            if row.status != "over":
+                self.store.set_status(row.id, "closed")
+            return None
+        self.add_room(room)
+        return room
 
     def add_room(self, room: Room) -> None:
         """List ``room`` and give it the server's worker pool (before any of its tasks runs: no ``await``
@@ -704,7 +725,7 @@ class Lobby:
 
     def _rematch(self, peer: Peer, room: Room, request: Rematch) -> None:
         """Open another match with the same players as ``room`` (over): the same seats kept for them, the
-        same variants, timers and bot policy, and the same name unless an open table took it meanwhile;
+        same variants, timers and bot policy, and the name with the match's number (``_rematch_name``);
         replies ``room-created`` and tells everyone at the old table (``rematch-opened``). One per finished
         table: asked again while that table is open (not idle), the reply names it and nothing is created.
 
@@ -729,15 +750,7 @@ class Lobby:
             peer.send(RoomCreated(id=request.id, room=again.room_id))
             return
         self._check_new_table(peer)
-        taken: set[str] = set()
-        for other in self.rooms.values():
-            if other.summary()["state"] != "over":
-                taken |= likeness(other.name)
-        name = room.name
-        number = 2
-        while likeness(name) & taken:
-            suffix = f" ({number})"
-            name, number = room.name[: 40 - len(suffix)] + suffix, number + 1
+        name = self._rematch_name(room.name)
         with self.store.transaction():  # the new table and its kept seats, or nothing
             table = BarbuTable.create(
                 self.store,
@@ -752,9 +765,34 @@ class Lobby:
             )
             table.reserve({seat: owner for seat, owner in players.items() if owner is not None})
             table.keep_chat(list(room.chat))  # the conversation follows the players
+            self.store.update_config(table.store_id, {"rematch_of": room.room_id})  # for a restart
         room.rematch = table.room_id  # the old table's lobby entry points to the new one
         self._table_opened(peer, table, request.id)
         room.push(RematchOpened(room=room.room_id, new_room=table.room_id, host=_player(peer)))
+
+    def _rematch_waits(self, room: Room) -> bool:
+        """Whether ``room`` is a finished table whose rematch waits for its players: it stays listed
+        meanwhile (even with nobody at it, as after a restart), so an old invite link finds the new match."""
+        if not isinstance(room, BarbuTable) or room.rematch is None:
+            return False
+        new = self.rooms.get(room.rematch)
+        return isinstance(new, BarbuTable) and new.state == "waiting" and not new.idle
+
+    def _rematch_name(self, name: str) -> str:
+        """The name of another match after table ``name``: ``friday (2)``, then ``friday (3)`` after
+        ``friday (2)`` (the number counts the matches), the next number no listed room's name is too like
+        (finished tables included: the lobby tells them apart), cut to ``NAME_LIMIT`` characters."""
+        found = _NUMBERED.fullmatch(name)
+        base, number = (found.group(1), int(found.group(2)) + 1) if found else (name, 2)
+        taken: set[str] = set()
+        for other in self.rooms.values():
+            taken |= likeness(other.name)
+        while True:
+            suffix = f" ({number})"
+            again = base[: NAME_LIMIT - len(suffix)].rstrip(_EDGES) + suffix
+            if not likeness(again) & taken:
+                return again
+            number += 1
 
     async def _room_request(self, peer: Peer, room: Room, request: Message) -> None:
         if isinstance(request, Rematch):
@@ -784,7 +822,7 @@ class Lobby:
             await room.handle(peer, request)
 
     def _sweep(self, room: Room) -> None:
-        if room.idle and self.rooms.get(room.room_id) is room:
+        if room.idle and self.rooms.get(room.room_id) is room and not self._rematch_waits(room):
             self.listing_changed()
             del self.rooms[room.room_id]
             room.discard()

@@ -11,8 +11,10 @@ only. Schema (version 1):
 - ``rooms(id, kind, name, config, players, status, created, updated, record)``: one row per room. ``kind`` is
   ``barbu`` (a table: one match) or ``solitaire``; ``config`` is the JSON needed to rebuild the game from its
   log (Barbu: ``seed``, ``variants``, ``first_declarer``, ``turn_time``, ``grace``, ``bot_policy``,
-  ``host``; solitaire: ``game``, ``options``, ``seed``, ``daily``) and ``origin``, a keyed hash of the IP
-  address the room was opened from (``Lobby.address_key``: per-address caps hold after a restart); ``players`` maps seat letters to player names (``bot:<policy>`` for bots;
+  ``host``, and for a table opened by ``rematch`` ``rematch_of``, the finished table it follows, so a restart
+  finds that table's ``rematch`` again; solitaire: ``game``, ``options``, ``seed``, ``daily``) and ``origin``,
+  a keyed hash of the IP address the room was opened from (``Lobby.address_key``: per-address caps hold
+  after a restart); ``players`` maps seat letters to player names (``bot:<policy>`` for bots;
   solitaire: ``{"player": name}``); ``status`` is ``waiting``, ``playing``, ``over`` or
   ``closed`` (abandoned before the start); ``record`` is the finished game's record JSON (``barbu-match/1``
   or ``solitaire/1``).
@@ -491,6 +493,20 @@ class Store:
         """
         self._write(
             "UPDATE rooms SET players=?, updated=? WHERE id=?", (json.dumps(players), time.time(), room)
+        )
+
+    def update_config(self, room: int, changes: dict[str, Any]) -> None:
+        """Add ``changes`` (JSON values) to the rebuild ``config`` of ``room`` (a key already there takes the
+        new value).
+
+        Raises:
+            StoreError: no room has that id.
+            StoreUnavailable: the store cannot write; the row is unchanged.
+        """
+        config = self.room(room).config | changes
+        self._write(
+            "UPDATE rooms SET config=?, updated=? WHERE id=?",
+            (json.dumps(config, sort_keys=True), time.time(), room),
         )
 
     def set_status(self, room: int, status: str, record: dict[str, Any] | None = None) -> None:

@@ -88,7 +88,7 @@ async def test_the_host_opens_another_match_with_the_same_players(
     old = next(r for r in await guest.list_rooms() if r["room"] == room)
     assert old["state"] == "over" and old["rematch"] == new  # the finished table points to the new match
     summary = next(r for r in await host.list_rooms() if r["room"] == new)
-    assert summary["name"] == "again" and summary["state"] == "waiting"
+    assert summary["name"] == "again (2)" and summary["state"] == "waiting"
     assert summary["turn_time"] == 30 and summary["variants"] == {"rotation": "each-hand"}
     assert summary["players"] == {"N": "guest", "E": "bot:heuristic", "S": "host", "W": "bot:heuristic"}
     stranger = await connect(server, "stranger")
@@ -130,3 +130,48 @@ async def test_watchers_follow_the_player_to_a_new_deal(server: BarbuServer, con
     await alice.move(moved.room, (moved.view or {})["legal"][0])
     seen = await next_of(bob, SolitaireState)
     assert seen.room == moved.room and seen.view["moves"] == 1
+
+
+async def _finished_match(server: BarbuServer, host: Connection, room: str) -> None:
+    """Play ``room``, where ``host`` sits at S with bots at N, E and W, to its end by a stand-in."""
+    await host.leave(room)  # a stand-in plays the seat at once
+    lobby = server.lobby
+    assert lobby is not None
+    await until(lambda: lobby.rooms[room].summary()["state"] == "over", "the end", 120)
+    await host.watch(room)  # keeps the finished table in the lobby
+
+
+async def test_a_rematch_is_numbered_and_found_again_after_a_restart(
+    start_server: StartServer, connect: Connect
+) -> None:
+    server = await start_server()
+    host = await connect(server, "host")
+    room = await host.create_table("tuesday")
+    await host.sit(room, "S")
+    for seat in "NEW":
+        await host.add_bot(room, seat, "random")
+    await _finished_match(server, host, room)
+    second = await host.rematch(room)
+    listed = {r["room"]: r for r in await host.list_rooms()}
+    assert listed[second]["name"] == "tuesday (2)" and listed[room]["rematch"] == second
+
+    await host.close()
+    await server.stop()
+    server = await start_server()
+    guest = await connect(server, "guest")
+    listed = {r["room"]: r for r in await guest.list_rooms()}
+    assert listed[room]["state"] == "over" and listed[room]["rematch"] == second  # nobody at it, still listed
+    assert listed[second]["name"] == "tuesday (2)" and listed[second]["state"] == "waiting"
+    old = await guest.watch(room)  # the finished table's last position comes back with it
+    assert old.state == "over" and old.view is not None and old.view["phase"] == "over"
+    await guest.leave(room)
+
+    host = await connect(server, "host")
+    assert (await host.sit(second)).seat == "S"  # the kept seat: the second match starts
+    lobby = server.lobby
+    assert lobby is not None
+    await until(lambda: lobby.rooms[second].summary()["state"] == "playing", "the second match")
+    assert room not in {r["room"] for r in await guest.list_rooms()}  # it started: the old table goes
+    await _finished_match(server, host, second)
+    third = await host.rematch(second)
+    assert {r["room"]: r for r in await host.list_rooms()}[third]["name"] == "tuesday (3)"

@@ -239,6 +239,7 @@ async def test_the_host_starts_another_match_with_the_same_players(server: Barbu
         assert tui.screen == "table"
         new_table = tui.model.table
         assert new_table is not None and "hal: good game, all" in new_table.chat  # the chat follows them
+        assert new_table.name == "rerun (2)" and on_screen(tui, "rerun (2)")  # told apart from the first
 
 
 async def test_the_days_deal_being_played_is_greyed_and_not_watched(
