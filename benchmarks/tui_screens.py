@@ -237,7 +237,9 @@ def main(argv: list[str]) -> int:
             shots.take("daily-open-another-question")
             tmux.keys("y", pause=0.8)
             shots.take("pyramid")
-            tmux.keys("l", pause=0.8)
+            tmux.keys("l")
+            wait_for(tmux, "Leave the day's deal")  # asked from the moment it is opened
+            tmux.keys("y", pause=0.8)
             shots.take("lobby-with-solitaire-room")
             tmux.keys("t", "t", pause=0.6)  # t: back to the pyramid, then to the table
             tmux.keys("c")

@@ -8,6 +8,8 @@ from pathlib import Path
 
 import pytest
 
+from engine.barbu.rules import DOMINOES_SCORES, HEART_LEAD, ROTATION, TRUMP_DUTY, Variants
+
 ROOT = Path(__file__).resolve().parent.parent
 DOCUMENTS = [ROOT / "README.md", *sorted((ROOT / "docs").rglob("*.md")), ROOT / "deploy" / "README.md"]
 LINK = re.compile(r"\[[^\]]*\]\(([^)\s]+)\)")
@@ -82,3 +84,19 @@ def test_plain_text_citations_stay_inside_the_repository(document: Path) -> None
 def test_the_seed_documents_are_in_the_repository() -> None:
     for name in ("barbu", "forty-thieves", "pyramid", "bakers-dozen"):
         assert (ROOT / "docs" / "rules" / "seeds" / f"{name}.km.txt").stat().st_size > 1000, name
+
+
+def test_the_protocol_names_every_variant_value_and_its_default() -> None:
+    text = (ROOT / "docs" / "protocol.md").read_text(encoding="utf-8")
+    section = " ".join(text.split("## Variants", 1)[1].split("\n## ", 1)[0].split())
+    default = Variants()
+    values = {
+        "heart-lead": (default.heart_lead, HEART_LEAD),
+        "trump-duty": (default.trump_duty, TRUMP_DUTY),
+        "dominoes-scores": (default.dominoes_scores, tuple(DOMINOES_SCORES)),
+        "rotation": (default.rotation, ROTATION),
+    }
+    for key, (first, allowed) in values.items():
+        listed = section.split(f"`{key}` (", 1)[1].split(")", 1)[0]
+        assert all(f"`{value}`" in listed for value in allowed), (key, listed)
+        assert listed.startswith(f"`{first}`"), (key, "the default first")

@@ -217,6 +217,7 @@ def test_small_things_a_newcomer_met() -> None:
             assert field_help(form) and width(field_help(form)) <= 78
             form.cycle(1)
             assert field_help(form) in text(form_lines(form))
+    assert "Heart lead:        < as the rules >  (default)" in text(form_lines(TableForm()))  # not "seed"
 
     table = TableModel(room="1", seat="S", state="playing", players={s: f"p{s}" for s in SEATS})
     table.view = {"phase": "double", "to_move": "S", "declarer": "E", "doubles_owed": {"S": 0}}

@@ -214,7 +214,9 @@ def form_lines(form: TableForm) -> StyleAndTextTuples:
     out.append(("", "\n\n"))
     for i, (_, label, choices) in enumerate(VARIANT_FIELDS, start=1):
         value = choices[form.values[i - 1]]
-        text = ("on" if value else "off") if isinstance(value, bool) else str(value)
+        text = (
+            ("on" if value else "off") if isinstance(value, bool) else VALUE_NAMES.get(str(value), str(value))
+        )
         default = " (default)" if form.values[i - 1] == 0 else ""
         out += [
             ("", f"  {label + ':':<18}"),
@@ -242,6 +244,10 @@ def form_lines(form: TableForm) -> StyleAndTextTuples:
     )
     return out
 
+
+#: A switch's value as the form names it, where the protocol's word would mislead (``seed``: the rules as the
+#: seed documents write them, not a random seed).
+VALUE_NAMES = {"seed": "as the rules"}
 
 #: What each value of the form's switches means (``docs/rules/barbu.md``, "Named variants").
 VALUE_HELP: dict[str, dict[Any, str]] = {
