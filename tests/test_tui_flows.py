@@ -366,3 +366,31 @@ def test_a_turn_of_the_stock_in_words() -> None:
     assert turned_text(three, {"stock": 18, "waste": [["2S", "4D"], ["9H", "9S"], ["7C"]]}) == (
         "Turned the stock: 4♦ 9♠ 7♣."
     )
+
+
+async def test_a_finished_table_points_to_the_next_match_listed_in_the_lobby(
+    server: BarbuServer, connect: Connect
+) -> None:
+    host = await connect(server, "hank")
+    room = await host.create_table("wednesday")
+    await host.sit(room, "S")
+    for seat in "NEW":
+        await host.add_bot(room, seat, "random")
+    await host.leave(room)  # a stand-in plays the seat: the match runs to its end
+    lobby = server.lobby
+    assert lobby is not None
+    await until(lambda: lobby.rooms[room].summary()["state"] == "over", "the end", 120)
+    await host.watch(room)
+    new = await host.rematch(room)  # before the client came: it learns of it from the lobby
+    async with running_tui(server.url, "viv") as (tui, pipe):
+        await tui.session.refresh_rooms()
+        await until(lambda: on_screen(tui, "wednesday (2)"), "the next match listed under its own name")
+        await tui.watch(room)
+        table = tui.model.table
+        assert table is not None and table.rematch == new
+        if table.showing_summary():
+            pipe.send_text(" ")  # any key: the match's end
+        await until(lambda: on_screen(tui, f"Another match is open (room {new}): w to watch it."), "told")
+        assert "w to the next match" in screen_lines(tui)[-1]
+        pipe.send_text("w")
+        await until(lambda: tui.model.table is not None and tui.model.table.room == new, "following")

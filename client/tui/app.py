@@ -66,6 +66,7 @@ KEY_HINTS = {
     "table-watching": "you watch this table   s sheet  c chat  x stop watching  l lobby  ? help",
     "table-over": "s score sheet  c chat  l lobby  ? help   the match is over",
     "table-over-host": "r another match, same players  s score sheet  c chat  l lobby  ? help",
+    "table-over-next": "w to the next match  s score sheet  c chat  l lobby  ? help",
     "sheet": "Up/Down scroll   Esc or s: back to the table",
     "solitaire": "arrows  Enter pick/drop  d draw  u undo  r redo  h hint  n new  x resign  ? help",
     "solitaire-watching": "arrows look around   Esc or l: lobby   ? help   you watch: only the player moves",
@@ -233,6 +234,8 @@ class TuiApp:
         if self.screen == "lobby" and self.lobby.picking:
             return KEY_HINTS["games"]
         if self.screen == "table" and table is not None:
+            if (table.view or {}).get("phase") == "over" and table.rematch is not None:
+                return KEY_HINTS["table-over-next"]
             if (table.view or {}).get("phase") == "over":
                 host = table.host == self.model.name if table.host is not None else table.seat is not None
                 return KEY_HINTS["table-over-host" if host else "table-over"]

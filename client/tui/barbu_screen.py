@@ -622,7 +622,7 @@ def match_end_lines(table: TableModel, cols: int = TABLE_WIDTH) -> StyleAndTextT
     out.append(("", "\n"))
     if table.rematch is not None:
         seated = table.seat is not None or table.me in table.players.values()
-        follow = "" if seated else ": w to watch it"  # a player is seated there at once
+        follow = ": w to take your seat there" if seated else ": w to watch it"
         out.append(("class:warn", f"Another match is open (room {table.rematch}){follow}.\n"))
     elif table.host is not None and table.host == table.me:
         out.append(("class:warn", "r: another match with the same players\n"))

@@ -297,7 +297,11 @@ def build_key_bindings(tui: TuiApp) -> KeyBindings:
     @kb.add("w", filter=table)
     def _follow(event: E) -> None:
         table_ = tui.model.table
-        if table_ is not None and table_.rematch is not None and table_.seat is None:
+        if table_ is None or table_.rematch is None:
+            return
+        if table_.seat is not None or table_.me in table_.players.values():  # the seat kept there
+            tui.spawn(tui.sit(table_.rematch))
+        else:
             tui.spawn(tui.watch(table_.rematch))  # a watcher follows the players to their next match
 
     @kb.add("q", filter=free & Condition(lambda: tui.screen not in ("lobby", "login")))

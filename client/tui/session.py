@@ -423,6 +423,7 @@ class Session:
             table.chat.extend(f"{line.get('name')}: {line.get('text')}" for line in snap.chat)
         summary = next((r for r in self.model.rooms if str(r.get("room")) == snap.room), {})
         table.host = summary.get("host", table.host)
+        table.rematch = summary.get("rematch") or table.rematch  # known after a restart too
         table.turn_time = summary.get("turn_time", table.turn_time)
         table.me = self.model.name
         table.set_view(snap.view, snap.seq)
