@@ -37,7 +37,12 @@ def register(sub: Any) -> None:
         action="store_true",
         help="start a private server on a free loopback port and sit at a table with three bots",
     )
-    p.add_argument("--db", type=Path, help="with --local: the SQLite file (default: ~/.local/share/barbu)")
+    p.add_argument(
+        "--db",
+        type=Path,
+        help="with --local: the SQLite file (default: local.sqlite3 in $XDG_DATA_HOME/barbu, or in "
+        "~/.local/share/barbu)",
+    )
     p.add_argument(
         "--bot-delay",
         type=seconds(0, 60),

@@ -16,6 +16,7 @@ from prompt_toolkit.formatted_text import fragment_list_to_text
 from prompt_toolkit.input import create_pipe_input
 from prompt_toolkit.output import DummyOutput
 
+from cli.main import main
 from client.tui.app import TuiApp
 from client.tui.barbu_screen import side_lines
 from client.tui.cards import card_label
@@ -394,3 +395,10 @@ async def test_a_finished_table_points_to_the_next_match_listed_in_the_lobby(
         assert "w to the next match" in screen_lines(tui)[-1]
         pipe.send_text("w")
         await until(lambda: tui.model.table is not None and tui.model.table.room == new, "following")
+
+
+def test_play_help_names_the_local_store_file(capsys: pytest.CaptureFixture[str]) -> None:
+    with pytest.raises(SystemExit):
+        main(["play", "--help"])
+    said = " ".join(capsys.readouterr().out.split())
+    assert "local.sqlite3 in $XDG_DATA_HOME/barbu, or in ~/.local/share/barbu" in said
