@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import json
 import random
+from collections.abc import Iterator
 
 import pytest
 
@@ -18,6 +19,7 @@ from engine.solitaire.columns import ColumnGame
 from engine.solitaire.pyramid import SIZE, PyramidGame
 from engine.solitaire.rules import card_of
 from engine.solitaire.search_open import OpenSearch
+from engine.solitaire.search_pyramid import PyramidSearch
 
 
 def shrink_columns(game: ColumnGame, rng: random.Random, left: int) -> None:
@@ -157,3 +159,58 @@ def test_bakers_dozen_dead_ends_are_lost(options: dict[str, str]) -> None:
         if met == 3:
             break
     assert met == 3
+
+
+def _pyramid_positions(draw: int, count: int) -> Iterator[PyramidGame]:
+    """Positions met in random play from small Pyramid deals (most of the pyramid and stock taken away)."""
+    for seed in range(count):
+        game = new_game("pyramid", {"draw": draw}, seed=seed)
+        assert isinstance(game, PyramidGame)
+        rng = random.Random(seed)
+        shrink_pyramid(game, rng, removals=rng.randrange(10, 19), stock=rng.randrange(6, 13))
+        for _ in range(30):
+            yield game
+            moves = game.legal_moves()
+            if not moves:
+                break
+            game.apply(rng.choice(moves))
+
+
+@pytest.mark.parametrize("draw", [1, 3])
+def test_pyramid_dead_ends_are_lost_and_forced_pairs_keep_a_win(draw: int) -> None:
+    """Positions the Pyramid search abandons (``blocked``, ``unbalanced``) are lost by the exhaustive search;
+    a pair it makes without branching (``_forced``) leaves a won position won; some of each are met."""
+    blocked = unbalanced = forced = 0
+    for game in _pyramid_positions(draw, 30):
+        view = PyramidSearch(game)
+        if view.blocked():
+            assert not exhaustive(game)
+            blocked += 1
+        if view.dead_rule and view.unbalanced():
+            assert not exhaustive(game)
+            unbalanced += 1
+        step = view._forced()
+        if step is not None:
+            after = game.copy()
+            after.apply(view.text(step))
+            assert exhaustive(after) is exhaustive(game)
+            forced += 1
+    assert blocked > 5 and forced > 5
+    if draw == 1:
+        assert unbalanced > 0
+
+
+@pytest.mark.parametrize("draw", [1, 3])
+def test_pyramid_positions_with_one_key_are_won_alike(draw: int) -> None:
+    """The search's key forgets suits, buried Kings and waste cards that can never be played again: positions
+    met with one key are all won or all lost by the exhaustive search."""
+    verdicts: dict[int, bool] = {}
+    shared = 0
+    for game in _pyramid_positions(draw, 30):
+        key = PyramidSearch(game).key()
+        won = exhaustive(game)
+        if key in verdicts:
+            assert verdicts[key] is won
+            shared += 1
+        verdicts[key] = won
+    assert shared > 0

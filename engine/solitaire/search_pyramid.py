@@ -26,6 +26,27 @@ _OF_VALUE = tuple(tuple(c for c in range(52) if VALUE[c] == v) for v in range(14
 #: The exposed positions of each pyramid (mask of positions present) met so far.
 _EXPOSED: dict[int, int] = {}
 _ROW_BASE = tuple(r * (r - 1) // 2 for r in range(1, ROWS + 1))
+#: Per position, the positions it covers, directly or through other cards.
+_COVERED = tuple(sum(1 << q for q in range(SIZE) if BELOW[q] >> p & 1) for p in range(SIZE))
+
+
+def _exposed_of(present: int) -> int:
+    """The exposed positions (a mask) of a pyramid whose positions still there are ``present`` (cached)."""
+    mask = _EXPOSED.get(present)
+    if mask is not None:
+        return mask
+    if len(_EXPOSED) > 100_000:
+        _EXPOSED.clear()
+    mask = 0
+    for r in range(1, ROWS + 1):
+        base = _ROW_BASE[r - 1]
+        row = present >> base & ((1 << r) - 1)
+        if r < ROWS:
+            below = present >> (base + r) & ((1 << (r + 1)) - 1)
+            row &= ~(below | below >> 1)
+        mask |= row << base
+    _EXPOSED[present] = mask
+    return mask
 
 
 class PyramidSearch(Piles):
@@ -55,11 +76,55 @@ class PyramidSearch(Piles):
             sum(1 << c for c in _OF_VALUE[v] if self.position_of[c] < 0) for v in range(14)
         ]
         self.dead_rule = game.draw == 1 and not game.stock_top and not game.redeals
+        # Per length of the stock, how many of its cards have each value, and which values (without redeals
+        # the stock only ever loses its top card, so a stock of length L is the first L cards of this one).
+        self.stock_counts = [[0] * 14]
+        self.stock_values = [0]
+        for c in self.stock:
+            counts = list(self.stock_counts[-1])
+            counts[VALUE[c]] += 1
+            self.stock_counts.append(counts)
+            self.stock_values.append(self.stock_values[-1] | 1 << VALUE[c])
+        #: Per value, the pyramid positions holding a card of that value.
+        self.positions_of = [
+            sum(1 << p for p, c in enumerate(self.cards) if VALUE[c] == v) for v in range(14)
+        ]
+        self.blocked_rule = not game.redeals
+        self.kings = self.positions_of[KING]
+        self._closures: dict[int, int] = {}
+        #: Per position, the bit of the value its card pairs with, and the positions of its possible partners
+        #: on the pyramid (those neither covering it nor covered by it).
+        self.wants = [1 << (13 - VALUE[c]) if VALUE[c] != KING else 0 for c in self.cards]
+        self.partners = [
+            0 if VALUE[c] == KING else self.positions_of[13 - VALUE[c]] & ~BELOW[p] & ~_COVERED[p]
+            for p, c in enumerate(self.cards)
+        ]
+        self.off_pairs = game.draw > 1 or game.stock_top
 
     def key(self) -> int:
         """The position's key (see the module docstring)."""
         if self.simple_key:
-            return self.in_play | len(self.stock) << 52
+            # Exact and canonical: the pyramid's positions left, the stock's length, and the values (suits never
+            # matter) of the waste cards that may still be played: a buried King goes as soon as it is
+            # uncovered, and under a card that can never be removed (``_dead``) nothing is ever available.
+            live = 0
+            if self.dead_rule:
+                pyramid_of = self.pyramid_of
+                in_play = self.in_play
+                for c in reversed(self.waste[0]):
+                    v = VALUE[c]
+                    if v != KING:
+                        if not pyramid_of[13 - v] & in_play:
+                            break
+                        live = live << 4 | v
+            else:
+                for pile in self.waste:
+                    for c in pile:
+                        v = VALUE[c]
+                        if v != KING:
+                            live = live << 4 | v
+                    live <<= 4
+            return live << 33 | len(self.stock) << 28 | self.present
         return hash(
             (
                 self.in_play,
@@ -124,22 +189,7 @@ class PyramidSearch(Piles):
     # -- safe moves and the move list ---------------------------------------------------------------------
 
     def _exposed(self) -> int:
-        present = self.present
-        mask = _EXPOSED.get(present)
-        if mask is not None:
-            return mask
-        if len(_EXPOSED) > 100_000:
-            _EXPOSED.clear()
-        mask = 0
-        for r in range(1, ROWS + 1):
-            base = _ROW_BASE[r - 1]
-            row = present >> base & ((1 << r) - 1)
-            if r < ROWS:
-                below = present >> (base + r) & ((1 << (r + 1)) - 1)
-                row &= ~(below | below >> 1)
-            mask |= row << base
-        _EXPOSED[present] = mask
-        return mask
+        return _exposed_of(self.present)
 
     def _available(self) -> list[tuple[int, int]]:
         cards = self.cards
@@ -171,6 +221,53 @@ class PyramidSearch(Piles):
             for k, pile in enumerate(self.waste):
                 if pile and VALUE[pile[-1]] == KING:
                     return (REMOVE, WASTE + k, -1)
+        return self._forced()
+
+    def _forced(self) -> Step | None:
+        """A pair every win makes (``docs/solitaire.md``, "Safe moves"): an exposed pyramid card with one
+        partner left that could ever be available with it (a pyramid card neither covering it nor covered by
+        it, or a card off the pyramid not lying under a waste card that can never go, ``_dead``), that
+        partner available now (a pyramid card, or a waste pile's top where there is no redeal)."""
+        in_play = self.in_play
+        position_of = self.position_of
+        cards = self.cards
+        exposed = self._exposed()
+        mask = exposed
+        live = in_play & ~self._dead() if self.dead_rule else in_play
+        while mask:
+            low = mask & -mask
+            mask ^= low
+            p = low.bit_length() - 1
+            v = VALUE[cards[p]]
+            if v == KING:
+                continue
+            off = self.off_pyramid_of[13 - v] & live
+            if off & (off - 1):
+                continue
+            only = -1
+            for d in _OF_VALUE[13 - v]:
+                if not in_play >> d & 1:
+                    continue
+                q = position_of[d]
+                if q >= 0:
+                    if BELOW[p] >> q & 1 or BELOW[q] >> p & 1:
+                        continue
+                elif not off >> d & 1:
+                    continue
+                if only >= 0:
+                    only = -2
+                    break
+                only = d
+            if only < 0:
+                continue
+            q = position_of[only]
+            if q >= 0:
+                if exposed >> q & 1:
+                    return (REMOVE, p, q)
+            elif not self.redeals_left and not self.game.redeals:
+                for k, pile in enumerate(self.waste):
+                    if pile and pile[-1] == only:
+                        return (REMOVE, p, WASTE + k)
         return None
 
     def _dead(self) -> int:
@@ -222,10 +319,116 @@ class PyramidSearch(Piles):
                     return True
         return False
 
+    def blocked(self) -> bool:
+        """True when some pyramid card can never be removed even if no card were ever used up by a pair
+        (no redeal; ``docs/solitaire.md``, "Dead ends"). Cards are marked removable until nothing changes: a
+        pyramid card once every card covering it is marked and it is a King or has a partner that could then
+        be available (a pyramid card every card covering which is marked, not covering it, marked or not; a
+        stock card; a waste card every card above which is marked); a waste card once every card above it is
+        marked and it is a King or has such a partner on the pyramid (or, drawing three or with the stock's
+        top available, off it: a stock card, or such a waste card of another pile)."""
+        present = self.present
+        stock_values = self.stock_values[len(self.stock)]
+        piles = self.waste
+        top = [len(pile) - 1 for pile in piles]
+        reach = [1 << VALUE[pile[-1]] if pile else 0 for pile in piles]
+        off = stock_values
+        for r in reach:
+            off |= r
+        positions_of = self.positions_of
+        off_pairs = self.off_pairs
+        while True:
+            rem = self._closure(present, off)
+            if not rem:
+                return False
+            seen = _exposed_of(rem) | (present & ~rem)
+            changed = False
+            for k, pile in enumerate(piles):
+                j = top[k]
+                while j >= 0:
+                    v = VALUE[pile[j]]
+                    if v != KING and not positions_of[13 - v] & seen:
+                        if not off_pairs:
+                            break
+                        others = stock_values
+                        for i, r in enumerate(reach):
+                            if i != k:
+                                others |= r
+                        if not others >> (13 - v) & 1:
+                            break
+                    j -= 1
+                    changed = True
+                    if j >= 0:
+                        reach[k] |= 1 << VALUE[pile[j]]
+                top[k] = j
+                off |= reach[k]
+            if not changed:
+                return True
+
+    def _closure(self, present: int, off: int) -> int:
+        """The pyramid positions left unmarked by ``blocked``'s rule for pyramid cards, when the values of
+        the cards off the pyramid that could be available are ``off`` (a mask by value; cached)."""
+        key = present | off << 28
+        rem = self._closures.get(key)
+        if rem is not None:
+            return rem
+        if len(self._closures) > 200_000:
+            self._closures.clear()
+        kings = self.kings
+        wants = self.wants
+        partners = self.partners
+        rem = present
+        changed = True
+        while changed:
+            changed = False
+            uncovered = _exposed_of(rem)
+            seen = uncovered | (present & ~rem)
+            mask = uncovered
+            while mask:
+                low = mask & -mask
+                mask ^= low
+                p = low.bit_length() - 1
+                if low & kings or off & wants[p] or partners[p] & seen:
+                    rem ^= low
+                    changed = True
+        self._closures[key] = rem
+        return rem
+
+    def unbalanced(self) -> bool:
+        """True when no choice of the cards off the pyramid to pair with pyramid cards balances every pair of
+        values (draw one, no redeal, no stock-top; ``docs/solitaire.md``, "Dead ends")."""
+        in_play = self.in_play
+        pyramid_of = self.pyramid_of
+        a = [(pyramid_of[u] & in_play).bit_count() for u in range(14)]
+        s = self.stock_counts[len(self.stock)]
+        w = [0] * 14
+        waste = self.waste[0]
+        k = len(waste)
+        while True:
+            for v in range(1, 7):
+                b = 13 - v
+                wv = w[v]
+                wb = w[b] - a[v] + a[b]
+                lo = wv if wv > wb else wb
+                if lo > wv + s[v] or lo > a[b] or lo > wb + s[b]:
+                    break
+            else:
+                return False
+            if k == 0:
+                return True
+            k -= 1
+            u = VALUE[waste[k]]
+            if u != KING:
+                w[u] += 1
+                if w[u] > a[13 - u]:
+                    return True
+
     def moves(self, rng: random.Random | None) -> list[SearchMove]:
         """The moves to try: pairs taking pyramid cards first (two before one), then the others, then the
         turn of the stock; none when the position is stranded. ``rng`` shuffles pairs of equal standing."""
-        if self.stranded():
+        if self.blocked() if self.blocked_rule else self.stranded():
+            return []
+        if self.dead_rule and self.unbalanced():
             return []
         avail = self._available()
         both: list[SearchMove] = []
