@@ -1,14 +1,17 @@
 """The solver's view of Pyramid: bit masks and a key that is one integer.
 
-Without redeals, a position is fixed by which cards are still in play (a 52-bit mask) and how many cards
-are left in the stock: the stock's order never changes, so the cards turned are known, and the waste holds
-those still in play, each on the pile it was turned onto. That pair is the key. With redeals (or the
-``stock-top`` option with three waste piles, where taking the stock's top card shifts later turns), the
-stock's order and the piles join the key.
+Without redeals the stock only ever loses its top card, so its length fixes it, and the key is the mask of
+pyramid positions left, the stock's length and the values of the waste cards that may still be played, pile
+by pile: suits never matter, a buried King goes the moment it is uncovered, and (drawing one, without the
+stock's top) nothing under a waste card that can never go is ever available again (``docs/solitaire.md``,
+"Pyramid's key"). With redeals (or the ``stock-top`` option with three waste piles, where taking the stock's
+top card shifts later turns), the cards in play, the stock's order and the piles make the key.
 
-A search move is a tuple of ``PyramidGame`` moves made one after the other (here always one). The safe move
-is removing a King (``docs/solitaire.md``, "Safe moves"). A position where some pyramid card has no partner
-left that could ever be available with it is abandoned (``stranded``).
+A search move is a tuple of ``PyramidGame`` moves made one after the other (here always one). The safe moves
+are removing a King and a pair every win makes (``docs/solitaire.md``, "Safe moves"). Without redeals a
+position is abandoned when some pyramid card can never be removed even if no card were ever used up
+(``blocked``) or, drawing one, when the values cannot balance (``unbalanced``); with redeals, when some pyramid
+card has no partner left that could ever be available with it (``stranded``); proofs in "Dead ends".
 """
 
 from __future__ import annotations
