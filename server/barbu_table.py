@@ -741,11 +741,8 @@ class BarbuTable(Room):
             seat.peer = None
             peer.rooms.discard(self)
             seat.cancel_grace()
-            seat.standin = True
             peer.send(Removed(room=self.room_id, seat=seat_text(index), reason="idle"))
-            self._push_players()
-            self.listing_changed()
-            self._drive()
+            self._standin_plays(index)
 
     def _timed(self, index: int) -> bool:
         """Whether the turn timer runs for seat ``index``: a turn time is set and a human plays it (a bot or a
@@ -997,10 +994,15 @@ class BarbuTable(Room):
             seat.grace_timer = seat.grace_deadline = None
             if self.state != "playing" or seat.peer is not None or seat.standin:
                 return
-            seat.standin = True
-            self._push_players()
-            self.listing_changed()
-            self._drive()
+            self._standin_plays(index)
+
+    def _standin_plays(self, index: int) -> None:
+        """A stand-in bot plays seat ``index`` from now on, by a timer's decision (the grace ran out, the turn
+        was left idle), not a request: everyone at the table and the lobby's listing hear of it."""
+        self.seats[index].standin = True
+        self._push_players()
+        self.listing_changed()
+        self._drive()
 
     def _free_seat(self, seat: str | None) -> int:
         if seat is not None:

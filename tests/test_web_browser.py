@@ -66,6 +66,18 @@ def _table(server: BarbuServer, room: str) -> BarbuTable:
     return table
 
 
+async def _host_table(page: Page, server: BarbuServer, player: str, name: str) -> tuple[str, BarbuTable]:
+    """``player`` logs in on ``page``, creates table ``name`` from the lobby's form and sits there: its room
+    id and the server's table, once the page shows the host's "Add bot" buttons."""
+    await _login(page, server.share_url, player)
+    await page.wait_for_selector("#table-name")
+    await page.fill("#table-name", name)
+    await page.click("text=Create and sit down")
+    await page.wait_for_selector("[data-focus^=bot-]")
+    room = page.url.rpartition("=")[2]
+    return room, _table(server, room)
+
+
 def _unplayed(table: BarbuTable) -> tuple[int, set[str]]:
     """The hand number and every card still in a seat's hand (none of them public)."""
     match = table.match
@@ -471,13 +483,7 @@ async def test_the_host_adds_and_removes_a_bot_and_a_guest_may_not(
     server: BarbuServer, open_page: OpenPage
 ) -> None:
     host = await open_page()
-    await _login(host, server.share_url, "hostess")
-    await host.wait_for_selector("#table-name")
-    await host.fill("#table-name", "bots")
-    await host.click("text=Create and sit down")
-    await host.wait_for_selector("[data-focus=bot-E]")
-    room = host.url.rpartition("=")[2]
-    table = _table(server, room)
+    room, table = await _host_table(host, server, "hostess", "bots")
     await host.click("[data-focus=bot-E]")
     await until(lambda: table.seats[1].is_bot, "the bot to sit at E")
     await host.click("[data-focus=unbot-E]")
@@ -1293,13 +1299,7 @@ async def test_a_refused_bot_or_seat_is_told_at_that_seat_on_a_phone(
     news = SlowNews()
     host = await open_page(**PHONE_SCREEN)
     await host.route_web_socket(lambda url: True, news.route)
-    await _login(host, server.share_url, "hana")
-    await host.wait_for_selector("#table-name")
-    await host.fill("#table-name", "late news")
-    await host.click("text=Create and sit down")
-    await host.wait_for_selector("[data-focus^=bot-]")
-    room = host.url.rpartition("=")[2]
-    table = _table(server, room)
+    room, table = await _host_table(host, server, "hana", "late news")
     free = [SEATS[i] for i, s in enumerate(table.seats) if s.owner is None]
     guest_news = SlowNews()
     guest = await open_page(**PHONE_SCREEN)

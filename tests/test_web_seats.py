@@ -9,10 +9,9 @@ from typing import Any
 import pytest
 
 from server import BarbuServer
-from server.barbu_table import BarbuTable
 from tests.browser import MISSING, chromium_found
 from tests.conftest import until
-from tests.test_web_browser import OpenPage, _login, browser, open_page
+from tests.test_web_browser import OpenPage, _host_table, _login, browser, open_page
 
 pytestmark = pytest.mark.skipif(not chromium_found(), reason=MISSING)
 __all__ = ["browser", "open_page"]  # the fixtures, shared with the other browser tests
@@ -22,15 +21,7 @@ async def test_the_host_removes_a_player_after_confirming_and_the_player_is_told
     server: BarbuServer, open_page: OpenPage
 ) -> None:
     host = await open_page()
-    await _login(host, server.share_url, "hostess")
-    await host.wait_for_selector("#table-name")
-    await host.fill("#table-name", "friday")
-    await host.click("text=Create and sit down")
-    await host.wait_for_selector("[data-focus=bot-E]")
-    room = host.url.rpartition("=")[2]
-    assert server.lobby is not None
-    table = server.lobby.rooms[room]
-    assert isinstance(table, BarbuTable)
+    room, table = await _host_table(host, server, "hostess", "friday")
     griefer = await open_page()
     await _login(griefer, f"{server.share_url}#table={room}", "griefer")
     await griefer.click("[data-focus=sit-E]")
