@@ -1251,8 +1251,12 @@ async def _a_card_survives_redraws(page: Page, conns: dict[str, Connection], roo
 
 
 class SlowNews:
-    """Holds back the pushes (messages with no ``id``) the server sends a page while ``on``, as a slow network
-    would, so the page acts on a table it has not yet heard change; replies to its requests pass at once."""
+    """Holds back what would tell a page that its table changed while ``on``, as a slow network would, so the
+    page acts on a table it has not yet heard change: the pushes (messages with no ``id``) and the replies to
+    the page's own reads (``snapshot``, ``list-rooms``: a push that came just before ``on`` makes the page read
+    the table again, and that read would tell it). Replies to its other requests pass at once."""
+
+    READS = frozenset({"snapshot", "list-rooms"})
 
     def __init__(self) -> None:
         self.on = False
@@ -1260,16 +1264,27 @@ class SlowNews:
 
     def route(self, page_side: WebSocketRoute) -> None:
         server_side = page_side.connect_to_server()
+        reads: set[object] = set()
+
+        def from_page(message: str | bytes) -> None:
+            if isinstance(message, str):
+                request = json.loads(message)
+                if request.get("type") in self.READS:
+                    reads.add(request.get("id"))
+            server_side.send(message)
 
         def from_server(message: str | bytes) -> None:
-            push = isinstance(message, str) and json.loads(message).get("id") is None
-            if self.on and push:
+            news = False
+            if isinstance(message, str):
+                reply_to = json.loads(message).get("id")
+                news = reply_to is None or reply_to in reads
+            if self.on and news:
                 self.held.append((page_side, message))
             else:
                 page_side.send(message)
 
         server_side.on_message(from_server)
-        page_side.on_message(server_side.send)
+        page_side.on_message(from_page)
 
     def release(self) -> None:
         self.on = False
