@@ -311,3 +311,26 @@ def test_a_won_game_has_no_hint_and_the_worker_job_reads_a_record() -> None:
     assert game.won and advise(game).status is HintStatus.NONE
     fresh = new_game("bakers-dozen", seed=3)
     assert advise_record(fresh.to_record(), budget=5.0).move == hints[0].move
+
+
+#: Limited, seed 679636: 114 moves into a deal the solver cannot decide in a hint's budget. The first fresh
+#: move (``w>t12``) leads to a position a search of 10 positions proves lost, while other moves are undecided.
+LIMITED_TRAP = (
+    "t1>f t2>t7 t2>t4 t9>t10 s s s w>f s w>t2 s s w>f s s s s s s s w>f t2>f t2>f w>t2 s s s s w>t2 t2>t3 "
+    "s s s s s w>f t10>f t10>f s s s s s s w>f t3>f t2>f w>t2 s s s s w>t4 s w>t10 s s w>f t12>f s w>f "
+    "t11>f s s s s w>t6 s s w>t9 t2>t9 w>t2 t11>t2 s s s s s w>t1 t8>t1 s w>t1 w>t1 w>t1 s w>t5 s w>f s s "
+    "w>f s w>t5 t2>t5 s s w>f t12>f s s s s w>t4 t7>t4 s s s s s s w>t11 s w>t5 t12>t5"
+)
+
+
+def test_a_guess_never_leads_where_a_short_search_proves_the_game_lost_nor_back_after_an_undo() -> None:
+    game = new_game("limited", seed=679636)
+    for move in LIMITED_TRAP.split():
+        game.apply(move)
+    assert fresh_move(game, positions_seen(game), places_left(game)) == "w>t12"  # the old guess
+    hint = advise(game, max_nodes=3000)
+    assert hint.status is HintStatus.GUESS and hint.move != "w>t12"
+    game.apply("w>t12")
+    assert advise(game, max_nodes=3000).status is HintStatus.LOST
+    game.undo()  # back out of the lost position: the hint does not send the player into it again
+    assert advise(game, max_nodes=3000).move != "w>t12"

@@ -9,7 +9,9 @@ A hint has a status (``HintStatus``):
   that reaches a position not seen before in this game and never puts a card back on a card it was taken off
   earlier in the game (or back in an empty column, if it was taken from one): so it never undoes a move,
   never shuffles a card to and fro (between the two 7♠ of a two-deck game, or with a stock turn between),
-  and following guesses never goes round in a circle.
+  and following guesses never goes round in a circle. Nor does it lead where a short search of its own
+  proves the game lost: each candidate is searched briefly with the time left (``_probe``), so a player who
+  undoes out of a lost position is not sent back into it.
 - ``lost``: the solver proved that no win is left from this position (or no legal move is left); no move.
 - ``none``: moves are left, but each returns to a position this game has been in already (or puts a card
   back where it was); no move.
@@ -36,7 +38,7 @@ from engine.solitaire.columns import ColumnGame
 from engine.solitaire.lines import shorten
 from engine.solitaire.record import from_record
 from engine.solitaire.rules import card_of
-from engine.solitaire.solver import Outcome, solve
+from engine.solitaire.solver import Outcome, Solution, solve
 
 
 class HintStatus(StrEnum):
@@ -66,17 +68,22 @@ class Hint:
 #: Share of a hint's time the solver's search gets; shortening its line (``engine.solitaire.lines``) and
 #: looking for a line that keeps the last move get the rest.
 SEARCH_SHARE = 0.75
-#: Wall seconds a hint may run past its budget on a busy machine (``server.workers`` stops a job 1 s past it).
-WALL_SLACK = 0.8
+#: Wall seconds a hint may run past its budget on a busy machine (``server.workers`` stops a job 1 s past it:
+#: the rest of that second is left for what follows the deadline's check, on a machine that runs it slowly).
+WALL_SLACK = 0.3
+#: Share of the time left after an undecided search that each guess candidate's own search may take.
+PROBE_SHARE = 0.3
 #: Share of its budget a hint spends searching (the rest is the reply's margin).
 BUDGET_SHARE = 0.9
 
 
-def hint_clock(cpu: float, wall: float) -> Callable[[], float]:
+def hint_clock(cpu: float, wall: float, started: float | None = None) -> Callable[[], float]:
     """A clock for a search allowed ``cpu`` seconds of this process's CPU time but no more than ``wall``
-    seconds of wall time: it reads 0 now and passes ``cpu`` when either is spent (``solve``'s ``clock``).
-    Counting CPU time keeps a hint as strong on a busy machine as the winnable lists were proved on."""
-    cpu0, wall0, ratio = time.process_time(), time.perf_counter(), cpu / wall
+    seconds of wall time counted from ``started`` (a ``time.perf_counter()`` reading; None: now): it reads 0
+    now and passes ``cpu`` when either is spent (``solve``'s ``clock``). Counting CPU time keeps a hint as
+    strong on a busy machine as the winnable lists were proved on."""
+    cpu0, ratio = time.process_time(), cpu / wall
+    wall0 = time.perf_counter() if started is None else started
 
     def clock() -> float:
         return max(time.process_time() - cpu0, (time.perf_counter() - wall0) * ratio)
@@ -84,13 +91,16 @@ def hint_clock(cpu: float, wall: float) -> Callable[[], float]:
     return clock
 
 
-def advise_within(game: Game, budget: float, slack: float | None = WALL_SLACK) -> Hint:
+def advise_within(
+    game: Game, budget: float, slack: float | None = WALL_SLACK, started: float | None = None
+) -> Hint:
     """``advise`` for ``game`` in ``budget`` seconds: it spends ``BUDGET_SHARE`` of it in CPU time, and
-    stops anyway ``slack`` seconds past ``budget`` of wall time (on a machine busy with other work; None: no
-    wall limit, as when the winnable lists are proved). The hint of the server (``ServerConfig.hint_budget``)
-    and of ``barbu solitaire play``."""
+    stops anyway ``slack`` seconds past ``budget`` of wall time counted from ``started`` (a
+    ``time.perf_counter()`` reading, None: now; on a machine busy with other work; ``slack`` None: no wall
+    limit, as when the winnable lists are proved). The hint of the server (``ServerConfig.hint_budget``) and
+    of ``barbu solitaire play``."""
     cpu = budget * BUDGET_SHARE
-    clock = time.process_time if slack is None else hint_clock(cpu, budget + slack)
+    clock = time.process_time if slack is None else hint_clock(cpu, budget + slack, started)
     return advise(game, timeout=cpu, clock=clock)
 
 
@@ -116,7 +126,8 @@ def advise(
     Returns:
         ``sure`` with the winning line, ``lost`` when the search proves there is none (or no move is left),
         else ``guess`` with a move to a position the game has not been in that puts no card back where it was
-        (``fresh_move``), or ``none`` when every move does. A won game gets ``none``.
+        and that its own short search does not prove lost (``_guess``), or ``none`` when every move goes back
+        or is proved lost. A won game gets ``none``.
     """
     if game.won:
         return Hint(HintStatus.NONE)
@@ -134,8 +145,42 @@ def advise(
         return Hint(HintStatus.SURE, line[0], tuple(line))
     if result.outcome is Outcome.UNSOLVABLE:
         return Hint(HintStatus.LOST)
-    move = fresh_move(game, positions_seen(game), places_left(game))
-    return Hint(HintStatus.NONE) if move is None else Hint(HintStatus.GUESS, move)
+    return _guess(game, max_nodes, clock, deadline)
+
+
+def _guess(game: Game, max_nodes: int | None, clock: Callable[[], float], deadline: float | None) -> Hint:
+    """The hint when the search decided nothing: the first fresh move (``fresh_moves``) that its own short
+    search (``_probe``) does not prove lost, as a ``guess`` — or ``sure`` when that search finds a win. When
+    every legal move is proved lost, ``lost``; when the fresh ones are, ``none``."""
+    late = _late(clock, deadline)
+    lost = 0
+    for text, after in fresh_moves(game, positions_seen(game), places_left(game)):
+        if after.won:
+            return Hint(HintStatus.SURE, text, (text,))
+        result = _probe(after, max_nodes, clock, deadline)
+        if result is None:
+            return Hint(HintStatus.GUESS, text)
+        if result.outcome is Outcome.SOLVABLE and result.moves:
+            return Hint(HintStatus.SURE, text, (text, *shorten(after, result.moves, late)))
+        lost += 1
+    if lost and lost == len(game._moves(prune=False)):
+        return Hint(HintStatus.LOST)
+    return Hint(HintStatus.NONE)
+
+
+def _probe(
+    after: Game, max_nodes: int | None, clock: Callable[[], float], deadline: float | None
+) -> Solution | None:
+    """A short search from ``after`` (the position a guess would lead to): ``PROBE_SHARE`` of the time left
+    (or a quarter of ``max_nodes``); its result when it decided, else None (also when no time is left)."""
+    if deadline is None and max_nodes is None:
+        return None  # the search before had no limit and decided nothing: no short one would
+    left = None if deadline is None else (deadline - clock()) * PROBE_SHARE
+    if left is not None and left <= 0:
+        return None
+    nodes = None if max_nodes is None else max(1, max_nodes // 4)
+    result = solve(after, timeout=left, max_nodes=nodes, clock=clock)
+    return None if result.outcome is Outcome.UNKNOWN else result
 
 
 def _late(clock: Callable[[], float], deadline: float | None) -> Callable[[], bool]:
@@ -166,8 +211,9 @@ def _keeping_last_move(
 
 def advise_record(record: dict[str, Any], *, budget: float) -> Hint:
     """``advise_within`` for the game of a ``solitaire/1`` record (its moves replayed) and ``budget``
-    seconds: the job a server worker runs (``server.workers``)."""
-    return advise_within(from_record(record), budget)
+    seconds, the replay counted in its wall time: the job a server worker runs (``server.workers``)."""
+    started = time.perf_counter()
+    return advise_within(from_record(record), budget, started=started)
 
 
 def _replayed(game: Game) -> Iterator[tuple[Game, str]]:
@@ -274,18 +320,24 @@ def _ordered_moves(game: Game) -> list[str]:
     return [game._text(m) for m in pruned + [m for m in game._moves(prune=False) if m not in pruned]]
 
 
-def fresh_move(game: Game, seen: set[Hashable], left: set[tuple[int, int]] | None = None) -> str | None:
-    """The first move, in the solver's order of preference (then any other legal move), that leads to a
-    position not in ``seen`` and puts no card back on a card it was taken off (``left``, from
-    ``places_left``); None when there is none."""
+def fresh_moves(
+    game: Game, seen: set[Hashable], left: set[tuple[int, int]] | None = None
+) -> Iterator[tuple[str, Game]]:
+    """The moves, in the solver's order of preference (then any other legal move), that lead to a position
+    not in ``seen`` and put no card back on a card they were taken off (``left``, from ``places_left``),
+    each with the position it leads to (a copy)."""
     for text in _ordered_moves(game):
         if left and _puts_back(game, text, left):
             continue
         after = game.copy()
         after.apply(text)
         if after._key() not in seen:
-            return text
-    return None
+            yield text, after
+
+
+def fresh_move(game: Game, seen: set[Hashable], left: set[tuple[int, int]] | None = None) -> str | None:
+    """The first of ``fresh_moves``; None when there is none."""
+    return next((text for text, _ in fresh_moves(game, seen, left)), None)
 
 
 def hint_text(status: str, move: str | None) -> str:
