@@ -611,6 +611,8 @@ async def test_the_turn_clock_agrees_across_pages_a_reload_and_a_server_restart(
 CARD_WORDS = re.compile(
     r"^(two|three|four|five|six|seven|eight|nine|ten|jack|queen|king|ace) of (spades|hearts|diamonds|clubs)"
 )
+#: The focused element's id, whether the browser counts its focus as visible, and its outline's style.
+MAIN_RING = "() => { const e = document.activeElement; return [e.id, e.matches(':focus-visible'), getComputedStyle(e).outlineStyle]; }"
 RING = "() => { const e = document.activeElement; return [e.dataset.focus || '', e.matches(':focus-visible'), getComputedStyle(e).outlineStyle, getComputedStyle(e).outlineColor]; }"
 
 
@@ -627,6 +629,10 @@ async def test_focus_rings_for_the_keyboard_only_and_plain_words_for_screen_read
     await page.check("#fill-bots")
     await page.click("text=Create and sit down")
     await page.wait_for_selector(".hand .card")
+    # Reloaded (no key pressed, no click since), the page focuses its main area itself: no ring round it.
+    await page.reload()
+    await page.wait_for_selector(".hand .card")
+    assert await page.evaluate(MAIN_RING) == ["app", True, "none"]
     await page.click("[data-focus=copy]")
     await page.wait_for_timeout(700)  # bots play meanwhile: the page redraws
     assert await page.evaluate("() => document.querySelectorAll(':focus-visible').length") == 0
