@@ -9,9 +9,9 @@ from typing import Any
 import pytest
 
 from server import BarbuServer
-from tests.browser import MISSING, chromium_found
+from tests.browser import MISSING, PHONE, chromium_found
 from tests.conftest import until
-from tests.test_web_browser import OpenPage, _host_table, _login, browser, open_page
+from tests.test_web_browser import PHONE_SCREEN, OpenPage, _host_table, _login, browser, open_page
 
 pytestmark = pytest.mark.skipif(not chromium_found(), reason=MISSING)
 __all__ = ["browser", "open_page"]  # the fixtures, shared with the other browser tests
@@ -42,3 +42,37 @@ async def test_the_host_removes_a_player_after_confirming_and_the_player_is_told
     await until(lambda: table.seats[1].owner is None, "the seat freed")
     await griefer.wait_for_selector("text=hostess removed you from this table")
     await until(lambda: any(p.player == "griefer" for p in table.spectators), "the griefer watching")
+
+
+#: The header's words: their text, width, and height in lines.
+WHERE = """() => {
+  const where = document.querySelector('.where');
+  const box = where.getBoundingClientRect();
+  return { text: where.innerText, width: box.width, lines: box.height / parseFloat(getComputedStyle(where).lineHeight) };
+}"""
+
+
+async def test_a_watcher_from_the_invite_link_on_a_phone_reads_the_header_across_the_screen(
+    server: BarbuServer, open_page: OpenPage
+) -> None:
+    """On a phone, a waiting table opened from its invite link: the header's words wrap across the screen's
+    width (not a word or two a line beside the buttons), and they name the other watchers only, the viewer
+    being "you are watching"."""
+    host = await open_page()
+    room, table = await _host_table(host, server, "hostess", "friday")
+    carol = await open_page()
+    await _login(carol, f"{server.share_url}#table={room}", "carol")
+    await carol.wait_for_selector(".where:has-text('you are watching')")
+    assert "watching: " not in await carol.inner_text(".where")  # nobody else watches yet
+    bob = await open_page(**PHONE_SCREEN)
+    await _login(bob, f"{server.share_url}#table={room}", "bob")
+    await bob.wait_for_selector(".where:has-text('watching: carol')")
+    where: dict[str, Any] = await bob.evaluate(WHERE)
+    assert "you are watching" in where["text"] and "bob" not in where["text"], where
+    assert where["width"] >= PHONE["width"] * 0.6 and where["lines"] <= 4.5, where
+    await carol.wait_for_selector(".where:has-text('watching: bob')")
+    assert "carol" not in await carol.inner_text(".where")
+    await host.wait_for_function(  # the host, seated, is told of both
+        "() => /watching: (bob, carol|carol, bob)$/.test(document.querySelector('.where').innerText)"
+    )
+    assert {p.player for p in table.spectators} == {"bob", "carol"}

@@ -66,10 +66,11 @@ function header(state, actions) {
   const where = view
     ? `Hand ${view.hand_number} of ${view.hands_total} · ${contractText(view.contract, view.trump, view.start_rank)}`
     : snap.state === "waiting" ? "Waiting for players: the match starts when the four seats are filled" : "";
+  const others = state.watchers.filter((name) => name !== state.me); // the viewer is "you are watching"
   return h("header", { class: "table-head" },
     h("h1", {}, snap.name),
     h("p", { class: "where" }, where, snap.seat ? "" : " · you are watching",
-      state.watchers.length ? ` · watching: ${state.watchers.join(", ")}` : ""),
+      others.length ? ` · watching: ${others.join(", ")}` : ""),
     h("div", { class: "buttons" },
       copy, linkBox,
       view ? button("Score sheet", () => { state.sheetOpen = true; actions.redraw(); }, { "data-focus": "sheet" }) : null,
