@@ -422,6 +422,20 @@ async def test_solitaire_move_undo_and_hint(server: BarbuServer, open_page: Open
         assert all("hint: move this" in label for label in labels), labels
 
 
+#: The lobby's first finished match: each player's seat letter, whether each player (letter, name, total)
+#: stands on one line, and the page's width.
+MATCH_ENTRY = """() => {
+  const players = [...document.querySelector('.seat-totals').children];
+  const line = parseFloat(getComputedStyle(players[0]).lineHeight);
+  return {
+    letters: players.map((li) => li.querySelector('b').textContent),
+    one_line: players.every((li) => li.getBoundingClientRect().height < line * 1.5),
+    texts: players.map((li) => li.innerText),
+    width: document.documentElement.scrollWidth,
+  };
+}"""
+
+
 async def test_a_finished_match_replayed(server: BarbuServer, open_page: OpenPage) -> None:
     host = await Connection.connect(server.url)
     await host.login("host")
@@ -432,6 +446,12 @@ async def test_a_finished_match_replayed(server: BarbuServer, open_page: OpenPag
     assert server.store is not None
     store = server.store
     await until(lambda: store.room(int(room)).status == "over", "the bots' match to end", timeout=60)
+    phone = await open_page(**PHONE_SCREEN)  # the lobby's entry on a phone: each player whole on a line
+    await _login(phone, server.share_url, "pat")
+    await phone.wait_for_selector(".seat-totals li")
+    entry = await phone.evaluate(MATCH_ENTRY)
+    assert entry["letters"] == list(SEATS) and entry["one_line"], entry
+    assert entry["width"] <= PHONE["width"], entry
     page = await open_page()
     await _login(page, server.share_url, "viewer")
     await page.wait_for_selector("text=Replay “to replay”")

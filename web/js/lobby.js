@@ -33,11 +33,14 @@ export function lobbyScreen(app) {
 
   async function refreshMatches() {
     const reply = await session.request("list-matches");
+    // Each match: its replay button and when it finished on one line, then the players by seat with their
+    // totals, a list that wraps between players, never inside one.
     fill(matches, reply.matches.length
-      ? h("ul", { class: "plain" }, reply.matches.map((match) => h("li", {},
-        button(`Replay “${match.name}”`, () => app.go("replay", match.match)), " ",
-        SEATS.map((seat) => `${playerText(match.players[seat])} ${numberText(match.totals[seat])}`).join(" · "),
-        " — ", new Date(match.finished * 1000).toLocaleString())))
+      ? h("ul", { class: "plain" }, reply.matches.map((match) => h("li", { class: "match" },
+        h("div", { class: "buttons" }, button(`Replay “${match.name}”`, () => app.go("replay", match.match)),
+          h("span", { class: "muted" }, `finished ${new Date(match.finished * 1000).toLocaleString()}`)),
+        h("ul", { class: "seat-totals", "aria-label": "totals" }, SEATS.map((seat) => h("li", {},
+          seatLetter(seat), " ", playerText(match.players[seat]), " ", numberText(match.totals[seat])))))))
       : h("p", {}, "No match has finished on this server yet."));
   }
 
@@ -59,10 +62,15 @@ function stateText(room) {
   return `playing hand ${room.hand_number} of 28`;
 }
 
+/** A seat's letter ("N"), read as its name ("North:") by a screen reader. */
+function seatLetter(seat) {
+  return [h("b", { "aria-hidden": "true" }, seat), h("span", { class: "sr-only" }, `${SEAT_NAMES[seat]}:`)];
+}
+
 function tableCard(app, room) {
   const mine = Object.values(room.players).includes(app.session.name);
   const seats = SEATS.map((seat) => h("li", {},
-    h("b", { "aria-hidden": "true" }, seat), h("span", { class: "sr-only" }, `${SEAT_NAMES[seat]}:`), " ", playerText(room.players[seat]),
+    seatLetter(seat), " ", playerText(room.players[seat]),
     room.away.includes(seat) ? h("span", { class: "mark" }, " (away)") : null));
   const over = room.state === "over";
   return h("article", { class: `room${over ? " over" : ""}`, "data-room": room.room },
