@@ -459,6 +459,21 @@ async def test_a_finished_match_replayed(server: BarbuServer, open_page: OpenPag
     await page.wait_for_selector(".narration")
     assert len(await _shown_cards(page, ".open-hand")) == 52  # all four hands face up
     assert "The cards are dealt." in await page.inner_text(".narration")
+    assert await page.eval_on_selector_all(".badge.dealer", "els => els.map(e => e.innerText)") == ["dealer"]
+    # The keys step at once, the focus still on the main area that holds the replay (no Tab first).
+    await page.evaluate(
+        "() => { window.prevented = []; addEventListener('keydown', (e) => prevented.push(e.defaultPrevented)); }"
+    )
+    for key, where in (
+        ("ArrowRight", "step 1 of"),
+        ("ArrowRight", "step 2 of"),
+        ("ArrowLeft", "step 1 of"),
+        ("PageDown", "Hand 2 of 28"),
+        ("PageUp", "Hand 1 of 28"),
+    ):
+        await page.keyboard.press(key)
+        assert where in await page.inner_text(".where"), (key, where)
+    assert "step 0 of" in await page.inner_text(".where")
     assert await _contrast(page, ".felt .muted") >= 4.5  # "No card played yet." on the felt
     for _ in range(8):
         await page.click("[aria-label='one step forward']")
@@ -490,6 +505,9 @@ async def test_a_finished_match_replayed(server: BarbuServer, open_page: OpenPag
     # Another match with the same players: the finished table's lobby entry and its old link point to it.
     new = await host.rematch(room)
     await page.click("text=Lobby")
+    await page.wait_for_selector(".seat-totals")
+    await page.keyboard.press("PageDown")  # the replay's keys went with it: the lobby's page scrolls
+    assert await page.evaluate("() => prevented") == [True] * 5 + [False]
     await page.click(f"[data-focus=rematch-{room}]")
     await page.wait_for_url(f"**#table={new}")
     await page.goto(f"{server.share_url}#table={room}")

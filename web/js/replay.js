@@ -3,7 +3,7 @@
 import { cardFace, cardName, rankIndex, sortHand } from "./cards.js";
 import { button, fill, h, redraw } from "./dom.js";
 import { doublesText, settlementList } from "./table_score.js";
-import { dominoRows } from "./table_view.js";
+import { dealerDeclarerMarks, dominoRows } from "./table_view.js";
 import { SEATS, SEAT_NAMES, cardsInText, contractText, numberText, playerText, signedText } from "./words.js";
 
 /** The position after the first `step` events of `hand` (a "replay" hand). */
@@ -89,9 +89,7 @@ export function replayScreen(app, matchId) {
 
   function seatHand(pos, seat, data) {
     return h("section", { class: `seat ${{ N: "top", E: "right", S: "bottom", W: "left" }[seat]}`, "aria-label": `${SEAT_NAMES[seat]}'s hand` },
-      h("div", { class: "who" }, h("b", {}, `${SEAT_NAMES[seat]}: ${playerText(data.players[seat])}`),
-        seat === data.hands[state.hand].declarer ? h("span", { class: "badge declarer" }, "★ declarer") : null,
-        seat === data.hands[state.hand].dealer ? h("span", { class: "badge", title: "dealer" }, h("span", { "aria-hidden": "true" }, "D"), h("span", { class: "sr-only" }, "dealer")) : null),
+      h("div", { class: "who" }, h("b", {}, `${SEAT_NAMES[seat]}: ${playerText(data.players[seat])}`), " ", dealerDeclarerMarks(seat, data.hands[state.hand])),
       h("div", { class: "open-hand" }, sortHand(pos.hands[seat]).map((card) => cardFace(card, { small: true }))));
   }
 
@@ -139,13 +137,21 @@ export function replayScreen(app, matchId) {
         : null);
   }
 
-  frame.addEventListener("keydown", (event) => {
-    if (!state.data) return;
+  // The keys are heard on the whole document, wherever the focus is: on the main area when the replay opens,
+  // on a control once one is clicked, on the page itself once a pressed button turns disabled. Never in a
+  // form field, nor with a modifier (Alt+Left is the browser's Back); the listener goes with the screen.
+  function onKey(event) {
+    if (!state.data || event.defaultPrevented || event.altKey || event.ctrlKey || event.metaKey || event.shiftKey) return;
+    if (event.target instanceof Element && event.target.closest("input, textarea, select, [contenteditable]")) return;
     const moves = { ArrowRight: () => next(), ArrowLeft: () => go(state.hand, state.step - 1), PageDown: () => go(state.hand + 1, 0), PageUp: () => go(state.hand - 1, 0) };
-    if (moves[event.key] && !(event.target instanceof HTMLInputElement)) { event.preventDefault(); moves[event.key](); }
-  });
+    if (moves[event.key]) { event.preventDefault(); moves[event.key](); }
+  }
+  document.addEventListener("keydown", onKey);
 
   session.request("replay", { match: matchId }).then((data) => { state.data = data; go(0, 0); })
     .catch((failure) => fill(frame, h("div", { class: "panel" }, h("p", { role: "alert" }, `Cannot open match ${matchId}: ${failure.message}`), h("a", { href: "#lobby" }, "Back to the lobby"))));
-  return { title: "Barbu — replay", onPush() {}, onReconnect() {}, unmount() { if (state.playing) clearInterval(state.playing); } };
+  return { title: "Barbu — replay", onPush() {}, onReconnect() {}, unmount() {
+    if (state.playing) clearInterval(state.playing);
+    document.removeEventListener("keydown", onKey);
+  } };
 }

@@ -80,14 +80,22 @@ function header(state, actions) {
       button("Lobby", actions.lobby)));
 }
 
+/**
+ * The dealer's and the declarer's marks on `seat` for `hand` (a view, or a replay's hand: its `dealer` and
+ * `declarer`), in words, for a phone shows no tooltip: "dealer", "★ declarer".
+ */
+export function dealerDeclarerMarks(seat, hand) {
+  return [
+    hand.dealer === seat ? h("span", { class: "badge dealer", title: "dealer: dealt this hand" }, "dealer") : null,
+    hand.declarer === seat ? h("span", { class: "badge declarer", title: "declarer" }, h("span", { "aria-hidden": "true" }, "★ "), "declarer") : null,
+  ].filter(Boolean);
+}
+
 function seatBox(seat, where, state, actions) {
   const snap = state.snapshot;
   const view = snap.view;
   const name = snap.players[seat];
-  const marks = [];
-  // Marks in words (a phone shows no tooltip): "dealer", "★ declarer".
-  if (view && view.dealer === seat) marks.push(h("span", { class: "badge dealer", title: "dealer: dealt this hand" }, "dealer"));
-  if (view && view.declarer === seat) marks.push(h("span", { class: "badge declarer", title: "declarer" }, h("span", { "aria-hidden": "true" }, "★ "), "declarer"));
+  const marks = view ? dealerDeclarerMarks(seat, view) : [];
   if (state.standins.includes(seat)) marks.push(h("span", { class: "badge away", title: "a stand-in bot plays until they come back" }, "away: bot stands in"));
   else if (snap.away.includes(seat)) {
     const at = state.standinAt[seat];
