@@ -1159,6 +1159,8 @@ ON_SCREEN = """() => {
     why: (document.querySelector('details.why') || {}).textContent || '',
     summary: summary ? { folded: summary.matches('details.folded:not([open])'), height: summary.getBoundingClientRect().height } : null,
     stats: all('.seat .stats').map((el) => el.textContent),
+    held: all('.seat').filter((seat) => seat.querySelector('.backs'))
+      .map((seat) => [seat.querySelector('.stats').innerText, seat.querySelectorAll('.backs .card').length]),
     score_rows: all('.scores tbody th').map((el) => el.textContent),
     dealer: all('.badge.dealer').map((el) => el.innerText),
     unopened: all('.row.unopened').map((el) => el.getBoundingClientRect().height),
@@ -1255,6 +1257,11 @@ async def test_a_phone_player_sees_the_hand_the_trick_and_the_seats_at_once(
                         seen.add("dominoes")
                 else:
                     assert on["trick_shown"], "the trick on screen"
+                    # No backs on a phone: the cards each other seat holds, in words.
+                    assert len(on["held"]) == 3 and all(
+                        words.endswith(f"· {count} card{'' if count == 1 else 's'}")
+                        for words, count in on["held"]
+                    ), on["held"]
                     if on["trick_cards"] >= 2:
                         seen.add("trick")
                     if on["last_trick"] is not None:

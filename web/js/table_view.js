@@ -105,9 +105,13 @@ function seatBox(seat, where, state, actions) {
   const toMove = view && view.to_move === seat;
   const lines = [h("div", { class: "who" }, h("b", {}, playerText(name)), seat === snap.seat ? " (you)" : "", " ", marks)];
   if (view) {
-    lines.push(h("div", { class: "stats" }, `total ${numberText(view.totals[seat])} · ${standingText(view, seat)}`));
+    const count = view.hand_sizes[seat];
+    // A phone draws no backs (style.css): the count says what they would show, "· 5 cards", kept whole on one
+    // line; Dominoes' standing says it already ("5 cards left").
+    const held = seat !== snap.seat && view.contract !== "dominoes"
+      ? h("span", { class: "held" }, "\u00a0· ", h("span", {}, countText(count, "card"))) : null;
+    lines.push(h("div", { class: "stats" }, `total ${numberText(view.totals[seat])} · ${standingText(view, seat)}`, held));
     if (seat !== snap.seat) {
-      const count = view.hand_sizes[seat];
       lines.push(h("div", { class: "backs", role: "img", "aria-label": `${countText(count, "card")} in hand` }, Array.from({ length: Math.min(count, 13) }, () => cardBack({ small: true }))));
     }
   }
