@@ -316,6 +316,32 @@ async def test_a_hand_by_clicks_reload_and_a_watcher_from_the_invite_link(
     assert errors == []
 
 
+#: The folded line of a hand's summary (table_score.js) for a seat's player: South settled doubles with East
+#: (−4), North settled none.
+FOLDED_LINE = """async (seat) => {
+  const { handSummary } = await import('/js/table_score.js');
+  const snap = { seat, players: { N: 'nan', E: 'eve', S: 'sam', W: 'wes' }, view: null };
+  const scored = {
+    hand_number: 3, declarer: 'N', contract: 'no-tricks',
+    contract_scores: { N: -4, E: -2, S: -6, W: -14 }, settlements: { N: 0, E: 4, S: -4, W: 0 },
+    scores: { N: -4, E: 2, S: -10, W: -14 }, totals: { N: -4, E: 2, S: -10, W: -14 },
+  };
+  return handSummary(snap, scored, () => {}, { summaryOpen: false }).querySelector('summary').textContent;
+}"""
+
+
+async def test_a_folded_hand_summary_tells_the_players_net_from_doubles(
+    server: BarbuServer, open_page: OpenPage
+) -> None:
+    """Folded to one line above the next question (all a phone shows of it), a hand's results still tell a
+    settlement of the player's: their net from doubles; a player who settled none reads no doubles part."""
+    page = await open_page()
+    await page.goto(server.share_url)
+    assert await page.evaluate(FOLDED_LINE, "S") == "Hand 3 results: you −10 (doubles −4), total −10"
+    assert await page.evaluate(FOLDED_LINE, "E") == "Hand 3 results: you +2 (doubles +4), total 2"
+    assert await page.evaluate(FOLDED_LINE, "N") == "Hand 3 results: you −4, total −4"
+
+
 #: Whether the open score sheet fits the screen's width: the dialog inside the screen, its table needing no
 #: sideways scroll and no cell's words cut off, every column's head (the hand, the four seats) inside it.
 SHEET_FITS = """() => {

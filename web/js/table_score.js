@@ -113,7 +113,8 @@ export function scoreSheet(snap, view, close) {
  * What the hand just finished gave: contract scores, each settlement, hand results, totals. `scored` is the
  * hand-scored event; its row of the view's history (when there) says who doubled whom. With `folded` (the
  * table screen's state, once the seat is asked its next question) it is one line, "Hand 3 results: you −4,
- * total −12", that opens on a tap (`folded.summaryOpen` keeps it open through redraws).
+ * total −12" (with the player's net from doubles when they settled any: "you +5 (doubles −25), total 5"),
+ * that opens on a tap (`folded.summaryOpen` keeps it open through redraws).
  */
 export function handSummary(snap, scored, dismiss, folded = null) {
   const line = (label, values, sign = true) => h("tr", {}, h("th", { scope: "row" }, label), seatCells(snap, (s) => sign ? signed(values[s]) : numberText(values[s])));
@@ -133,7 +134,10 @@ export function handSummary(snap, scored, dismiss, folded = null) {
   ];
   if (!folded) return h("div", { class: "summary", role: "region", "aria-label": `hand ${scored.hand_number} summary` }, h("h2", {}, title), body);
   const me = snap.seat;
-  const gist = me ? `: you ${signed(scored.scores[me])}, total ${numberText(scored.totals[me])}` : "";
+  // A settlement of the player's is told on the line too: on a phone the next question comes at once, and
+  // the line may be all they see of the hand ("you +5 (doubles −25), total 5").
+  const fromDoubles = me && scored.settlements[me] ? ` (doubles ${signed(scored.settlements[me])})` : "";
+  const gist = me ? `: you ${signed(scored.scores[me])}${fromDoubles}, total ${numberText(scored.totals[me])}` : "";
   const box = h("details", { class: "summary folded", "aria-label": `hand ${scored.hand_number} summary`, open: Boolean(folded.summaryOpen) },
     h("summary", { "data-focus": "open-summary" }, `Hand ${scored.hand_number} results${gist}`),
     h("h2", {}, title), body);
