@@ -47,7 +47,8 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
         type=seconds(0, 3600),
         default=60.0,
         metavar="SECONDS",
-        help="default seconds a dropped player's seat is held before a stand-in bot plays (default 60)",
+        help="default seconds a dropped player's seat is held before a stand-in bot plays it, or before it is"
+        " freed at a table waiting for players (default 60)",
     )
     p.add_argument(
         "--bot-delay",

@@ -73,7 +73,7 @@ class ListRooms(Message):
 @dataclass(frozen=True)
 class CreateTable(Message):
     """Open a Barbu table named ``name`` with rule ``variants`` (``rules/barbu.md``), an optional per-turn
-    time limit ``turn_time`` (seconds), a stand-in ``grace`` period for dropped players (seconds), and the
+    time limit ``turn_time`` (seconds), a ``grace`` period (seconds) a dropped player's seat is held, and the
     ``bot_policy`` spec of its bots and stand-ins (nil: the server's default)."""
 
     TYPE = "create-table"
@@ -417,7 +417,8 @@ class Players(Message):
     """The seats of ``room`` changed: ``players`` by seat letter (nil when empty), ``away`` the seats whose
     human is disconnected or replaced by a stand-in bot, the room ``state``, the names of the
     ``spectators``, the seats a stand-in bot plays now (``standins``) and, for each seat whose human dropped
-    and is still in the grace period, the seconds until a stand-in plays it (``standin_in``)."""
+    and is still in the grace period, the seconds until a stand-in plays it (``standin_in``, the match
+    started) or until the seat is freed (``freed_in``, the table waiting for players)."""
 
     TYPE = "players"
     room: str
@@ -427,6 +428,7 @@ class Players(Message):
     spectators: list[str] = _field(default_factory=list)
     standins: list[str] = _field(default_factory=list)
     standin_in: dict[str, Any] = _field(default_factory=dict)
+    freed_in: dict[str, Any] = _field(default_factory=dict)
 
 
 @dataclass(frozen=True)

@@ -2,9 +2,9 @@
 
 Rules come from ``engine.barbu`` (``docs/rules/barbu.md``); this module only routes. Each seat is played by
 a controller: its human's connection, a server bot (owner ``bot:<policy spec>``), or a stand-in bot (the table's
-``bot_policy``) while its human is away longer than the table's grace period. An action is checked by the
-engine (nothing changes), appended to the store, and only then applied; then the reply and the events go
-out. When the store cannot write (``StoreUnavailable``), the table is left exactly as it was: a player's
+``bot_policy``) while its human is away longer than the table's grace period (before the start, a dropped
+human's seat is held as long, then freed). An action is checked by the engine (nothing changes), appended to
+the store, and only then applied; then the reply and the events go out. When the store cannot write (``StoreUnavailable``), the table is left exactly as it was: a player's
 request is refused (``store-unavailable``) and a bot's, stand-in's or turn timer's move is tried again after
 a growing pause, so play goes on by itself once the store writes again. Events go out as follows: each seat
 receives the events addressed to everyone or to it (``Event.to``), spectators the public ones; the seat to move receives a ``turn`` message
@@ -98,10 +98,17 @@ class Seat:
 
     owner: str | None = None
     peer: Peer | None = None
+    #: The IP address (``Peer.address``) of the connection that last played the seat: a dropped human's
+    #: seat held at a waiting table still counts against that address's cap (``WaitingSeats``).
+    address: str | None = None
     standin: bool = False
     grace_timer: asyncio.TimerHandle | None = None
-    #: When (``loop.time()``) the pending grace timer hands the seat to a stand-in.
+    #: When (``loop.time()``) the pending grace timer ends: a stand-in plays the seat (the match started),
+    #: or the seat is freed (the table waits).
     grace_deadline: float | None = None
+    #: Counts the grace periods started, so that a timer that fired for an earlier one (its player came
+    #: back, then dropped again, before it ran) ends nothing.
+    grace_round: int = 0
 
     @property
     def is_bot(self) -> bool:
@@ -112,6 +119,16 @@ class Seat:
     def away(self) -> bool:
         """Whether the seat's human is disconnected or has handed the seat to a stand-in."""
         return self.owner is not None and not self.is_bot and self.peer is None
+
+    @property
+    def held(self) -> bool:
+        """Whether the seat's human dropped and its grace period runs."""
+        return self.peer is None and self.grace_deadline is not None
+
+    def connect(self, peer: Peer) -> None:
+        """``peer`` plays the seat from now on."""
+        self.peer = peer
+        self.address = peer.address
 
     def cancel_grace(self) -> None:
         """Forget the pending grace timer, if any."""
@@ -349,11 +366,12 @@ class BarbuTable(Room):
     def idle(self) -> bool:
         """Over, or waiting past ``empty_table_ttl`` with no human at it; and nobody connected. A seat
         kept for a player who has not come (``reserve``) does not keep a waiting table: only a human seated
-        there now (connected, as checked below) does."""
+        there now (connected, as checked below, or dropped within the grace period) does."""
         young = time.monotonic() - self.created < self.config.empty_table_ttl
         finished = self.state == "over" or (self.state == "waiting" and not young)
         unsaved = self._unsaved_finish is not None
-        return finished and not unsaved and not self.spectators and all(s.peer is None for s in self.seats)
+        nobody = all(s.peer is None and not s.held for s in self.seats)
+        return finished and not unsaved and not self.spectators and nobody
 
     def stop(self) -> None:
         """Cancel timers, pending bot moves and a pending write of the record (the log holds the last action:
@@ -420,7 +438,7 @@ class BarbuTable(Room):
             self.waiting_seats.check(player, peer.address)
             self._save_players(index, player)
             self.seats[index].owner = player
-            self.seats[index].peer = peer
+            self.seats[index].connect(peer)
             self.spectators.discard(peer)
             peer.rooms.add(self)
             peer.send(self.snapshot(peer, request_id))
@@ -443,13 +461,13 @@ class BarbuTable(Room):
         await self._vacate(peer, dropped=False)
 
     async def detach(self, peer: Peer) -> None:
-        """The connection dropped: free the seat before the start; during the match hold it and start the
-        grace period, after which a stand-in bot plays it."""
+        """The connection dropped: hold the seat for the grace period (coming back takes it back), after
+        which it is freed before the start, or a stand-in bot plays it during the match."""
         await self._vacate(peer, dropped=True)
 
     async def _vacate(self, peer: Peer, *, dropped: bool) -> None:
-        """``peer`` is no longer here: a seat is freed before the start; during the match a dropped player's
-        seat is held for the grace period, a player who left is replaced by a stand-in at once."""
+        """``peer`` is no longer here: a dropped player's seat is held for the grace period; a player who
+        left gives up their seat before the start, or is replaced by a stand-in at once during the match."""
         async with self.lock:
             watched = peer in self.spectators
             self.spectators.discard(peer)
@@ -461,15 +479,11 @@ class BarbuTable(Room):
                 return
             seat = self.seats[index]
             seat.peer = None
-            if self.state == "waiting":
-                seat.owner = None
-                try:
-                    self.store.set_players(self.store_id, self._players_record())
-                except StoreUnavailable as exc:
-                    # Only a started table's players matter to a restart (a waiting one keeps its bots only).
-                    log.warning("table %s: a freed seat is not in the store: %s", self.room_id, exc)
-            elif self.state == "playing" and dropped:
+            if self.state != "over" and dropped:
+                # Before the start too: a host who switches app to send the invite link keeps the table.
                 self._start_grace(index)
+            elif self.state == "waiting":
+                self._free(index)
             elif self.state == "playing":
                 seat.cancel_grace()
                 seat.standin = True
@@ -605,6 +619,7 @@ class BarbuTable(Room):
             if not seat.is_bot:
                 self.barred.add(owner)
             seat.owner = seat.peer = None
+            seat.cancel_grace()  # a player removed while away
             if removed is not None:
                 removed.rooms.discard(self)
                 removed.send(Removed(room=self.room_id, seat=request.seat, reason="host", by=_player(peer)))
@@ -970,7 +985,7 @@ class BarbuTable(Room):
     def _take_back(self, index: int, peer: Peer, request_id: int | None) -> None:
         seat = self.seats[index]
         seat.cancel_grace()
-        seat.peer = peer
+        seat.connect(peer)
         seat.standin = False
         self.spectators.discard(peer)
         peer.rooms.add(self)
@@ -982,19 +997,40 @@ class BarbuTable(Room):
         self._start_if_full()  # a reserved seat of another match with the same players (``reserve``)
 
     def _start_grace(self, index: int) -> None:
+        """Hold dropped seat ``index`` for the table's ``grace`` seconds (``_grace_ends`` after them)."""
         seat = self.seats[index]
         seat.cancel_grace()
+        seat.grace_round += 1
         loop = asyncio.get_running_loop()
-        seat.grace_timer = loop.call_later(self.grace, self._spawn, self._standin_takes, index)
+        seat.grace_timer = loop.call_later(self.grace, self._spawn, self._grace_ends, index, seat.grace_round)
         seat.grace_deadline = loop.time() + self.grace
 
-    async def _standin_takes(self, index: int) -> None:
+    async def _grace_ends(self, index: int, grace_round: int) -> None:
+        """Grace period ``grace_round`` of seat ``index`` ran out with its human still away: a stand-in plays
+        the seat during the match; a waiting table frees it."""
         async with self.lock:
             seat = self.seats[index]
+            if seat.grace_round != grace_round or not seat.held:
+                return  # taken back (and maybe dropped again: a later timer ends that grace)
             seat.grace_timer = seat.grace_deadline = None
-            if self.state != "playing" or seat.peer is not None or seat.standin:
-                return
-            self._standin_plays(index)
+            if self.state == "waiting":
+                self._free(index)
+                self._push_players()
+                self.listing_changed()
+            elif self.state == "playing" and not seat.standin:
+                self._standin_plays(index)
+
+    def _free(self, index: int) -> None:
+        """Give up seat ``index`` of a waiting table (call under the lock): nobody owns it any more, in the
+        store as here. A store that cannot write does not keep the seat: it is freed here all the same."""
+        seat = self.seats[index]
+        seat.cancel_grace()
+        seat.owner = seat.peer = seat.address = None
+        try:
+            self.store.set_players(self.store_id, self._players_record())
+        except StoreUnavailable as exc:
+            # Only a started table's players matter to a restart (a waiting one keeps its bots only).
+            log.warning("table %s: a freed seat is not in the store: %s", self.room_id, exc)
 
     def _standin_plays(self, index: int) -> None:
         """A stand-in bot plays seat ``index`` from now on, by a timer's decision (the grace ran out, the turn
@@ -1051,21 +1087,33 @@ class BarbuTable(Room):
             member.send_frame(frame)
 
     def _count_seats(self) -> None:
-        """Report who sits here to the waiting-seat counts (``WaitingSeats``): the humans connected to a
-        seat while the table waits, nobody once it started or is dropped."""
+        """Report who sits here to the waiting-seat counts (``WaitingSeats``): while the table waits, the
+        humans connected to a seat and those dropped within the grace period (from the address they last
+        played from: dropping and coming back must not make room for more seats); nobody once it started or
+        is dropped."""
         holders = frozenset(
-            (seat.owner, seat.peer.address)
+            (seat.owner, seat.address)
             for seat in self.seats
-            if self.state == "waiting" and seat.owner is not None and seat.peer is not None
+            if self.state == "waiting"
+            and seat.owner is not None
+            and seat.address is not None
+            and (seat.peer is not None or seat.held)
         )
         self.waiting_seats.update(self.room_id, holders)
 
     def _push_players(self) -> None:
-        """Tell everyone at the table who sits, who is away, who watches, which seats a stand-in plays and
-        how long until one plays each seat whose human dropped (``docs/protocol.md``, ``players``); the
-        waiting-seat counts follow (``_count_seats``)."""
+        """Tell everyone at the table who sits, who is away, who watches, which seats a stand-in plays and,
+        for each seat whose human dropped, how long until a stand-in plays it (``standin_in``) or, before the
+        start, until it is freed (``freed_in``) (``docs/protocol.md``, ``players``); the waiting-seat counts
+        follow (``_count_seats``)."""
         self._count_seats()
         now = asyncio.get_running_loop().time()
+        grace_left = {
+            seat_text(i): max(round(s.grace_deadline - now, 1), 0.0)
+            for i, s in enumerate(self.seats)
+            if s.grace_deadline is not None
+        }
+        waiting = self.state == "waiting"
         players = Players(
             room=self.room_id,
             state=self.state,
@@ -1073,11 +1121,8 @@ class BarbuTable(Room):
             away=self._away(),
             spectators=sorted(p.player for p in self.spectators if p.player is not None),
             standins=[seat_text(i) for i, s in enumerate(self.seats) if s.standin and s.away],
-            standin_in={
-                seat_text(i): max(round(s.grace_deadline - now, 1), 0.0)
-                for i, s in enumerate(self.seats)
-                if s.grace_deadline is not None
-            },
+            standin_in={} if waiting else grace_left,
+            freed_in=grace_left if waiting else {},
         )
         frame = encode_frame(players.to_wire())
         for member in self._members():

@@ -15,7 +15,8 @@ class ServerConfig:
         port: TCP port (0: any free port).
         db: path of the SQLite store file.
         password: the server password players must give at login (None: no password).
-        grace: default seconds a dropped player's seat is held before a stand-in bot plays it.
+        grace: default seconds a dropped player's seat is held before a stand-in bot plays it (before the
+            start: before it is freed).
         bot_delay: seconds a server or stand-in bot waits before acting (0 in tests).
         bot_policy: the policy spec (``engine.barbu.spec``) of a table's bots and stand-ins when its
             ``create-table`` names none.

@@ -4,9 +4,10 @@ counts, so that one person cannot hold a seat at every waiting table (``ServerCo
 
 Each Barbu table reports who sits at it while it waits (``update``, after every change of its seats or its
 state); the counts follow from the difference with what it reported before, so checking a new seat costs
-the same however many tables the server holds. Only the players connected to their seat count: a seat
-kept for a player who has not come (a ``rematch`` table) holds nobody's place, and a waiting table loses
-its human players when its connection drops or the server restarts.
+the same however many tables the server holds. The players connected to their seat count, and those whose
+connection dropped while the table holds their seat (the grace period, from the address they last played
+from); a seat kept for a player who has not come (a ``rematch`` table) holds nobody's place, and a waiting
+table loses its human players when the grace runs out or the server restarts.
 """
 
 from __future__ import annotations
@@ -15,7 +16,8 @@ from collections import Counter
 
 from protocol import ProtocolError
 
-#: Who sits at a waiting table: (player name, IP address) of each human connected to a seat there.
+#: Who sits at a waiting table: (player name, IP address) of each human connected to a seat there, or
+#: dropped from it within the grace period (the address they last played from).
 Holders = frozenset[tuple[str, str]]
 
 
