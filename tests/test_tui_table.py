@@ -17,12 +17,12 @@ from client.sheet import contract_label
 from client.tui.barbu_screen import (
     TABLE_WIDTH,
     BarbuScreen,
+    away_lines,
     away_mark,
     declare_text,
     match_end_lines,
     settlement_lines,
     side_lines,
-    standin_lines,
     table_lines,
 )
 from client.tui.events import event_text
@@ -203,12 +203,12 @@ def test_a_dropped_seat_counts_down_to_its_standin() -> None:
     assert "E pE dropped: a bot plays for them in 42 s." in notices and "cy is watching." in notices
     table.take_players(push)
     assert away_mark(table, "E") == " (away)"  # the name kept beside it; the countdown in the panel
-    assert standin_lines(table) == ["E pE away: a bot plays in 42 s"]
+    assert away_lines(table) == ["E pE away: a bot plays in 42 s"]
     assert "E pE away: a bot plays in 42 s" in text(side_lines(table, BarbuScreen()))
     table.standin_at = {"E": time.monotonic() + 3592}
-    assert standin_lines(table) == ["E pE away: a bot plays in 59 min"]
+    assert away_lines(table) == ["E pE away: a bot plays in 59 min"]
     table.view, table.turn_ends = {"to_move": "E", "phase": "play"}, time.monotonic() + 11.5
-    assert standin_lines(table) == ["E pE away: the turn timer plays in 12 s"]  # it comes first
+    assert away_lines(table) == ["E pE away: the turn timer plays in 12 s"]  # it comes first
     table.turn_time = 15
     again = seat_notices(
         TableModel(room="1", seat="N", state="playing", players=table.players, turn_time=15), push, "pN"
@@ -219,7 +219,7 @@ def test_a_dropped_seat_counts_down_to_its_standin() -> None:
     )
     table.view = table.turn_ends = None
     table.standin_at = {"E": time.monotonic() - 1}
-    assert standin_lines(table) == ["E pE away: a bot plays in 0 s"]
+    assert away_lines(table) == ["E pE away: a bot plays in 0 s"]
     later = Players(room="1", state="playing", players=table.players, away=["E"], standins=["E"])
     assert seat_notices(table, later, "pN") == ["A bot plays for E pE now."]
     table.take_players(later)
@@ -228,6 +228,27 @@ def test_a_dropped_seat_counts_down_to_its_standin() -> None:
     table.players = {**table.players, "W": None}
     back = Players(room="1", state="waiting", players={**table.players, "W": "bob"}, away=[])
     assert seat_notices(table, back, "pN") == ["bob joined (seat W)."] and joined.standins == []
+
+
+def test_a_dropped_seat_at_a_waiting_table_counts_down_to_its_freeing() -> None:
+    table = TableModel(
+        room="1", seat="E", state="waiting", players={"N": "ann", "E": "pE", "S": None, "W": None}
+    )
+    push = Players(room="1", state="waiting", players=table.players, away=["N"], freed_in={"N": 42.0})
+    assert seat_notices(table, push, "pE") == ["N ann dropped: their seat is kept for 42 s."]
+    table.take_players(push)
+    assert away_mark(table, "N") == " (away)"
+    assert away_lines(table) == ["N ann away: seat kept for 42 s"]
+    assert "N ann away: seat kept for 42 s" in text(side_lines(table, BarbuScreen()))
+    back = Players(room="1", state="waiting", players=table.players, away=[])
+    assert seat_notices(table, back, "pE") == ["N ann is back."]
+    freed = Players(room="1", state="waiting", players={**table.players, "N": None}, away=[])
+    assert seat_notices(table, freed, "pE") == ["ann left seat N."]
+    table.take_players(freed)
+    assert away_lines(table) == [] and away_mark(table, "N") == ""
+    # A kept seat of a rematch whose player has not come yet is away, but nobody dropped.
+    kept = TableModel(room="2", seat="E", state="waiting", players=table.players, away=["N"])
+    assert seat_notices(kept, Players(room="2", state="waiting", players=kept.players, away=[]), "pE") == []
 
 
 def test_chat_wraps_in_the_panel_whole() -> None:

@@ -418,7 +418,7 @@ class TuiApp:
                 continue
             since = time.monotonic() - table.trick_won_at
             held = table.last_trick is not None and since < TRICK_PAUSE + 1.1
-            if table.standin_at or held or table.turn_ends is not None:
+            if table.standin_at or table.freed_at or held or table.turn_ends is not None:
                 self.invalidate()
 
     async def _poll_lobby(self) -> None:

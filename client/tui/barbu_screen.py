@@ -246,20 +246,24 @@ def seat_order(table: TableModel) -> list[str]:
 
 
 def away_mark(table: TableModel, seat: str) -> str:
-    """`` (away)`` for a seat whose player is not connected (the panel counts down to the stand-in:
-    ``standin_lines``), `` (bot)`` once a stand-in plays it; empty for a seat whose player is there."""
+    """`` (away)`` for a seat whose player is not connected (the panel counts down to the stand-in, or to
+    the seat being freed: ``away_lines``), `` (bot)`` once a stand-in plays it; empty for a seat whose player
+    is there."""
     if seat in table.standins:
         return " (bot)"
-    return " (away)" if seat in table.away or seat in table.standin_at else ""
+    return " (away)" if seat in table.away or seat in table.standin_at or seat in table.freed_at else ""
 
 
-def standin_lines(table: TableModel) -> list[str]:
+def away_lines(table: TableModel) -> list[str]:
     """For each dropped seat in its grace period: ``E carol away: a bot plays in 59 min``, and, when the
     turn timer of the seat to move comes first, that the timer plays its turn (``the turn timer plays in
-    12 s``)."""
+    12 s``); before the start, ``E carol away: seat kept for 42 s`` (then it is freed)."""
     out = []
     now = time.monotonic()
     for seat in SEATS:
+        freed = table.freed_at.get(seat)
+        if freed is not None:
+            out.append(f"{seat} {table.player(seat)} away: seat kept for {duration(freed - now)}")
         deadline = table.standin_at.get(seat)
         if deadline is None or seat in table.standins:
             continue
@@ -464,7 +468,7 @@ def side_lines(
     for seat in SEATS:
         name = fit("you" if is_mine(table, seat) else table.player(seat), 10)
         out.append(("", f"{seat} {name} {hand_scores.get(seat, 0):>8} {totals.get(seat, 0):>6}\n"))
-    for line in standin_lines(table):
+    for line in away_lines(table):
         out.append(("class:warn", shorten(line, cols, cut="end") + "\n"))
     declare = declare_text(view, table.seat)
     if declare:

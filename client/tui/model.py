@@ -30,7 +30,7 @@ class TableModel:
     ``last_trick`` is the latest finished trick of hand ``last_trick_hand``: a new hand clears it.
     ``summary`` is the latest ``hand-scored`` event, shown until a key is pressed or the next hand's first
     card is played (``summary_seen``). ``standin_at`` holds, for each dropped seat in its grace period, when (``time.monotonic``)
-    a stand-in bot takes it; ``standins`` the seats a stand-in plays; ``spectators`` who watches; ``host`` who
+    a stand-in bot takes it; ``freed_at`` the same before the start, when the seat is freed; ``standins`` the seats a stand-in plays; ``spectators`` who watches; ``host`` who
     opened the table (from the lobby's list), ``me`` this client's player; ``rematch`` the room of another match with the same players.
     ``turn_ends`` is when (``time.monotonic``) the turn timer plays for the seat to move, counted from the
     server's ``turn_left_ms`` (None: no timer runs); ``turn_time`` the table's turn timer in seconds (from
@@ -54,6 +54,7 @@ class TableModel:
     summary: dict[str, Any] | None = None
     summary_seen: bool = False
     standin_at: dict[str, float] = field(default_factory=dict)
+    freed_at: dict[str, float] = field(default_factory=dict)
     standins: list[str] = field(default_factory=list)
     spectators: list[str] = field(default_factory=list)
     host: str | None = None
@@ -149,7 +150,8 @@ class TableModel:
         return True
 
     def take_players(self, push: Any) -> None:
-        """Take a ``players`` push (or a snapshot's seats): seats, away, state, spectators, stand-ins."""
+        """Take a ``players`` push (or a snapshot's seats): seats, away, state, spectators, stand-ins, and when
+        each dropped seat's grace ends."""
         self.players, self.away, self.state = push.players, push.away, push.state
         spectators = getattr(push, "spectators", None)
         if spectators is not None:
@@ -157,6 +159,7 @@ class TableModel:
         self.standins = list(getattr(push, "standins", []))
         now = time.monotonic()
         self.standin_at = {s: now + float(v) for s, v in getattr(push, "standin_in", {}).items()}
+        self.freed_at = {s: now + float(v) for s, v in getattr(push, "freed_in", {}).items()}
 
     @property
     def my_turn(self) -> bool:

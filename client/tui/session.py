@@ -632,7 +632,8 @@ class Session:
 
 def seat_notices(table: TableModel, push: Players, me: str) -> list[str]:
     """What a ``players`` push changed, in words: who sat down or left, who watches, who dropped (and when
-    a bot takes the seat over), who came back; nothing about this client's own player."""
+    a bot takes the seat over, or before the start how long the seat is kept), who came back; nothing about
+    this client's own player."""
     out = []
     for seat, owner in push.players.items():
         before = table.players.get(seat)
@@ -645,13 +646,17 @@ def seat_notices(table: TableModel, push: Players, me: str) -> list[str]:
             out.append(f"{table.player(seat)} left seat {seat}.")
     for name in sorted(set(push.spectators) - set(table.spectators) - {me}):
         out.append(f"{name} is watching.")
-    if push.state != "playing":
+    if push.state == "over":
         return out
     for seat in push.players:
         who = f"{seat} {table.player(seat)}"
         if seat == table.seat or push.players.get(seat) != table.players.get(seat):
             continue
-        if seat in push.standin_in and seat not in table.standin_at:
+        if seat in push.freed_in and seat not in table.freed_at:
+            out.append(f"{who} dropped: their seat is kept for {duration(push.freed_in[seat])}.")
+        elif push.state == "waiting" and seat not in table.freed_at:
+            continue  # a kept seat of a rematch, its player not come yet: nobody dropped or came back
+        elif seat in push.standin_in and seat not in table.standin_at:
             timer = (
                 f" (meanwhile the {table.turn_time:.0f} s turn timer plays their turns)"
                 if table.turn_time
