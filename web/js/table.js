@@ -11,7 +11,7 @@ export function tableScreen(app, roomId) {
   const { session, root } = app;
   const state = {
     room: roomId, me: session.name, snapshot: null, summary: null, turnSeq: -1, clock: null,
-    scored: null, dismissed: 0, flash: null, chat: [], notice: "", noticeAt: null, sheetOpen: false, standins: [], watchers: [], standinAt: {},
+    scored: null, dismissed: 0, flash: null, chat: [], notice: "", noticeAt: null, sheetOpen: false, standins: [], watchers: [], standinAt: {}, freedAt: {},
     summaryOpen: false, handCards: null, handRow: null, // the hand's card buttons, kept from draw to draw
   };
   const frame = h("div", { class: "table-screen" });
@@ -98,7 +98,7 @@ export function tableScreen(app, roomId) {
     if (first && early) {
       state.standins = early.standins || [];
       state.watchers = early.spectators || [];
-      setStandinClock(early.standin_in);
+      setGraceClocks(early);
       early = null;
       refresh(); // the push may be newer than the snapshot it came before
     }
@@ -124,10 +124,15 @@ export function tableScreen(app, roomId) {
     state.clock = leftMs === null ? null : { seq, until: Date.now() + leftMs };
   }
 
-  /** When a stand-in bot will play each dropped seat (`players.standin_in`: seconds from now, by seat). */
-  function setStandinClock(secondsBySeat) {
+  /**
+   * When each dropped seat's grace ends, from a `players` push (seconds from now, by seat): a stand-in bot
+   * plays it (`standin_in`, the match started) or it is freed (`freed_in`, the table waiting for players).
+   */
+  function setGraceClocks(push) {
     const now = Date.now();
-    state.standinAt = Object.fromEntries(Object.entries(secondsBySeat || {}).map(([seat, s]) => [seat, now + s * 1000]));
+    const at = (secondsBySeat) => Object.fromEntries(Object.entries(secondsBySeat || {}).map(([seat, s]) => [seat, now + s * 1000]));
+    state.standinAt = at(push.standin_in);
+    state.freedAt = at(push.freed_in);
   }
 
   async function refresh() {
@@ -196,7 +201,7 @@ export function tableScreen(app, roomId) {
 
   join();
   const ticker = setInterval(() => {
-    if (!closed && (state.clock || Object.keys(state.standinAt).length)) tickClocks(frame, state);
+    if (!closed && (state.clock || Object.keys(state.standinAt).length || Object.keys(state.freedAt).length)) tickClocks(frame, state);
   }, 1000);
   PHONE.addEventListener("change", draw); // a phone turned sideways: the other layout
 
@@ -212,7 +217,7 @@ export function tableScreen(app, roomId) {
         Object.assign(state.snapshot, { players: message.players, away: message.away, state: message.state });
         state.standins = message.standins || [];
         state.watchers = message.spectators || [];
-        setStandinClock(message.standin_in);
+        setGraceClocks(message);
         draw();
         refresh();
       } else if (message.type === "removed") {

@@ -98,9 +98,7 @@ function seatBox(seat, where, state, actions) {
   const marks = view ? dealerDeclarerMarks(seat, view) : [];
   if (state.standins.includes(seat)) marks.push(h("span", { class: "badge away", title: "a stand-in bot plays until they come back" }, "away: bot stands in"));
   else if (snap.away.includes(seat)) {
-    const at = state.standinAt[seat];
-    const left = at ? Math.max(0, Math.ceil((at - Date.now()) / 1000)) : null;
-    marks.push(h("span", { class: "badge away", title: "disconnected: the seat is held for them", "data-standin": seat }, awayText(left)));
+    marks.push(h("span", { class: "badge away", title: "disconnected: the seat is held for them", "data-away": seat }, awayText(state, seat)));
   }
   const toMove = view && view.to_move === seat;
   const lines = [h("div", { class: "who" }, h("b", {}, playerText(name)), seat === snap.seat ? " (you)" : "", " ", marks)];
@@ -145,8 +143,17 @@ export function standingText(view, seat) {
   return `${countText(view.hand_sizes[seat], "card")} left`;
 }
 
-function awayText(left) {
-  return left === null ? "away" : `away — a bot stands in in ${left} s`;
+/**
+ * A dropped seat's mark, counting down its grace: to the stand-in during the match ("away — a bot stands in
+ * in 42 s", `players.standin_in`), to the seat being freed before the start ("away — seat kept for 42 s",
+ * `players.freed_in`); "away" when no grace runs (a kept seat of a rematch whose player has not come).
+ */
+function awayText(state, seat) {
+  const standin = state.standinAt[seat];
+  const freed = state.freedAt[seat];
+  if (standin) return `away — a bot stands in in ${secondsLeft(standin)} s`;
+  if (freed) return `away — seat kept for ${secondsLeft(freed)} s`;
+  return "away";
 }
 
 function secondsLeft(until) {
@@ -161,7 +168,7 @@ function countdown(state) {
 }
 
 /**
- * The clocks' second ticks, written into the clock and the stand-in countdowns already drawn: nothing else
+ * The clocks' second ticks, written into the clock and the away countdowns already drawn: nothing else
  * is redrawn, so a card the player is about to tap stays as it is.
  */
 export function tickClocks(frame, state) {
@@ -173,9 +180,8 @@ export function tickClocks(frame, state) {
       clock.setAttribute("aria-label", `${left} seconds left`);
     }
   }
-  for (const badge of frame.querySelectorAll("[data-standin]")) {
-    const at = state.standinAt[badge.dataset.standin];
-    const text = awayText(at ? secondsLeft(at) : null);
+  for (const badge of frame.querySelectorAll("[data-away]")) {
+    const text = awayText(state, badge.dataset.away);
     if (badge.textContent !== text) badge.textContent = text;
   }
 }
