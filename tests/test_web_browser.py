@@ -1058,12 +1058,35 @@ async def test_a_dropped_player_shows_the_stand_in_countdown(
     await ann.locator("[data-focus^=bot-]").first.click()
     await ann.wait_for_selector(".where:has-text('Hand 1 of')")
     await ali.context.close()
-    badge = ann.locator(".seat .badge.away")
+    await _away_counts_down(ann, "away — a bot stands in in")
+
+
+async def test_a_dropped_player_at_a_waiting_table_shows_the_seat_kept(
+    start_server: StartServer, open_page: OpenPage
+) -> None:
+    """Before the start, a dropped player's seat is kept for the grace: the others see it counting down to
+    the seat being freed (``players.freed_in``), not to a stand-in."""
+    server = await start_server()
+    ann = await open_page()
+    room, _ = await _host_table(ann, server, "ann", "kept")
+    ali = await open_page()
+    await _login(ali, f"{server.share_url}#table={room}", "ali")
+    await ali.locator("[data-focus^=sit-]").first.click()
+    await ann.wait_for_selector(".seat:has-text('ali')")
+    await ali.context.close()
+    await _away_counts_down(ann, "away — seat kept for")
+
+
+async def _away_counts_down(page: Page, words: str) -> None:
+    """A seat's away badge on ``page`` reads ``words`` and its seconds (the grace, 60 s, at most), and two
+    seconds later fewer."""
+    badge = page.locator(".seat .badge.away")
     await badge.wait_for()
-    first = re.search(r"a bot stands in in (\d+) s", await badge.inner_text())
+    pattern = re.escape(words) + r" (\d+) s"
+    first = re.search(pattern, await badge.inner_text())
     assert first is not None, await badge.inner_text()
-    await ann.wait_for_timeout(2100)
-    later = re.search(r"a bot stands in in (\d+) s", await badge.inner_text())
+    await page.wait_for_timeout(2100)
+    later = re.search(pattern, await badge.inner_text())
     assert later is not None and int(later[1]) < int(first[1]) <= 60
 
 
