@@ -4,9 +4,10 @@ Rules come from ``engine.barbu`` (``docs/rules/barbu.md``); this module only rou
 a controller: its human's connection, a server bot (owner ``bot:<policy spec>``), or a stand-in bot (the table's
 ``bot_policy``) while its human is away longer than the table's grace period (before the start, a dropped
 human's seat is held as long, then freed). An action is checked by the engine (nothing changes), appended to
-the store, and only then applied; then the reply and the events go out. When the store cannot write (``StoreUnavailable``), the table is left exactly as it was: a player's
-request is refused (``store-unavailable``) and a bot's, stand-in's or turn timer's move is tried again after
-a growing pause, so play goes on by itself once the store writes again. Events go out as follows: each seat
+the store, and only then applied; then the reply and the events go out. When the store cannot write
+(``StoreUnavailable``), the table is left exactly as it was: a player's request is refused
+(``store-unavailable``) and a bot's, stand-in's or turn timer's move is tried again after a growing pause, so
+play goes on by itself once the store writes again. Events go out as follows: each seat
 receives the events addressed to everyone or to it (``Event.to``), spectators the public ones; the seat to move receives a ``turn`` message
 holding its own ``view``. Nothing here builds a view: snapshots and turns carry ``Match.view(seat)``.
 """

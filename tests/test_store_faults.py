@@ -26,11 +26,12 @@ from client.bot import come_back
 from engine.barbu import Action, Match, Variants, action_to_wire
 from engine.cards import SEATS
 from engine.solitaire import new_game
-from protocol import Snapshot, Turn
+from protocol import Players, Snapshot, Turn
 from server import BarbuServer
 from server.barbu_table import BarbuTable
 from server.store import Store
-from tests.conftest import Connect, StartServer
+from tests.conftest import Connect, StartServer, until_dropped
+from tests.test_server_table_news import next_of
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -226,6 +227,26 @@ async def test_seats_wait_for_the_store(server: BarbuServer, connect: Connect) -
     _writes(server, True)
     await conns[3].sit(room, "W")
     assert server.store is not None and server.store.room(int(room)).status == "playing"
+
+
+async def test_a_held_seat_is_freed_when_its_grace_ends_though_the_store_cannot_write(
+    server: BarbuServer, connect: Connect
+) -> None:
+    host, friend, late = [await connect(server, name) for name in ("host", "friend", "late")]
+    room = await host.create_table("outage", grace=0.5)
+    await host.sit(room, "N")
+    await friend.sit(room, "E")
+    friend.take_pushes()
+    _writes(server, False)
+    await host.close()
+    await until_dropped(server, "host")
+    # Freed all the same: a restart would not bring a waiting table's human seats back anyway.
+    freed = await next_of(friend, Players, lambda p: p.players["N"] is None)
+    assert freed.away == [] and freed.freed_in == {}
+    assert server.store is not None and server.store.room(int(room)).players == {"N": "host", "E": "friend"}
+    _writes(server, True)
+    assert (await late.sit(room, "N")).seat == "N"
+    assert server.store.room(int(room)).players == {"N": "late", "E": "friend"}
 
 
 def _all_but_the_last_action(db: Path) -> tuple[str, dict[str, str], Action]:
