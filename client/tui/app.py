@@ -497,11 +497,22 @@ class TuiApp:
                 self.solitaire.message = "Cancelled."  # not the refusal said before the question
         self.invalidate()
 
-    def _key_pressed(self) -> None:
-        """Any key puts the end-of-hand summary away."""
+    def summary_up(self) -> bool:
+        """Whether the table shown has its end-of-hand summary up (its first key only puts it away)."""
         table = self.model.table
-        if self.screen == "table" and table is not None and table.summary is not None:
-            table.summary_seen = True
+        return self.screen == "table" and table is not None and table.showing_summary()
+
+    def put_summary_away(self) -> None:
+        """Put the end-of-hand summary away (the key that did it does nothing else)."""
+        if self.model.table is not None:
+            self.model.table.summary_seen = True
+        self.invalidate()
+
+    def _key_pressed(self) -> None:
+        """A key typed in the input line (chat, say) puts the end-of-hand summary away too: the summary's own
+        binding does not see keys the input line takes."""
+        if self.input_mode is not None and self.summary_up():
+            self.put_summary_away()
 
     def leave_for_lobby(self) -> None:
         """Back to the lobby (``l``, Esc in a solitaire room); from an unfinished day's deal only after the

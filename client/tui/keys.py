@@ -23,7 +23,10 @@ def build_key_bindings(tui: TuiApp) -> KeyBindings:
     kb = KeyBindings()
     typing = Condition(lambda: tui.input_mode is not None)
     asking = Condition(lambda: tui.pending is not None)
-    free = ~typing & ~asking
+    # The end-of-hand summary takes the first key for itself: the decision beside it (a double, a contract,
+    # a card) waits for the next key, so reading the summary away never decides anything.
+    summary = Condition(lambda: tui.summary_up())
+    free = ~typing & ~asking & ~summary
 
     def on(screen: str) -> Filter:
         return free & Condition(lambda: tui.screen == screen)
@@ -45,6 +48,11 @@ def build_key_bindings(tui: TuiApp) -> KeyBindings:
     @kb.add("enter", filter=asking & ~typing)
     def _no(event: E) -> None:
         tui.answer(False)
+
+    @kb.add(Keys.Any, filter=summary & ~typing & ~asking)
+    @kb.add("escape", filter=summary & ~typing & ~asking, eager=True)
+    def _summary_away(event: E) -> None:
+        tui.put_summary_away()
 
     @kb.add("c-c")
     def _quit(event: E) -> None:

@@ -1,0 +1,99 @@
+"""What a third reviewer met in a whole 28-hand match of ``./run.sh``: the key that puts the end-of-hand
+summary away decides nothing (the doubling dialog, the contract menu, the card), a table name too long is
+refused while the form keeps its settings, a wrong solitaire option is said in words in the games list,
+Enter opens a finished table as ``w`` does, and the new-table form shows the name as it is typed.
+
+Flows run against a real server on loopback (fixtures in ``conftest.py``, helpers in ``test_tui.py``); the
+keys of a table whose state is set by hand run in an application that reaches no server (``offline_tui``).
+"""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import AsyncIterator, Callable
+from contextlib import asynccontextmanager
+from typing import Any
+
+from prompt_toolkit.input import PipeInput
+
+from client.tui.app import TuiApp
+from client.tui.model import TableModel
+from engine.cards import SEATS
+from server import BarbuServer
+from tests.conftest import Connect, until
+from tests.test_tui import DOWN, ENTER, SPACE, on_screen, running_tui, seat_with_bots, started_tui
+from tests.test_tui_review import play_first_legal_until
+
+#: A loopback port nothing listens on: the application starts, cannot log in, and asks a name.
+NOWHERE = "ws://127.0.0.1:1"
+
+
+@asynccontextmanager
+async def offline_tui() -> AsyncIterator[tuple[TuiApp, PipeInput]]:
+    """The real application, its keys from a pipe, reaching no server: the name prompt closed, so that the
+    test sets the screen and the table itself."""
+    async with started_tui(NOWHERE, "ann", retry_delays=(60.0,)) as (tui, pipe):
+        await until(lambda: tui.input_mode == "name", "the name asked again")
+        tui.cancel_input()
+        tui.model.name = "ann"
+        yield tui, pipe
+
+
+def scored_table(view: dict[str, Any]) -> TableModel:
+    """Seat S at hand 2 with ``view``, hand 1's summary up."""
+    table = TableModel(room="1", name="t", seat="S", state="playing", me="ann")
+    table.players = {s: ("ann" if s == "S" else f"bot:{s}") for s in SEATS}
+    table.set_view({"seat": "S", "hand_number": 2, "hands_total": 28, "to_move": "S", **view}, 5)
+    table.summary = {"event": "hand-scored", "hand_number": 1, "scores": {}, "totals": {}}
+    return table
+
+
+def notice_is(tui: TuiApp, said: str) -> Callable[[], bool]:
+    """A condition: the notice line says ``said``."""
+    return lambda: tui.model.notice == said
+
+
+async def test_the_key_that_puts_the_summary_away_does_not_double(
+    server: BarbuServer, connect: Connect
+) -> None:
+    helper = await connect(server, "helper")
+    async with running_tui(server.url, "sue") as (tui, pipe):
+        await seat_with_bots(tui, pipe, server, helper, offset=1)  # a bot declares: sue doubles in hand 2
+        table = tui.model.table
+        assert table is not None
+        await play_first_legal_until(tui, lambda: table.summary is not None, "hand 1 scored")
+        await until(
+            lambda: table.my_turn and (table.view or {}).get("hand_number") == 2, "sue's double in hand 2"
+        )
+        assert table.showing_summary() and on_screen(tui, "Double whom?")
+        seq, ticked = table.seq, set(tui.barbu.ticked)
+        pipe.send_text(ENTER)  # only puts the summary away
+        await until(lambda: not table.showing_summary(), "the summary put away by Enter")
+        pipe.send_text(SPACE)  # the dialog's first key: a tick, once the summary is away
+        await until(lambda: tui.barbu.ticked != ticked, "the tick")
+        assert table.seq == seq and table.my_turn and (table.view or {}).get("phase") == "double"
+        assert not any(line.lower().startswith("you doubled") for line in tui.model.log)
+
+
+async def test_the_summary_takes_the_first_key_before_the_contract_menu_and_the_card() -> None:
+    async with offline_tui() as (tui, pipe):
+        legal = [{"action": "contract", "contract": c} for c in ("no-tricks", "no-queens", "barbu")]
+        tui.model.table = scored_table({"phase": "contract", "declarer": "S", "hand": ["2C"], "legal": legal})
+        tui.show("table")
+        table = tui.model.table
+        assert tui.summary_up()
+        pipe.send_text(DOWN)  # puts the summary away: the menu's cursor stays on the first contract
+        await until(lambda: not table.showing_summary(), "the summary put away by Down")
+        assert tui.barbu.menu == 0
+        pipe.send_text(DOWN)
+        await until(lambda: tui.barbu.menu == 1, "the menu's cursor moved by the next key")
+
+        said = tui.model.logged
+        play = [{"action": "play", "card": "2C"}]
+        tui.model.table = scored_table({"phase": "play", "contract": "barbu", "hand": ["2C"], "legal": play})
+        tui.show("table")
+        assert tui.summary_up()
+        pipe.send_text(ENTER)  # puts the summary away: no card is sent (offline, it would be refused)
+        await until(lambda: not tui.summary_up(), "the summary put away by Enter")
+        await asyncio.sleep(0.2)  # a card sent would say "Not connected" within a few ms: bounded wait
+        assert tui.model.logged == said, list(tui.model.log)[-2:]
