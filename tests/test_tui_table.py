@@ -385,9 +385,40 @@ def test_a_typed_card_refused_by_the_rule_it_breaks() -> None:
     }
     assert typed_card_refusal("ks", view) == "You must follow suit ♥."
     assert typed_card_refusal("qd", view) == "You do not hold Q♦."
-    assert typed_card_refusal("xx", view) == "xx is not a card you can play now."
+    assert typed_card_refusal("xx", view) == "xx is not a card: type e.g. qs or 10h."
     lead = {**view, "trick": {"leader": "S", "cards": []}, "legal": [{"action": "play", "card": "KS"}]}
     assert typed_card_refusal("10h", lead).startswith("Hearts may not be led")
     assert typed_card_refusal("10h", {**lead, "phase": "contract", "legal": []}) == (
         "10♥ is not a card you can play now."
     )
+
+
+def test_a_typed_card_refused_by_the_duty_to_trump_names_it() -> None:
+    """Trumps ♠, E led 5♦, no diamond held: a club is refused by the duty to ruff, a low trump under the
+    overtrump variant by the duty to beat the trumps played (the rule ids ``engine/barbu/hand.py`` raises)."""
+    from client.tui.refusals import trick_rule, typed_card_refusal
+
+    view: dict[str, Any] = {
+        "seat": "S",
+        "phase": "play",
+        "contract": "trumps",
+        "trump": "S",
+        "hand": ["6C", "4S", "QS", "2H"],
+        "trick": {"leader": "E", "cards": ["5D"]},
+        "rows": {},
+        "legal": [{"action": "play", "card": "4S"}, {"action": "play", "card": "QS"}],
+    }
+    assert trick_rule("6C", view) == "must-ruff"
+    assert typed_card_refusal("6c", view) == "You cannot follow suit ♦: you must play a trump ♠."
+    over = {
+        **view,
+        "variants": {"trump-duty": "overtrump"},
+        "trick": {"leader": "E", "cards": ["5D", "9S"]},
+        "legal": [{"action": "play", "card": "QS"}],
+    }
+    assert trick_rule("4S", over) == "must-overtrump" and trick_rule("6C", over) == "must-ruff"
+    assert typed_card_refusal("4s", over) == "You must play a trump ♠ higher than those in the trick."
+    led = {**over, "hand": ["4S", "KS", "6C"], "trick": {"leader": "E", "cards": ["9S"]}}
+    led["legal"] = [{"action": "play", "card": "KS"}]
+    assert trick_rule("4S", led) == "must-overtrump" and trick_rule("6C", led) == "must-follow-suit"
+    assert trick_rule("QS", view) is None and trick_rule("QS", {**view, "legal": []}) is None

@@ -43,25 +43,42 @@ def refusal_text(rule: str | None, message: str, view: dict[str, Any], action: d
 
 def typed_card_refusal(text: str, view: dict[str, Any]) -> str:
     """Why the typed card ``text`` (``ks``, ``10h``) cannot be played at the seat's ``view``, named by the rule
-    when the view shows it: not held, must follow suit, hearts (or in Barbu K♥) may not be led, in Dominoes
-    not next to a row; else a plain line."""
+    when the view shows it (``trick_rule``): not held, must follow suit, must play a trump (a higher one under
+    ``overtrump``), hearts (or in Barbu K♥) may not be led, in Dominoes not next to a row; text that names no
+    card is said to be none."""
     card = text.strip().upper().replace("10", "T")
     if len(card) != 2 or card[0] not in "23456789TJQKA" or card[1] not in SUIT_SYMBOLS:
-        return f"{text} is not a card you can play now."
+        return f"{text.strip()} is not a card: type e.g. qs or 10h."
     action = {"action": "play", "card": card}
     hand = [str(c) for c in view.get("hand") or []]
     if view.get("seat") is not None and card not in hand:
         return refusal_text("not-in-hand", "", view, action)
-    legal = [str(a.get("card")) for a in view.get("legal") or [] if a.get("action") == "play"]
-    dominoes = view.get("phase") == "play" and view.get("contract") == "dominoes" and view.get("legal")
-    if dominoes and card not in legal:  # held (checked above), but no row takes it now
-        return refusal_text("not-playable", "", view, action)
-    if view.get("phase") == "play" and legal and card not in legal and not view.get("rows"):
-        led = (view.get("trick") or {}).get("cards") or []
-        if led and card[1] != str(led[0])[-1] and any(c[1] == str(led[0])[-1] for c in legal):
-            return refusal_text("must-follow-suit", "", view, action).split(":")[0] + "."
-        if not led and card[1] == "H" and not any(c[1] == "H" for c in legal):
-            return refusal_text("hearts-lead", "", view, action)
-        if not led and card == "KH" and view.get("contract") == "barbu":
-            return refusal_text("king-of-hearts-lead", "", view, action)
+    rule = trick_rule(card, view)
+    if rule == "must-follow-suit":  # the card is named already: the rule alone
+        return refusal_text(rule, "", view, action).split(":")[0] + "."
+    if rule is not None:
+        return refusal_text(rule, "", view, action)
     return f"{card_label(card)} is not a card you can play now."
+
+
+def trick_rule(card: str, view: dict[str, Any]) -> str | None:
+    """The engine's rule id (``docs/protocol.md``, "Error codes") that keeps the held ``card`` from being
+    played now, worked out from the view's legal cards as ``engine/barbu/hand.py`` does; None when the view
+    does not show one (not this seat's turn to play, or the card is legal)."""
+    legal = [str(a.get("card")) for a in view.get("legal") or [] if a.get("action") == "play"]
+    if view.get("phase") != "play" or not legal or card in legal:
+        return None
+    if view.get("contract") == "dominoes":  # held, but no row takes it now
+        return "not-playable"
+    led = [str(c) for c in (view.get("trick") or {}).get("cards") or []]
+    if not led:
+        if card[1] == "H" and not any(c[1] == "H" for c in legal):
+            return "hearts-lead"
+        return "king-of-hearts-lead" if card == "KH" and view.get("contract") == "barbu" else None
+    suit, trump = led[0][-1], str(view.get("trump") or "")
+    if any(c[1] == suit for c in legal):  # following: a lower card of a trump led, under overtrump
+        return "must-follow-suit" if card[1] != suit else "must-overtrump"
+    if trump and all(c[1] == trump for c in legal):  # cannot follow: a trump is due
+        duty = str((view.get("variants") or {}).get("trump-duty", "ruff"))
+        return "must-overtrump" if duty == "overtrump" and card[1] == trump else "must-ruff"
+    return None
