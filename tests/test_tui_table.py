@@ -203,12 +203,12 @@ def test_a_dropped_seat_counts_down_to_its_standin() -> None:
     assert "E pE dropped: a bot plays for them in 42 s." in notices and "cy is watching." in notices
     table.take_players(push)
     assert away_mark(table, "E") == " (away)"  # the name kept beside it; the countdown in the panel
-    assert away_lines(table) == ["E pE away: a bot plays in 42 s"]
-    assert "E pE away: a bot plays in 42 s" in text(side_lines(table, BarbuScreen()))
+    assert away_lines(table) == ["42 s: a bot takes E pE (away)"]
+    assert "42 s: a bot takes E pE (away)" in text(side_lines(table, BarbuScreen()))
     table.standin_at = {"E": time.monotonic() + 3592}
-    assert away_lines(table) == ["E pE away: a bot plays in 59 min"]
+    assert away_lines(table) == ["59 min: a bot takes E pE (away)"]
     table.view, table.turn_ends = {"to_move": "E", "phase": "play"}, time.monotonic() + 11.5
-    assert away_lines(table) == ["E pE away: the turn timer plays in 12 s"]  # it comes first
+    assert away_lines(table) == ["12 s: the timer plays E pE (away)"]  # it comes first
     table.turn_time = 15
     again = seat_notices(
         TableModel(room="1", seat="N", state="playing", players=table.players, turn_time=15), push, "pN"
@@ -219,7 +219,7 @@ def test_a_dropped_seat_counts_down_to_its_standin() -> None:
     )
     table.view = table.turn_ends = None
     table.standin_at = {"E": time.monotonic() - 1}
-    assert away_lines(table) == ["E pE away: a bot plays in 0 s"]
+    assert away_lines(table) == ["0 s: a bot takes E pE (away)"]
     later = Players(room="1", state="playing", players=table.players, away=["E"], standins=["E"])
     assert seat_notices(table, later, "pN") == ["A bot plays for E pE now."]
     table.take_players(later)
@@ -238,8 +238,8 @@ def test_a_dropped_seat_at_a_waiting_table_counts_down_to_its_freeing() -> None:
     assert seat_notices(table, push, "pE") == ["N ann dropped: their seat is kept for 42 s."]
     table.take_players(push)
     assert away_mark(table, "N") == " (away)"
-    assert away_lines(table) == ["N ann away: seat kept for 42 s"]
-    assert "N ann away: seat kept for 42 s" in text(side_lines(table, BarbuScreen()))
+    assert away_lines(table) == ["42 s: seat kept for N ann (away)"]
+    assert "42 s: seat kept for N ann (away)" in text(side_lines(table, BarbuScreen()))
     back = Players(room="1", state="waiting", players=table.players, away=[])
     assert seat_notices(table, back, "pE") == ["N ann is back."]
     freed = Players(room="1", state="waiting", players={**table.players, "N": None}, away=[])

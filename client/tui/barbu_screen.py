@@ -255,22 +255,24 @@ def away_mark(table: TableModel, seat: str) -> str:
 
 
 def away_lines(table: TableModel) -> list[str]:
-    """For each dropped seat in its grace period: ``E carol away: a bot plays in 59 min``, and, when the
-    turn timer of the seat to move comes first, that the timer plays its turn (``the turn timer plays in
-    12 s``); before the start, ``E carol away: seat kept for 42 s`` (then it is freed)."""
+    """For each dropped seat in its grace period: ``59 min: a bot takes E carol (away)``, and, when the turn
+    timer of the seat to move comes first, that the timer plays its turn (``12 s: the timer plays E carol
+    (away)``); before the start, ``42 s: seat kept for E carol (away)`` (then it is freed). The time comes
+    first, so that it is read even when the panel must wrap a long name."""
     out = []
     now = time.monotonic()
     for seat in SEATS:
         freed = table.freed_at.get(seat)
         if freed is not None:
-            out.append(f"{seat} {table.player(seat)} away: seat kept for {duration(freed - now)}")
+            out.append(f"{duration(freed - now)}: seat kept for {seat} {table.player(seat)} (away)")
         deadline = table.standin_at.get(seat)
         if deadline is None or seat in table.standins:
             continue
-        text = f"{seat} {table.player(seat)} away: a bot plays in {duration(deadline - now)}"
+        who = f"{seat} {table.player(seat)} (away)"
+        text = f"{duration(deadline - now)}: a bot takes {who}"
         timer = None if table.turn_ends is None or table.stale else table.turn_ends - now
         if timer is not None and (table.view or {}).get("to_move") == seat and timer < deadline - now:
-            text = f"{seat} {table.player(seat)} away: the turn timer plays in {duration(timer)}"
+            text = f"{duration(timer)}: the timer plays {who}"
         out.append(text)
     return out
 
@@ -468,8 +470,8 @@ def side_lines(
     for seat in SEATS:
         name = fit("you" if is_mine(table, seat) else table.player(seat), 10)
         out.append(("", f"{seat} {name} {hand_scores.get(seat, 0):>8} {totals.get(seat, 0):>6}\n"))
-    for line in away_lines(table):
-        out.append(("class:warn", shorten(line, cols, cut="end") + "\n"))
+    for line in away_lines(table):  # wrapped, never cut: the countdown must be read whole
+        out += [("class:warn", part + "\n") for part in wrap(line, max(cols, 10))]
     declare = declare_text(view, table.seat)
     if declare:
         out.append(("class:dim", shorten(declare, cols, cut="end") + "\n"))
