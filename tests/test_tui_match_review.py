@@ -21,7 +21,7 @@ from client.tui.model import TableModel
 from engine.cards import SEATS
 from server import BarbuServer
 from tests.conftest import Connect, until
-from tests.test_tui import DOWN, ENTER, SPACE, on_screen, running_tui, seat_with_bots, started_tui
+from tests.test_tui import DOWN, ENTER, RIGHT, SPACE, on_screen, running_tui, seat_with_bots, started_tui
 from tests.test_tui_review import play_first_legal_until
 
 #: A loopback port nothing listens on: the application starts, cannot log in, and asks a name.
@@ -97,3 +97,30 @@ async def test_the_summary_takes_the_first_key_before_the_contract_menu_and_the_
         await until(lambda: not tui.summary_up(), "the summary put away by Enter")
         await asyncio.sleep(0.2)  # a card sent would say "Not connected" within a few ms: bounded wait
         assert tui.model.logged == said, list(tui.model.log)[-2:]
+
+
+async def test_a_table_name_too_long_is_refused_and_the_form_keeps_its_settings(server: BarbuServer) -> None:
+    async with running_tui(server.url, "kim") as (tui, pipe):
+        pipe.send_text("n")
+        await until(lambda: tui.input_mode == "table", "the table-name prompt")
+        assert "at most 40 characters" in tui.prompt and on_screen(tui, "kim's table (Enter takes it)")
+        pipe.send_text(ENTER)
+        await until(lambda: tui.lobby.form is not None and tui.input_mode is None, "the form")
+        form = tui.lobby.form
+        assert form is not None and form.name == "kim's table"
+        pipe.send_text(DOWN + RIGHT)  # the heart lead: strict
+        await until(lambda: form.values[0] == 1, "a setting changed")
+        pipe.send_text("e")
+        await until(lambda: tui.input_mode == "table", "the name edited")
+        long = "x" * 41
+        pipe.send_text("\x7f" * 20 + long)
+        await until(lambda: on_screen(tui, f"{long[:20]}") and on_screen(tui, "41/40"), "the length said")
+        pipe.send_text(ENTER)
+        await until(lambda: "at most 40 characters; this one has 41" in tui.model.notice, "refused")
+        assert tui.input_mode == "table" and tui.input.text == long  # to be shortened
+        assert tui.lobby.form is form and form.values[0] == 1 and form.name == "kim's table"
+        pipe.send_text("\x7f" + ENTER)
+        await until(lambda: form.name == "x" * 40 and tui.input_mode is None, "the shortened name")
+        pipe.send_text(ENTER)
+        await until(lambda: tui.screen == "table" and tui.model.table is not None, "the table opened")
+        assert tui.model.table is not None and tui.model.table.variants == {"heart-lead": "strict"}

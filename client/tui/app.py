@@ -31,7 +31,7 @@ from client.connection import ServerError
 from client.tui.barbu_screen import BarbuScreen, hand_line, side_lines, table_lines, table_width
 from client.tui.help import help_hints, help_page
 from client.tui.keys import build_key_bindings
-from client.tui.lobby_screen import LobbyScreen, lobby_lines
+from client.tui.lobby_screen import TABLE_NAME_LIMIT, TABLE_NAME_PROMPT, LobbyScreen, lobby_lines
 from client.tui.model import TRICK_PAUSE, Model
 from client.tui.refusals import typed_card_refusal
 from client.tui.session import NETWORK_ERRORS, RETRY_DELAYS, Session, refusal_text
@@ -149,7 +149,12 @@ class TuiApp:
             "login": Window(FormattedTextControl(self._login_text)),
             "lobby": Window(
                 FormattedTextControl(
-                    lambda: lobby_lines(self.model, self.lobby, self.app.output.get_size().columns)
+                    lambda: lobby_lines(
+                        self.model,
+                        self.lobby,
+                        self.app.output.get_size().columns,
+                        self.input.text if self.input_mode == "table" else None,
+                    )
                 )
             ),
             "table": HSplit(
@@ -614,6 +619,13 @@ class TuiApp:
             self.confirm_removal(text)
         elif mode == "deal" and text:
             self._open_typed(text)
+        elif mode == "table" and self.lobby.form is not None and len(text) > TABLE_NAME_LIMIT:
+            self.model.say(
+                f"A table name holds at most {TABLE_NAME_LIMIT} characters; this one has {len(text)}: shorten it.",
+                error=True,
+            )
+            self.ask("table", TABLE_NAME_PROMPT, text)
+            return True  # the form and its settings stay, the name in the input line to be shortened
         elif mode == "table" and self.lobby.form is not None:
             if text:
                 self.lobby.form.name = text
@@ -722,8 +734,11 @@ class TuiApp:
         room = await self.session.create_table(
             form.name, form.variants(), form.bot_policy(), form.turn_time()
         )
-        if room is not None:
-            await self.sit(room)
+        if room is None:  # refused (a name like an open table's, too many tables): the form stays as it was
+            if self.lobby.form is None and self.screen == "lobby":
+                self.lobby.form = form
+            return
+        await self.sit(room)
 
     def open_solitaire(
         self,

@@ -9,7 +9,7 @@ from prompt_toolkit.filters import Condition, Filter
 from prompt_toolkit.key_binding import KeyBindings, KeyPressEvent
 from prompt_toolkit.keys import Keys
 
-from client.tui.lobby_screen import TableForm
+from client.tui.lobby_screen import TABLE_NAME_LIMIT, TABLE_NAME_PROMPT, TableForm
 from client.tui.refusals import refusal_text
 
 if TYPE_CHECKING:
@@ -149,9 +149,9 @@ def build_key_bindings(tui: TuiApp) -> KeyBindings:
 
     @kb.add("n", filter=lobby)
     def _new(event: E) -> None:
-        suggested = f"{tui.model.name}'s table"[:40]
+        suggested = f"{tui.model.name}'s table"[:TABLE_NAME_LIMIT]
         tui.lobby.form = TableForm(suggested=suggested)
-        tui.ask("table", f"Table name (Enter: {suggested}): ")
+        tui.ask("table", TABLE_NAME_PROMPT)  # the form shows the suggestion that Enter alone takes
 
     @kb.add("o", filter=lobby)
     def _games(event: E) -> None:
@@ -170,7 +170,7 @@ def build_key_bindings(tui: TuiApp) -> KeyBindings:
     @kb.add("e", filter=form)
     def _form_name(event: E) -> None:
         assert tui.lobby.form is not None
-        tui.ask("table", "Table name: ", tui.lobby.form.name)
+        tui.ask("table", TABLE_NAME_PROMPT, tui.lobby.form.name)
 
     @kb.add("enter", filter=form)
     def _form_go(event: E) -> None:

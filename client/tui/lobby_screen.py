@@ -5,7 +5,7 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, fields
 from typing import Any
 
 from prompt_toolkit.formatted_text import StyleAndTextTuples
@@ -17,6 +17,7 @@ from engine.barbu.rules import DOMINOES_SCORES, HEART_LEAD, ROTATION, TRUMP_DUTY
 from engine.barbu.spec import POLICIES
 from engine.cards import SEATS
 from engine.solitaire import GAMES
+from protocol import CreateTable
 
 #: The new-table form's switches: record key, label, choices (the first is the default).
 VARIANT_FIELDS: tuple[tuple[str, str, tuple[Any, ...]], ...] = (
@@ -34,6 +35,11 @@ TURN_TIMES: tuple[int | None, ...] = (None, 15, 30, 60, 120, 300)
 FORM_ROWS = len(VARIANT_FIELDS) + 3
 POLICY_ROW, TIMER_ROW = FORM_ROWS - 2, FORM_ROWS - 1
 
+
+#: The longest table name the server takes (``create-table.name``), in characters.
+TABLE_NAME_LIMIT: int = next(f for f in fields(CreateTable) if f.name == "name").metadata["max_len"]
+#: The input line's prompt for the table name, with its limit (read while typing).
+TABLE_NAME_PROMPT = f"Table name (at most {TABLE_NAME_LIMIT} characters): "
 
 #: Lobby columns, in terminal columns: the table name, its state, the seats.
 NAME_COLUMN, STATE_COLUMN, SEATS_COLUMN = 22, 10, 39
@@ -165,11 +171,14 @@ class LobbyScreen:
         return list(GAMES)[self.game % len(GAMES)]
 
 
-def lobby_lines(model: Model, screen: LobbyScreen, cols: int = 80) -> StyleAndTextTuples:
+def lobby_lines(
+    model: Model, screen: LobbyScreen, cols: int = 80, typed: str | None = None
+) -> StyleAndTextTuples:
     """The lobby (or the open form or game list over it), ``cols`` wide: the table names take what a
-    terminal wider than 80 columns gives (up to the 40 a name may have)."""
+    terminal wider than 80 columns gives (up to the 40 a name may have). ``typed``: the table name being
+    typed in the input line (None: none is), shown in the form as it is typed."""
     if screen.form is not None:
-        return form_lines(screen.form)
+        return form_lines(screen.form, typed)
     if screen.picking:
         return games_lines(screen, model)
     out: StyleAndTextTuples = [("class:title", f"Lobby of {model.url} - you are {model.name}\n\n")]
@@ -203,14 +212,22 @@ def lobby_lines(model: Model, screen: LobbyScreen, cols: int = 80) -> StyleAndTe
     return out
 
 
-def form_lines(form: TableForm) -> StyleAndTextTuples:
-    """The new-table form."""
+def form_lines(form: TableForm, typed: str | None = None) -> StyleAndTextTuples:
+    """The new-table form; ``typed`` the name being typed (None: none is), shown with its length against the
+    limit, or the suggestion Enter alone takes while nothing is typed."""
     out: StyleAndTextTuples = [("class:title", "Open a new Barbu table\n\n")]
     cursor = "class:cursor"
-    out += [
-        ("", "  Table name:      "),
-        (cursor if form.row == 0 else "class:input", f" {form.name or ' '} "),
-    ]
+    out.append(("", "  Table name:      "))
+    if typed is None:
+        out.append((cursor if form.row == 0 else "class:input", f" {form.name or ' '} "))
+    elif typed or not form.suggested:
+        over = len(typed) > TABLE_NAME_LIMIT
+        out += [
+            ("class:input", f" {shorten(typed, 44) or ' '} "),
+            ("class:error" if over else "class:dim", f" {len(typed)}/{TABLE_NAME_LIMIT}"),
+        ]
+    else:
+        out += [("class:input", f" {form.suggested} "), ("class:dim", " (Enter takes it)")]
     out.append(("", "\n\n"))
     for i, (_, label, choices) in enumerate(VARIANT_FIELDS, start=1):
         value = choices[form.values[i - 1]]
