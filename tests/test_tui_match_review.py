@@ -124,3 +124,20 @@ async def test_a_table_name_too_long_is_refused_and_the_form_keeps_its_settings(
         pipe.send_text(ENTER)
         await until(lambda: tui.screen == "table" and tui.model.table is not None, "the table opened")
         assert tui.model.table is not None and tui.model.table.variants == {"heart-lead": "strict"}
+
+
+async def test_a_wrong_solitaire_option_is_said_in_words_in_the_games_list(server: BarbuServer) -> None:
+    async with running_tui(server.url, "gus") as (tui, pipe):
+        pipe.send_text("o")
+        await until(lambda: tui.lobby.picking, "the games list")
+        assert tui.lobby.game_name() == "forty-thieves"
+        for typed, said in (
+            ("draw=3", "Forty Thieves has no option draw; its options: foundation-back, supermove."),
+            ("supermove=3", "Forty Thieves takes supermove=false or supermove=true, not supermove=3."),
+        ):
+            pipe.send_text(":")
+            await until(lambda: tui.input_mode == "deal", "the options prompt")
+            pipe.send_text(typed + ENTER)
+            await until(notice_is(tui, said), f"{typed} refused: {tui.model.notice}")
+            assert tui.lobby.picking and tui.screen == "lobby"
+        assert tui.model.solitaire is None

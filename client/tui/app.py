@@ -37,7 +37,7 @@ from client.tui.refusals import typed_card_refusal
 from client.tui.session import NETWORK_ERRORS, RETRY_DELAYS, Session, refusal_text
 from client.tui.sheet_screen import SHEET_TOP_LINES, sheet_lines, sheet_top
 from client.tui.solitaire_screen import SolitaireRoom, SolitaireScreen, solitaire_lines
-from client.tui.solitaire_words import move_words, refusal_words
+from client.tui.solitaire_words import move_words, options_refusal, refusal_words
 from client.tui.style import STYLE
 from client.tui.tokens import TokenStore
 from engine.cards import SEATS
@@ -750,8 +750,7 @@ class TuiApp:
         """Open a server room of solitaire ``game`` with ``options`` (``seed`` None: the day's deal, or with
         ``winnable`` a deal the solver proved winnable) and show it once the server has dealt it; when the
         day's deal is in play, only after the player confirms (opening another game resigns it, and one game
-        a day counts)."""
-        self.lobby.picking = False
+        a day counts). The games list stays open until the room is: a refusal is read over it."""
         daily = self.daily_in_play()
         if daily:
             question = f"Your day's deal of {daily} is not finished: opening another game resigns it, and one game a day counts. Open anyway?"
@@ -776,6 +775,7 @@ class TuiApp:
         self, game: str, options: dict[str, Any], seed: int | None, winnable: bool
     ) -> None:
         if await self.session.open_solitaire(game, options, seed, winnable):
+            self.lobby.picking = False
             self._show_solitaire()
             assert self.solitaire is not None
             self.solitaire.message = "Arrows move, Enter picks a pile then its target; ? for all keys."
@@ -838,7 +838,12 @@ class TuiApp:
         if not isinstance(winnable, bool):
             self.model.say("winnable=true or winnable=false", error=True)
             return
-        self.open_solitaire(self.lobby.game_name(), options, seed, winnable)
+        game = self.lobby.game_name()
+        wrong = options_refusal(game, options)
+        if wrong:  # said in words here, the games list kept, rather than the server's raw field error
+            self.model.say(wrong, error=True)
+            return
+        self.open_solitaire(game, options, seed, winnable)
 
     async def act(self, action: dict[str, Any] | None, notice: str = "") -> None:
         """Send a Barbu action (or show why none was sent)."""

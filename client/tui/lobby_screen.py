@@ -12,7 +12,7 @@ from prompt_toolkit.formatted_text import StyleAndTextTuples
 
 from client.columns import counted, fit, shorten, width, wrap
 from client.tui.model import Model
-from client.tui.solitaire_screen import option_text
+from client.tui.solitaire_words import option_text
 from engine.barbu.rules import DOMINOES_SCORES, HEART_LEAD, ROTATION, TRUMP_DUTY
 from engine.barbu.spec import POLICIES
 from engine.cards import SEATS

@@ -18,7 +18,14 @@ from prompt_toolkit.formatted_text import StyleAndTextTuples
 from client.columns import counted
 from client.tui.cards import card_fragment
 from client.tui.model import Model
-from client.tui.solitaire_words import hint_words, move_words, moved_text, pile_words, turned_text
+from client.tui.solitaire_words import (
+    hint_words,
+    move_words,
+    moved_text,
+    option_text,
+    pile_words,
+    turned_text,
+)
 from engine.solitaire import GAMES, IllegalMove
 
 #: ``submit(kind, move)``: send solitaire request ``kind`` (``move``, ``undo``, ``redo``, ``auto``, ``hint``,
@@ -304,11 +311,6 @@ def status_text(
     if state["over"]:
         return "class:warn", f"{title}: no move left - this game is lost. u: undo, x: resign, n: new deal"
     return "class:title", f"{title} - move {moves}"
-
-
-def option_text(value: Any) -> str:
-    """An option's value as typed after ``:`` in the games list (``draw=3``, ``foundation-back=true``)."""
-    return ("true" if value else "false") if isinstance(value, bool) else str(value)
 
 
 def deal_text(view: dict[str, Any]) -> str:

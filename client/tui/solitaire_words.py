@@ -8,6 +8,7 @@ import re
 from typing import Any
 
 from client.tui.cards import card_label
+from engine.solitaire import GAMES
 
 CARD = re.compile(r"\b([2-9TJQKA])([SHDC])\b")
 PILE = re.compile(r"^([stwfp])(\d+(?:\.\d+)?)?$")
@@ -105,3 +106,27 @@ def hint_words(status: str, move: str | None) -> str:
     if status == "sure":
         return f"Hint: {move_words(move)} ({key}) - a sure win: keep following the hints."
     return f"No sure win found; a reasonable move: {move_words(move)} ({key})."
+
+
+def options_refusal(game: str, options: dict[str, Any]) -> str:
+    """Why ``options`` (typed after ``:`` in the games list) do not fit solitaire ``game``, in words: ``Forty
+    Thieves has no option draw; its options: foundation-back, supermove``; empty when they fit (the server
+    checks them again, ``engine.solitaire.catalogue.resolve_options``)."""
+    info = GAMES[game]
+    known = {o.name: o for o in info.options}
+    for key, value in options.items():
+        option = known.get(key)
+        if option is None:
+            names = ", ".join(known)
+            return f"{info.title} has no option {key}; " + (
+                f"its options: {names}." if names else "it has none."
+            )
+        if not any(type(value) is type(c) and value == c for c in option.choices):
+            choices = " or ".join(f"{key}={option_text(c)}" for c in option.choices)
+            return f"{info.title} takes {choices}, not {key}={option_text(value)}."
+    return ""
+
+
+def option_text(value: Any) -> str:
+    """An option's value as typed after ``:`` in the games list (``draw=3``, ``foundation-back=true``)."""
+    return ("true" if value else "false") if isinstance(value, bool) else str(value)
