@@ -99,6 +99,24 @@ async def test_the_summary_takes_the_first_key_before_the_contract_menu_and_the_
         assert tui.model.logged == said, list(tui.model.log)[-2:]
 
 
+async def test_enter_on_a_finished_table_opens_it_as_w_does() -> None:
+    async with offline_tui() as (tui, pipe):
+        watched: list[str] = []
+
+        async def watch(room: str) -> None:
+            watched.append(room)
+
+        async def sit(room: str, seat: str | None = None) -> None:
+            raise AssertionError("no seat to take at a finished table")
+
+        tui.watch = watch  # type: ignore[method-assign]
+        tui.sit = sit  # type: ignore[method-assign]
+        tui.model.rooms = [{"room": "7", "name": "game 12-01 19:57:10", "kind": "barbu", "state": "over"}]
+        tui.show("lobby")
+        pipe.send_text(ENTER)
+        await until(lambda: watched == ["7"], "the finished table watched")
+
+
 async def test_a_table_name_too_long_is_refused_and_the_form_keeps_its_settings(server: BarbuServer) -> None:
     async with running_tui(server.url, "kim") as (tui, pipe):
         pipe.send_text("n")

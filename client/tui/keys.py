@@ -120,7 +120,9 @@ def build_key_bindings(tui: TuiApp) -> KeyBindings:
     @kb.add("j", filter=lobby)
     def _sit(event: E) -> None:
         room = tui.lobby.selected(tui.model)
-        if room is not None:
+        if room is not None and room.get("kind") != "solitaire" and room.get("state") == "over":
+            tui.spawn(tui.watch(str(room["room"])))  # no seat to take: its ranking, as ``w`` shows it
+        elif room is not None:
             tui.spawn(tui.sit(str(room["room"])))
 
     def sit_at(seat: str) -> None:
