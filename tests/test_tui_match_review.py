@@ -17,11 +17,22 @@ from typing import Any
 from prompt_toolkit.input import PipeInput
 
 from client.tui.app import TuiApp
-from client.tui.model import TableModel
+from client.tui.model import Model, TableModel
+from client.tui.session import seat_notices
 from engine.cards import SEATS
+from protocol import Players
 from server import BarbuServer
 from tests.conftest import Connect, until
-from tests.test_tui import DOWN, ENTER, RIGHT, SPACE, on_screen, running_tui, seat_with_bots, started_tui
+from tests.test_tui import (
+    DOWN,
+    ENTER,
+    RIGHT,
+    SPACE,
+    on_screen,
+    running_tui,
+    seat_with_bots,
+    started_tui,
+)
 from tests.test_tui_review import play_first_legal_until
 
 #: A loopback port nothing listens on: the application starts, cannot log in, and asks a name.
@@ -159,3 +170,28 @@ async def test_a_wrong_solitaire_option_is_said_in_words_in_the_games_list(serve
             await until(notice_is(tui, said), f"{typed} refused: {tui.model.notice}")
             assert tui.lobby.picking and tui.screen == "lobby"
         assert tui.model.solitaire is None
+
+
+def test_notices_and_the_log_belong_to_the_room_on_screen() -> None:
+    model = Model("ws://x")
+    model.table, model.screen = TableModel(room="1", seat="S"), "table"
+    model.news("Trick 11 (7♠ 9♦ 6♥ 2♥) won by E bob.")
+    assert model.shown_notice().startswith("Trick 11")
+    model.screen = "solitaire"  # another room: the table's news is not its notice
+    assert model.notice.startswith("Trick 11") and model.shown_notice() == ""
+    model.screen = "lobby"
+    assert model.shown_notice() == ""
+    model.say("Forty Thieves has no option draw; its options: foundation-back, supermove.")
+    model.table, model.screen = TableModel(room="2", seat="S"), "table"  # a rematch table
+    assert model.shown_notice().startswith("Forty Thieves")  # said in the lobby: it travels one screen
+    model.say("")
+    assert model.earlier() == []  # neither the other table's lines nor the games list's
+
+
+def test_who_watched_before_joining_is_not_news_again() -> None:
+    table = TableModel(room="1", seat="S", state="playing", players={s: f"p{s}" for s in SEATS})
+    push = Players(room="1", state="playing", players=table.players, away=[], spectators=["carol"])
+    assert seat_notices(table, push, "pS") == []  # the first push after joining: carol watched already
+    table.take_players(push)
+    later = Players(room="1", state="playing", players=table.players, away=[], spectators=["carol", "dan"])
+    assert seat_notices(table, later, "pS") == ["dan is watching."]

@@ -191,6 +191,7 @@ def test_when_the_player_declares() -> None:
 
 def test_a_dropped_seat_counts_down_to_its_standin() -> None:
     table = TableModel(room="1", seat="N", state="playing", players={s: f"p{s}" for s in SEATS})
+    table.spectators_known = True  # a players push came after joining: a new watcher is news
     push = Players(
         room="1",
         state="playing",

@@ -151,7 +151,7 @@ def drawn_table(columns: int, rows: int) -> list[str]:
         step(match, bots)
         tui.model.table = seated(match, 0)
         for i in range(40):
-            tui.model.note(f"line {i}")
+            tui.model.note(f"line {i}", f"table:{tui.model.table.room}")  # this table's own log
         tui.show("table")
         return screen_lines(tui)
 

@@ -314,7 +314,7 @@ class TuiApp:
             return "class:warn", self.question
         if self.screen == "solitaire" and self.solitaire and self.solitaire.notice():
             return "", self.solitaire.message
-        return ("class:error" if self.model.notice_error else "class:notice"), self.model.notice
+        return ("class:error" if self.model.notice_error else "class:notice"), self.model.shown_notice()
 
     def _notice_lines(self) -> list[str]:
         """The notice wrapped to the terminal's width (one line at least, ``NOTICE_LINES`` at most): a refusal

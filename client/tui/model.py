@@ -30,7 +30,8 @@ class TableModel:
     ``last_trick`` is the latest finished trick of hand ``last_trick_hand``: a new hand clears it.
     ``summary`` is the latest ``hand-scored`` event, shown until a key is pressed or the next hand's first
     card is played (``summary_seen``). ``standin_at`` holds, for each dropped seat in its grace period, when (``time.monotonic``)
-    a stand-in bot takes it; ``freed_at`` the same before the start, when the seat is freed; ``standins`` the seats a stand-in plays; ``spectators`` who watches; ``host`` who
+    a stand-in bot takes it; ``freed_at`` the same before the start, when the seat is freed; ``standins`` the seats a stand-in plays; ``spectators`` who watches (``spectators_known``: once a ``players`` push said so, as a
+    snapshot does not); ``host`` who
     opened the table (from the lobby's list), ``me`` this client's player; ``rematch`` the room of another match with the same players.
     ``turn_ends`` is when (``time.monotonic``) the turn timer plays for the seat to move, counted from the
     server's ``turn_left_ms`` (None: no timer runs); ``turn_time`` the table's turn timer in seconds (from
@@ -57,6 +58,7 @@ class TableModel:
     freed_at: dict[str, float] = field(default_factory=dict)
     standins: list[str] = field(default_factory=list)
     spectators: list[str] = field(default_factory=list)
+    spectators_known: bool = False
     host: str | None = None
     rematch: str | None = None
     me: str = ""
@@ -156,6 +158,7 @@ class TableModel:
         spectators = getattr(push, "spectators", None)
         if spectators is not None:
             self.spectators = list(spectators)
+            self.spectators_known = True
         self.standins = list(getattr(push, "standins", []))
         now = time.monotonic()
         self.standin_at = {s: now + float(v) for s, v in getattr(push, "standin_in", {}).items()}
@@ -206,7 +209,8 @@ class Model:
         table: the table being played or watched, if any.
         solitaire: the solitaire room being played or watched, if any.
         daily: the day's deal of each solitaire game with its results (``rooms.daily``).
-        notice: the latest one-line message (errors, what happened).
+        notice: the latest one-line message (errors, what happened); ``notice_place`` where it was said
+            (``place()``): it shows there only, or anywhere when said in the lobby.
         log: the latest messages, oldest first (the notice among them, unless cleared).
         notice_at: how many messages had been logged when the notice was (0: the notice is not logged).
         logged: how many messages have been logged in all.
@@ -229,6 +233,7 @@ class Model:
     daily: list[dict[str, Any]] = field(default_factory=list)
     notice: str = ""
     notice_error: bool = False
+    notice_place: str = ""
     log: deque[str] = field(default_factory=lambda: deque(maxlen=CHAT_LINES))
     notice_at: int = 0
     logged: int = 0
@@ -238,15 +243,22 @@ class Model:
     entries: deque[tuple[int, str, str]] = field(default_factory=lambda: deque(maxlen=ENTRIES))
     own_table: TableModel | None = None
 
-    def say(self, text: str, error: bool = False) -> None:
-        """Set the notice line (and keep it in the log)."""
+    def say(self, text: str, error: bool = False, place: str | None = None) -> None:
+        """Set the notice line (and keep it in the log) of ``place`` (None: where the player is, ``place()``;
+        ``""``: the lobby's, shown wherever the player goes next)."""
         self.notice = text
         self.notice_error = error
         self.notice_at = 0
         self.notice_screens = self.screens
+        self.notice_place = self.place() if place is None else place
         if text:
-            self.note(text)
+            self.note(text, self.notice_place)
             self.notice_at = self.logged
+
+    def shown_notice(self) -> str:
+        """The notice as the screen shows it: one said at a table or in a solitaire room only there (news of
+        one room never shows in another), one said in the lobby (or a question) anywhere."""
+        return self.notice if self.notice_place in ("", self.place()) else ""
 
     def news(self, text: str, room: str | None = None) -> None:
         """A table's news (a card played, who joined) of ``room`` (None: the current table): the notice while
@@ -276,7 +288,7 @@ class Model:
     def ask(self, text: str) -> None:
         """Show ``text`` (a question, or its answer) on the notice line without keeping it in the log."""
         self.notice, self.notice_error, self.notice_at = text, False, 0
-        self.notice_screens = self.screens
+        self.notice_screens, self.notice_place = self.screens, ""
 
     def note(self, text: str, place: str | None = None) -> None:
         """Keep ``text`` in the log of ``place`` (None: where the player is, ``place()``) without making it
@@ -286,10 +298,8 @@ class Model:
         self.entries.append((self.logged, self.place() if place is None else place, text))
 
     def earlier(self) -> list[str]:
-        """The current place's log (a table's: its own news and what the lobby said, never another table's
-        nor a solitaire room's) without the message shown as the notice, oldest first."""
+        """The current place's own log (a table's news and what was said while it showed, never another
+        table's, a solitaire room's nor the lobby's) without the message shown as the notice, oldest first."""
         here = self.place()
-        lines = [
-            text for number, place, text in self.entries if place in (here, "") and number != self.notice_at
-        ]
+        lines = [text for number, place, text in self.entries if place == here and number != self.notice_at]
         return lines[-CHAT_LINES:]

@@ -343,12 +343,15 @@ class Session:
             self.model.table = None
         if self.model.own_table is not None and self.model.own_table.room == push.room:
             self.model.own_table = None
-        if push.reason == "host":
-            self.model.say(f"{push.by or 'The host'} removed you from {name}; you may still watch it (w).")
+        if push.reason == "host":  # said for the lobby, where the player is sent
+            self.model.say(
+                f"{push.by or 'The host'} removed you from {name}; you may still watch it (w).", place=""
+            )
         else:
             self.model.say(
                 f"You left your turn at {name} unplayed a long while: a bot plays seat {push.seat} for you. "
-                "Sit there again (Enter in the lobby) to take it back."
+                "Sit there again (Enter in the lobby) to take it back.",
+                place="",
             )
         self.on_removed()
         self.request_refresh()
@@ -644,7 +647,9 @@ def seat_notices(table: TableModel, push: Players, me: str) -> list[str]:
             out.append(f"{name} joined (seat {seat}).")
         elif owner is None and before is not None and before != me:
             out.append(f"{table.player(seat)} left seat {seat}.")
-    for name in sorted(set(push.spectators) - set(table.spectators) - {me}):
+    # The first push after joining lists who watched already: only those who come later are news.
+    watchers = set(push.spectators) - set(table.spectators) - {me} if table.spectators_known else set()
+    for name in sorted(watchers):
         out.append(f"{name} is watching.")
     if push.state == "over":
         return out
