@@ -17,7 +17,7 @@ from typing import Any
 from prompt_toolkit.input import PipeInput
 
 from client.tui.app import TuiApp
-from client.tui.model import Model, TableModel
+from client.tui.model import Model, SolitaireModel, TableModel
 from client.tui.session import seat_notices
 from engine.cards import SEATS
 from protocol import Players
@@ -30,6 +30,7 @@ from tests.test_tui import (
     SPACE,
     on_screen,
     running_tui,
+    screen_lines,
     seat_with_bots,
     started_tui,
 )
@@ -195,3 +196,18 @@ def test_who_watched_before_joining_is_not_news_again() -> None:
     table.take_players(push)
     later = Players(room="1", state="playing", players=table.players, away=[], spectators=["carol", "dan"])
     assert seat_notices(table, later, "pS") == ["dan is watching."]
+
+
+async def test_t_goes_first_to_the_table_where_it_is_your_turn() -> None:
+    async with offline_tui() as (tui, pipe):
+        legal = [{"action": "contract", "contract": "barbu"}]
+        table = scored_table({"phase": "contract", "declarer": "S", "hand": ["2C"], "legal": legal})
+        table.summary, table.name = None, "game 12-01 19:57:10 (2)"
+        tui.model.table = table
+        tui.model.solitaire = SolitaireModel(room="9", seat="player", view={"title": "Pyramid"})
+        tui.last_game = "solitaire"  # the screen shown last: t went there, past the turn waiting
+        tui.show("lobby")
+        assert "your turn at game 12" in screen_lines(tui)[0] and "(contract)" in screen_lines(tui)[0]
+        pipe.send_text("t")
+        await until(lambda: tui.screen == "table", "the table where the turn waits")
+        assert "(2) seat S" in screen_lines(tui)[0]

@@ -32,7 +32,7 @@ from client.tui.barbu_screen import BarbuScreen, hand_line, side_lines, table_li
 from client.tui.help import help_hints, help_page
 from client.tui.keys import build_key_bindings
 from client.tui.lobby_screen import TABLE_NAME_LIMIT, TABLE_NAME_PROMPT, LobbyScreen, lobby_lines
-from client.tui.model import TRICK_PAUSE, Model
+from client.tui.model import TRICK_PAUSE, Model, TableModel
 from client.tui.refusals import typed_card_refusal
 from client.tui.session import NETWORK_ERRORS, RETRY_DELAYS, Session, refusal_text
 from client.tui.sheet_screen import SHEET_TOP_LINES, sheet_lines, sheet_top
@@ -268,21 +268,22 @@ class TuiApp:
         out: StyleAndTextTuples = [(conn_style, f" {m.status} ")]
         if m.name:
             out.append(("class:status", f" {shorten(m.name, 16)} "))
+        own = self.turn_elsewhere()
         if self.screen == "solitaire" and self.solitaire is not None:
             out.append(("class:status", f"│ solitaire: {self.solitaire.room.title} "))
-            return out
-        own = m.own_table
-        if own is not None and own.my_turn:  # whatever is watched, the player's own turn comes first
+        if own is not None:  # whatever is watched or played, the player's own turn comes first
             clock = f" {own.turn_clock()}" if own.turn_clock() else ""
             phase = (own.view or {}).get("phase")
             out.append(("class:status.turn", f"│ your turn at {shorten(own.name, 16)} ({phase}){clock}: t "))
+        if own is not None or self.screen == "solitaire":
             return out
         table = m.table
         if table is None:
             out.append(("class:status", "│ no table "))
             return out
         seat = f" seat {table.seat}" if table.seat else " watching"
-        out.append(("class:status", f"│ {shorten(table.name, 20)}{seat} "))
+        room = max(20, self.app.output.get_size().columns - 60)  # a wider terminal: the name whole
+        out.append(("class:status", f"│ {shorten(table.name, room)}{seat} "))
         view = table.view
         if view is None:
             out.append(("class:status", f"│ {table.state} "))
@@ -306,6 +307,16 @@ class TuiApp:
                 )
             )
         return out
+
+    def turn_elsewhere(self) -> TableModel | None:
+        """The table where it is this player's turn while another screen shows (the lobby, the solitaire
+        room, another table watched): ``t`` goes there first."""
+        own, table = self.model.own_table, self.model.table
+        if own is not None and own.my_turn:
+            return own
+        if table is not None and table.my_turn and self.screen not in ("table", "sheet"):
+            return table
+        return None
 
     def _notice(self) -> tuple[str, str]:
         """The notice line's style and text: a pending question, the solitaire screen's message there, else
@@ -543,7 +554,9 @@ class TuiApp:
             self.spawn(self._back_to_seat())
             return
         has = {"table": self.model.table is not None, "solitaire": self.model.solitaire is not None}
-        if self.screen == "lobby":
+        if self.turn_elsewhere() is not None:  # the turn waiting at the table comes before the last game
+            order = ["table"]
+        elif self.screen == "lobby":
             order = [self.last_game, "table", "solitaire"]
         else:
             order = ["solitaire" if self.screen == "table" else "table"]
