@@ -95,7 +95,12 @@ async def _main(args: argparse.Namespace) -> int:
     try:
         server.seed_token(tokens, name)
         tui = TuiApp(
-            server.url, name=name, after_login=seat_local_player, tokens=tokens, server_key=server.key
+            server.url,
+            name=name,
+            after_login=seat_local_player,
+            tokens=tokens,
+            server_key=server.key,
+            local=True,
         )
         return await tui.run()
     finally:

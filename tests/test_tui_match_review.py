@@ -17,6 +17,7 @@ from typing import Any
 from prompt_toolkit.input import PipeInput
 
 from client.tui.app import TuiApp
+from client.tui.keys import quit_question
 from client.tui.model import Model, SolitaireModel, TableModel
 from client.tui.session import seat_notices
 from engine.cards import SEATS
@@ -211,3 +212,11 @@ async def test_t_goes_first_to_the_table_where_it_is_your_turn() -> None:
         pipe.send_text("t")
         await until(lambda: tui.screen == "table", "the table where the turn waits")
         assert "(2) seat S" in screen_lines(tui)[0]
+
+
+def test_the_quit_question_of_a_local_game_says_it_waits() -> None:
+    assert quit_question(True, local=True) == (
+        "Quit barbu? The game is kept: it goes on from here when you run it again."
+    )
+    assert "a bot plays it until you come back" in quit_question(True, local=False)
+    assert quit_question(False, local=False) == "Quit barbu?"

@@ -84,6 +84,7 @@ class TuiApp:
         retry_delays: the reconnect pauses.
         tokens: where resume tokens are kept between runs (default: ``TokenStore()``, the user's data dir).
         server_key: the server's name among the kept tokens (default: ``url``).
+        local: the server runs inside this client (``--local``) and stops with it.
     """
 
     def __init__(
@@ -95,8 +96,10 @@ class TuiApp:
         retry_delays: tuple[float, ...] = RETRY_DELAYS,
         tokens: TokenStore | None = None,
         server_key: str | None = None,
+        local: bool = False,
     ):
         self.model = Model(url)
+        self.local = local
         self.session = Session(
             self.model,
             self.invalidate,

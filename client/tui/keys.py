@@ -317,8 +317,7 @@ def build_key_bindings(tui: TuiApp) -> KeyBindings:
     @kb.add("q", filter=free & Condition(lambda: tui.screen not in ("lobby", "login")))
     def _quit_asked(event: E) -> None:
         held = tui.model.table is not None and tui.model.table.seat is not None
-        kept = " Your seat is kept: a bot plays it until you come back." if held else ""
-        tui.confirm(f"Quit barbu?{kept}", lambda: event.app.exit(result=0))
+        tui.confirm(quit_question(held, tui.local), lambda: event.app.exit(result=0))
 
     @kb.add("r", filter=table)
     def _rematch(event: E) -> None:
@@ -427,3 +426,11 @@ def build_key_bindings(tui: TuiApp) -> KeyBindings:
             tui.leave_for_lobby()
 
     return kb
+
+
+def quit_question(held: bool, local: bool) -> str:
+    """The question ``q`` asks: a seat held at a server is played by a bot meanwhile; a local game's server
+    stops with the client, so nothing plays until it is run again."""
+    if local:
+        return "Quit barbu? The game is kept: it goes on from here when you run it again."
+    return "Quit barbu? Your seat is kept: a bot plays it until you come back." if held else "Quit barbu?"
