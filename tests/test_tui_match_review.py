@@ -16,10 +16,12 @@ from typing import Any
 
 from prompt_toolkit.input import PipeInput
 
-from client.tui.app import TuiApp
+from client.tui.app import KEY_HINTS, TuiApp
+from client.tui.barbu_screen import BarbuScreen, hand_line
 from client.tui.keys import quit_question
 from client.tui.model import Model, SolitaireModel, TableModel
 from client.tui.session import seat_notices
+from client.tui.solitaire_screen import SolitaireRoom
 from engine.cards import SEATS
 from protocol import Players
 from server import BarbuServer
@@ -34,6 +36,7 @@ from tests.test_tui import (
     screen_lines,
     seat_with_bots,
     started_tui,
+    text,
 )
 from tests.test_tui_review import play_first_legal_until
 
@@ -220,3 +223,27 @@ def test_the_quit_question_of_a_local_game_says_it_waits() -> None:
     )
     assert "a bot plays it until you come back" in quit_question(True, local=False)
     assert quit_question(False, local=False) == "Quit barbu?"
+
+
+async def test_what_is_over_shows_no_hand_nor_move_keys_and_end_goes_to_the_last_contract() -> None:
+    async with offline_tui() as (tui, pipe):
+        legal = [{"action": "contract", "contract": c} for c in ("no-tricks", "no-queens", "barbu")]
+        tui.model.table = scored_table({"phase": "contract", "declarer": "S", "hand": ["2C"], "legal": legal})
+        tui.model.table.summary_seen = True
+        tui.show("table")
+        pipe.send_text("\x1b[F")  # End
+        await until(lambda: tui.barbu.menu == 2, "the last contract")
+        pipe.send_text("\x1b[H")  # Home
+        await until(lambda: tui.barbu.menu == 0, "the first contract")
+        over = scored_table(
+            {"phase": "over", "hand_number": 28, "hand": ["QH"], "legal": [], "to_move": None}
+        )
+        over.summary_seen = True
+        assert "Q♥" not in text(hand_line(over, BarbuScreen()))  # the cards a hand ended early left
+        early = scored_table({"phase": "play", "hand_number": 1, "hand": ["QH"], "legal": []})
+        assert text(hand_line(early, BarbuScreen())) == "The hand is over."  # beside its summary
+    room = SolitaireRoom(Model("ws://x"), lambda kind, move: None)
+    room.model.solitaire = SolitaireModel(room="9", seat="player", view={"title": "Pyramid", "result": None})
+    assert not room.over()
+    room.model.solitaire.view["result"] = "resigned"
+    assert room.over() and "d draw" not in KEY_HINTS["solitaire-over"]

@@ -69,6 +69,7 @@ KEY_HINTS = {
     "table-over-next": "w to the next match  s score sheet  c chat  l lobby  ? help",
     "sheet": "Up/Down scroll   Esc or s: back to the table",
     "solitaire": "arrows  Enter pick/drop  d draw  u undo  r redo  h hint  n new  x resign  ? help",
+    "solitaire-over": "n new deal  arrows look around  Esc or l: lobby  ? help   the game is over",
     "solitaire-watching": "arrows look around   Esc or l: lobby   ? help   you watch: only the player moves",
 }
 
@@ -258,6 +259,8 @@ class TuiApp:
                 return KEY_HINTS["table-contract"]
         if self.screen == "solitaire" and self.solitaire is not None and self.solitaire.room.watching:
             return KEY_HINTS["solitaire-watching"]
+        if self.screen == "solitaire" and self.solitaire is not None and self.solitaire.room.over():
+            return KEY_HINTS["solitaire-over"]  # won, lost or resigned: no move keys left
         return KEY_HINTS[self.screen]
 
     def _sync(self) -> None:

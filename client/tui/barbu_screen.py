@@ -174,6 +174,10 @@ class BarbuScreen:
         if n:
             self.menu = (self.menu + step) % n
 
+    def menu_end(self, table: TableModel, last: bool) -> None:
+        """Home/End: the menu's first or last line."""
+        self.menu = max(len(self.choices(table)) - 1, 0) if last else 0
+
     def move_card(self, table: TableModel, step: int) -> None:
         """Move the hand cursor to the next card (the next playable one when it is this seat's turn)."""
         self.sync(table)
@@ -420,6 +424,11 @@ def hand_line(table: TableModel, screen: BarbuScreen) -> StyleAndTextTuples:
         ]
     if table.seat is None:
         return [("class:dim", "You are watching this table.")]
+    view = table.view
+    if view.get("phase") == "over":  # the cards left of a hand ended early are no hand to play
+        return [("class:dim", "The match is over.")]
+    if table.showing_summary() and (table.summary or {}).get("hand_number") == view.get("hand_number"):
+        return [("class:dim", "The hand is over.")]
     if not hand:
         return [("class:dim", "Your hand is empty.")]
     playable = screen.playable(table)

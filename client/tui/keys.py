@@ -224,6 +224,12 @@ def build_key_bindings(tui: TuiApp) -> KeyBindings:
         if tui.model.table is not None:
             tui.barbu.move_menu(tui.model.table, 1)
 
+    @kb.add("home", filter=table)
+    @kb.add("end", filter=table)
+    def _menu_end(event: E) -> None:
+        if tui.model.table is not None:
+            tui.barbu.menu_end(tui.model.table, event.key_sequence[0].key == Keys.End)
+
     @kb.add("pageup", filter=table)
     def _chat_up(event: E) -> None:
         tui.barbu.scroll_chat(-5)

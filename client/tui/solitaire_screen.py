@@ -68,6 +68,10 @@ class SolitaireRoom:
         room = self.model.solitaire
         return room is None or room.seat is None
 
+    def over(self) -> bool:
+        """Whether the game is over (won, lost or resigned): no move is left to make."""
+        return self.view.get("result") is not None
+
     def state(self) -> dict[str, Any]:
         """The position: the view's ``layout`` (``docs/formats.md`` ``solitaire replay`` object)."""
         layout: dict[str, Any] = self.view.get("layout", {})
@@ -258,7 +262,7 @@ class SolitaireScreen:
 
     def auto(self) -> None:
         """Make every safe move to the foundations."""
-        self._request("auto", self.room.view.get("result") is None, "The game is over.")
+        self._request("auto", not self.room.over(), "The game is over.")
 
     def new_deal(self) -> None:
         """Deal again (a new room; the unfinished game counts as resigned)."""
@@ -267,7 +271,7 @@ class SolitaireScreen:
 
     def resign(self) -> None:
         """Give the game up (lost when no move is left)."""
-        self._request("resign", self.room.view.get("result") is None, "The game is over.")
+        self._request("resign", not self.room.over(), "The game is over.")
 
 
 def _pile(name: str, card: str | None, screen: SolitaireScreen, label: str = "") -> StyleAndTextTuples:
