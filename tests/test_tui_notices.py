@@ -114,12 +114,15 @@ async def test_a_resumed_solitaire_room_says_its_seed_and_options_and_t_switches
         await until(lambda: tui.screen == "solitaire", "t: the solitaire room")
         assert tui.model.solitaire is not None and tui.model.solitaire.room == room
         assert on_screen(tui, "seed 77, supermove=true")
+        await until(
+            lambda: tui.model.table is not None and tui.model.table.my_turn, "sid's turn at the table"
+        )
         pipe.send_text("l")
         await until(lambda: tui.screen == "lobby", "the lobby")
-        pipe.send_text("t")  # from the lobby: back to the game last shown
-        await until(lambda: tui.screen == "solitaire", "t: back to the solitaire room")
+        pipe.send_text("t")  # from the lobby: the turn waiting at the table before the game last shown
+        await until(lambda: tui.screen == "table", "t: the table where the turn waits")
         pipe.send_text("t")
-        await until(lambda: tui.screen == "table", "t: the table")
+        await until(lambda: tui.screen == "solitaire", "t: back to the solitaire room")
 
 
 async def test_giving_the_seat_to_a_bot_says_a_bot_plays_it(server: BarbuServer, connect: Connect) -> None:
