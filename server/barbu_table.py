@@ -80,6 +80,8 @@ TIMER_POLICY = "heuristic"
 #: The events that tell a seat's own action (they carry ``by`` when the turn timer or a stand-in played it).
 ACTED = frozenset({"contract-chosen", "doubled", "redoubled", "card-played", "passed"})
 BOT_PREFIX = "bot:"
+#: Seconds a change of spectators waits for others before the ``players`` push that tells it.
+SPECTATOR_PUSH_DELAY = 0.25
 #: Automatic moves and writes put off because the store cannot write are logged once a second at most.
 _store_waits = Throttle(1.0)
 
@@ -197,6 +199,8 @@ class BarbuTable(Room):
         self._backoff = Backoff()
         #: The match's start, or its record once finished, is not in the store yet (the write is retried).
         self._unsaved_start: asyncio.TimerHandle | None = None
+        #: The ``players`` push that will tell of spectators who came or went (``_spectators_changed``).
+        self._spectator_push: asyncio.TimerHandle | None = None
         self._unsaved_finish: asyncio.TimerHandle | None = None
         #: The seats humans hold at waiting tables, counted for their caps: the lobby's, shared by every
         #: table it holds (set by ``Lobby.add_room``); until then the table's own.
@@ -378,10 +382,10 @@ class BarbuTable(Room):
         """Cancel timers, pending bot moves and a pending write of the record (the log holds the last action:
         a restart finishes the match again)."""
         self._cancel_timer()
-        for unsaved in (self._unsaved_start, self._unsaved_finish):
+        for unsaved in (self._unsaved_start, self._unsaved_finish, self._spectator_push):
             if unsaved is not None:
                 unsaved.cancel()
-        self._unsaved_start = self._unsaved_finish = None
+        self._unsaved_start = self._unsaved_finish = self._spectator_push = None
         for seat in self.seats:
             seat.cancel_grace()
         for task in list(self._tasks):
@@ -454,7 +458,7 @@ class BarbuTable(Room):
             peer.send(self.snapshot(peer, request_id))
             return
         await super().watch(peer, request_id)
-        self._push_players()
+        self._spectators_changed()
 
     async def leave(self, peer: Peer) -> None:
         """Stop watching; give up the seat before the start; hand it to a stand-in at once during the match
@@ -476,7 +480,7 @@ class BarbuTable(Room):
             index = self._seat_of_peer(peer)
             if index is None:
                 if watched:
-                    self._push_players()
+                    self._spectators_changed()
                 return
             seat = self.seats[index]
             seat.peer = None
@@ -1102,11 +1106,22 @@ class BarbuTable(Room):
         )
         self.waiting_seats.update(self.room_id, holders)
 
+    def _spectators_changed(self) -> None:
+        """A spectator came or went: the table hears of it in one ``players`` push ``SPECTATOR_PUSH_DELAY``
+        seconds later for every such change meanwhile, so that spectators coming and going in a burst (each
+        within its own request budget) cost the seated players one push, not one each."""
+        if self._spectator_push is None:
+            loop = asyncio.get_running_loop()
+            self._spectator_push = loop.call_later(SPECTATOR_PUSH_DELAY, self._push_players)
+
     def _push_players(self) -> None:
         """Tell everyone at the table who sits, who is away, who watches, which seats a stand-in plays and,
         for each seat whose human dropped, how long until a stand-in plays it (``standin_in``) or, before the
         start, until it is freed (``freed_in``) (``docs/protocol.md``, ``players``); the waiting-seat counts
         follow (``_count_seats``)."""
+        if self._spectator_push is not None:  # this push tells the spectators' news too
+            self._spectator_push.cancel()
+            self._spectator_push = None
         self._count_seats()
         now = asyncio.get_running_loop().time()
         grace_left = {

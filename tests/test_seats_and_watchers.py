@@ -19,7 +19,7 @@ import websockets
 from client import Connection, ServerError
 from protocol import PROTOCOL_VERSION, REPLY_LIMITS, Hello, Players, Removed, Welcome
 from server import BarbuServer
-from server.barbu_table import BarbuTable
+from server.barbu_table import SPECTATOR_PUSH_DELAY, BarbuTable
 from tests.conftest import Connect, StartServer, four_at_table, until, until_dropped
 from tests.test_server_table_news import next_of
 
@@ -299,3 +299,35 @@ async def test_coming_back_again_and_again_does_not_put_off_the_idle_stand_in(
             await staller.sit(room)  # "I am here", without playing
         await asyncio.sleep(0.2)
     assert loop.time() - started < 2.5
+
+
+async def test_spectators_coming_and_going_in_a_burst_cost_the_seated_player_few_pushes(
+    start_server: StartServer, connect: Connect, connect_from: ConnectFrom
+) -> None:
+    """Watchers who come and go as fast as their request budgets let them (each change costs 10 tokens) are
+    told to the table's players in one ``players`` push per ``SPECTATOR_PUSH_DELAY`` at most, not one each:
+    a player on a slow link is not flooded out of the room. The last push still names who watches."""
+    server = await start_server()
+    host = await connect(server, "host")
+    room = await host.create_table("watched")
+    await host.sit(room, "N")
+    host.take_pushes()
+    fans = [await connect_from(server, f"127.0.0.{i}", f"fan{i}") for i in range(2, 6)]
+    loop = asyncio.get_running_loop()
+    began = loop.time()
+    for _ in range(10):
+        for fan in fans:
+            await fan.watch(room)
+            await fan.leave(room)
+    await fans[0].watch(room)
+    told = 0
+    while True:
+        push = await next_of(host, Players)
+        told += 1
+        if push.spectators == ["fan2"]:
+            break
+    took = loop.time() - began
+    # 81 changes; a push at most every SPECTATOR_PUSH_DELAY (the bound grows with the time the burst took,
+    # so a slow machine does not fail it), and the last one tells the last change.
+    assert told <= took / SPECTATOR_PUSH_DELAY + 2, (told, took)
+    assert (await host.list_rooms())[0]["spectators"] == 1
