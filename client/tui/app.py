@@ -37,7 +37,7 @@ from client.tui.refusals import typed_card_refusal
 from client.tui.session import NETWORK_ERRORS, RETRY_DELAYS, Session, refusal_text
 from client.tui.sheet_screen import SHEET_TOP_LINES, sheet_lines, sheet_top
 from client.tui.solitaire_screen import SolitaireRoom, SolitaireScreen, solitaire_lines
-from client.tui.solitaire_words import move_words, options_refusal, refusal_words
+from client.tui.solitaire_words import options_refusal, refusal_words
 from client.tui.style import STYLE
 from client.tui.tokens import TokenStore
 from engine.cards import SEATS
@@ -829,15 +829,15 @@ class TuiApp:
                 screen.message = "The position changed meanwhile: h for a hint for this one."
         elif await self.session.solitaire(kind, move):
             if kind == "move":
-                if screen.message == f"Trying {move_words(move or '')}...":  # typed: said once made
-                    screen.said_made(move or "")
+                screen.typed_made(move or "")  # a typed move is said once made
                 return  # a move the view listed was said when sent (the stock's card once its state came)
             done = {"undo": "Undid the last move.", "redo": "Redid the move.", "auto": "Made the safe moves."}
             more = {"resign": "You gave up.", "new-deal": "New deal."}
             screen.message = {**done, **more}[kind]
             return
         else:
-            screen.message = refusal_words(self.model.notice)  # the move in words, card symbols, no rule id
+            # the move in words (by its cards in the position it was refused in), card symbols, no rule id
+            screen.message = refusal_words(self.model.notice, screen.room.state())
         self.invalidate()
 
     def _open_typed(self, text: str) -> None:

@@ -19,6 +19,8 @@ from client.columns import counted
 from client.tui.cards import card_fragment
 from client.tui.model import Model
 from client.tui.solitaire_words import (
+    card_words,
+    covered_text,
     hint_words,
     move_words,
     moved_text,
@@ -127,11 +129,14 @@ class SolitaireScreen:
     #: A turn of the stock sent whose state has not come yet: the view's ``seq`` and ``layout`` then (the
     #: card turned is named once the state after it shows it).
     turning: tuple[int, dict[str, Any]] | None = None
+    #: A typed move sent to the server and the position it was typed in (its cards are gone once made).
+    trying: tuple[str, dict[str, Any]] | None = None
 
-    def said_made(self, move: str) -> None:
-        """Say ``move`` was made; a turn of the stock names its card once the state after it comes
-        (``notice``)."""
-        self.message = moved_text(move)
+    def said_made(self, move: str, state: dict[str, Any] | None = None) -> None:
+        """Say ``move`` was made in position ``state`` (None: the current one, before the server's state after
+        it comes), its cards named (Pyramid's); a turn of the stock names its card once the state after it
+        comes (``notice``)."""
+        self.message = moved_text(move, self.room.state() if state is None else state)
         self.turning = (self.room.seq, self.room.state()) if move == "s" else None
 
     def notice(self) -> str:
@@ -183,19 +188,27 @@ class SolitaireScreen:
     def select(self) -> None:
         """Enter: turn the stock, choose the source, or make the move from the source to the cursor."""
         here = self.cursor()
-        pyramid = "pyramid" in self.room.state()
+        state = self.room.state()
+        pyramid = "pyramid" in state
+        covered = covered_text(state, here) if pyramid else ""
         if self.source is None:
             if here == "s" and self._try(["s"]):
                 return
             hint = self.hint
             if hint is not None and hint.replace("+", ">").split(">")[0] == here and self._try([hint]):
                 return
+            if covered:  # it can take part in no move: said at once rather than after a target is chosen
+                self.message = covered
+                return
             self.source, self.message = (
                 here,
-                f"From {pile_words(here)}: choose where to (Enter), Esc to cancel.",
+                f"From {card_words(here, state) or pile_words(here)}: choose where to (Enter), Esc to cancel.",
             )
             return
         src = self.source
+        if covered:
+            self.source, self.message = None, covered
+            return
         if here == src:
             single = [src] if pyramid else [f"{src}>f"]
             if not self._try(single):
@@ -208,9 +221,16 @@ class SolitaireScreen:
         else:
             runs = [m for m in self.room.legal() if m.startswith(f"{src}>{here}*")]
             candidates = [f"{src}>{here}", *sorted(runs, key=lambda m: -int(m.split("*")[1]))]
-        if not self._try(candidates):
+        if self._try(candidates):
+            return
+        if pyramid:
+            self.message = (
+                f"Not allowed: {move_words(f'{src}+{here}', state)}: "
+                "two cards are removed when they total 13, a King alone."
+            )
+        else:
             self.message = f"Not allowed: {pile_words(src)} → {pile_words(here)}."
-            self.source = None
+        self.source = None
 
     def to_foundation(self) -> None:
         """``f``: send the top card of the pile under the cursor (or the source) to a foundation."""
@@ -221,9 +241,22 @@ class SolitaireScreen:
     def typed(self, move: str) -> None:
         """Make a move typed in the notation (``t3>t5``); one the view does not list (``s>t4``) goes to the
         server, which makes it or says which rule it breaks."""
-        if not self._try([move.strip()]) and not self.room.watching:
-            self.room.send("move", move.strip())
-            self.message = f"Trying {move_words(move)}..."
+        move = move.strip()
+        if not self._try([move]) and not self.room.watching:
+            self.room.send("move", move)
+            self.trying = (move, self.room.state())
+            self.message = self._trying_text()
+
+    def _trying_text(self) -> str:
+        return "" if self.trying is None else f"Trying {move_words(*self.trying)}..."
+
+    def typed_made(self, move: str) -> None:
+        """The server made the typed ``move``: say so (its cards as they were when typed), unless something
+        else was said meanwhile."""
+        trying = self.trying
+        if trying is not None and trying[0] == move and self.message == self._trying_text():
+            self.said_made(move, trying[1])
+        self.trying = None
 
     def _request(self, kind: str, allowed: bool, refused: str) -> None:
         self.source = None
@@ -252,7 +285,7 @@ class SolitaireScreen:
         """Show the hint ``move`` with what its ``status`` says (``docs/protocol.md``, reply ``hint``) and put
         the cursor on its source pile."""
         self.hint = move
-        words = hint_words(status, move)
+        words = hint_words(status, move, self.room.state())
         if move is None:
             undo = "u: undo, " if self.room.view.get("can_undo") else ""
             self.message = f"{words} {undo}x: resign, n: new deal"

@@ -30,9 +30,46 @@ def pile_words(pile: str) -> str:
     return f"{ {'s': 'stock', 'w': 'waste', 'f': 'foundation', 't': 'column'}.get(kind, 'pile') } {number}"
 
 
-def move_words(move: str) -> str:
-    """``s`` -> ``turn the stock``; ``t2>t5*3`` -> ``column 2 → column 5 (3 cards)``; ``p7.4+p7.6`` ->
-    ``pair row 7, card 4 with row 7, card 6``; ``p7.1`` alone -> ``remove the king at row 7, card 1``."""
+def pile_card(state: dict[str, Any], pile: str) -> str | None:
+    """The card a Pyramid ``pile`` offers in the position ``state`` (the view's ``layout``): the pyramid card
+    ``p7.4`` (covered or not), the top of the waste ``w`` (``w2`` of three), the stock's visible top ``s``;
+    None for another game's pile, an empty one or one removed."""
+    rows = state.get("pyramid")
+    match = PILE.match(pile)
+    if rows is None or match is None:
+        return None
+    kind, number = match.groups()
+    card: Any = None
+    if kind == "p" and number and "." in number:
+        row, index = (int(n) for n in number.split("."))
+        if 1 <= row <= len(rows) and 1 <= index <= len(rows[row - 1]):
+            card = rows[row - 1][index - 1]
+    elif kind == "w":
+        waste = state.get("waste") or []
+        piles = waste if waste and isinstance(waste[0], list) else [waste]
+        k = int(number or 1)
+        card = piles[k - 1][-1] if 1 <= k <= len(piles) and piles[k - 1] else None
+    elif kind == "s" and number is None:
+        card = state.get("stock_top")
+    return None if card is None else str(card)
+
+
+def card_words(pile: str, state: dict[str, Any] | None) -> str | None:
+    """A Pyramid pile by the card it offers in ``state``, with where it lies: ``6♠ (row 7)``, ``5♠ from the
+    waste``, ``9♦ from waste 2``, ``Q♣ from the stock``; None when ``state`` does not show its card."""
+    card = None if state is None else pile_card(state, pile)
+    if card is None:
+        return None
+    if pile.startswith("p"):
+        return f"{card_label(card)} (row {pile[1:].split('.')[0]})"
+    return f"{card_label(card)} from {pile_words(pile)}"
+
+
+def move_words(move: str, state: dict[str, Any] | None = None) -> str:
+    """``s`` -> ``turn the stock``; ``t2>t5*3`` -> ``column 2 → column 5 (3 cards)``; a Pyramid move by its
+    cards in ``state`` (the position it is made in, see ``card_words``): ``p7.4+p7.6`` -> ``remove 6♠ (row 7)
+    and 7♥ (row 7)``, ``p7.1`` alone -> ``remove K♣ (row 7)``; by places when the cards are not known
+    (``pair row 7, card 4 with row 7, card 6``, ``remove the king at row 7, card 1``)."""
     move = move.strip()
     if move == "s":
         return "turn the stock"
@@ -43,20 +80,44 @@ def move_words(move: str) -> str:
     if ">" in move:
         source, target = move.split(">", 1)
         return f"{pile_words(source)} → {pile_words(target)}{run}"
-    if "+" in move:
-        first, second = move.split("+", 1)
-        return f"pair {pile_words(first)} with {pile_words(second)}"
+    piles = move.split("+", 1)
+    cards = [card_words(pile, state) for pile in piles]
+    if all(cards):
+        return "remove " + " and ".join(str(c) for c in cards)
+    if len(piles) == 2:
+        return f"pair {pile_words(piles[0])} with {pile_words(piles[1])}"
     return f"remove the king at {pile_words(move)}"
 
 
-def moved_text(move: str) -> str:
-    """What a move made is said as: ``Turned the stock.``, ``Moved column 2 → column 5.``"""
-    words = move_words(move)
+def moved_text(move: str, state: dict[str, Any] | None = None) -> str:
+    """What a move made (in the position ``state``, for Pyramid's cards) is said as: ``Turned the stock.``,
+    ``Moved column 2 → column 5.``, ``Removed 6♠ (row 7) and 7♥ (row 7).``"""
+    words = move_words(move, state)
     if words == "turn the stock":
         return "Turned the stock."
-    if words.startswith(("pair ", "remove ")):
+    if words.startswith(("pair ", "remove the king at ")):  # the cards not known: their places
         return f"Removed: {words.split(' ', 1)[1]}."
+    if words.startswith("remove "):
+        return f"Removed {words.split(' ', 1)[1]}."
     return f"Moved {words}."
+
+
+def covered_text(state: dict[str, Any], pile: str) -> str:
+    """Why Pyramid ``pile`` cannot be used in ``state``, when a card still covers it: ``That card is covered:
+    8♦ (row 2) lies on 6♠ (row 1); only uncovered cards are removed.``; empty when it is not covered (or not
+    a pyramid card)."""
+    match = PILE.match(pile)
+    if match is None or not pile.startswith("p") or pile_card(state, pile) is None:
+        return ""
+    row, index = (int(n) for n in str(match.group(2)).split("."))
+    over = [f"p{row + 1}.{i}" for i in (index, index + 1) if pile_card(state, f"p{row + 1}.{i}")]
+    if not over:
+        return ""
+    covers = " and ".join(str(card_words(p, state)) for p in over)
+    return (
+        f"That card is covered: {covers} {'lie' if len(over) > 1 else 'lies'} on {card_words(pile, state)}; "
+        "only uncovered cards are removed."
+    )
 
 
 def turned_text(before: dict[str, Any], after: dict[str, Any]) -> str:
@@ -84,28 +145,29 @@ def cards_in_words(text: str) -> str:
     return CARD.sub(lambda m: card_label(m.group(0)), text)
 
 
-def refusal_words(text: str) -> str:
-    """A server's refusal of a solitaire request in people's words: its move in words, card symbols, and
-    without the rule id in brackets, e.g. ``Not allowed: column 2 → column 5: 8♥ does not go on 8♥: columns
-    build down in the same suit``."""
+def refusal_words(text: str, state: dict[str, Any] | None = None) -> str:
+    """A server's refusal of a solitaire request in people's words: its move in words (a Pyramid move by its
+    cards in ``state``, the position it was refused in), card symbols, and without the rule id in brackets,
+    e.g. ``Not allowed: column 2 → column 5: 8♥ does not go on 8♥: columns build down in the same suit``."""
     text = re.sub(r"\s*\([a-z]+(?:-[a-z]+)+\)\s*$", "", text.strip())
     head, sep, rest = text.partition(": ")
     if sep and MOVE.match(head):
-        return f"Not allowed: {move_words(head)}: {cards_in_words(rest)}"
+        return f"Not allowed: {move_words(head, state)}: {cards_in_words(rest)}"
     return cards_in_words(text)
 
 
-def hint_words(status: str, move: str | None) -> str:
-    """A hint (``docs/protocol.md``, reply ``hint``) in words with the key that makes it: ``Hint: turn the
-    stock (d) - a sure win: keep following the hints.``"""
+def hint_words(status: str, move: str | None, state: dict[str, Any] | None = None) -> str:
+    """A hint (``docs/protocol.md``, reply ``hint``) in words with the key that makes it, a Pyramid move by
+    its cards in ``state`` (``move_words``): ``Hint: turn the stock (d) - a sure win: keep following the
+    hints.``"""
     if status == "lost":
         return "This game can no longer be won."
     if move is None:
         return "No move left that does not go back to an earlier position."
     key = "d" if move == "s" else "Enter"
     if status == "sure":
-        return f"Hint: {move_words(move)} ({key}) - a sure win: keep following the hints."
-    return f"No sure win found; a reasonable move: {move_words(move)} ({key})."
+        return f"Hint: {move_words(move, state)} ({key}) - a sure win: keep following the hints."
+    return f"No sure win found; a reasonable move: {move_words(move, state)} ({key})."
 
 
 def options_refusal(game: str, options: dict[str, Any]) -> str:

@@ -1,0 +1,94 @@
+"""Pyramid in the terminal client's words: a removal, a hint and a refusal name their cards (suit symbols,
+``10`` for tens, where each lay: ``6♠ (row 7)``, ``5♠ from the waste``), and Enter on a covered card is refused
+at once without starting a move; on engine positions, then by keys against a real server."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from client.tui.cards import card_label
+from client.tui.model import Model, SolitaireModel
+from client.tui.solitaire_screen import SolitaireRoom, SolitaireScreen
+from client.tui.solitaire_words import covered_text, hint_words, moved_text, refusal_words
+from engine.solitaire import new_game
+from server import BarbuServer
+from tests.conftest import until
+from tests.test_tui import ENTER, on_screen, running_tui
+
+
+def room_of(state: dict[str, Any], legal: list[str], sent: list[str]) -> SolitaireRoom:
+    """A Pyramid room as the screen sees it at ``state`` (nothing is sent: ``sent`` keeps what would be)."""
+    model = Model("ws://test")
+    view = {"title": "Pyramid", "layout": state, "legal": legal, "result": None}
+    model.solitaire = SolitaireModel(room="1", seat="player", seq=0, view=view)
+    return SolitaireRoom(model, lambda kind, move: sent.append(f"{kind} {move}"))
+
+
+def at(state: dict[str, Any], pile: str) -> str:
+    """The card of pyramid pile ``p7.4`` in ``state``, as the screen writes it (``6♠``, ``10♥``)."""
+    row, index = (int(n) for n in pile[1:].split("."))
+    return card_label(state["pyramid"][row - 1][index - 1])
+
+
+def test_pyramid_moves_and_hints_name_their_cards() -> None:
+    state = {
+        "pyramid": [[None] * r for r in range(1, 7)] + [["6S", "7H", "KC", "TD", None, None, None]],
+        "waste": ["2C", "3S"],
+        "stock": 10,
+    }
+    assert moved_text("p7.1+p7.2", state) == "Removed 6♠ (row 7) and 7♥ (row 7)."
+    assert moved_text("p7.3", state) == "Removed K♣ (row 7)."
+    assert moved_text("p7.4+w", state) == "Removed 10♦ (row 7) and 3♠ from the waste."
+    assert hint_words("sure", "p7.4+w", state).startswith(
+        "Hint: remove 10♦ (row 7) and 3♠ from the waste (Enter)"
+    )
+    three = {**state, "waste": [["QD"], [], ["AH"]]}
+    assert moved_text("w1+w3", three) == "Removed Q♦ from waste 1 and A♥ from waste 3."
+    assert refusal_words("p7.1+p7.4: 6S and TD total 16, not 13 (not-thirteen)", state) == (
+        "Not allowed: remove 6♠ (row 7) and 10♦ (row 7): 6♠ and 10♦ total 16, not 13"
+    )
+    assert moved_text("p7.1+p7.2") == "Removed: row 7, card 1 with row 7, card 2."  # no position: places
+
+
+def test_a_covered_pyramid_card_is_refused_at_once() -> None:
+    deal = new_game("pyramid", seed=3)
+    state = deal.state()
+    sent: list[str] = []
+    screen = SolitaireScreen(room_of(state, deal.legal_moves(), sent))
+    screen.place("p6.2")
+    screen.select()
+    assert screen.message == (
+        f"That card is covered: {at(state, 'p7.2')} (row 7) and {at(state, 'p7.3')} (row 7) lie on "
+        f"{at(state, 'p6.2')} (row 6); only uncovered cards are removed."
+    )
+    assert screen.source is None and sent == []  # no move started, nothing sent
+    assert covered_text(state, "p7.2") == "" and covered_text(state, "w") == ""
+    screen.place("p7.2")
+    screen.select()
+    assert screen.source == "p7.2" and screen.message.startswith(f"From {at(state, 'p7.2')} (row 7):")
+    screen.place("p1.1")
+    screen.select()  # a covered target: refused the same way, the move dropped
+    assert screen.message.startswith("That card is covered:") and screen.source is None and sent == []
+
+
+async def test_a_pyramid_removal_by_keys_names_its_cards(server: BarbuServer) -> None:
+    seed = next(s for s in range(100) if any("+p" in m for m in new_game("pyramid", seed=s).legal_moves()))
+    async with running_tui(server.url, "pia") as (tui, pipe):
+        tui.open_solitaire("pyramid", seed=seed)
+        await until(lambda: tui.screen == "solitaire" and tui.solitaire is not None, "the game")
+        screen = tui.solitaire
+        assert screen is not None
+        await until(lambda: bool(screen.room.legal()), "the deal")
+        state = screen.room.state()
+        screen.place("p1.1")
+        pipe.send_text(ENTER)
+        await until(lambda: on_screen(tui, f"That card is covered: {at(state, 'p2.1')} (row 2)"), "refused")
+        assert screen.source is None
+        first, second = next(m for m in screen.room.legal() if "+p" in m).split("+")
+        screen.place(first)
+        pipe.send_text(ENTER)
+        await until(lambda: screen.source == first, "the first card chosen")
+        screen.place(second)
+        pipe.send_text(ENTER)
+        said = f"Removed {at(state, first)} (row {first[1]}) and {at(state, second)} (row {second[1]})."
+        await until(lambda: screen.room.state()["removed"] == 2 and on_screen(tui, said), said)
