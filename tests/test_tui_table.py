@@ -26,7 +26,15 @@ from client.tui.barbu_screen import (
     table_lines,
 )
 from client.tui.events import event_text
-from client.tui.lobby_screen import GAMES_KEYS, LobbyScreen, games_lines, room_seats
+from client.tui.lobby_screen import (
+    GAMES_KEYS,
+    LobbyScreen,
+    games_lines,
+    listed_rooms,
+    lobby_columns,
+    lobby_lines,
+    room_seats,
+)
 from client.tui.model import Model, TableModel
 from client.tui.refusals import refusal_text
 from client.tui.session import seat_notices
@@ -330,12 +338,38 @@ def test_questions_are_not_kept_in_the_log_and_wide_lobbies_show_long_names() ->
     model = Model("ws://x")
     model.ask("Give your seat to a bot? (y: yes, any other key: no)")
     assert model.notice.startswith("Give") and model.earlier() == []
-    from client.tui.lobby_screen import lobby_lines
-
-    model.rooms = [{"room": "1", "kind": "barbu", "name": "a" * 40, "state": "waiting", "players": {}}]
+    seated = {"N": "charlotte", "E": "alexander", "S": "maximilian", "W": "bot:heuristic"}  # the seats' room
+    model.rooms = [{"room": "1", "kind": "barbu", "name": "a" * 40, "state": "waiting", "players": seated}]
     assert "a" * 40 in text(lobby_lines(model, LobbyScreen(), 120))
     narrow = text(lobby_lines(model, LobbyScreen(), 80)).splitlines()
     assert all(width(line) <= 80 for line in narrow) and "…" in narrow[3]
+
+
+def test_lobby_table_names_take_the_room_the_seats_leave() -> None:
+    model = Model("ws://x")
+    name = "the long friday evening table"  # 29 columns: cut at 22 before
+    model.rooms = [
+        {"room": "1", "kind": "barbu", "name": name, "state": "waiting", "players": {"N": "ann"}},
+        {
+            "room": "2",
+            "kind": "solitaire",
+            "name": "Pyramid (ann)",
+            "players": {"player": "ann"},
+            "daily": "x",
+        },
+    ]
+    lines = text(lobby_lines(model, LobbyScreen(), 80)).splitlines()
+    assert all(width(line) <= 80 for line in lines)
+    assert f"  {name} waiting    N:ann E:- S:- W:-" in lines[3] and "ann plays the day's deal" in lines[4]
+    assert lines[2].index("state") == lines[3].index("waiting") and lines[2].index("seats") == lines[3].index(
+        "N:"
+    )
+    assert lobby_columns(listed_rooms(model.rooms), 80) == (29, 32)
+    # Four long seat names keep the seats column readable (39 at 80 columns); the name is cut, as before.
+    model.rooms[0]["players"] = {"N": "charlotte", "E": "alexander", "S": "maximilian", "W": "bot:heuristic"}
+    lines = text(lobby_lines(model, LobbyScreen(), 80)).splitlines()
+    assert lobby_columns(listed_rooms(model.rooms), 80) == (22, 39) and "the long f…" in lines[3]
+    assert "N:cha" in lines[3] and "S:maxi" in lines[3] and all(width(line) <= 80 for line in lines)
 
 
 def test_watching_ones_own_seat_still_says_you() -> None:

@@ -41,18 +41,24 @@ TABLE_NAME_LIMIT: int = next(f for f in fields(CreateTable) if f.name == "name")
 #: The input line's prompt for the table name, with its limit (read while typing).
 TABLE_NAME_PROMPT = f"Table name (at most {TABLE_NAME_LIMIT} characters): "
 
-#: Lobby columns, in terminal columns: the table name, its state, the seats.
+#: Lobby columns at 80 columns, in terminal columns: the table name, its state, the seats. The name and seats
+#: columns share their room by what the rows need (``lobby_columns``); the seats never get less than they
+#: need up to ``SEATS_COLUMN``, where four names cut to ``LOBBY_NAME_WIDTH`` still read.
 NAME_COLUMN, STATE_COLUMN, SEATS_COLUMN = 22, 10, 39
+#: The widest a table name's column gets (the 40 characters a name may have).
+NAME_COLUMN_MAX = 40
+#: The lobby's column heads.
+NAME_HEAD, SEATS_HEAD = "table or room", "seats, or who plays"
 #: A seat's player name in the lobby, its away mark ``?`` included (four seats fit the seats column).
 LOBBY_NAME_WIDTH = 7
 #: The lobby's marks, explained under the list.
 LOBBY_MARKS = "  Marks: ? the player is away   - an empty seat"
 
 
-def room_seats(room: dict[str, Any]) -> str:
+def room_seats(room: dict[str, Any], column: int = SEATS_COLUMN) -> str:
     """``N:alice E:bot S:- W:-`` for a table's summary, ``alice plays the day's deal`` for a solitaire room's
     (``a winnable deal``, ``solitaire``); ``?`` marks a player away (:data:`LOBBY_MARKS`); names
-    are whole when the four fit ``SEATS_COLUMN``, else the longest are cut in the middle (``he…fa8-1``)."""
+    are whole when the four fit ``column``, else the longest are cut in the middle (``he…fa8-1``)."""
     players: dict[str, Any] = room.get("players", {})
     if room.get("kind") == "solitaire":  # its name says the game: "Pyramid (ann)"
         gone = "?" if room.get("away") else ""
@@ -79,7 +85,7 @@ def room_seats(room: dict[str, Any]) -> str:
         cells = [f"{s}:{shorten(n, c)}{m}" for s, n, c, m in zip(SEATS, names, limits, marks, strict=True)]
         return " ".join(cells)
 
-    while width(line()) > SEATS_COLUMN:
+    while width(line()) > column:
         longest = max(range(4), key=lambda i: limits[i])
         if limits[longest] <= LOBBY_NAME_WIDTH - len(marks[longest]):
             break
@@ -171,11 +177,36 @@ class LobbyScreen:
         return list(GAMES)[self.game % len(GAMES)]
 
 
+def listed_rooms(rooms: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """The rooms the lobby lists (the first 14), each named as shown: tables of the same name (a finished
+    match and its rematch) with their room numbers, ``friday #3``."""
+    seen = [str(r.get("name")) for r in rooms]
+    return [
+        {**room, "name": f"{room.get('name')} #{room.get('room')}"}
+        if seen.count(str(room.get("name"))) > 1
+        else room
+        for room in rooms[:14]
+    ]
+
+
+def lobby_columns(rooms: list[dict[str, Any]], cols: int) -> tuple[int, int]:
+    """The widths of the name and seats columns for the listed ``rooms`` in ``cols`` terminal columns: the
+    seats first get what their widest row needs, up to ``SEATS_COLUMN``, the names what is left up to what
+    their widest needs (at most ``NAME_COLUMN_MAX``), and the seats what the names leave, up to what they need
+    (at least ``SEATS_COLUMN``). So a table's name is not cut while the seats beside it have spare room, nor
+    are the seats cut below readable."""
+    shared = cols - (80 - NAME_COLUMN - SEATS_COLUMN)  # all but the margins, the state and the watch count
+    seats_need = max([width(SEATS_HEAD) + 1, *(width(room_seats(r, shared)) for r in rooms)])
+    names_need = max([width(NAME_HEAD), *(width(str(r.get("name", "?"))) for r in rooms)])
+    names = min(names_need, NAME_COLUMN_MAX, shared - min(seats_need, SEATS_COLUMN))
+    return names, min(shared - names, max(seats_need, SEATS_COLUMN))  # no gap before the watch count
+
+
 def lobby_lines(
     model: Model, screen: LobbyScreen, cols: int = 80, typed: str | None = None
 ) -> StyleAndTextTuples:
-    """The lobby (or the open form or game list over it), ``cols`` wide: the table names take what a
-    terminal wider than 80 columns gives (up to the 40 a name may have). ``typed``: the table name being
+    """The lobby (or the open form or game list over it), ``cols`` wide: the table names and the seats share
+    the room (``lobby_columns``), a wider terminal giving both more. ``typed``: the table name being
     typed in the input line (None: none is), shown in the form as it is typed."""
     if screen.form is not None:
         return form_lines(screen.form, typed)
@@ -184,27 +215,25 @@ def lobby_lines(
     out: StyleAndTextTuples = [("class:title", f"Lobby of {model.url} - you are {model.name}\n\n")]
     if not model.rooms:
         out.append(("class:dim", "No tables yet. Press n to open one.\n"))
-    names = NAME_COLUMN + min(max(cols - 80, 0), 40 - NAME_COLUMN)
+    shown = listed_rooms(model.rooms)
+    names, seats = lobby_columns(shown, cols)
     out.append(
         (
             "class:label",
-            f"  {'table or room':<{names}} {'state':<{STATE_COLUMN}} {'seats, or who plays':<{SEATS_COLUMN - 1}} watch\n",
+            f"  {NAME_HEAD:<{names}} {'state':<{STATE_COLUMN}} {SEATS_HEAD:<{seats - 1}} watch\n",
         )
     )
-    seen = [str(r.get("name")) for r in model.rooms]
-    for i, room in enumerate(model.rooms[:14]):
+    for i, room in enumerate(shown):
         private = room.get("watchable") is False  # the day's deal being played: greyed, not to be watched
         style = (
             "class:cursor" if i == screen.room % max(len(model.rooms), 1) else "class:dim" if private else ""
         )
-        if seen.count(str(room.get("name"))) > 1:  # a finished match and its rematch: their room numbers
-            room = {**room, "name": f"{room.get('name')} #{room.get('room')}"}
         # A name too long is cut in the middle (tables named alike stay apart); a solitaire room's name is its
         # game and player ("Pyramid (ann)", no kind before it), whole unless the player's name is long.
         name = fit(str(room.get("name", "?")), names)
-        seats = fit(room_seats(room), SEATS_COLUMN, cut="end")
+        seats_text = fit(room_seats(room, seats), seats, cut="end")
         watch = "no" if private else room.get("spectators", 0)
-        line = f"  {name} {fit(room_state(room), STATE_COLUMN)} {seats} {watch:>3} "
+        line = f"  {name} {fit(room_state(room), STATE_COLUMN)} {seats_text} {watch:>3} "
         out += [(style, line), ("", "\n")]
     out.append(("", "\n"))
     if model.rooms:
