@@ -241,6 +241,10 @@ async def test_the_host_starts_another_match_with_the_same_players(server: Barbu
         new_table = tui.model.table
         assert new_table is not None and "hal: good game, all" in new_table.chat  # the chat follows them
         assert new_table.name == "rerun (2)" and on_screen(tui, "rerun (2)")  # told apart from the first
+        said = "hal opened another match with the same players."
+        await until(lambda: said in (tui.model.shown_notice(), *tui.model.earlier()), "said at the new table")
+        places = [place for _, place, line in tui.model.entries if line == said]
+        assert places == [f"table:{new_table.room}"]  # once, where the player now is (not the old table)
 
 
 async def test_the_days_deal_being_played_is_greyed_and_not_watched(

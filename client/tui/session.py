@@ -326,11 +326,23 @@ class Session:
                 self.request_refresh()
         elif isinstance(push, RematchOpened):
             table.rematch = push.new_room
-            self.model.say(f"{push.host} opened another match with the same players.")
+            said = f"{push.host} opened another match with the same players."
             if table.seat is not None or self.model.name in table.players.values():  # our seat is kept
-                task = asyncio.get_running_loop().create_task(self.sit(push.new_room))
+                task = asyncio.get_running_loop().create_task(
+                    self._to_rematch(push.new_room, table.room, said)
+                )
                 self._background.add(task)
                 task.add_done_callback(self._background.discard)
+            else:  # a watcher stays: the old table says where the players went (w follows them)
+                self.model.say(said)
+        self.on_change()
+
+    async def _to_rematch(self, room: str, old: str, said: str) -> None:
+        """Take the seat kept at the rematch ``room`` and say ``said`` there, where the player now is (said at
+        the ``old`` table, in its log, the player would never read it); at the old table when the seat cannot
+        be taken."""
+        moved = await self.sit(room)
+        self.model.say(said, place=f"table:{room if moved else old}")
         self.on_change()
 
     def _removed(self, push: Removed) -> None:
