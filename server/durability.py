@@ -8,7 +8,13 @@ survives a power loss: its thread fsyncs the WAL file (one fsync covering every 
 started), and each ``Peer`` holds a frame until the writes counted when it was queued are on disk
 (``wait``), so no reply and no broadcast tells anyone of a write that a power cut could still take back.
 The thread also checkpoints the WAL into the store file (SQLite's own checkpoints are off: they would
-fsync in the event loop).
+fsync in the event loop): a passive one every ``CHECKPOINT_EVERY`` commits, and once the WAL file is over
+``WAL_LIMIT`` bytes one that starts the log over (a passive checkpoint never catches up with writes that keep
+coming, and SQLite only writes the log from its start again once all of it is in the store file), after
+which SQLite cuts the file back to ``WAL_LIMIT``: sustained play keeps the WAL near that size instead of
+growing it by every action. That checkpoint holds the store's write lock while it copies what the passive
+one before it left (a few pages) and waits for readers (``RESTART_WAIT`` at most): the event loop's next
+write waits that long at most, and never for an fsync of its own.
 
 A failed fsync cannot be retried (Linux forgets the error and the unwritten pages): the store is marked
 ``broken`` (every later write is refused, ``store-unavailable``), everyone waiting gets ``StoreUnavailable``
@@ -27,7 +33,7 @@ import threading
 from collections.abc import Callable
 from typing import TypeVar
 
-from server.store import Store, StoreUnavailable
+from server.store import WAL_LIMIT, Store, StoreUnavailable, checkpoint
 
 log = logging.getLogger(__name__)
 T = TypeVar("T")
@@ -35,6 +41,9 @@ T = TypeVar("T")
 #: Commits after which the thread folds the WAL back into the store file (a passive checkpoint: it never
 #: waits for, nor holds up, the event loop's writes).
 CHECKPOINT_EVERY = 1000
+#: Seconds the checkpoint that starts the log over waits for the event loop's write or a reader to end
+#: before it gives up, as a passive one (tried again after the next fsync): its own wait holds up writes.
+RESTART_WAIT = 0.1
 
 
 class GroupCommit:
@@ -116,8 +125,9 @@ class GroupCommit:
                     self._since_checkpoint += target - done
                     done = target
                     self._call(self._reached, target)
-                    if self._since_checkpoint >= CHECKPOINT_EVERY:
-                        checkpointer = self._checkpoint(checkpointer)
+                    overgrown = os.fstat(self._wal_fd()).st_size > WAL_LIMIT
+                    if overgrown or self._since_checkpoint >= CHECKPOINT_EVERY:
+                        checkpointer = self._checkpoint(checkpointer, restart=overgrown)
                 if self._stopping and self.store.commits <= target:
                     return
         finally:
@@ -139,13 +149,21 @@ class GroupCommit:
             self._wal = (fd, opened.st_dev, opened.st_ino)
         return self._wal[0]
 
-    def _checkpoint(self, db: sqlite3.Connection | None) -> sqlite3.Connection | None:
-        """Fold the WAL into the store file on the thread's own connection (made on first use); a failure
-        is logged and tried again later (the WAL only grows meanwhile)."""
+    def _checkpoint(self, db: sqlite3.Connection | None, restart: bool) -> sqlite3.Connection | None:
+        """Fold the WAL into the store file on the thread's own connection (made on first use): a passive
+        checkpoint, then (``restart``: the WAL file is over ``WAL_LIMIT``) one that makes the next write start
+        the log over, which waits ``RESTART_WAIT`` at most. A failure is logged and tried again later (the
+        WAL only grows meanwhile)."""
         try:
             if db is None:
-                db = sqlite3.connect(self.store.path, isolation_level=None, check_same_thread=False)
-            db.execute("PRAGMA wal_checkpoint(PASSIVE)").fetchall()
+                db = sqlite3.connect(
+                    self.store.path, isolation_level=None, check_same_thread=False, timeout=RESTART_WAIT
+                )
+            # The passive pass copies the bulk without locking anyone out; the restart then copies only
+            # what came meanwhile while it holds the write lock.
+            checkpoint(db, "PASSIVE")
+            if restart:
+                checkpoint(db, "RESTART")  # not all done: a reader stayed; the next fsync tries again
             self._since_checkpoint = 0
         except sqlite3.Error as exc:
             log.warning("%s: checkpoint failed, tried again later: %s", self.store.path, exc)

@@ -42,9 +42,10 @@ returns: what the server acknowledges survives a power loss, not only a crash of
 opens its store with ``group_commit=True`` instead: a write returns once SQLite has written it to the WAL
 file (``synchronous=NORMAL``: no fsync in the event loop), ``commits`` counts the writes so far, and
 ``server.durability.GroupCommit`` fsyncs the WAL in a thread of its own, one fsync for every write made
-meanwhile, and checkpoints it there; the server sends nothing (no reply, no broadcast) until the writes made
+meanwhile, and checkpoints it there (keeping it near ``WAL_LIMIT`` bytes); the server sends nothing (no reply, no broadcast) until the writes made
 before it was queued are on disk. A failed fsync makes the store ``broken``: every later write raises
-``StoreUnavailable``.
+``StoreUnavailable``. Opening for writing and ``close`` empty the WAL (a ``TRUNCATE`` checkpoint): a large
+log left by a crash does not stay on disk.
 
 One writer: ``Store(path)`` takes an exclusive ``flock`` on ``REALPATH.lock`` (created next to the store's
 real file, holding the owner's pid, removed by ``close``) and one on the store file itself (the same file
@@ -74,6 +75,9 @@ from typing import Any
 
 SCHEMA_VERSION = 1
 ROOM_STATUSES = ("waiting", "playing", "over", "closed")
+#: Bytes the WAL file is cut back to when SQLite starts it over (``PRAGMA journal_size_limit``): a log that
+#: grew in a burst does not keep its size on disk. ``GroupCommit`` starts the log over once it passes this.
+WAL_LIMIT = 4 << 20
 
 _SCHEMA = """
 CREATE TABLE IF NOT EXISTS meta(key TEXT PRIMARY KEY, value TEXT NOT NULL);
@@ -242,6 +246,7 @@ class Store:
             raise StoreError(f"{self.path}: not a barbu store (damaged: {check[0] if check else '?'})")
         try:
             db.execute("PRAGMA journal_mode=WAL")
+            db.execute(f"PRAGMA journal_size_limit={WAL_LIMIT}")
             if self.group_commit:  # GroupCommit fsyncs and checkpoints, outside the event loop
                 db.execute("PRAGMA synchronous=NORMAL")
                 db.execute("PRAGMA wal_autocheckpoint=0")
@@ -262,6 +267,9 @@ class Store:
                     "ALTER TABLE players ADD COLUMN prev TEXT"
                 )  # a store from before rotation was safe
             db.execute("CREATE INDEX IF NOT EXISTS players_prev ON players(prev)")
+            # A log left by a crash (kill -9, power cut) is folded in and emptied before anything is served:
+            # SQLite would otherwise write on after its end and never give its space back.
+            checkpoint(db)
         except sqlite3.Error as exc:
             raise unwritable(self.path, exc) from None
 
@@ -286,8 +294,13 @@ class Store:
             db.close()
 
     def close(self) -> None:
-        """Close the file (a checkpoint folds the WAL back into it) and release the lock."""
+        """Close the file (a checkpoint folds the WAL back into it and empties it) and release the lock."""
         try:
+            if not self.readonly and self.broken is None:
+                # SQLite's own checkpoint on close leaves the WAL as it is while a reader (``barbu matches``)
+                # has the file open; this one empties it all the same once the reader is done.
+                with contextlib.suppress(sqlite3.Error):
+                    checkpoint(self._db)
             self._db.close()
         finally:
             self._unlock()
@@ -663,6 +676,22 @@ class Store:
             (day, game),
         ).fetchall()
         return [{"player": p, "room": r, "won": bool(w), "score": s, "moves": m} for p, r, w, s, m in rows]
+
+
+def checkpoint(db: sqlite3.Connection, mode: str = "TRUNCATE") -> bool:
+    """Fold the WAL into the store file on connection ``db`` (``PRAGMA wal_checkpoint(MODE)``) and fsync the
+    file; returns whether every page of the log was copied (False: a reader or, but for ``PASSIVE``, the
+    writer held part of it past ``db``'s busy timeout: the rest waits for a later checkpoint).
+
+    ``mode``: ``PASSIVE`` copies what it can and never waits; ``RESTART`` also waits for the writer and the
+    readers so that the next write starts the log over (which ``journal_size_limit`` then cuts back to
+    ``WAL_LIMIT``); ``TRUNCATE`` as ``RESTART``, and cuts the log to 0 bytes at once.
+
+    Raises:
+        sqlite3.Error: the checkpoint could not write.
+    """
+    row = db.execute(f"PRAGMA wal_checkpoint({mode})").fetchone()
+    return row is not None and row[0] == 0
 
 
 #: SQLite's primary result codes of a write the disk or the system refused (``sqlite_errorcode & 0xff``):

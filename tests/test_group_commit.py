@@ -26,7 +26,8 @@ from client import Connection
 from server import ServerConfig
 from server.app import run_server
 from server.durability import GroupCommit
-from server.store import Store, StoreError
+from server.store import WAL_LIMIT, Store, StoreError
+from tests.test_store_faults import Serve
 
 ROOT = Path(__file__).resolve().parent.parent
 LINE = re.compile(r"^(\d+) +(\d+\.\d+) (?:<\.\.\. )?(\w+)(?: resumed>|\()(.*)$")
@@ -167,3 +168,66 @@ async def test_a_failed_fsync_closes_the_waiting_connections_and_stops_the_serve
     os.close(other)
     gc.unfreeze()
     gc.set_threshold(*thresholds)
+
+
+def _wal(db: Path) -> Path:
+    return Path(os.path.realpath(db) + "-wal")
+
+
+async def test_sustained_writes_keep_the_wal_file_near_its_limit(tmp_path: Path) -> None:
+    """Thousands of actions, each waited for as the server waits before its reply: the WAL file on disk
+    stays near ``WAL_LIMIT`` (a passive checkpoint alone grew it by every action: 60 MB for these) and
+    everything written is in the store."""
+    db = tmp_path / "barbu.sqlite3"
+    store = Store(db, group_commit=True)
+    durable = GroupCommit(store)
+    durable.start()
+    room = store.create_room("barbu", "busy", {"seed": 1})
+    largest = 0
+    actions = 6000  # about 7 KB of log each: ten times WAL_LIMIT
+    try:
+        for seq in range(1, actions + 1):
+            store.append_action(room, seq, seq % 4, {"type": "card", "card": "QS", "pad": "x" * 40})
+            if seq % 10 == 0:  # a few writes share each fsync, as a busy server's do
+                await durable.wait(store.commits)
+            largest = max(largest, _wal(db).stat().st_size)
+    finally:
+        await durable.close()
+    assert largest <= WAL_LIMIT + (1 << 20), f"the WAL grew to {largest} bytes"
+    assert [a.seq for a in store.actions(room)] == list(range(1, actions + 1))
+    store.close()
+    assert not _wal(db).exists() or _wal(db).stat().st_size == 0, "a clean close leaves an empty log"
+
+
+def test_a_restart_empties_a_large_log_left_by_a_kill(tmp_path: Path) -> None:
+    """A server killed (-9) with a large WAL: ``barbu serve`` on the same file folds it in and empties it
+    before it listens (its own first writes start it again), and nothing written is lost."""
+    db = tmp_path / "barbu.sqlite3"
+    writer = (
+        "import os, signal, sys\n"
+        "from server.store import Store\n"
+        "store = Store(sys.argv[1], group_commit=True)\n"  # no GroupCommit: nothing checkpoints
+        "room = store.create_room('barbu', 'left', {'seed': 1})\n"
+        "with store.transaction():\n"
+        "    for seq in range(1, 3001):\n"
+        "        store.append_action(room, seq, seq % 4, {'pad': 'x' * 2000})\n"
+        "for seq in range(3001, 3201):\n"
+        "    store.append_action(room, seq, seq % 4, {'pad': 'x' * 2000})\n"
+        "os.kill(os.getpid(), signal.SIGKILL)\n"
+    )
+    killed = subprocess.run([sys.executable, "-c", writer, str(db)], cwd=ROOT, timeout=120)
+    assert killed.returncode == -signal.SIGKILL
+    left = _wal(db).stat().st_size
+    assert left > 2 * WAL_LIMIT, f"the test's log is only {left} bytes"
+    server = Serve(db, "--log-level", "WARNING")
+    try:
+        now = _wal(db).stat().st_size  # what the server wrote since (its start-up's few pages)
+        assert now < 1 << 20, f"the restarted server kept the old log: {left} -> {now} bytes"
+    finally:
+        server.kill()
+    store = Store(db, readonly=True)
+    try:
+        [room] = store.rooms()
+        assert [a.seq for a in store.actions(room.id)] == list(range(1, 3201))
+    finally:
+        store.close()
