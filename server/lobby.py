@@ -79,6 +79,10 @@ SERVER_NAME = "barbu-server/0.1"
 #: Addresses whose wrong passwords are remembered at most (the forgotten ones are those with none lately).
 MAX_GUARDED_ADDRESSES = 10_000
 ROOM_KINDS: dict[str, type[Room]] = {BarbuTable.kind: BarbuTable, SolitaireRoom.kind: SolitaireRoom}
+#: Seconds between two deletions of the players whose tokens expired (``Lobby.forget_players``), and how
+#: many one statement deletes at most (a store with a backlog of them does not stall everyone at once).
+FORGET_EVERY = 3600.0
+FORGET_BATCH = 500
 #: Seconds a cached lobby listing is used at most, changed or not: it also holds what time alone changes
 #: (an empty table expiring, a finished day's deal showing its seed, the day's results tables).
 LISTING_MAX_AGE = 5.0
@@ -636,12 +640,35 @@ class Lobby:
             log.info("finished %d solitaire rooms idle for %g s", expired, self.config.solitaire_idle)
         return expired
 
+    async def forget_players(self) -> int:
+        """Delete from the store the players whose resume tokens stopped working (unused for
+        ``config.token_ttl`` seconds, or revoked) and who hold nothing (``Store.forget_players``), a batch
+        at a time between other work; returns how many. A store that cannot write now keeps them until the
+        next call."""
+        forgotten = 0
+        try:
+            while (batch := self.store.forget_players(self.config.token_ttl, FORGET_BATCH)) > 0:
+                forgotten += batch
+                await asyncio.sleep(0)  # a backlog of thousands is deleted in turn with everyone's requests
+        except StoreUnavailable as exc:
+            log.warning("players whose tokens expired are kept for now: %s", exc)
+        if forgotten:
+            log.info("forgot %d players whose tokens expired", forgotten)
+        return forgotten
+
     async def run_expiry(self) -> None:
-        """Call ``expire_idle`` every tenth of ``config.solitaire_idle`` (at most every minute) until
-        cancelled."""
+        """Until cancelled: ``forget_players`` at once (the server starts) and then every ``FORGET_EVERY``
+        seconds (or every ``config.token_ttl``, when shorter), and ``expire_idle`` every tenth of
+        ``config.solitaire_idle`` (at most every minute; more often when forgetting is due sooner)."""
+        forget_every = min(FORGET_EVERY, self.config.token_ttl)
+        await self.forget_players()
+        forgotten = time.monotonic()
         while True:
-            await asyncio.sleep(min(60.0, self.config.solitaire_idle / 10))
+            await asyncio.sleep(min(60.0, self.config.solitaire_idle / 10, forget_every))
             await self.expire_idle()
+            if time.monotonic() - forgotten >= forget_every:
+                await self.forget_players()
+                forgotten = time.monotonic()
 
     def _listed(self, listing: Listing, player: str) -> list[dict[str, Any]]:
         """The summaries a lobby listing shows ``player``: rooms where they hold a seat first, then the

@@ -3,7 +3,8 @@
 One file, WAL mode, stdlib ``sqlite3``; the server owns one ``Store`` and uses it from its event-loop thread
 only. Schema (version 1):
 
-- ``players(name, token, created, used, prev)``: one row per player name; ``token`` is the newest resume
+- ``players(name, token, created, used, prev)``: one row per player name (deleted once their tokens
+  stopped working and they hold nothing: ``forget_players``); ``token`` is the newest resume
   token, ``used`` when it was handed out (a ``login`` or ``resume``; 0 when revoked: see ``revoke_tokens``),
   ``prev`` the token a ``resume`` replaced while ``token`` has not been used yet (NULL after a ``login``):
   it still works, so a player whose connection or server dropped before the new token reached them is not
@@ -267,6 +268,7 @@ class Store:
                     "ALTER TABLE players ADD COLUMN prev TEXT"
                 )  # a store from before rotation was safe
             db.execute("CREATE INDEX IF NOT EXISTS players_prev ON players(prev)")
+            db.execute("CREATE INDEX IF NOT EXISTS players_used ON players(used)")  # forget_players
             # A log left by a crash (kill -9, power cut) is folded in and emptied before anything is served:
             # SQLite would otherwise write on after its end and never give its space back.
             checkpoint(db)
@@ -330,7 +332,7 @@ class Store:
 
     # Writing ------------------------------------------------------------------------------------------
 
-    def _write(self, sql: str, params: tuple[Any, ...] = ()) -> sqlite3.Cursor:
+    def _write(self, sql: str, params: tuple[Any, ...] | dict[str, Any] = ()) -> sqlite3.Cursor:
         """Execute one writing statement.
 
         Raises:
@@ -453,6 +455,27 @@ class Store:
     def revoke_tokens(self) -> None:
         """Make every resume token stop working (the server password changed)."""
         self._write("UPDATE players SET used=0")
+
+    def forget_players(self, max_age: float, limit: int = 1000) -> int:
+        """Delete up to ``limit`` players whose tokens stopped working (handed out more than ``max_age``
+        seconds ago, or revoked) and who hold nothing: no seat at a waiting or playing table, no open
+        solitaire room, no unfinished table they host. Returns how many were deleted (``limit``: call again
+        for more). Nothing else refers to a player's row: records, results and chat keep the name as
+        text, so a forgotten name is only free for a new ``login``.
+
+        Raises:
+            StoreUnavailable: the store cannot write; nobody was deleted.
+        """
+        cursor = self._write(
+            "DELETE FROM players WHERE rowid IN (SELECT rowid FROM players WHERE used<:oldest"
+            " AND name NOT IN (SELECT seat.value FROM rooms, json_each(rooms.players) AS seat"
+            "  WHERE rooms.status IN ('waiting', 'playing') AND seat.value IS NOT NULL)"
+            " AND name NOT IN (SELECT json_extract(config, '$.host') FROM rooms"
+            "  WHERE status IN ('waiting', 'playing') AND json_extract(config, '$.host') IS NOT NULL)"
+            " LIMIT :limit)",
+            {"oldest": time.time() - max_age, "limit": limit},
+        )
+        return cursor.rowcount
 
     def token_for_player(self, name: str) -> str | None:
         """The current resume token of player ``name``, or None if the name never logged in."""

@@ -6,6 +6,8 @@ look alike across scripts are refused."""
 from __future__ import annotations
 
 import asyncio
+import contextlib
+import sqlite3
 import time
 from pathlib import Path
 from typing import Any
@@ -19,8 +21,8 @@ from client.bot import come_back
 from server import BarbuServer
 from server.lookalike import skeleton
 from server.store import Store
-from tests.conftest import Connect, StartServer, four_at_table, until_dropped
-from tests.test_store_faults import Serve
+from tests.conftest import Connect, StartServer, four_at_table, until, until_dropped
+from tests.test_store_faults import Serve, _all_but_the_last_action
 
 
 async def test_resume_hands_out_a_fresh_token_and_the_old_one_stops_working(
@@ -290,3 +292,48 @@ async def test_a_resume_reply_lost_to_a_drop_or_a_kill_locks_nobody_out(tmp_path
         assert reply is not None and reply["type"] == "logged-in"
     finally:
         server.kill()
+
+
+def _players(db: Path) -> set[str]:
+    with contextlib.closing(sqlite3.connect(db)) as raw:
+        return {str(name) for (name,) in raw.execute("SELECT name FROM players")}
+
+
+async def test_players_whose_tokens_expired_are_forgotten_unless_they_hold_something(
+    start_server: StartServer, connect: Connect, tmp_path: Path
+) -> None:
+    """Throwaway names leave the store once their tokens expire; a seat at a waiting table, a table hosted
+    and an open solitaire room keep their players' rows, a finished solitaire game does not."""
+    db = tmp_path / "barbu.sqlite3"
+    server = await start_server(token_ttl=0.5)
+    alice, carol, bob, erin = [await connect(server, name) for name in ("alice", "carol", "bob", "erin")]
+    await alice.sit(await alice.create_table("waiting"), "N")
+    await carol.create_table("hosted")
+    await bob.open_solitaire("forty-thieves", seed=3)
+    finished = await erin.open_solitaire("forty-thieves", seed=4)
+    assert finished.view is not None
+    await erin.move(finished.room, finished.view["legal"][0])
+    await erin.resign(finished.room)
+    for number in range(30):
+        await (await connect(server, f"throwaway{number}")).close()
+    assert len(_players(db)) == 34
+    kept = {"alice", "carol", "bob"}
+    await until(lambda: _players(db) == kept, "the players holding nothing to be forgotten", 20)
+    assert (await connect(server, "throwaway0")).token is not None  # a forgotten name is free again
+
+
+async def test_a_start_forgets_the_players_whose_tokens_expired_while_it_was_stopped(
+    start_server: StartServer, tmp_path: Path
+) -> None:
+    db = tmp_path / "barbu.sqlite3"
+    _, tokens, _ = _all_but_the_last_action(db)  # four players seated at a table in play
+    store = Store(db)
+    for number in range(20):
+        store.issue_token(f"throwaway{number}")
+    store.close()
+    with contextlib.closing(sqlite3.connect(db)) as raw, raw:
+        raw.execute("UPDATE players SET used=used-7200")  # two hours ago, unused since
+    server = await start_server(token_ttl=3600.0)  # its hourly round is an hour away: this is the start's
+    assert server.store is not None
+    seated = {f"p-{seat}" for seat in tokens}
+    await until(lambda: _players(db) == seated, "the start to forget the throwaway names")
