@@ -505,15 +505,17 @@ class BarbuTable(Room):
         return True
 
     def keep_chat(self, lines: list[dict[str, str]]) -> None:
-        """Add chat ``lines`` (``{"name", "text"}``, oldest first) to the table's last ``CHAT_HISTORY``, here
-        and in the store (they come back after a restart). A store that cannot write does not silence the
-        table: the lines are kept in memory and said, and a warning is logged."""
-        for line in lines:
-            self.chat.append(line)
-            try:
+        """Add chat ``lines`` (``{"name", "text"}``, oldest first) to the table's last ``CHAT_HISTORY``, in
+        the store (they come back after a restart) and then here: all of them or none.
+
+        Raises:
+            StoreUnavailable: the store cannot write: nothing was kept (a line said meanwhile, kept in memory
+                only, would be acknowledged and then lost to a restart).
+        """
+        with self.store.transaction():
+            for line in lines:
                 self.store.add_chat(self.store_id, line["name"], line["text"], CHAT_HISTORY)
-            except StoreUnavailable as exc:
-                log.warning("table %s: a chat line is not in the store: %s", self.room_id, exc)
+        self.chat.extend(lines)
 
     async def handle(self, peer: Peer, request: Message) -> None:
         """``act``, ``chat``, ``add-bot``, ``remove-bot``, ``remove-player`` and ``snapshot`` requests.
@@ -522,14 +524,16 @@ class BarbuTable(Room):
             ProtocolError: ``not-started``, ``room-over``, ``not-seated``, ``not-your-seat``, ``illegal``
                 (with the engine's rule), ``seat-taken``, ``not-host``, ``bad-message``; the table is
                 unchanged.
+            StoreUnavailable: the store cannot write the action, the seat or the chat line; the table is
+                unchanged and nobody was told anything.
         """
         if isinstance(request, Act):
             await self._act(peer, request)
         elif isinstance(request, Chat):
             if peer not in self.spectators and self._seat_of_peer(peer) is None:
                 raise ProtocolError("not-seated", "sit or watch at this table to chat", field="room")
+            self.keep_chat([{"name": _player(peer), "text": request.text}])  # before anyone hears it
             frame = encode_frame(ChatPush(room=self.room_id, name=_player(peer), text=request.text).to_wire())
-            self.keep_chat([{"name": _player(peer), "text": request.text}])
             peer.send(Ok(id=request.id))
             for member in self._members():
                 member.send_frame(frame)

@@ -26,7 +26,7 @@ from client.bot import come_back
 from engine.barbu import Action, Match, Variants, action_to_wire
 from engine.cards import SEATS
 from engine.solitaire import new_game
-from protocol import Players, Snapshot, Turn
+from protocol import ChatPush, Players, Snapshot, Turn
 from server import BarbuServer
 from server.barbu_table import BarbuTable
 from server.store import Store
@@ -197,6 +197,50 @@ async def test_a_store_that_cannot_write_changes_no_room_and_play_resumes(
     capsys.readouterr()
     assert barbu(["export", "--db", str(db), game.room]) == 0
     assert json.loads(capsys.readouterr().out)["format"] == "solitaire/1"
+
+
+async def test_a_chat_line_the_store_cannot_keep_is_refused_and_nobody_hears_it(
+    tmp_path: Path, serve: list[Serve]
+) -> None:
+    """A chat line said while the store cannot write gets ``store-unavailable``: no ``chat`` push, not in
+    the table's history, and after a kill -9 and a restart the history is what was acknowledged."""
+    db = tmp_path / "barbu.sqlite3"
+    first = Serve(db, "--bot-delay", "0.4", "--log-level", "WARNING")
+    serve.append(first)
+    ann = await Connection.connect(first.url, timeout=20)
+    wes = await Connection.connect(first.url, timeout=20)
+    try:
+        await ann.login("ann")
+        await wes.login("wes")
+        table = await ann.create_table("talky")
+        await ann.sit(table, "N")
+        for seat in "ESW":
+            await ann.add_bot(table, seat, "random")  # a match in play: the table is restored after the kill
+        await wes.watch(table)
+        await ann.chat(table, "before")
+        first.limit_file_size(1)
+        await _refused(ann.chat(table, "lost"), "store-unavailable")
+        assert [line["text"] for line in (await wes.snapshot(table)).chat] == ["before"]
+        first.limit_file_size(None)
+        await ann.chat(table, "after")
+        heard: list[str] = []
+        while len(heard) < 2:  # wes hears what was kept, in order, and nothing else
+            push = await wes.next_push(20)
+            if isinstance(push, ChatPush):
+                heard.append(push.text)
+        assert heard == ["before", "after"]
+    finally:
+        await ann.close()
+        await wes.close()
+    first.kill()
+    second = Serve(db, "--log-level", "WARNING")
+    serve.append(second)
+    watcher = await Connection.connect(second.url, timeout=20)
+    try:
+        await watcher.login("wes")
+        assert [line["text"] for line in (await watcher.watch(table)).chat] == ["before", "after"]
+    finally:
+        await watcher.close()
 
 
 # In-process: the server's own SQLite connection refuses writes (``PRAGMA query_only``), as a full disk does.
