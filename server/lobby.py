@@ -490,11 +490,12 @@ class Lobby:
                 await asyncio.sleep(self.config.bad_password_delay)
                 raise ProtocolError("bad-token", "unknown or outdated resume token", field="token")
             name, token = rotated  # the token sent works on until the fresh one is used (a lost reply)
-            old = self.online.get(name)
-            if old is not None:
+            # The player's other connection is closed in order: what it was already answered (an ``ok`` of
+            # an action stored, its own ``logged-in``) still reaches it first. Another resume may come in
+            # while its seats are handed back: it is taken over in turn.
+            while (old := self.online.get(name)) is not None and old is not peer:
+                old.end(1000, "resumed on another connection")
                 await self.disconnected(old)
-                old.closed = True
-                asyncio.get_running_loop().create_task(old.ws.close(1000, "resumed on another connection"))
         peer.player = name
         self.online[name] = peer
         seated = [room for room in self.rooms.values() if room.holds_seat(name)]

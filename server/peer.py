@@ -32,6 +32,9 @@ if TYPE_CHECKING:
     from server.room import Room
 
 log = logging.getLogger(__name__)
+#: Seconds an ended connection (``Peer.end``) has to take the frames queued before its close; then it is
+#: closed all the same, what is left unsent: a client that stopped reading holds no task for long.
+END_WITHIN = 5.0
 
 
 class Peer:
@@ -76,6 +79,7 @@ class Peer:
         # Each frame (or close) with the store's commit count when it was queued (``durable``).
         self._queue: asyncio.Queue[tuple[int, bytes | str | tuple[int, str] | None]] = asyncio.Queue()
         self._writer = asyncio.get_running_loop().create_task(self._write())
+        self._closing: asyncio.Task[None] | None = None  # the close of an end that ran out of time
         self._chats: EventWindow | None = None
         self.failed_logins = 0
 
@@ -123,8 +127,7 @@ class Peer:
                 self._queued_bytes,
             )
             self._drop_queue()
-            self.closed = True
-            self._queue.put_nowait((self._mark(), (1008, "too slow: backlog full")))
+            self.end(1008, "too slow: backlog full")
             return
         self._queued_bytes += len(frame)
         self._queue.put_nowait((self._mark(), frame))
@@ -133,11 +136,28 @@ class Peer:
         return 0 if self._durable is None else self._durable.store.commits
 
     def end(self, code: int, reason: str) -> None:
-        """Close the connection with ``code`` and ``reason`` once the frames already queued are sent; nothing
-        queued later is sent."""
+        """Close the connection with ``code`` and ``reason`` once the frames already queued are sent (each
+        after the store writes it tells of are on disk); nothing queued later is sent. Not done within
+        ``END_WITHIN`` seconds (a client not reading, a slow disk), it closes then, the rest unsent."""
         if not self.closed:
             self.closed = True
             self._queue.put_nowait((self._mark(), (code, reason)))
+            asyncio.get_running_loop().call_later(END_WITHIN, self._end_now, code, reason)
+
+    def _end_now(self, code: int, reason: str) -> None:
+        if self._writer.done():
+            return
+        self._writer.cancel()
+        self._drop_queue()
+        self._closing = asyncio.get_running_loop().create_task(self._close_within(code, reason))
+
+    async def _close_within(self, code: int, reason: str) -> None:
+        """The closing handshake, bounded: a client that reads nothing has its TCP connection cut."""
+        try:
+            async with asyncio.timeout(END_WITHIN):
+                await self.ws.close(code, reason)
+        except TimeoutError:
+            self.ws.transport.abort()
 
     def _drop_queue(self) -> None:
         while not self._queue.empty():
@@ -174,6 +194,5 @@ class Peer:
         """Stop the writer after the frames already queued (the WebSocket itself is closed by its handler)."""
         self.closed = True
         self._queue.put_nowait((0, None))
-        with contextlib.suppress(TimeoutError):
-            async with asyncio.timeout(1.0):
-                await self._writer
+        await asyncio.wait([self._writer], timeout=1.0)  # the writer may have been cancelled: _end_now
+        self._writer.cancel()

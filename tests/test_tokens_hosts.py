@@ -16,13 +16,13 @@ import msgpack
 import pytest
 import websockets
 
-from client import Connection, ServerError
+from client import Connection, ConnectionLost, ServerError
 from client.bot import come_back
 from server import BarbuServer
 from server.lookalike import skeleton
 from server.store import Store
 from tests.conftest import Connect, StartServer, four_at_table, until, until_dropped
-from tests.test_store_faults import Serve, _all_but_the_last_action
+from tests.test_store_faults import Serve, _all_but_the_last_action, _my_turn
 
 
 async def test_resume_hands_out_a_fresh_token_and_the_old_one_stops_working(
@@ -337,3 +337,88 @@ async def test_a_start_forgets_the_players_whose_tokens_expired_while_it_was_sto
     assert server.store is not None
     seated = {f"p-{seat}" for seat in tokens}
     await until(lambda: _players(db) == seated, "the start to forget the throwaway names")
+
+
+async def _greeted(url: str) -> websockets.ClientConnection:
+    """A raw WebSocket to ``url`` that has said ``hello``."""
+    ws = await websockets.connect(url, compression=None, proxy=None)
+    await ws.send(msgpack.packb({"type": "hello", "id": 1, "version": 1, "client": "raw"}))
+    await asyncio.wait_for(ws.recv(), 20)
+    return ws
+
+
+async def _next(ws: websockets.ClientConnection) -> dict[str, Any] | None:
+    """The next message ``ws`` receives (20 s at most), or None once it is closed."""
+    try:
+        message: dict[str, Any] = msgpack.unpackb(await asyncio.wait_for(ws.recv(), 20))
+    except websockets.ConnectionClosed:
+        return None
+    return message
+
+
+async def _ask(ws: websockets.ClientConnection, request: dict[str, Any]) -> dict[str, Any] | None:
+    """Send ``request`` on ``ws`` and return the next message, or None when ``ws`` is (or gets) closed."""
+    try:
+        await ws.send(msgpack.packb(request))
+    except websockets.ConnectionClosed:
+        return None
+    return await _next(ws)
+
+
+async def test_two_resumes_at_once_each_get_their_reply_and_one_a_clear_close(
+    server: BarbuServer, connect: Connect
+) -> None:
+    alice = await connect(server, "alice")
+    token = alice.token
+    await alice.close()
+    await until_dropped(server, "alice")
+    both = [await _greeted(server.url), await _greeted(server.url)]
+    try:
+        resume = msgpack.packb({"type": "resume", "id": 2, "token": token})
+        await asyncio.gather(*(ws.send(resume) for ws in both))
+        replies = [await _next(ws) for ws in both]
+        assert [(r or {}).get("type") for r in replies] == ["logged-in", "logged-in"], replies
+        # The one taken over is told so in its close; the other plays on.
+        after = [await _ask(ws, {"type": "list-games", "id": 3}) for ws in both]
+        [closed] = [ws for ws, reply in zip(both, after, strict=True) if reply is None]
+        assert closed.protocol.close_rcvd is not None
+        assert (closed.protocol.close_rcvd.code, closed.protocol.close_rcvd.reason) == (
+            1000,
+            "resumed on another connection",
+        )
+        assert [r["type"] for r in after if r is not None] == ["games"]
+    finally:
+        for ws in both:
+            ws.transport.abort()
+
+
+async def test_an_action_acknowledged_before_a_takeover_reaches_the_old_connection(
+    start_server: StartServer, connect: Connect
+) -> None:
+    """``act`` on one connection and, at once, ``resume`` on another: the action is stored only if the old
+    connection hears its ``ok`` before its close, never stored and its ``ok`` dropped."""
+    server = await start_server(bot_delay=0.05)
+    assert server.store is not None
+    for attempt in range(5):  # a few rounds: which of the two the server reads first varies
+        alice = await connect(server, f"alice{attempt}")
+        room = await alice.create_table(f"takeover{attempt}")
+        await alice.sit(room, "N")
+        for seat in "ESW":
+            await alice.add_bot(room, seat, "random")
+        turn = await _my_turn(alice)
+        other = await _greeted(server.url)
+        try:
+            acting = asyncio.ensure_future(alice.act(room, "N", turn.view["legal"][0]))
+            await asyncio.sleep(0)  # the act is on its way
+            await other.send(msgpack.packb({"type": "resume", "id": 2, "token": alice.token}))
+            try:
+                await acting
+                acknowledged = True
+            except ConnectionLost:
+                acknowledged = False
+            reply = await _next(other)
+            assert reply is not None and reply["type"] == "logged-in", reply
+            stored = any(a.seq == turn.seq + 1 and a.seat == 0 for a in server.store.actions(int(room)))
+            assert stored == acknowledged, f"stored {stored}, acknowledged {acknowledged}"
+        finally:
+            other.transport.abort()
