@@ -84,6 +84,9 @@ BOT_PREFIX = "bot:"
 SPECTATOR_PUSH_DELAY = 0.25
 #: Automatic moves and writes put off because the store cannot write are logged once a second at most.
 _store_waits = Throttle(1.0)
+#: Bot decisions the worker pool failed (a policy that always runs past its time) are logged once a second
+#: at most: they come at every decision of every such table.
+_bot_failures = Throttle(1.0)
 
 
 def _store_wait(what: str, room: str, delay: float, exc: StoreUnavailable) -> None:
@@ -845,14 +848,17 @@ class BarbuTable(Room):
                     budget + ANSWER_MARGIN,
                 )
             except Exception as exc:  # the pool's WorkerError, or the job's own failure: play on without it
-                log.warning(
-                    "table %s: %s for seat %d failed (%r); %s decides",
-                    self.room_id,
-                    name,
-                    index,
-                    exc,
-                    FALLBACK_POLICY,
-                )
+                held = _bot_failures.ready()
+                if held is not None:
+                    log.warning(
+                        "table %s: %s for seat %d failed (%r); %s decides (%d more since the last line)",
+                        self.room_id,
+                        name,
+                        index,
+                        exc,
+                        FALLBACK_POLICY,
+                        held,
+                    )
         # It thought from the start of its turn (see _drive); the move still comes bot_delay after it.
         rest = self.config.bot_delay - (loop.time() - started)
         if rest > 0:

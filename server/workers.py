@@ -57,7 +57,12 @@ from multiprocessing.connection import Connection
 from multiprocessing.process import BaseProcess
 from typing import Any, TypeVar, cast
 
+from server.ratelimit import Throttle
+
 log = logging.getLogger(__name__)
+#: Workers killed for a job past its budget are logged once a second at most: a table whose bot policy
+#: always runs over does so at every decision.
+_overruns = Throttle(1.0)
 
 T = TypeVar("T")
 
@@ -322,7 +327,14 @@ class WorkerPool:
             return "error", WorkerError(f"the job could not be handed to a worker: {exc!r}")
         job.started = loop.time()
         if not await _readable(conn, job.budget + self.grace):
-            log.warning("a job of %s ran past its %.1f s budget: killing its worker", job.owner, job.budget)
+            held = _overruns.ready()
+            if held is not None:
+                log.warning(
+                    "a job of %s ran past its %.1f s budget: killing its worker (%d more since the last line)",
+                    job.owner,
+                    job.budget,
+                    held,
+                )
             await self._stop_process(worker, politely=False)
             return "error", WorkerTimeout(f"the job ran past its budget of {job.budget:g} s")
         try:

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import logging
 import time
 from typing import Any
 
@@ -17,6 +18,7 @@ from protocol import EventPush
 from server import BarbuServer
 from server.barbu_table import BarbuTable
 from server.bot_moves import ANSWER_MARGIN, search_action, worker_budget
+from server.ratelimit import Throttle
 from server.workers import unavailable
 from tests.conftest import Connect, StartServer, until
 from tests.worker_jobs import nap
@@ -140,3 +142,30 @@ async def test_a_bot_whose_answer_waits_in_the_queue_too_long_plays_heuristic(
     hog.cancel()
     with contextlib.suppress(asyncio.CancelledError):
         await hog
+
+
+async def test_a_policy_that_always_runs_over_is_not_logged_at_every_decision(
+    start_server: StartServer,
+    connect: Connect,
+    caplog: pytest.LogCaptureFixture,
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """Every decision of ``search:playouts=1000000`` runs past the time cap (its worker killed, a heuristic
+    deciding): the two warnings are throttled like the store's, not written at every decision."""
+    # A minute between lines (one second in the server): all the decisions below fall in one interval.
+    monkeypatch.setattr("server.barbu_table._bot_failures", Throttle(60.0))
+    monkeypatch.setattr("server.workers._overruns", Throttle(60.0))
+    running = await start_server(max_bot_time=0.2, workers=1)
+    assert running.lobby is not None
+    host = await connect(running, "host")
+    room = await host.create_table("overrun", bot_policy="search:playouts=1000000")
+    table = running.lobby.rooms[room]
+    assert isinstance(table, BarbuTable)
+    caplog.set_level(logging.WARNING)
+    for seat in "NESW":
+        await host.add_bot(room, seat)
+    # The first decisions (a contract, then doubles) are never forced: each one goes to the worker and fails.
+    await until(lambda: table.seq >= 3, "three bot decisions", 60)
+    decided = [r for r in caplog.records if "heuristic decides" in r.getMessage()]
+    killed = [r for r in caplog.records if "killing its worker" in r.getMessage()]
+    assert len(decided) == 1 and len(killed) <= 1, [r.getMessage() for r in caplog.records]
