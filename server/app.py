@@ -4,7 +4,8 @@ files (``server.static``), and clean shutdown.
 The server owns one worker pool for CPU-heavy work (``server.workers``), started with it and closed after
 the connections. ``BarbuServer`` is an async context manager (tests start one on port 0); ``run_server``
 runs one until SIGINT or SIGTERM. WebSocket settings: compression off (frames are small msgpack), keepalive pings,
-``max_size`` from the config (larger messages close the connection with 1009). Connections beyond
+``max_size`` from the config (larger messages close the connection with 1009, as do messages in more than
+``websockets``' 4,096 fragments: its ``MAX_FRAGMENTS``, docs/protocol.md). Connections beyond
 ``max_connections`` in all, or ``max_connections_per_address`` from one address, are refused with HTTP 503
 before the upgrade (``over_capacity``); a listener out of file descriptors (EMFILE) is logged once a second
 at most. Unfinished solitaire rooms idle for ``solitaire_idle`` are finished in the background.

@@ -1,14 +1,18 @@
 """Rooms and connections have limits one person cannot use up: solitaire rooms counted apart from Barbu
 tables (also after a restart), idle solitaire rooms finished, abandoned rooms neither kept by a connection nor
-left in the store, and connection caps answered with HTTP 503 before the upgrade."""
+left in the store, connection caps answered with HTTP 503 before the upgrade, and a message in too many
+WebSocket fragments closed as the protocol document says."""
 
 from __future__ import annotations
 
 import asyncio
+import json
+from pathlib import Path
 
 import msgpack
 import pytest
 import websockets
+from websockets.asyncio.messages import MAX_FRAGMENTS
 from websockets.exceptions import InvalidStatus
 
 from client import ServerError
@@ -16,6 +20,8 @@ from server import BarbuServer
 from server.addresses import address_group, forwarded_client
 from server.solitaire_room import SolitaireRoom
 from tests.conftest import Connect, StartServer, until
+
+ROOT = Path(__file__).resolve().parent.parent
 
 
 async def test_a_solitaire_flood_leaves_barbu_tables_free_also_after_a_restart(
@@ -225,3 +231,29 @@ async def test_behind_a_trusted_proxy_each_player_has_the_caps_of_their_own_addr
     for ws in [*first, *second, direct]:
         await ws.close()
     await until(lambda: server.connections.total == 0, "the closes")
+
+
+async def _hello_in(fragments: int, server: BarbuServer) -> websockets.ClientConnection:
+    """A connection that sent a JSON ``hello`` split into ``fragments`` WebSocket frames (the message
+    padded with spaces to one character a frame)."""
+    hello = '{"type": "hello", "id": 1, "version": 1, "client": "t"}'
+    text = hello + " " * (fragments - len(hello))
+    ws = await websockets.connect(server.url, compression=None, proxy=None)
+    await ws.send(iter(text))  # one fragment per character
+    return ws
+
+
+async def test_a_message_in_too_many_fragments_closes_the_connection_as_the_protocol_says(
+    server: BarbuServer,
+) -> None:
+    limit = MAX_FRAGMENTS
+    assert f"more than {limit:,} WebSocket fragments" in (ROOT / "docs" / "protocol.md").read_text()
+    ws = await _hello_in(1000, server)
+    try:
+        assert json.loads(await asyncio.wait_for(ws.recv(), 20))["type"] == "welcome"
+    finally:
+        await ws.close()
+    ws = await _hello_in(limit + 1, server)
+    with pytest.raises(websockets.ConnectionClosed) as closed:
+        await asyncio.wait_for(ws.recv(), 20)
+    assert closed.value.rcvd is not None and closed.value.rcvd.code == 1009
