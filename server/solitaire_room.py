@@ -585,6 +585,7 @@ class SolitaireRoom(Room):
                 f"player:{self.player}",
                 advise_record,
                 record,
+                self.hints.lost_after(history),
                 budget=self.config.hint_budget,
                 group=f"address:{peer.address}",  # throwaway names from one place share one turn
             )

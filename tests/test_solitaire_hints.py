@@ -334,3 +334,21 @@ def test_a_guess_never_leads_where_a_short_search_proves_the_game_lost_nor_back_
     assert advise(game, max_nodes=3000).status is HintStatus.LOST
     game.undo()  # back out of the lost position: the hint does not send the player into it again
     assert advise(game, max_nodes=3000).move != "w>t12"
+
+
+def test_a_lost_verdict_is_kept_and_a_later_guess_avoids_the_move_into_it() -> None:
+    """The position a hint called lost stays lost for the game's later hints (``HintLine``): asked again,
+    it is ``lost`` at once, and a guess from the position before never makes the move into it, even when
+    its own short search would not prove it lost again (Pyramid draw 3, 156018680: the same lost move was
+    hinted after every undo)."""
+    game = new_game("limited", seed=679636)
+    for move in LIMITED_TRAP.split():
+        game.apply(move)
+    history = game.history
+    kept = HintLine()
+    kept.keep([*history, "s"], Hint(HintStatus.LOST))
+    assert kept.lost_after(history) == frozenset({"s"}) and kept.lost_after([*history, "s"]) == frozenset()
+    again = kept.known([*history, "s"])
+    assert again is not None and again.status is HintStatus.LOST
+    hint = advise(game, max_nodes=3000, lost=kept.lost_after(history))
+    assert hint.status is HintStatus.GUESS and hint.move not in {"s", "w>t12"}

@@ -92,7 +92,11 @@ def hint_clock(cpu: float, wall: float, started: float | None = None) -> Callabl
 
 
 def advise_within(
-    game: Game, budget: float, slack: float | None = WALL_SLACK, started: float | None = None
+    game: Game,
+    budget: float,
+    slack: float | None = WALL_SLACK,
+    started: float | None = None,
+    lost: frozenset[str] = frozenset(),
 ) -> Hint:
     """``advise`` for ``game`` in ``budget`` seconds: it spends ``BUDGET_SHARE`` of it in CPU time, and
     stops anyway ``slack`` seconds past ``budget`` of wall time counted from ``started`` (a
@@ -101,7 +105,7 @@ def advise_within(
     of ``barbu solitaire play``."""
     cpu = budget * BUDGET_SHARE
     clock = time.process_time if slack is None else hint_clock(cpu, budget + slack, started)
-    return advise(game, timeout=cpu, clock=clock)
+    return advise(game, timeout=cpu, clock=clock, lost=lost)
 
 
 def advise(
@@ -110,6 +114,7 @@ def advise(
     max_nodes: int | None = None,
     *,
     clock: Callable[[], float] = time.perf_counter,
+    lost: frozenset[str] = frozenset(),
 ) -> Hint:
     """A hint for ``game``'s current position (``game`` is left unchanged).
 
@@ -122,6 +127,8 @@ def advise(
         timeout: seconds (on ``clock``) the hint may take, ``SEARCH_SHARE`` of it searching (None: no limit).
         max_nodes: positions each search may expand (None: no limit).
         clock: what ``timeout`` is measured on (``hint_clock`` for CPU time).
+        lost: moves from this position known to lead where a hint said ``lost`` (``HintLine.lost_after``):
+            a guess never makes one.
 
     Returns:
         ``sure`` with the winning line, ``lost`` when the search proves there is none (or no move is left),
@@ -145,16 +152,25 @@ def advise(
         return Hint(HintStatus.SURE, line[0], tuple(line))
     if result.outcome is Outcome.UNSOLVABLE:
         return Hint(HintStatus.LOST)
-    return _guess(game, max_nodes, clock, deadline)
+    return _guess(game, max_nodes, clock, deadline, lost)
 
 
-def _guess(game: Game, max_nodes: int | None, clock: Callable[[], float], deadline: float | None) -> Hint:
-    """The hint when the search decided nothing: the first fresh move (``fresh_moves``) that its own short
-    search (``_probe``) does not prove lost, as a ``guess`` — or ``sure`` when that search finds a win. When
-    every legal move is proved lost, ``lost``; when the fresh ones are, ``none``."""
+def _guess(
+    game: Game,
+    max_nodes: int | None,
+    clock: Callable[[], float],
+    deadline: float | None,
+    known_lost: frozenset[str] = frozenset(),
+) -> Hint:
+    """The hint when the search decided nothing: the first fresh move (``fresh_moves``) not in
+    ``known_lost`` that its own short search (``_probe``) does not prove lost, as a ``guess`` — or ``sure``
+    when that search finds a win. When every legal move is lost, ``lost``; when the fresh ones are, ``none``."""
     late = _late(clock, deadline)
     lost = 0
     for text, after in fresh_moves(game, positions_seen(game), places_left(game)):
+        if text in known_lost:
+            lost += 1
+            continue
         if after.won:
             return Hint(HintStatus.SURE, text, (text,))
         result = _probe(after, max_nodes, clock, deadline)
@@ -209,11 +225,12 @@ def _keeping_last_move(
     return None
 
 
-def advise_record(record: dict[str, Any], *, budget: float) -> Hint:
-    """``advise_within`` for the game of a ``solitaire/1`` record (its moves replayed) and ``budget``
-    seconds, the replay counted in its wall time: the job a server worker runs (``server.workers``)."""
+def advise_record(record: dict[str, Any], lost: frozenset[str] = frozenset(), *, budget: float) -> Hint:
+    """``advise_within`` for the game of a ``solitaire/1`` record (its moves replayed), the moves ``lost``
+    known to lose from there and ``budget`` seconds, the replay counted in its wall time: the job a server
+    worker runs (``server.workers``)."""
     started = time.perf_counter()
-    return advise_within(from_record(record), budget, started=started)
+    return advise_within(from_record(record), budget, started=started, lost=lost)
 
 
 def _replayed(game: Game) -> Iterator[tuple[Game, str]]:
@@ -360,15 +377,21 @@ class HintLine:
 
     ``known(history)`` gives the next move of the line when ``history`` (the game's moves, oldest first) is
     the history the line was found from followed by the line's first moves; ``keep`` stores a new hint's line.
+    It also remembers every position a hint called ``lost`` (by its history): ``known`` says so again at
+    once, and ``lost_after`` names the moves into them, which a later guess avoids (a player who undoes out
+    of a lost position is not sent back by a search too short to prove it again).
     """
 
     def __init__(self) -> None:
         self._start: list[str] = []
         self._line: tuple[str, ...] = ()
+        self._lost: set[tuple[str, ...]] = set()
 
     def known(self, history: list[str]) -> Hint | None:
         """The ``sure`` hint for the position after ``history`` from the kept line, or None if the game has
         left the line (or it is spent)."""
+        if tuple(history) in self._lost:
+            return Hint(HintStatus.LOST)
         n = len(self._start)
         if not self._line or history[:n] != self._start:
             return None
@@ -383,3 +406,11 @@ class HintLine:
         line alone (the player may still come back onto it with undo)."""
         if hint.status is HintStatus.SURE:
             self._start, self._line = list(history), hint.line
+        elif hint.status is HintStatus.LOST:
+            self._lost.add(tuple(history))
+
+    def lost_after(self, history: list[str]) -> frozenset[str]:
+        """The moves from the position after ``history`` that lead to a position a hint called ``lost``."""
+        n = len(history)
+        start = tuple(history)
+        return frozenset(h[n] for h in self._lost if len(h) == n + 1 and h[:n] == start)
