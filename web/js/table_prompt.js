@@ -81,6 +81,8 @@ function doubling(state, actions, kind) {
     if (view.must_double) notes.push(h("p", { class: "must", id: "must-note" }, `You must double ${declarer} (${playerText(snap.players[view.declarer])}) this hand: you still owe as many doubles as they have hands left to declare.`));
   } else {
     const by = view.doubles.filter(([, b]) => b === me).map(([a]) => SEAT_NAMES[a]);
+    // The contract is named here too: on a phone the header that names it has scrolled away.
+    notes.push(h("p", {}, `${contractText(view.contract, view.trump, view.start_rank)} by ${SEAT_NAMES[view.declarer]}.`));
     notes.push(h("p", {}, `Doubled by ${by.join(", ")}: redouble them to double the stakes again.`));
   }
   const submit = () => {
