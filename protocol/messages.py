@@ -446,8 +446,10 @@ class RematchOpened(Message):
 class Removed(Message):
     """Pushed to a player no longer seated at Barbu table ``room``, who held ``seat`` there: ``reason``
     ``host`` (the host, ``by``, freed the seat before the start: ``remove-player``; the player may not sit
-    there again) or ``idle`` (the player left their turn unplayed for the server's ``idle_turn`` at a table
-    without a turn timer: a stand-in bot plays the seat, ``sit`` takes it back; ``by`` nil)."""
+    there again), ``idle`` (the player left their turn unplayed for the server's ``idle_turn`` at a table
+    without a turn timer: a stand-in bot plays the seat, ``sit`` takes it back; ``by`` nil) or
+    ``too-many-seats`` (the player came back, by ``resume``, from an address whose players sit at as many
+    waiting tables as one may: the seat they held since a drop elsewhere was freed; ``by`` nil)."""
 
     TYPE = "removed"
     room: str

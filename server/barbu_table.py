@@ -414,7 +414,9 @@ class BarbuTable(Room):
             ProtocolError: ``seat-taken`` (the seat is held, or the match started without this player),
                 ``already-seated`` (another seat than the one the player holds here), ``removed`` (the host
                 removed this player before the start), ``too-many-seats`` (``WaitingSeats.check``: the player
-                or their address sits at as many waiting tables as allowed), ``room-over``.
+                or their address sits at as many waiting tables as allowed; also when taking back a seat
+                held since a drop at another address, or kept by a ``rematch``: ``check_take_back``; the
+                seat stays as it was), ``room-over``.
             StoreUnavailable: the seat could not be stored; nobody was seated.
         """
         player = _player(peer)
@@ -428,6 +430,8 @@ class BarbuTable(Room):
                         field="seat",
                     )
                 if self.state != "over":
+                    if self.state == "waiting":  # from another address, or a seat kept by a rematch
+                        self.waiting_seats.check_take_back(self.room_id, player, peer.address)
                     self._take_back(held, peer, request_id)
                     return
             if self.state == "over":
@@ -499,11 +503,27 @@ class BarbuTable(Room):
             self._push_players()
 
     async def attach(self, peer: Peer) -> bool:
-        """The player is back on ``peer``: give their seat back with a snapshot (True), or False."""
-        index = self._seat_of_player(_player(peer))
-        if index is None or self.state == "over":
-            return False
+        """The player is back on ``peer`` (a ``resume`` or ``login``): give their seat back with a snapshot
+        (True), or False. At a waiting table, a seat the player cannot take back from ``peer``'s address
+        (``WaitingSeats.check_take_back``: its players sit at as many waiting tables as one address may) is
+        not given back: a seat held since a drop elsewhere is freed, the player told so (``removed``,
+        reason ``too-many-seats``) and the table too (``players``); a seat kept by a ``rematch`` stays kept
+        for a later ``sit``."""
+        player = _player(peer)
         async with self.lock:
+            index = self._seat_of_player(player)
+            if index is None or self.state == "over":
+                return False
+            if self.state == "waiting":
+                try:
+                    self.waiting_seats.check_take_back(self.room_id, player, peer.address)
+                except ProtocolError:
+                    if self.seats[index].held:
+                        self._free(index)
+                        peer.send(Removed(room=self.room_id, seat=seat_text(index), reason="too-many-seats"))
+                        self._push_players()
+                        self.listing_changed()
+                    return False
             self._take_back(index, peer, None)
         return True
 

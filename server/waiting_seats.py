@@ -7,7 +7,9 @@ state); the counts follow from the difference with what it reported before, so c
 the same however many tables the server holds. The players connected to their seat count, and those whose
 connection dropped while the table holds their seat (the grace period, from the address they last played
 from); a seat kept for a player who has not come (a ``rematch`` table) holds nobody's place, and a waiting
-table loses its human players when the grace runs out or the server restarts.
+table loses its human players when the grace runs out or the server restarts. Taking a seat back is checked
+too (``check_take_back``): a player who dropped at one address and comes back from another moves their seat
+to the other address's count, which must have room for it, so one address never holds more than its cap.
 """
 
 from __future__ import annotations
@@ -49,6 +51,27 @@ class WaitingSeats:
                 f"{self.per_player}); leave one first",
                 field="room",
             )
+        self._check_address(address)
+
+    def check_take_back(self, table: str, player: str, address: str) -> None:
+        """Refuse ``player`` taking back, from ``address``, the seat they own at waiting table ``table``
+        when that would put them or that address over its cap: a seat counted for the same address is
+        never refused; one held for the address it was played from (the player dropped there and came back
+        from here) moves to this address's count, so it needs room there; one counted for nobody (kept for
+        the player by a ``rematch``) needs room as a new seat does.
+
+        Raises:
+            ProtocolError: ``too-many-seats`` (field ``room``).
+        """
+        holders = self._tables.get(table, frozenset())
+        if (player, address) in holders:
+            return
+        if any(holder == player for holder, _ in holders):
+            self._check_address(address)
+        else:
+            self.check(player, address)
+
+    def _check_address(self, address: str) -> None:
         if self._addresses[address] >= self.per_address:
             raise ProtocolError(
                 "too-many-seats",

@@ -17,11 +17,12 @@ import pytest
 import websockets
 
 from client import Connection, ServerError
-from protocol import PROTOCOL_VERSION, REPLY_LIMITS, Hello, Players, Removed, Welcome
+from protocol import PROTOCOL_VERSION, REPLY_LIMITS, Hello, Players, Removed, Snapshot, Welcome
 from server import BarbuServer
 from server.barbu_table import SPECTATOR_PUSH_DELAY, BarbuTable
 from tests.conftest import Connect, StartServer, four_at_table, until, until_dropped
 from tests.test_server_table_news import next_of
+from tests.test_table_caps import _finished_table
 
 #: ``(server, address, name, token=None)``: a client logged in as ``name``, or resuming with ``token``.
 ConnectFrom = Callable[..., Awaitable[Connection]]
@@ -148,6 +149,68 @@ async def test_a_player_and_an_address_sit_at_a_few_waiting_tables_at_most(
     stranger = await connect_from(server, "127.0.0.3", "stranger")
     for room in rooms[4:]:
         await stranger.sit(room)
+
+
+async def test_coming_back_from_another_address_never_puts_it_over_its_waiting_seat_cap(
+    start_server: StartServer, connect_from: ConnectFrom
+) -> None:
+    """Four players sit at three waiting tables each from four addresses, drop, and ``resume`` from one:
+    that address takes back as many seats as its cap allows (in the order its players come back), the rest
+    are freed, their players told (``removed``, reason ``too-many-seats``) and the tables too."""
+    server = await start_server(
+        max_waiting_seats=3, max_waiting_seats_per_address=4, max_waiting_tables=12, max_tables_per_player=12
+    )
+    lobby = server.lobby
+    assert lobby is not None
+    host = await connect_from(server, "127.0.0.9", "host")
+    rooms = [await host.create_table(f"t{i}") for i in range(12)]
+    tokens: list[str] = []
+    for i in range(4):
+        player = await connect_from(server, f"127.0.0.{2 + i}", f"p{i}")
+        for room in rooms[3 * i : 3 * i + 3]:
+            await player.sit(room)
+        assert player.token is not None
+        tokens.append(player.token)
+        await player.close()
+        await until_dropped(server, f"p{i}")
+    assert +lobby.waiting_seats._addresses == Counter({f"127.0.0.{2 + i}": 3 for i in range(4)})
+
+    back = [await connect_from(server, "127.0.0.1", f"p{i}", token) for i, token in enumerate(tokens)]
+    assert +lobby.waiting_seats._addresses == Counter({"127.0.0.1": 4})
+    assert [lobby.waiting_seats.seats_of(f"p{i}") for i in range(4)] == [3, 1, 0, 0]
+    freed: list[list[str]] = []
+    for conn in back:
+        await conn.list_rooms()  # a round trip: every push of the resume has arrived
+        pushes = conn.take_pushes()
+        freed.append([p.room for p in pushes if isinstance(p, Removed) and p.reason == "too-many-seats"])
+        kept = {p.room for p in pushes if isinstance(p, Snapshot) and p.seat is not None}
+        assert kept.isdisjoint(freed[-1])
+    assert [len(rooms_freed) for rooms_freed in freed] == [0, 2, 3, 3]
+    listed = {summary["room"]: summary for summary in await host.list_rooms()}
+    for rooms_freed in freed:
+        for room in rooms_freed:  # freed, not held for the address the seat was played from
+            assert set(listed[room]["players"].values()) == {None} and listed[room]["away"] == []
+    # The seats came back to this address's count; any one left makes room for one more.
+    await _refused(back[2].sit(freed[2][0]), "too-many-seats")
+    await back[0].leave(rooms[0])
+    assert (await back[2].sit(freed[2][0])).seat is not None
+
+
+async def test_a_seat_kept_by_a_rematch_counts_once_taken(
+    start_server: StartServer, connect: Connect
+) -> None:
+    """A seat a ``rematch`` keeps for a player holds nobody's place until they take it; taking it is a
+    seat at a waiting table like any other (``too-many-seats`` beyond the caps; the seat stays kept)."""
+    server = await start_server(max_waiting_seats=1)
+    host = await connect(server, "host")
+    room = await _finished_table(server, host, "once")
+    new = await host.rematch(room)
+    other = await host.create_table("other")
+    await host.sit(other)
+    refused = await _refused(host.sit(new), "too-many-seats")
+    assert "1 tables waiting" in refused.message
+    await host.leave(other)
+    assert (await host.sit(new)).seat == "S"
 
 
 async def test_the_host_removes_a_player_who_never_lets_the_match_start(

@@ -359,6 +359,12 @@ class Session:
             self.model.say(
                 f"{push.by or 'The host'} removed you from {name}; you may still watch it (w).", place=""
             )
+        elif push.reason == "too-many-seats":
+            self.model.say(
+                f"Your seat at {name} was freed: the players of the address you came back from sit at as "
+                "many tables waiting for players as one address may.",
+                place="",
+            )
         else:
             self.model.say(
                 f"You left your turn at {name} unplayed a long while: a bot plays seat {push.seat} for you. "

@@ -151,8 +151,10 @@ export function tableScreen(app, roomId) {
     }
   }
 
-  /** The server took this player off the table (`removed`): the host removed them before the start, or a bot
-   * took their seat left idle. Offered their seat back (idle), or they watch the table, told why. */
+  /** The server took this player off the table (`removed`): the host removed them before the start, a bot
+   * took their seat left idle, or their seat was freed as they came back from an address whose players sit
+   * at as many waiting tables as one may (`too-many-seats`). Offered their seat back (idle), or they watch
+   * the table, told why. */
   async function removed(message) {
     const idle = message.reason === "idle";
     try {
@@ -163,7 +165,9 @@ export function tableScreen(app, roomId) {
       state.noticeAt = null; // told at the top of the table
       state.notice = idle
         ? "A bot plays your seat: open this table again to take it back."
-        : `${message.by || "The host"} removed you from this table: you may watch it.`;
+        : message.reason === "too-many-seats"
+          ? "Your seat was freed: the players of your address sit at as many waiting tables as one address may."
+          : `${message.by || "The host"} removed you from this table: you may watch it.`;
       take(await session.request("watch", { room: roomId }));
     } catch (failure) {
       state.notice = failure.message;
