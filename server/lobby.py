@@ -365,6 +365,8 @@ class Lobby:
             if room is None:
                 raise ProtocolError("no-such-room", f"no open room {room_id!r}", field="room")
             await self._room_request(peer, room, request)
+            if isinstance(request, Chat):  # said: a line refused above counts for nothing
+                peer.chat_said()
 
     async def disconnected(self, peer: Peer) -> None:
         """``peer``'s connection is gone: each of its rooms holds or frees its seat."""

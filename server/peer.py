@@ -84,14 +84,17 @@ class Peer:
         self.failed_logins = 0
 
     def may_chat(self, burst: int, window: float) -> bool:
-        """Whether one more chat message is allowed: at most ``burst`` in any ``window`` seconds (counted
-        when allowed)."""
+        """Whether one more chat line may be said: fewer than ``burst`` said (``chat_said``) in the last
+        ``window`` seconds. A line refused (``store-unavailable``, ``not-seated``...) was not said, so it
+        uses up none of the budget."""
         if self._chats is None:
             self._chats = EventWindow(burst, window)
-        if self._chats.full():
-            return False
-        self._chats.add()
-        return True
+        return not self._chats.full()
+
+    def chat_said(self) -> None:
+        """Count a chat line said (kept and heard) against the budget ``may_chat`` checks."""
+        if self._chats is not None:
+            self._chats.add()
 
     @property
     def address(self) -> str:

@@ -246,6 +246,35 @@ async def test_a_chat_line_the_store_cannot_keep_is_refused_and_nobody_hears_it(
 # In-process: the server's own SQLite connection refuses writes (``PRAGMA query_only``), as a full disk does.
 
 
+async def test_chat_lines_the_store_refused_use_up_none_of_the_chat_budget(
+    tmp_path: Path, serve: list[Serve]
+) -> None:
+    """A connection says 10 chat lines in 10 s at most (the server's default); lines refused with
+    ``store-unavailable`` were not said: once the store writes again, all 10 may still be said."""
+    first = Serve(tmp_path / "barbu.sqlite3", "--log-level", "WARNING")
+    serve.append(first)
+    ann = await Connection.connect(first.url, timeout=20)
+    try:
+        await ann.login("ann")
+        table = await ann.create_table("talky")
+        await ann.sit(table, "N")
+        loop = asyncio.get_running_loop()
+        started = loop.time()
+        first.limit_file_size(1)
+        for i in range(10):
+            await _refused(ann.chat(table, f"lost {i}"), "store-unavailable")
+        first.limit_file_size(None)
+        for i in range(10):
+            await ann.chat(table, f"said {i}")
+        refused = await _refused(ann.chat(table, "one too many"), "slow-down")
+        assert "10 chat messages" in refused.message
+        # All within the budget's 10 s: the lines refused would still be in it, had they counted.
+        assert loop.time() - started < 10, "too slow to tell: the chat window ran out meanwhile"
+        assert [line["text"] for line in (await ann.snapshot(table)).chat] == [f"said {i}" for i in range(10)]
+    finally:
+        await ann.close()
+
+
 def _writes(server: BarbuServer, allowed: bool) -> None:
     assert server.store is not None
     server.store._db.execute(f"PRAGMA query_only={'OFF' if allowed else 'ON'}")
