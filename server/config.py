@@ -86,8 +86,9 @@ class ServerConfig:
             ``resume`` requests the same way. Behind a reverse proxy every player shares the proxy's address.
         wrong_password_window: the span, in seconds, over which ``max_wrong_passwords`` counts.
         login_timeout: seconds a new connection has to log in (or resume) before it is closed.
-        token_ttl: seconds a resume token works after it was handed out (by ``login`` or ``resume``, which
-            hands out a fresh one each time): 30 days unused, and it stops working.
+        token_ttl: seconds a resume token works unused: counted from when it was handed out (by ``login``
+            or ``resume``, which hands out a fresh one each time) or, later, from when its player's last
+            connection ended (a connection open counts as use: ``Store.touch_tokens``); 30 days.
         chat_burst: chat messages one connection may send within ``chat_window`` seconds.
         chat_window: the span, in seconds, over which ``chat_burst`` counts.
         workers: worker processes for CPU-heavy work (solver hints, search bots): ``server.workers``.

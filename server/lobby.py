@@ -63,7 +63,7 @@ from server.config import ServerConfig
 from server.durability import GroupCommit
 from server.lookalike import skeleton
 from server.peer import Peer
-from server.ratelimit import AddressBudgets, EventWindow
+from server.ratelimit import AddressBudgets, EventWindow, Throttle
 from server.replays import FinishedMatches
 from server.room import Room
 from server.solitaire_daily import daily_table, today
@@ -74,6 +74,8 @@ from server.waiting_seats import WaitingSeats
 from server.workers import WorkerPool, unavailable
 
 log = logging.getLogger(__name__)
+#: Store refusals of ``Lobby.touch_tokens``, logged once a second at most.
+_untouched = Throttle(1.0)
 
 SERVER_NAME = "barbu-server/0.1"
 #: Addresses whose wrong passwords are remembered at most (the forgotten ones are those with none lately).
@@ -83,6 +85,9 @@ ROOM_KINDS: dict[str, type[Room]] = {BarbuTable.kind: BarbuTable, SolitaireRoom.
 #: many one statement deletes at most (a store with a backlog of them does not stall everyone at once).
 FORGET_EVERY = 3600.0
 FORGET_BATCH = 500
+#: Seconds between two notes in the store that the players connected still use their tokens
+#: (``Lobby.touch_tokens``): a server killed mid-connection leaves their tokens at most this stale.
+TOUCH_EVERY = 3600.0
 #: Seconds a cached lobby listing is used at most, changed or not: it also holds what time alone changes
 #: (an empty table expiring, a finished day's deal showing its seed, the day's results tables).
 LISTING_MAX_AGE = 5.0
@@ -311,7 +316,9 @@ class Lobby:
         self.listing_changed()
 
     def stop(self) -> None:
-        """Server shutdown: stop every room's timers; later disconnects change nothing."""
+        """Server shutdown: note that the players connected used their tokens until now, stop every room's
+        timers; later disconnects change nothing."""
+        self.touch_tokens(list(self.online))
         self.closing = True
         for room in self.rooms.values():
             room.stop()
@@ -374,6 +381,7 @@ class Lobby:
             return
         self.listing_changed()
         if peer.player is not None and self.online.get(peer.player) is peer:
+            self.touch_tokens([peer.player])  # the token's unused time starts now, not at its login
             del self.online[peer.player]
         for room in list(peer.rooms):
             await room.detach(peer)
@@ -659,16 +667,34 @@ class Lobby:
             log.info("forgot %d players whose tokens expired", forgotten)
         return forgotten
 
+    def touch_tokens(self, names: list[str]) -> None:
+        """Note in the store that players ``names`` used their resume tokens until now
+        (``Store.touch_tokens``): they are connected, or their connection just ended. A store that cannot
+        write leaves them as they were (logged once a second at most)."""
+        try:
+            self.store.touch_tokens(names)
+        except StoreUnavailable as exc:
+            held = _untouched.ready()
+            if held is not None:
+                log.warning("tokens not noted as used (%d more since the last line): %s", held, exc)
+
     async def run_expiry(self) -> None:
         """Until cancelled: ``forget_players`` at once (the server starts) and then every ``FORGET_EVERY``
-        seconds (or every ``config.token_ttl``, when shorter), and ``expire_idle`` every tenth of
-        ``config.solitaire_idle`` (at most every minute; more often when forgetting is due sooner)."""
+        seconds (or every ``config.token_ttl``, when shorter), ``touch_tokens`` of the players connected
+        every ``TOUCH_EVERY`` seconds (or every quarter ``config.token_ttl``, so that a wake-up a little
+        early, or late, leaves the tokens of the players connected well within their lifetime: they never
+        expire, nor are their players forgotten), and ``expire_idle`` every tenth of
+        ``config.solitaire_idle`` (at most every minute; more often when the others are due sooner)."""
         forget_every = min(FORGET_EVERY, self.config.token_ttl)
+        touch_every = min(TOUCH_EVERY, self.config.token_ttl / 4)
         await self.forget_players()
-        forgotten = time.monotonic()
+        forgotten = touched = time.monotonic()
         while True:
-            await asyncio.sleep(min(60.0, self.config.solitaire_idle / 10, forget_every))
+            await asyncio.sleep(min(60.0, self.config.solitaire_idle / 10, forget_every, touch_every))
             await self.expire_idle()
+            if time.monotonic() - touched >= touch_every:
+                self.touch_tokens(list(self.online))
+                touched = time.monotonic()
             if time.monotonic() - forgotten >= forget_every:
                 await self.forget_players()
                 forgotten = time.monotonic()

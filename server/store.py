@@ -5,7 +5,9 @@ only. Schema (version 1):
 
 - ``players(name, token, created, used, prev)``: one row per player name (deleted once their tokens
   stopped working and they hold nothing: ``forget_players``); ``token`` is the newest resume
-  token, ``used`` when it was handed out (a ``login`` or ``resume``; 0 when revoked: see ``revoke_tokens``),
+  token, ``used`` when it was last used: handed out (a ``login`` or ``resume``), or its player still
+  connected (``touch_tokens``: at the end of a connection and now and then during it); 0 when revoked (see
+  ``revoke_tokens``),
   ``prev`` the token a ``resume`` replaced while ``token`` has not been used yet (NULL after a ``login``):
   it still works, so a player whose connection or server dropped before the new token reached them is not
   locked out (``rotate_token``).
@@ -419,8 +421,8 @@ class Store:
 
     def rotate_token(self, token: str, max_age: float = math.inf) -> tuple[str, str] | None:
         """A ``resume`` with ``token``: returns ``(player, fresh token)``, or None when ``token`` is unknown,
-        revoked, two generations old, or its player's tokens were handed out more than ``max_age`` seconds
-        ago (then nothing changes).
+        revoked, two generations old, or its player's tokens were last used (handed out, or their player
+        connected: ``touch_tokens``) more than ``max_age`` seconds ago (then nothing changes).
 
         Rotation never locks a player out: the newest token (``players.token``) and the one it replaced
         (``prev``) both work until the newest has been used once. Resuming with the newest makes it ``prev``
@@ -441,10 +443,25 @@ class Store:
         )
         return (str(rows[0][0]), fresh) if rows else None
 
+    def touch_tokens(self, names: list[str]) -> None:
+        """Count now as the last use of the resume tokens of players ``names``, who are (or were until now)
+        connected: a token counts as unused only from when its player's last connection ended, so a
+        connection open longer than the tokens' lifetime does not leave its player locked out of their seat
+        once it drops. A revoked token stays revoked.
+
+        Raises:
+            StoreUnavailable: the store cannot write; the tokens are as they were.
+        """
+        if names:
+            self._write(
+                "UPDATE players SET used=? WHERE used>0 AND name IN (SELECT value FROM json_each(?))",
+                (time.time(), json.dumps(names)),
+            )
+
     def player_for_token(self, token: str, max_age: float = math.inf) -> str | None:
         """The player whose resume token ``token`` is (the newest, or the one it replaced while the newest
-        is unused: ``rotate_token``), or None (unknown, revoked, or handed out more than ``max_age`` seconds
-        ago)."""
+        is unused: ``rotate_token``), or None (unknown, revoked, or last used more than ``max_age`` seconds
+        ago: ``touch_tokens``)."""
         row = self._db.execute(
             "SELECT name, used FROM players WHERE token=? OR prev=?", (token, token)
         ).fetchone()
@@ -457,7 +474,7 @@ class Store:
         self._write("UPDATE players SET used=0")
 
     def forget_players(self, max_age: float, limit: int = 1000) -> int:
-        """Delete up to ``limit`` players whose tokens stopped working (handed out more than ``max_age``
+        """Delete up to ``limit`` players whose tokens stopped working (last used more than ``max_age``
         seconds ago, or revoked) and who hold nothing: no seat at a waiting or playing table, no open
         solitaire room, no unfinished table they host. Returns how many were deleted (``limit``: call again
         for more). Nothing else refers to a player's row: records, results and chat keep the name as

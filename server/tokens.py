@@ -4,9 +4,10 @@ The store keeps a salted scrypt hash of the password the tokens were handed out 
 ``password-salt`` and ``password-check``; ``none`` when the server had no password). A server started with
 another password (or none where there was one, or the reverse) revokes every token: whoever held a seat
 comes back by ``login`` with the new password, not with a token from before. Tokens also expire
-``ServerConfig.token_ttl`` seconds after they were handed out, and each ``login`` or ``resume`` hands out a
-fresh one (``Store.issue_token``, ``Store.rotate_token``: the token a ``resume`` replaced works until the
-fresh one is used, so a lost reply locks nobody out).
+``ServerConfig.token_ttl`` seconds unused: after they were handed out, or after their player's last
+connection ended (a connection open counts as use: ``Store.touch_tokens``); each ``login`` or ``resume``
+hands out a fresh one (``Store.issue_token``, ``Store.rotate_token``: the token a ``resume`` replaced works
+until the fresh one is used, so a lost reply locks nobody out).
 """
 
 from __future__ import annotations

@@ -75,6 +75,45 @@ async def test_a_token_unused_longer_than_its_lifetime_stops_working(
     assert info.value.code == "bad-token"
 
 
+async def test_a_token_expires_only_counted_from_its_last_connection_end(
+    start_server: StartServer, connect: Connect, tmp_path: Path
+) -> None:
+    """A connection open longer than the tokens' lifetime leaves its player a working token: while it is
+    open the store notes the token as used now and then (a server killed then locks nobody out), and when
+    it ends; the token stops working a lifetime after that, not after its ``login``."""
+    db = tmp_path / "barbu.sqlite3"
+    server = await start_server(token_ttl=1.0)
+    assert server.store is not None
+    alice = await connect(server, "alice")
+    room = await alice.create_table("long night")
+    await alice.sit(room, "N")
+    for seat in "ESW":
+        await alice.add_bot(room, seat)  # a match in play: her seat is held for her when she drops
+    token = alice.token
+    assert token is not None
+    for _ in range(6):  # three lifetimes connected: her token keeps working meanwhile
+        await asyncio.sleep(0.5)
+        assert server.store.player_for_token(token, 1.0) == "alice"
+        await alice.list_rooms()
+    ended = time.time()
+    await alice.close()
+    await until_dropped(server, "alice")
+    with contextlib.closing(sqlite3.connect(db)) as raw:
+        (used,) = raw.execute("SELECT used FROM players WHERE name='alice'").fetchone()
+    assert used >= ended  # counted from the end of the connection
+    back = await connect(server)
+    assert (await back.resume(token)).rooms == [room]
+    fresh = back.token
+    await back.close()
+    await until_dropped(server, "alice")
+    await asyncio.sleep(1.2)  # a lifetime after the last connection ended: the token has expired
+    late = await connect(server)
+    with pytest.raises(ServerError) as info:
+        assert fresh is not None
+        await late.resume(fresh)
+    assert info.value.code == "bad-token"
+
+
 async def test_another_server_password_revokes_every_token(
     start_server: StartServer, connect: Connect, tmp_path: Path
 ) -> None:
@@ -314,6 +353,7 @@ async def test_players_whose_tokens_expired_are_forgotten_unless_they_hold_somet
     assert finished.view is not None
     await erin.move(finished.room, finished.view["legal"][0])
     await erin.resign(finished.room)
+    await erin.close()  # a player connected counts as using their token: they are never forgotten
     for number in range(30):
         await (await connect(server, f"throwaway{number}")).close()
     assert len(_players(db)) == 34
