@@ -11,7 +11,7 @@ from typing import TextIO
 
 from engine.solitaire import IllegalMove, RecordError, new_game
 from engine.solitaire.base import Game
-from engine.solitaire.hints import HintLine, advise_within, hint_text
+from engine.solitaire.hints import HintLine, advise_within, hint_text, position_key
 from engine.solitaire.winnable import is_winnable, pick_winnable
 
 #: Seconds the solver may search for one hint.
@@ -104,9 +104,10 @@ def _command(game: Game, command: str, hints: HintLine) -> str:
 def _hint(game: Game, line: HintLine) -> str:
     """The hint for the position (``engine.solitaire.hints``): from the kept winning line, else a search of
     ``HINT_BUDGET`` seconds; a hint without a move offers undo."""
-    hint = line.known(game.history)
+    key = position_key(game)
+    hint = line.known(game.history, key)
     if hint is None:
-        hint = advise_within(game, HINT_BUDGET)
-        line.keep(game.history, hint)
+        hint = advise_within(game, HINT_BUDGET, lost=line.lost_keys())
+        line.keep(game.history, key, hint)
     words = hint_text(hint.status, hint.move)
     return f"{words} (u: undo)" if hint.move is None and game.moves else words

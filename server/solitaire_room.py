@@ -22,7 +22,9 @@ Hints (``engine.solitaire.hints``) are worked out in the server's worker pool (`
 ``player:NAME``, budget ``config.hint_budget``), never in the event loop, by a task of the room: the request
 returns at once and the ``hint`` reply comes when the answer does. One hint at a time per room (``busy``
 while one is worked out); the task is cancelled when the player leaves or drops. The room keeps the winning
-line of its last ``sure`` hint (``HintLine``), so the next hints along it are answered at once.
+line of its last ``sure`` hint (``HintLine``), so the next hints along it are answered at once, and the
+positions hints called lost, by key: one reached again by any order of moves is ``lost`` at once, and the
+worker is given their keys so that its guess never moves into one.
 """
 
 from __future__ import annotations
@@ -32,12 +34,12 @@ import logging
 import random
 import secrets
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Hashable
 from typing import Any, ClassVar
 
 from engine.solitaire import GAMES, Game, IllegalMove, RecordError, new_game
 from engine.solitaire.hints import Hint as Advice
-from engine.solitaire.hints import HintLine, advise_record
+from engine.solitaire.hints import HintLine, advise_record, position_key
 from engine.solitaire.winnable import is_winnable, pick_winnable
 from protocol import (
     AutoMoves,
@@ -562,8 +564,8 @@ class SolitaireRoom(Room):
             if self.daily is not None:
                 # The solver sees the face-down cards: on the day's deal that would be help nobody else had.
                 raise ProtocolError("no-hint", "no hints on the day's deal: everyone plays it unaided")
-            history = self.game.history
-            known = self.hints.known(history)
+            history, key = self.game.history, position_key(self.game)
+            known = self.hints.known(history, key)
             if known is not None:
                 peer.send(self._hint_reply(request.id, known, self.seq))
                 return
@@ -571,13 +573,20 @@ class SolitaireRoom(Room):
                 raise ProtocolError("busy", "a hint for this game is being worked out: wait for it")
             record, seq = self.game.to_record(), self.seq
             self._hint_task = asyncio.get_running_loop().create_task(
-                self._work_out_hint(peer, request.id, record, history, seq)
+                self._work_out_hint(peer, request.id, record, history, key, seq)
             )
 
     async def _work_out_hint(
-        self, peer: Peer, request_id: int, record: dict[str, Any], history: list[str], seq: int
+        self,
+        peer: Peer,
+        request_id: int,
+        record: dict[str, Any],
+        history: list[str],
+        key: Hashable,
+        seq: int,
     ) -> None:
-        """Ask a worker for the hint of position ``seq`` (``record``), keep its line and reply; any failure is
+        """Ask a worker for the hint of position ``seq`` (``record``, key ``key``), keep its line (or its
+        ``lost``) and reply; any failure is
         an ``error`` reply to the request. When the player has moved on along the line meanwhile, the reply
         is the line's move for the position now."""
         try:
@@ -585,7 +594,7 @@ class SolitaireRoom(Room):
                 f"player:{self.player}",
                 advise_record,
                 record,
-                self.hints.lost_after(history),
+                self.hints.lost_keys(),
                 budget=self.config.hint_budget,
                 group=f"address:{peer.address}",  # throwaway names from one place share one turn
             )
@@ -602,9 +611,9 @@ class SolitaireRoom(Room):
             log.exception("room %s: the hint failed", self.room_id)
             peer.send(Error(id=request_id, code="internal", message="the server failed on this hint"))
             return
-        self.hints.keep(history, advice)
+        self.hints.keep(history, key, advice)
         if self.seq != seq:
-            now = self.hints.known(self.game.history)
+            now = self.hints.known(self.game.history, position_key(self.game))
             if now is not None:
                 advice, seq = now, self.seq
         peer.send(self._hint_reply(request_id, advice, seq))

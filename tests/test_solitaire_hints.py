@@ -15,6 +15,7 @@ from engine.solitaire import GAMES, Outcome, new_game, solve
 from engine.solitaire.base import Game
 from engine.solitaire.columns import ColumnGame
 from engine.solitaire.hints import (
+    LOST_KEPT,
     Hint,
     HintLine,
     HintStatus,
@@ -25,6 +26,7 @@ from engine.solitaire.hints import (
     hint_clock,
     places_left,
     placing,
+    position_key,
     positions_seen,
     takes_back,
 )
@@ -53,10 +55,11 @@ def follow_hints(
     hints: list[Hint] = []
     searches = 0
     for _ in range(limit):
-        hint = line.known(game.history)
+        key = position_key(game)
+        hint = line.known(game.history, key)
         if hint is None:
-            hint, searches = advise(game, max_nodes=max_nodes), searches + 1
-            line.keep(game.history, hint)
+            hint, searches = advise(game, max_nodes=max_nodes, lost=line.lost_keys()), searches + 1
+            line.keep(game.history, key, hint)
         hints.append(hint)
         if hint.move is None:
             break
@@ -76,7 +79,7 @@ def test_pressing_hint_repeatedly_wins_the_listed_winnable_deals(name: str, opti
         first = advise_within(game, ServerConfig.hint_budget, slack=None)
         assert first.status is HintStatus.SURE, f"a listed deal's first hint is sure: {name} {seed}"
         line = HintLine()
-        line.keep(game.history, first)
+        line.keep(game.history, position_key(game), first)
         hints, searches = follow_hints(game, max_nodes=1, line=line)
         assert game.won, seed
         assert {h.status for h in hints} == {HintStatus.SURE}, seed
@@ -259,16 +262,16 @@ def test_leaving_the_line_starts_a_new_search_and_undo_comes_back_onto_it() -> N
     game = new_game("bakers-dozen", seed=3)
     line = HintLine()
     first = advise(game, max_nodes=20_000)
-    line.keep(game.history, first)
+    line.keep(game.history, position_key(game), first)
     assert first.status is HintStatus.SURE and first.move is not None
     game.apply(first.move)
-    second = line.known(game.history)
+    second = line.known(game.history, position_key(game))
     assert second is not None and second.move == first.line[1]
     other = next(m for m in game.legal_moves() if m != second.move)
     game.apply(other)
-    assert line.known(game.history) is None, "off the line: the next hint searches again"
+    assert line.known(game.history, position_key(game)) is None, "off the line: the next hint searches again"
     game.undo()
-    assert line.known(game.history) == second, "back on the line with undo"
+    assert line.known(game.history, position_key(game)) == second, "back on the line with undo"
 
 
 @pytest.mark.parametrize(("name", "seed"), HARD)
@@ -336,19 +339,69 @@ def test_a_guess_never_leads_where_a_short_search_proves_the_game_lost_nor_back_
     assert advise(game, max_nodes=3000).move != "w>t12"
 
 
-def test_a_lost_verdict_is_kept_and_a_later_guess_avoids_the_move_into_it() -> None:
-    """The position a hint called lost stays lost for the game's later hints (``HintLine``): asked again,
-    it is ``lost`` at once, and a guess from the position before never makes the move into it, even when
-    its own short search would not prove it lost again (Pyramid draw 3, 156018680: the same lost move was
-    hinted after every undo)."""
+def test_a_lost_verdict_is_kept_by_position_so_another_move_order_is_lost_at_once_and_guessed_around() -> (
+    None
+):
+    """The position a hint called lost stays lost for the game's later hints (``HintLine``), by its key, not
+    the moves that reached it: reached again by another order of moves it is ``lost`` at once, and a guess
+    from the position before never makes the move into it, even when its own short search would not prove
+    it lost (Limited 679636: ``s`` and ``t4>t7`` in either order reach one position)."""
     game = new_game("limited", seed=679636)
     for move in LIMITED_TRAP.split():
         game.apply(move)
     history = game.history
     kept = HintLine()
-    kept.keep([*history, "s"], Hint(HintStatus.LOST))
-    assert kept.lost_after(history) == frozenset({"s"}) and kept.lost_after([*history, "s"]) == frozenset()
-    again = kept.known([*history, "s"])
+    for move in ("s", "t4>t7"):
+        game.apply(move)
+    lost_key = position_key(game)
+    kept.keep(game.history, lost_key, Hint(HintStatus.LOST))
+    game.undo()
+    game.undo()
+    game.apply("t4>t7")
+    assert kept.known(game.history, position_key(game)) is None
+    assert advise(game, max_nodes=3000).move == "s", "the guess without the verdict: into the lost position"
+    game.apply("s")
+    assert game.history == [*history, "t4>t7", "s"] and position_key(game) == lost_key
+    again = kept.known(game.history, position_key(game))
     assert again is not None and again.status is HintStatus.LOST
-    hint = advise(game, max_nodes=3000, lost=kept.lost_after(history))
-    assert hint.status is HintStatus.GUESS and hint.move not in {"s", "w>t12"}
+    assert advise(game, max_nodes=3000, lost=kept.lost_keys()).status is HintStatus.LOST
+    game.undo()
+    hint = advise(game, max_nodes=3000, lost=kept.lost_keys())
+    assert hint.status is HintStatus.GUESS and hint.move not in {"s", None}
+    game.apply(hint.move)
+    assert position_key(game) != lost_key
+
+
+def test_lost_positions_are_kept_up_to_a_bound_the_oldest_forgotten_first() -> None:
+    kept = HintLine()
+    for k in range(LOST_KEPT + 5):
+        kept.keep([], ("position", k), Hint(HintStatus.LOST))
+    kept.keep([], ("position", 5), Hint(HintStatus.LOST))  # called lost again: now the latest
+    keys = kept.lost_keys()
+    assert len(keys) == LOST_KEPT and ("position", 4) not in keys and ("position", 5) in keys
+    kept.keep([], ("position", -1), Hint(HintStatus.LOST))
+    assert ("position", 5) in kept.lost_keys() and ("position", 6) not in kept.lost_keys()
+    assert kept.known([], ("position", 6)) is None
+
+
+def test_hint_then_undo_when_lost_never_leads_back_into_a_position_called_lost() -> None:
+    """Pyramid draw 3, 156018680 (the reviewer's case): press hint; when it says lost, undo; else make its
+    move. With a search too short to prove its guesses lost, the hints used to lead back into positions
+    already called lost by another order of moves (the 17th hint did); now never, in 40 hints."""
+    game = new_game("pyramid", {"draw": 3}, seed=156018680)
+    line = HintLine()
+    called_lost: set[Hashable] = set()
+    for _ in range(40):
+        key = position_key(game)
+        hint = line.known(game.history, key)
+        if hint is None:
+            hint = advise(game, max_nodes=500, lost=line.lost_keys())
+            line.keep(game.history, key, hint)
+        if hint.status is HintStatus.LOST:
+            called_lost.add(key)
+            assert game.undo() is not None
+            continue
+        assert hint.move is not None
+        game.apply(hint.move)
+        assert position_key(game) not in called_lost, f"{hint.status} {hint.move} after {game.history}"
+    assert len(called_lost) >= 8, "the case needs several lost verdicts"

@@ -19,9 +19,10 @@ A hint has a status (``HintStatus``):
 ``advise`` works a hint out (it searches: run it off the event loop, ``server.workers``); ``advise_within``
 gives it a budget of CPU time, the measure the winnable lists (``engine.solitaire.winnable``) were proved
 in. ``HintLine`` keeps the winning line between hints so that, as long as the player follows it (or undoes
-back onto it), the next hint costs nothing and never changes its mind. Positions are compared by the
-solver's canonical key (``Game._key``: columns in any order, so moving a card to and fro between two columns
-counts as a return).
+back onto it), the next hint costs nothing and never changes its mind; it also keeps the positions hints
+called ``lost``, by key, so that one reached again by any order of moves is ``lost`` at once and a guess never
+moves into one. Positions are compared by the solver's canonical key (``position_key``: columns in any
+order, so moving a card to and fro between two columns counts as a return).
 """
 
 from __future__ import annotations
@@ -75,6 +76,21 @@ WALL_SLACK = 0.3
 PROBE_SHARE = 0.3
 #: Share of its budget a hint spends searching (the rest is the reply's margin).
 BUDGET_SHARE = 0.9
+#: Positions called lost a ``HintLine`` remembers, the oldest forgotten first; each hint's search is given
+#: them all (``HintLine.lost_keys``), a key pickling to 20-400 bytes, so what goes to the worker stays small.
+LOST_KEPT = 128
+
+
+def position_key(game: Game) -> Hashable:
+    """The key positions are remembered by (the solver's canonical key, ``Game._key``): equal exactly when
+    two positions of one deal have the same future. It holds every card where it lies (face-down ones and
+    their count included), the waste in order, the stock (its length, which fixes it until the first redeal
+    since cards only ever leave its top; in full after one) and the redeals left (Pyramid: the cards still
+    in the pyramid, each waste pile in order, the stock, and with redeals the order the next redeal deals).
+    The foundations follow from the cards left (of each suit, which copies are up). Only the order of the
+    columns (and of the foundations) is left out: positions differing in it alone win or lose alike, a
+    winning line of one being a winning line of the other with the columns renamed."""
+    return game._key()
 
 
 def hint_clock(cpu: float, wall: float, started: float | None = None) -> Callable[[], float]:
@@ -96,13 +112,13 @@ def advise_within(
     budget: float,
     slack: float | None = WALL_SLACK,
     started: float | None = None,
-    lost: frozenset[str] = frozenset(),
+    lost: frozenset[Hashable] = frozenset(),
 ) -> Hint:
     """``advise`` for ``game`` in ``budget`` seconds: it spends ``BUDGET_SHARE`` of it in CPU time, and
     stops anyway ``slack`` seconds past ``budget`` of wall time counted from ``started`` (a
     ``time.perf_counter()`` reading, None: now; on a machine busy with other work; ``slack`` None: no wall
     limit, as when the winnable lists are proved). The hint of the server (``ServerConfig.hint_budget``) and
-    of ``barbu solitaire play``."""
+    of ``barbu solitaire play``; ``lost`` as for ``advise``."""
     cpu = budget * BUDGET_SHARE
     clock = time.process_time if slack is None else hint_clock(cpu, budget + slack, started)
     return advise(game, timeout=cpu, clock=clock, lost=lost)
@@ -114,7 +130,7 @@ def advise(
     max_nodes: int | None = None,
     *,
     clock: Callable[[], float] = time.perf_counter,
-    lost: frozenset[str] = frozenset(),
+    lost: frozenset[Hashable] = frozenset(),
 ) -> Hint:
     """A hint for ``game``'s current position (``game`` is left unchanged).
 
@@ -127,8 +143,8 @@ def advise(
         timeout: seconds (on ``clock``) the hint may take, ``SEARCH_SHARE`` of it searching (None: no limit).
         max_nodes: positions each search may expand (None: no limit).
         clock: what ``timeout`` is measured on (``hint_clock`` for CPU time).
-        lost: moves from this position known to lead where a hint said ``lost`` (``HintLine.lost_after``):
-            a guess never makes one.
+        lost: keys (``position_key``) of positions a hint called ``lost`` (``HintLine.lost_keys``): the
+            position itself, if one of them, is ``lost`` without a search, and a guess never moves into one.
 
     Returns:
         ``sure`` with the winning line, ``lost`` when the search proves there is none (or no move is left),
@@ -138,7 +154,7 @@ def advise(
     """
     if game.won:
         return Hint(HintStatus.NONE)
-    if not game._moves(prune=False):
+    if not game._moves(prune=False) or position_key(game) in lost:
         return Hint(HintStatus.LOST)
     deadline = None if timeout is None else clock() + timeout
     result = solve(
@@ -160,15 +176,16 @@ def _guess(
     max_nodes: int | None,
     clock: Callable[[], float],
     deadline: float | None,
-    known_lost: frozenset[str] = frozenset(),
+    known_lost: frozenset[Hashable] = frozenset(),
 ) -> Hint:
-    """The hint when the search decided nothing: the first fresh move (``fresh_moves``) not in
-    ``known_lost`` that its own short search (``_probe``) does not prove lost, as a ``guess`` — or ``sure``
-    when that search finds a win. When every legal move is lost, ``lost``; when the fresh ones are, ``none``."""
+    """The hint when the search decided nothing: the first fresh move (``fresh_moves``) not into a position
+    of ``known_lost`` (keys) that its own short search (``_probe``) does not prove lost, as a ``guess`` — or
+    ``sure`` when that search finds a win. When every legal move is lost, ``lost``; when the fresh ones are,
+    ``none``."""
     late = _late(clock, deadline)
     lost = 0
     for text, after in fresh_moves(game, positions_seen(game), places_left(game)):
-        if text in known_lost:
+        if position_key(after) in known_lost:
             lost += 1
             continue
         if after.won:
@@ -225,10 +242,10 @@ def _keeping_last_move(
     return None
 
 
-def advise_record(record: dict[str, Any], lost: frozenset[str] = frozenset(), *, budget: float) -> Hint:
-    """``advise_within`` for the game of a ``solitaire/1`` record (its moves replayed), the moves ``lost``
-    known to lose from there and ``budget`` seconds, the replay counted in its wall time: the job a server
-    worker runs (``server.workers``)."""
+def advise_record(record: dict[str, Any], lost: frozenset[Hashable] = frozenset(), *, budget: float) -> Hint:
+    """``advise_within`` for the game of a ``solitaire/1`` record (its moves replayed), the keys ``lost`` of
+    positions known lost (``HintLine.lost_keys``) and ``budget`` seconds, the replay counted in its
+    wall time: the job a server worker runs (``server.workers``)."""
     started = time.perf_counter()
     return advise_within(from_record(record), budget, started=started, lost=lost)
 
@@ -373,24 +390,27 @@ def hint_text(status: str, move: str | None) -> str:
 
 
 class HintLine:
-    """The winning line of the last ``sure`` hint, kept between hints of one game.
+    """The winning line of the last ``sure`` hint, kept between hints of one game, and the positions hints
+    called ``lost``.
 
-    ``known(history)`` gives the next move of the line when ``history`` (the game's moves, oldest first) is
-    the history the line was found from followed by the line's first moves; ``keep`` stores a new hint's line.
-    It also remembers every position a hint called ``lost`` (by its history): ``known`` says so again at
-    once, and ``lost_after`` names the moves into them, which a later guess avoids (a player who undoes out
-    of a lost position is not sent back by a search too short to prove it again).
+    ``known(history, key)`` gives the next move of the line when ``history`` (the game's moves, oldest first)
+    is the history the line was found from followed by the line's first moves; ``keep`` stores a new hint's
+    line. A position a hint called ``lost`` is remembered by its key (``position_key``; the ``LOST_KEPT``
+    latest): ``known`` says ``lost`` again at once wherever the game reaches it, by whatever order of moves,
+    and ``lost_keys`` gives a hint's search the latest of them, so its guess never moves into one (a player
+    who undoes out of a lost position is not sent back by a search too short to prove it again).
     """
 
     def __init__(self) -> None:
         self._start: list[str] = []
         self._line: tuple[str, ...] = ()
-        self._lost: set[tuple[str, ...]] = set()
+        self._lost: dict[Hashable, None] = {}
 
-    def known(self, history: list[str]) -> Hint | None:
-        """The ``sure`` hint for the position after ``history`` from the kept line, or None if the game has
-        left the line (or it is spent)."""
-        if tuple(history) in self._lost:
+    def known(self, history: list[str], key: Hashable) -> Hint | None:
+        """The hint for the position after ``history`` (whose ``position_key`` is ``key``) that needs no
+        search: ``lost`` if a hint called that position lost, else the ``sure`` hint of the kept line; None
+        if neither applies (the game has left the line, or it is spent)."""
+        if key in self._lost:
             return Hint(HintStatus.LOST)
         n = len(self._start)
         if not self._line or history[:n] != self._start:
@@ -401,16 +421,18 @@ class HintLine:
             return None
         return Hint(HintStatus.SURE, self._line[k], self._line[k:])
 
-    def keep(self, history: list[str], hint: Hint) -> None:
-        """Remember ``hint``'s line if it is ``sure`` (found after ``history``); other hints leave the kept
-        line alone (the player may still come back onto it with undo)."""
+    def keep(self, history: list[str], key: Hashable, hint: Hint) -> None:
+        """Remember ``hint``, found after ``history`` (position ``key``): its line if it is ``sure``, the
+        position if it is ``lost``; other hints leave the kept line alone (the player may still come back
+        onto it with undo)."""
         if hint.status is HintStatus.SURE:
             self._start, self._line = list(history), hint.line
         elif hint.status is HintStatus.LOST:
-            self._lost.add(tuple(history))
+            self._lost.pop(key, None)
+            self._lost[key] = None
+            while len(self._lost) > LOST_KEPT:
+                del self._lost[next(iter(self._lost))]
 
-    def lost_after(self, history: list[str]) -> frozenset[str]:
-        """The moves from the position after ``history`` that lead to a position a hint called ``lost``."""
-        n = len(history)
-        start = tuple(history)
-        return frozenset(h[n] for h in self._lost if len(h) == n + 1 and h[:n] == start)
+    def lost_keys(self) -> frozenset[Hashable]:
+        """The keys of the positions called lost that are kept (``advise``'s ``lost``)."""
+        return frozenset(self._lost)
