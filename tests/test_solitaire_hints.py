@@ -33,7 +33,7 @@ from engine.solitaire.hints import (
 from engine.solitaire.lines import _cut_loops, shorten, wins
 from engine.solitaire.winnable import winnable_seeds
 from server.config import ServerConfig
-from tests.test_solitaire_support import UNSOLVABLE_BAKERS, deck_for
+from tests.test_solitaire_support import UNSOLVABLE_BAKERS, deck_for, reversals
 
 #: Every list of winnable deals: each game with its default options, and the variants with their own list.
 LISTS: list[tuple[str, dict[str, Any]]] = [(name, {}) for name in GAMES] + [
@@ -182,6 +182,20 @@ def test_a_sure_line_has_no_loop_and_no_card_moved_back_for_nothing(name: str, s
     assert _detours(game, hint.line) == []
     if _detours(game, found.moves):
         assert len(hint.line) < len(found.moves)
+
+
+@pytest.mark.parametrize(("name", "seed"), [("indian", 41), ("lucas", 402390572)])
+def test_a_sure_line_never_takes_cards_back_that_it_could_leave(name: str, seed: int) -> None:
+    """No move of a sure line is followed later by its exact reverse (the same cards back from the column they
+    went to, to the column they came from) when the line wins without both. Indian 41: the line moved the
+    7♣ from t8 to t6 at its move 205 and back at 209, nothing touching either column between, as the passes
+    over the line stopped at six (eight were needed); Lucas 402390572: at 183 the 5♠ goes to an empty t4,
+    the 4♠ is put on it and taken off to another column, and at 189 the 5♠ goes back."""
+    game = new_game(name, seed=seed)
+    hint = advise(game, max_nodes=50_000)
+    assert hint.status is HintStatus.SURE and wins(game, hint.line)
+    assert reversals(game, hint.line) == []
+    assert reversals(game, solve(game, max_nodes=50_000).moves), "the solver's line has some: a real test"
 
 
 def test_shorten_cuts_inserted_detours_renames_columns_and_keeps_a_line_that_does_not_win() -> None:

@@ -1,9 +1,15 @@
-"""Helpers for the solitaire tests: decks built from a wanted layout (no tests here)."""
+"""Helpers for the solitaire tests: decks built from a wanted layout, detours of a line (no tests here)."""
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 from engine.cards import parse_card
+from engine.solitaire.base import Game
 from engine.solitaire.catalogue import GAMES, full_deck
+from engine.solitaire.column_moves import FOUNDATION
+from engine.solitaire.columns import ColumnGame
+from engine.solitaire.lines import wins
 from engine.solitaire.rules import VALUE
 
 
@@ -74,3 +80,27 @@ UNSOLVABLE_BAKERS = [
     "QC TC 8C 7C",
 ]
 """A Baker's Dozen deal with a few moves and no win: every Ace lies under a 2 that can never move."""
+
+
+def reversals(game: Game, line: Sequence[str]) -> list[tuple[int, int]]:
+    """The pairs (i, j) of ``line`` (moves from ``game``'s position): move i takes cards from column A to
+    column B, move j takes the same cards from B back to A (whatever moves come between), and the line
+    without both still replays to a win. Found by brute force: every such pair is replayed."""
+    if not isinstance(game, ColumnGame):
+        return []
+    replay = game.copy()
+    steps: list[tuple[int, int, tuple[int, ...]] | None] = []
+    for move in line:
+        src, dst, n = replay._parse(move)
+        column = 0 <= src < FOUNDATION and 0 <= dst < FOUNDATION
+        steps.append((src, dst, tuple(replay.columns[src][-n:])) if column else None)
+        replay.apply(move)
+    found = []
+    for i, step in enumerate(steps):
+        if step is None:
+            continue
+        src, dst, moved = step
+        for j in range(i + 1, len(steps)):
+            if steps[j] == (dst, src, moved) and wins(game, [*line[:i], *line[i + 1 : j], *line[j + 1 :]]):
+                found.append((i, j))
+    return found

@@ -1,7 +1,7 @@
 """Shorter winning lines: the detours of a solver's line taken out, the win kept.
 
 The solver's line is the path its depth-first search happened to take: it wanders (Forty Thieves seed 5 moves
-the 6♠ between the two 7♠ with a stock turn between, again and again). ``shorten`` cuts two kinds of detour:
+the 6♠ between the two 7♠ with a stock turn between, again and again). ``shorten`` cuts three kinds of detour:
 
 - loops and shortcuts: the line comes back to a position it was in (equal canonical keys, ``Game._key``),
   or one legal move reaches a position the line only reaches later; the moves between are cut. The key
@@ -9,10 +9,17 @@ the 6♠ between the two 7♠ with a stock turn between, again and again). ``sho
   cut are renamed onto the columns as they stand.
 - moves undone later: a card (or run) goes from pile A to column B and later leaves B for pile C with no
   move between touching B; the first move is dropped and the second made from A (dropped too when C is A).
+- moves taken back later whatever happens between: cards go from column A to column B and the same cards
+  later go back from B to A, other moves using A or B between (Lucas 402390572: the 4♣ goes to an empty
+  column, a card is put on it and taken off, and the 4♣ goes back); both are dropped when the line without
+  them, replayed to its end, still wins.
 
-Every cut is checked by replaying the moves it changes and comparing the exact position after them with the
-one the line had there; the whole shortened line is then replayed from the start, and the line as given is
-returned if it does not win. So ``shorten`` never returns a line that does not win.
+The first two cuts are checked by replaying the moves they change and comparing the exact position after
+them with the one the line had there, the third by replaying the rest of the line to a win. The passes are
+repeated until one cuts nothing (a cut may open the way to another: Indian 41 needed eight), and the whole
+shortened line is then replayed from the start, the line as given returned if it does not win. So
+``shorten`` never returns a line that does not win, and given the time (``late`` never True) it returns
+one with no move followed later by its exact reverse that the line could do without.
 """
 
 from __future__ import annotations
@@ -28,8 +35,6 @@ from engine.solitaire.errors import IllegalMove
 
 #: Most moves between a move and the one that undoes it for the pair to be tried as a cut.
 WINDOW = 60
-#: Most passes (loops, then undone moves) over the line.
-ROUNDS = 6
 
 _COLUMN = re.compile(r"t(\d+)")
 
@@ -41,21 +46,23 @@ def shorten(game: Game, line: Sequence[str], late: Callable[[], bool] = lambda: 
         game: the position the line starts from (left unchanged).
         line: moves in ``docs/formats.md`` notation that replay from ``game`` to a win.
         late: asked before each pass over the line (a pass takes up to a few tenths of a second on a line of
-            two thousand moves); once it says True, the shortest line so far is returned.
+            two thousand moves) and before each pair of moves tried by replaying the rest of the line; once it
+            says True, the shortest line so far is returned.
 
     Returns:
         A line that replays from ``game`` to a win, never longer than ``line``; ``line`` itself (as a list)
-        when it does not replay to a win, or when no shorter one is found.
+        when it does not replay to a win, or when no shorter one is found. Passes are made until one cuts
+        nothing (each cuts at least one move, so they end), or ``late``.
     """
     best = list(line)
     if not wins(game, best):
         return best
-    for _ in range(ROUNDS):
-        if late():
-            break
+    while not late():
         shorter = _cut_loops(game, best)
         if isinstance(game, ColumnGame):
             shorter = _drop_undone(game, shorter)
+            if wins(game, shorter):
+                shorter = _drop_reversed(game, shorter, late)
         if len(shorter) >= len(best) or not wins(game, shorter):
             break
         best = shorter
@@ -221,3 +228,61 @@ def _checked(game: ColumnGame, line: list[str], i: int, k: int, instead: list[st
     if _exact(old) != _exact(new):
         return None
     return line[:i] + line[i + 1 : k] + instead + line[k + 1 :]
+
+
+def _column_step(game: ColumnGame, move: str) -> tuple[int, int, tuple[int, ...]] | None:
+    """``(source, destination, cards moved)`` of ``move`` (legal in ``game``'s position) when it goes from a
+    column to a column; else None."""
+    src, dst, n = game._parse(move)
+    if not (0 <= src < FOUNDATION and 0 <= dst < FOUNDATION):
+        return None
+    return src, dst, tuple(game.columns[src][-n:])
+
+
+def _drop_reversed(game: ColumnGame, line: list[str], late: Callable[[], bool]) -> list[str]:
+    """``line`` (moves that win from ``game``'s position) without each pair of moves where cards go from
+    column A to column B and the same cards later go back from B to A, whatever moves come between, when
+    the line without both still replays to a win; ``late`` is asked before each pair is tried."""
+    line = list(line)
+    replay = game.copy()
+    steps = _steps_from(replay, line, 0)
+    if steps is None:
+        return line
+    i = 0
+    while i < len(line):
+        shorter = None
+        first = steps[i]
+        if first is not None:
+            src, dst, cards = first
+            for j in range(i + 1, len(line)):
+                if steps[j] != (dst, src, cards):
+                    continue
+                if late():
+                    return line
+                candidate = line[:i] + line[i + 1 : j] + line[j + 1 :]
+                if wins(replay, candidate[i:]):
+                    shorter = candidate
+                    break
+        rest = None if shorter is None else _steps_from(replay, shorter, i)
+        if shorter is not None and rest is not None:
+            line, steps = shorter, steps[:i] + rest
+            continue  # the move now at ``i`` may have a reverse of its own
+        replay.apply(line[i])
+        i += 1
+    return line
+
+
+def _steps_from(
+    game: ColumnGame, line: list[str], i: int
+) -> list[tuple[int, int, tuple[int, ...]] | None] | None:
+    """The ``_column_step`` of each move of ``line`` from move ``i`` on, the first made from ``game``'s
+    position (left unchanged); None when a move does not replay."""
+    replay = game.copy()
+    steps: list[tuple[int, int, tuple[int, ...]] | None] = []
+    try:
+        for move in line[i:]:
+            steps.append(_column_step(replay, move))
+            replay.apply(move)
+    except IllegalMove:
+        return None
+    return steps
