@@ -32,12 +32,14 @@ from engine.solitaire import (
     solve,
 )
 from engine.solitaire.base import Game
+from engine.solitaire.lines import shorten
 
 _SOLVE_HELP = """Search for a win from a record's last position, or from a fresh deal.
 Output: the first line is the verdict, one of
   solvable     a win exists; the second line is a solitaire/1 record (JSON, one line): the input's game,
                options and deck or seed, with the winning moves appended after the record's own moves,
-               so `barbu solitaire replay` on it prints a state with "won": true;
+               so `barbu solitaire replay` on it prints a state with "won": true (the solver's line with
+               its detours cut, as a hint's: no card moved and later moved back for nothing);
   unsolvable   the search went through every reachable position: no win exists;
   unknown      the timeout came first.
 Exit status 0 for any verdict; 1 for a refused record or option, or for FILE and --game given together
@@ -228,6 +230,6 @@ def run_solve(args: argparse.Namespace) -> int:
     print(result.outcome.value)
     if result.outcome is Outcome.SOLVABLE:
         winning = dict(record)
-        winning["moves"] = list(record.get("moves", [])) + result.moves
+        winning["moves"] = list(record.get("moves", [])) + shorten(game, result.moves)
         print(json.dumps(winning))
     return 0

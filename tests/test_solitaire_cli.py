@@ -10,8 +10,8 @@ import pytest
 
 from cli.main import main
 from engine.cards import card_text
-from engine.solitaire import new_game
-from tests.test_solitaire_support import UNSOLVABLE_BAKERS, deck_for, trivial_bakers_deck
+from engine.solitaire import new_game, solve
+from tests.test_solitaire_support import UNSOLVABLE_BAKERS, deck_for, reversals, trivial_bakers_deck
 
 
 def write(tmp_path: Path, record: dict[str, Any]) -> str:
@@ -92,6 +92,19 @@ def test_solve_prints_a_record_that_replays_to_a_win(
     assert winning["moves"][0] == "t13>f" and len(winning["moves"]) == 52
     assert main(["solitaire", "replay", write(tmp_path, winning)]) == 0
     assert json.loads(capsys.readouterr().out)["won"] is True
+
+
+def test_solve_prints_the_solvers_line_with_its_detours_cut(capsys: pytest.CaptureFixture[str]) -> None:
+    """The solver's own line wanders (Forty Thieves 5 moves the 6♠ between the two 7♠ again and again):
+    ``solve`` prints it shortened as a hint's line is, with no cards moved and later moved back for nothing
+    (Maria 294257950 printed 1,158 moves, 242 such pairs among them; shortened, 426 and none)."""
+    game = new_game("forty-thieves", seed=5)
+    found = solve(game, timeout=30)
+    assert reversals(game, found.moves), "the solver's line has detours: a real test"
+    assert main(["solitaire", "solve", "--game", "forty-thieves", "--seed", "5", "--timeout", "30"]) == 0
+    verdict, line = capsys.readouterr().out.splitlines()
+    moves = json.loads(line)["moves"]
+    assert verdict == "solvable" and len(moves) < len(found.moves) and reversals(game, moves) == []
 
 
 def test_solve_says_unsolvable_and_unknown(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
