@@ -100,7 +100,7 @@ def test_solve_prints_the_solvers_line_with_its_detours_cut(capsys: pytest.Captu
     (Maria 294257950 printed 1,158 moves, 242 such pairs among them; shortened, 426 and none)."""
     game = new_game("forty-thieves", seed=5)
     found = solve(game, timeout=30)
-    assert reversals(game, found.moves), "the solver's line has detours: a real test"
+    assert reversals(game, found.moves, limit=1), "the solver's line has detours: a real test"
     assert main(["solitaire", "solve", "--game", "forty-thieves", "--seed", "5", "--timeout", "30"]) == 0
     verdict, line = capsys.readouterr().out.splitlines()
     moves = json.loads(line)["moves"]

@@ -82,10 +82,11 @@ UNSOLVABLE_BAKERS = [
 """A Baker's Dozen deal with a few moves and no win: every Ace lies under a 2 that can never move."""
 
 
-def reversals(game: Game, line: Sequence[str]) -> list[tuple[int, int]]:
+def reversals(game: Game, line: Sequence[str], limit: int | None = None) -> list[tuple[int, int]]:
     """The pairs (i, j) of ``line`` (moves from ``game``'s position): move i takes cards from column A to
     column B, move j takes the same cards from B back to A (whatever moves come between), and the line
-    without both still replays to a win. Found by brute force: every such pair is replayed."""
+    without both still replays to a win; the first ``limit`` of them (None: all). Found by brute force:
+    every such pair is replayed."""
     if not isinstance(game, ColumnGame):
         return []
     replay = game.copy()
@@ -103,4 +104,6 @@ def reversals(game: Game, line: Sequence[str]) -> list[tuple[int, int]]:
         for j in range(i + 1, len(steps)):
             if steps[j] == (dst, src, moved) and wins(game, [*line[:i], *line[i + 1 : j], *line[j + 1 :]]):
                 found.append((i, j))
+                if len(found) == limit:
+                    return found
     return found
