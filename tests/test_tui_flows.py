@@ -241,7 +241,7 @@ async def test_the_host_starts_another_match_with_the_same_players(server: Barbu
         new_table = tui.model.table
         assert new_table is not None and "hal: good game, all" in new_table.chat  # the chat follows them
         assert new_table.name == "rerun (2)" and on_screen(tui, "rerun (2)")  # told apart from the first
-        said = "hal opened another match with the same players."
+        said = "You opened another match with the same players."  # hal is this client: not by name
         await until(lambda: said in (tui.model.shown_notice(), *tui.model.earlier()), "said at the new table")
         places = [place for _, place, line in tui.model.entries if line == said]
         assert places == [f"table:{new_table.room}"]  # once, where the player now is (not the old table)
@@ -399,6 +399,27 @@ async def test_a_finished_table_points_to_the_next_match_listed_in_the_lobby(
         assert "w to the next match" in screen_lines(tui)[-1]
         pipe.send_text("w")
         await until(lambda: tui.model.table is not None and tui.model.table.room == new, "following")
+
+
+async def test_a_watcher_is_told_who_opened_another_match(server: BarbuServer, connect: Connect) -> None:
+    host = await connect(server, "hank")
+    room = await host.create_table("thursday")
+    await host.sit(room, "S")
+    for seat in "NEW":
+        await host.add_bot(room, seat, "random")
+    await host.leave(room)  # a stand-in plays the seat: the match runs to its end
+    lobby = server.lobby
+    assert lobby is not None
+    await until(lambda: lobby.rooms[room].summary()["state"] == "over", "the end", 120)
+    await host.watch(room)
+    async with running_tui(server.url, "viv") as (tui, _pipe):
+        await tui.watch(room)
+        await until(lambda: tui.model.table is not None and tui.model.table.room == room, "watching")
+        new = await host.rematch(room)  # while the client watches: the rematch-opened push tells it
+        said = "hank opened another match with the same players."  # someone else's request: by name
+        await until(lambda: said in (tui.model.shown_notice(), *tui.model.earlier()), "told who")
+        assert tui.model.table is not None and tui.model.table.rematch == new
+        assert not any("You opened" in line for _, _, line in tui.model.entries)
 
 
 def test_play_help_names_the_local_store_file(capsys: pytest.CaptureFixture[str]) -> None:

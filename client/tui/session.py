@@ -326,7 +326,7 @@ class Session:
                 self.request_refresh()
         elif isinstance(push, RematchOpened):
             table.rematch = push.new_room
-            said = f"{push.host} opened another match with the same players."
+            said = rematch_text(push.host, self.model.name)
             if table.seat is not None or self.model.name in table.players.values():  # our seat is kept
                 task = asyncio.get_running_loop().create_task(
                     self._to_rematch(push.new_room, table.room, said)
@@ -691,3 +691,11 @@ def seat_notices(table: TableModel, push: Players, me: str) -> list[str]:
         elif seat in table.away and seat not in push.away:
             out.append(f"{who} is back.")
     return out
+
+
+def rematch_text(host: str, me: str) -> str:
+    """The notice of a ``rematch-opened`` push: ``You opened another match with the same players.`` for
+    this client's own request (``host`` is ``me``), ``hal opened another match with the same players.`` for
+    everyone else's."""
+    who = "You" if host == me else host
+    return f"{who} opened another match with the same players."
