@@ -1,6 +1,7 @@
 """Pyramid in the terminal client's words: a removal, a hint and a refusal name their cards (suit symbols,
-``10`` for tens, where each lay: ``6♠ (row 7)``, ``5♠ from the waste``), and Enter on a covered card is refused
-at once without starting a move; on engine positions, then by keys against a real server."""
+``10`` for tens, where each lay: ``6♠ (row 7)``, ``5♠ from the waste``), Enter on a covered card is refused
+at once without starting a move, and ``f`` (remove alone) says why a card is not removed in the same words (and
+never turns a stock); on engine positions, then by keys against a real server."""
 
 from __future__ import annotations
 
@@ -92,3 +93,60 @@ async def test_a_pyramid_removal_by_keys_names_its_cards(server: BarbuServer) ->
         pipe.send_text(ENTER)
         said = f"Removed {at(state, first)} (row {first[1]}) and {at(state, second)} (row {second[1]})."
         await until(lambda: screen.room.state()["removed"] == 2 and on_screen(tui, said), said)
+
+
+def test_f_on_a_pyramid_card_says_why_it_is_not_removed() -> None:
+    deal = new_game("pyramid", seed=1)  # K♠ at row 4, card 2 lies under A♣ and 6♣ of row 5
+    state = deal.state()
+    assert state["pyramid"][3][1] == "KS"
+    sent: list[str] = []
+    screen = SolitaireScreen(room_of(state, deal.legal_moves(), sent))
+    screen.place("p4.2")
+    screen.to_foundation()
+    assert screen.message == (
+        f"That card is covered: {at(state, 'p5.2')} (row 5) and {at(state, 'p5.3')} (row 5) lie on "
+        "K♠ (row 4); only uncovered cards are removed."
+    )
+    assert screen.message == covered_text(state, "p4.2") and sent == []  # Enter's words, nothing sent
+    queen = next(f"p7.{i}" for i, card in enumerate(state["pyramid"][6], start=1) if not card.startswith("K"))
+    screen.place(queen)
+    screen.to_foundation()
+    assert screen.message == (
+        f"Not allowed: remove {at(state, queen)} (row 7): only a King is removed alone; "
+        "other cards go in pairs totalling 13 (Enter on each)."
+    )
+    screen.place("s")
+    screen.to_foundation()  # the stock face down: f does not turn it (d does)
+    assert screen.message.startswith("A card of the stock is removed once turned") and sent == []
+    screen.place("p7.1")
+    screen.to_foundation()  # an uncovered King: removed alone
+    assert sent == ["move p7.1"] and screen.message == "Removed K♣ (row 7)."
+
+
+async def test_f_on_a_covered_king_by_keys_says_what_covers_it(server: BarbuServer) -> None:
+    async with running_tui(server.url, "pia") as (tui, pipe):
+        tui.open_solitaire("pyramid", seed=1)
+        await until(lambda: tui.screen == "solitaire" and tui.solitaire is not None, "the game")
+        screen = tui.solitaire
+        assert screen is not None
+        await until(lambda: bool(screen.room.legal()), "the deal")
+        state = screen.room.state()
+        screen.place("p4.2")
+        pipe.send_text("f")
+        said = f"That card is covered: {at(state, 'p5.2')} (row 5) and {at(state, 'p5.3')} (row 5) lie on K♠"
+        await until(lambda: on_screen(tui, said), "the covered King refused with what covers it")
+        assert screen.room.state()["moves"] == 0
+
+
+def test_f_on_the_stock_of_another_game_does_not_turn_it() -> None:
+    deal = new_game("forty-thieves", seed=1)
+    state = deal.state()
+    sent: list[str] = []
+    model = Model("ws://test")
+    view = {"title": "Forty Thieves", "layout": state, "legal": deal.legal_moves(), "result": None}
+    model.solitaire = SolitaireModel(room="1", seat="player", seq=0, view=view)
+    screen = SolitaireScreen(SolitaireRoom(model, lambda kind, move: sent.append(f"{kind} {move}")))
+    assert "s" in deal.legal_moves()
+    screen.place("s")
+    screen.to_foundation()  # d turns the stock; f only sends a card to a foundation
+    assert sent == [] and screen.message == "The top card of the stock cannot go to a foundation."

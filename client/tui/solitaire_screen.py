@@ -25,6 +25,7 @@ from client.tui.solitaire_words import (
     move_words,
     moved_text,
     option_text,
+    pile_card,
     pile_words,
     turned_text,
 )
@@ -99,6 +100,29 @@ class SolitaireRoom:
     def send(self, kind: str, move: str | None = None) -> None:
         """Send request ``kind`` as is (the server's answer, or its refusal, comes back as the notice)."""
         self.submit(kind, move)
+
+
+def pyramid_alone_refusal(state: dict[str, Any], pile: str) -> str:
+    """Why the card of Pyramid ``pile`` cannot be removed alone (``f``) in ``state``, the rule it breaks in
+    words: covered (``covered_text``, as Enter says it), not a King (``only a King is removed alone``), a King
+    on the stock's top (turned onto the waste first), or nothing there."""
+    covered = covered_text(state, pile)
+    if covered:
+        return covered
+    words = card_words(pile, state)
+    if words is None:
+        if pile == "s":
+            return "A card of the stock is removed once turned onto the waste (d)."
+        return f"Nothing to remove from {pile_words(pile)}."
+    card = pile_card(state, pile) or ""
+    if not card.startswith("K"):
+        return (
+            f"Not allowed: remove {words}: only a King is removed alone; "
+            "other cards go in pairs totalling 13 (Enter on each)."
+        )
+    if pile == "s":
+        return f"Not allowed: remove {words}: a King on the stock is turned onto the waste (d) first."
+    return f"Not allowed: remove {words}."
 
 
 def pile_rows(state: dict[str, Any]) -> list[list[str]]:
@@ -233,9 +257,15 @@ class SolitaireScreen:
         self.source = None
 
     def to_foundation(self) -> None:
-        """``f``: send the top card of the pile under the cursor (or the source) to a foundation."""
+        """``f``: send the top card of the pile under the cursor (or the source) to a foundation; in Pyramid,
+        remove its card alone (a King), saying why not when it cannot be (``pyramid_alone_refusal``)."""
         pile = self.source or self.cursor()
-        if not self._try([f"{pile}>f", pile]):
+        state = self.room.state()
+        if "pyramid" in state:
+            if pile == "s" or not self._try([pile]):  # ``s`` alone turns the stock: d does that
+                self.source, self.message = None, pyramid_alone_refusal(state, pile)
+            return
+        if not self._try([f"{pile}>f"]):
             self.message = f"The top card of {pile_words(pile)} cannot go to a foundation."
 
     def typed(self, move: str) -> None:
