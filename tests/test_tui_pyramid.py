@@ -1,20 +1,22 @@
 """Pyramid in the terminal client's words: a removal, a hint and a refusal name their cards (suit symbols,
 ``10`` for tens, where each lay: ``6♠ (row 7)``, ``5♠ from the waste``), Enter on a covered card is refused
-at once without starting a move, and ``f`` (remove alone) says why a card is not removed in the same words (and
-never turns a stock); on engine positions, then by keys against a real server."""
+at once without starting a move, ``f`` (remove alone) says why a card is not removed in the same words (and
+never turns a stock), and the rules card names rows, wastes and the stock as the screen does; on engine
+positions, then by keys against a real server."""
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 from client.tui.cards import card_label
 from client.tui.model import Model, SolitaireModel
 from client.tui.solitaire_screen import SolitaireRoom, SolitaireScreen
 from client.tui.solitaire_words import covered_text, hint_words, moved_text, refusal_words
-from engine.solitaire import new_game
+from engine.solitaire import GAMES, new_game
 from server import BarbuServer
 from tests.conftest import until
-from tests.test_tui import ENTER, on_screen, running_tui
+from tests.test_tui import DOWN, ENTER, on_screen, running_tui, screen_lines
 
 
 def room_of(state: dict[str, Any], legal: list[str], sent: list[str]) -> SolitaireRoom:
@@ -150,3 +152,27 @@ def test_f_on_the_stock_of_another_game_does_not_turn_it() -> None:
     screen.place("s")
     screen.to_foundation()  # d turns the stock; f only sends a card to a foundation
     assert sent == [] and screen.message == "The top card of the stock cannot go to a foundation."
+
+
+async def test_the_pyramid_rules_card_names_the_places_the_screen_shows(server: BarbuServer) -> None:
+    rules = " ".join(GAMES["pyramid"].rules.split())
+    assert not re.search(r"\bp\d", rules)  # no position of the notation: the screen shows none
+    async with running_tui(server.url, "pia") as (tui, pipe):
+        pipe.send_text("o" + DOWN * list(GAMES).index("pyramid"))
+        await until(lambda: on_screen(tui, "row 1 (the top) to row 7 (the bottom)"), "the rules card")
+        assert on_screen(tui, "one onto each waste w1 w2 w3")
+        assert on_screen(tui, "a card of the row below lies on it; uncovered cards")
+        tui.open_solitaire("pyramid", {"draw": 3, "stock-top": True}, seed=1)
+        await until(lambda: tui.solitaire is not None and bool(tui.solitaire.room.legal()), "the deal")
+        screen = tui.solitaire
+        assert screen is not None
+        pipe.send_text("d")
+        await until(lambda: screen.room.state()["moves"] == 1, "the turn")
+        lines = screen_lines(tui)
+        top = next(i for i, line in enumerate(lines) if line.strip() == at(screen.room.state(), "p1.1"))
+        assert len(lines[top + 6].split()) == 7  # row 1 drawn at the top, one card; row 7 at the bottom
+        wastes = next(line for line in lines if line.startswith("Stock"))
+        assert all(f"w{k} " in wastes for k in (1, 2, 3))  # the wastes labelled as the card names them
+        screen.place("p4.2")
+        pipe.send_text(ENTER)  # the screen's words for a covered card are the card's: covered, lies on, row N
+        await until(lambda: on_screen(tui, "(row 5) lie on") and on_screen(tui, "(row 4)"), "covered")

@@ -181,12 +181,14 @@ A card on a foundation stays there. An emptied column stays empty.
 Option kings=stay (Portuguese Solitaire): Kings are not moved; an empty column takes a King only.
 Option build=any-suit: build down regardless of suit."""
 
-_PYRAMID_CARD = """Pyramid: one deck. Clear the pyramid of 28 cards (7 rows).
-A pyramid card is available when no card below still covers it; the top of the waste is available too.
+#: The places named as the clients show them: rows counted from the top (``K♠ (row 4)``), the waste, or
+#: with draw=3 the wastes labelled w1 w2 w3, the stock; "covered" and "lies on" as a covered card is refused.
+_PYRAMID_CARD = """Pyramid: one deck. Clear the pyramid of 28 cards, row 1 (the top) to row 7 (the bottom).
+A card is covered while a card of the row below lies on it; uncovered cards and the waste's top are available.
 Remove two available cards totalling 13 (A=1, J=11, Q=12): Q+A, J+2, 10+3, 9+4, 8+5, 7+6. A King goes alone.
 Turn the stock one card at a time onto the waste; no redeal. Won when the pyramid is cleared.
-Option draw=3: turn three cards at a time, one onto each of three waste piles; each pile's top is available.
-Option stock-top: the top card of the stock is available too. Option redeals=2: the waste is turned back twice."""
+Option draw=3: turn three at a time, one onto each waste w1 w2 w3; each top is available.
+Option stock-top: the stock's top card is available too. Option redeals=2: the waste turns over into the stock twice."""
 
 GAMES: dict[str, GameInfo] = {row.name: _family_info(row) for row in FAMILY}
 """Every game by name: the Forty Thieves family, ``pyramid``, ``bakers-dozen``."""
@@ -194,7 +196,7 @@ GAMES["pyramid"] = GameInfo(
     "pyramid",
     "Pyramid",
     (
-        Option("draw", (1, 3), "3: turn three cards at a time onto three waste piles (seed)"),
+        Option("draw", (1, 3), "3: turn three cards at a time, one onto each waste w1 w2 w3 (seed)"),
         Option("stock-top", (False, True), "the top card of the stock is available too (PySolFC)"),
         Option("redeals", (0, 2), "2: the waste may be turned back into the stock twice (Par Pyramid)"),
     ),
