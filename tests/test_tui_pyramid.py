@@ -176,3 +176,30 @@ async def test_the_pyramid_rules_card_names_the_places_the_screen_shows(server: 
         screen.place("p4.2")
         pipe.send_text(ENTER)  # the screen's words for a covered card are the card's: covered, lies on, row N
         await until(lambda: on_screen(tui, "(row 5) lie on") and on_screen(tui, "(row 4)"), "covered")
+
+
+def test_a_refusals_reason_names_pyramid_places_by_their_cards() -> None:
+    state = new_game("pyramid", seed=1).state()  # row 5: 5♦ A♣ 6♣ 4♥ Q♥, row 6: 9♣ 10♣ 10♥ 3♣ 2♣ A♠
+    assert refusal_words("p5.3+p7.1: p5.3 is not exposed: p6.3 still covers it (covered)", state) == (
+        "Not allowed: remove 6♣ (row 5) and K♣ (row 7): 6♣ (row 5) is not exposed: 10♥ (row 6) still covers it"
+    )
+    assert refusal_words(
+        "p6.1+p7.1: p6.1 is covered by p7.1: a card never pairs with a card that covers it (covered)", state
+    ) == (
+        "Not allowed: remove 9♣ (row 6) and K♣ (row 7): 9♣ (row 6) is covered by K♣ (row 7): "
+        "a card never pairs with a card that covers it"
+    )
+    notation = "p9.1: no pile 'p9.1' in Pyramid (piles: p1.1 .. p7.7, w or w1 w2 w3, s) (no-such-pile)"
+    assert refusal_words(notation, state).endswith("(piles: p1.1 .. p7.7, w or w1 w2 w3, s)")  # as typed
+
+
+async def test_a_typed_pyramid_move_refused_names_its_places_by_their_cards(server: BarbuServer) -> None:
+    async with running_tui(server.url, "pia") as (tui, pipe):
+        tui.open_solitaire("pyramid", seed=1)
+        await until(lambda: tui.solitaire is not None and bool(tui.solitaire.room.legal()), "the deal")
+        pipe.send_text(":")
+        await until(lambda: tui.input_mode == "move", "the move prompt")
+        pipe.send_text("p5.3+p7.1" + ENTER)
+        said = "6♣ (row 5) is not exposed: 10♥ (row 6) still covers it"
+        await until(lambda: on_screen(tui, said), "the refusal in the screen's words")
+        assert not on_screen(tui, "(covered)") and not on_screen(tui, "p6.3")

@@ -9,11 +9,16 @@ from typing import Any
 
 from client.tui.cards import card_label
 from engine.solitaire import GAMES
+from engine.solitaire.errors import RULE_CODES
 
 CARD = re.compile(r"\b([2-9TJQKA])([SHDC])\b")
 PILE = re.compile(r"^([stwfp])(\d+(?:\.\d+)?)?$")
 #: A move in the notation: piles joined by ``>`` or ``+``, a run's ``*N``.
 MOVE = re.compile(r"^[stwfp][0-9.]*(?:[>+][stwfp][0-9.]*)?(?:\*\d+)?$")
+#: A Pyramid position of the notation in a refusal's reason (``p6.3``).
+POSITION = re.compile(r"\bp[1-7]\.[1-7]\b")
+#: A refusal's rule id in brackets at its end (``(column-build)``, ``(covered)``).
+RULE_ID = re.compile(r"\s*\(([a-z]+(?:-[a-z]+)*)\)\s*$")
 
 
 def pile_words(pile: str) -> str:
@@ -148,11 +153,21 @@ def cards_in_words(text: str) -> str:
 def refusal_words(text: str, state: dict[str, Any] | None = None) -> str:
     """A server's refusal of a solitaire request in people's words: its move in words (a Pyramid move by its
     cards in ``state``, the position it was refused in), card symbols, and without the rule id in brackets,
-    e.g. ``Not allowed: column 2 → column 5: 8♥ does not go on 8♥: columns build down in the same suit``."""
-    text = re.sub(r"\s*\([a-z]+(?:-[a-z]+)+\)\s*$", "", text.strip())
+    e.g. ``Not allowed: column 2 → column 5: 8♥ does not go on 8♥: columns build down in the same suit``; a
+    Pyramid position in the reason by its card too (``p5.3 is not exposed: p6.3 still covers it`` ->
+    ``10♣ (row 5) is not exposed: 7♥ (row 6) still covers it``), except where the reason explains the
+    notation itself (``no-such-pile``, ``not-a-move``)."""
+    text = text.strip()
+    rule = RULE_ID.search(text)
+    code = None
+    if rule is not None and ("-" in rule.group(1) or rule.group(1) in RULE_CODES):
+        code, text = rule.group(1), text[: rule.start()]
     head, sep, rest = text.partition(": ")
     if sep and MOVE.match(head):
-        return f"Not allowed: {move_words(head, state)}: {cards_in_words(rest)}"
+        rest = cards_in_words(rest)
+        if code not in ("no-such-pile", "not-a-move"):
+            rest = POSITION.sub(lambda m: card_words(m.group(0), state) or pile_words(m.group(0)), rest)
+        return f"Not allowed: {move_words(head, state)}: {rest}"
     return cards_in_words(text)
 
 
