@@ -111,6 +111,28 @@ async def test_the_server_marks_an_action_the_timer_played(server: BarbuServer, 
             break
 
 
+async def test_your_turn_elsewhere_keeps_its_key_and_the_name_whole_where_it_fits(
+    server: BarbuServer, connect: Connect
+) -> None:
+    host = await connect(server, "hal")
+    name = "game 12-01 23:24:32"  # the name a table gets when none is typed
+    own = await host.create_table(name)
+    await host.watch(own)
+    mine = SEATS[table_of(server, own).first_declarer]  # the contract is due at once, and waits
+    for seat in SEATS:
+        if seat != mine:
+            await host.add_bot(own, seat)
+    async with running_tui(server.url, "una") as (tui, _pipe):
+        await tui.sit(own, mine)
+        await until(lambda: tui.model.table is not None and tui.model.table.my_turn, "una's contract turn")
+        tui.show("lobby")
+        assert f"your turn at {name} (contract): t" in screen_lines(tui)[0]  # room for it whole: not cut
+        tui.open_solitaire("pyramid", seed=1)
+        await until(lambda: tui.screen == "solitaire", "the solitaire room")
+        top = screen_lines(tui)[0]
+        assert "solitaire: Pyramid" in top and top.endswith("(contract): t") and width(top) <= 80, top
+
+
 async def test_t_goes_back_to_the_seat_from_a_watched_table_whose_log_is_its_own(
     server: BarbuServer, connect: Connect
 ) -> None:

@@ -13,7 +13,7 @@ from typing import Any
 
 from prompt_toolkit.application import Application
 from prompt_toolkit.filters import Condition
-from prompt_toolkit.formatted_text import StyleAndTextTuples
+from prompt_toolkit.formatted_text import StyleAndTextTuples, fragment_list_width
 from prompt_toolkit.layout import (
     ConditionalContainer,
     DynamicContainer,
@@ -26,7 +26,7 @@ from prompt_toolkit.layout import (
 from prompt_toolkit.widgets import TextArea
 
 from cli.solitaire import parse_options
-from client.columns import shorten, wrap
+from client.columns import shorten, width, wrap
 from client.connection import ServerError
 from client.tui.barbu_screen import BarbuScreen, hand_line, side_lines, table_lines, table_width
 from client.tui.help import help_hints, help_page
@@ -278,9 +278,7 @@ class TuiApp:
         if self.screen == "solitaire" and self.solitaire is not None:
             out.append(("class:status", f"│ solitaire: {self.solitaire.room.title} "))
         if own is not None:  # whatever is watched or played, the player's own turn comes first
-            clock = f" {own.turn_clock()}" if own.turn_clock() else ""
-            phase = (own.view or {}).get("phase")
-            out.append(("class:status.turn", f"│ your turn at {shorten(own.name, 16)} ({phase}){clock}: t "))
+            out.append(("class:status.turn", self._turn_elsewhere_text(own, out)))
         if own is not None or self.screen == "solitaire":
             return out
         table = m.table
@@ -313,6 +311,15 @@ class TuiApp:
                 )
             )
         return out
+
+    def _turn_elsewhere_text(self, own: TableModel, before: StyleAndTextTuples) -> str:
+        """The status line's ``│ your turn at friday (play): t``, after ``before``: the table's name as whole
+        as the line's width leaves room for (at least 8 columns), so ``: t``, the key, is never cut off."""
+        clock = f" {own.turn_clock()}" if own.turn_clock() else ""
+        tail = f" ({(own.view or {}).get('phase')}){clock}: t "
+        head = "│ your turn at "
+        room = self.app.output.get_size().columns - fragment_list_width(before) - width(head + tail)
+        return f"{head}{shorten(own.name, max(room, 8))}{tail}"
 
     def turn_elsewhere(self) -> TableModel | None:
         """The table where it is this player's turn while another screen shows (the lobby, the solitaire
