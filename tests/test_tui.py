@@ -199,6 +199,8 @@ async def test_double_then_play_a_card(server: BarbuServer, connect: Connect) ->
         assert "Double whom?" in text(side_lines(table, tui.barbu))
         pipe.send_text(DOWN * targets.index(declarer) + SPACE + ENTER)
         await until(lambda: [me, declarer] in view(tui)["doubles"], "the double")
+        said = f"You doubled {declarer} "  # a line of the log begins with a capital, "you" too
+        await until(lambda: any(line.startswith(said) for line in tui.model.log), "the double in the log")
 
         await until(lambda: table.my_turn and view(tui)["phase"] == "play", "the first turn to play")
         while view(tui)["legal"][0]["action"] == "pass":  # Dominoes: pass (by keys) until a card fits

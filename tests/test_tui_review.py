@@ -88,7 +88,7 @@ async def test_the_turn_clock_counts_down_and_the_timers_move_is_said_as_such(
         await until(lambda: re.search(r"YOUR TURN \(contract\) \d+s", status(tui)) is not None, "the clock")
         await until(lambda: any("Time ran out: a bot chose" in line for line in tui.model.log), "the timer")
         said = next(line for line in tui.model.log if "Time ran out" in line)
-        assert said.endswith("for you.") and not any(line.startswith("you chose") for line in tui.model.log)
+        assert said.endswith("for you.") and not any(line.startswith("You chose") for line in tui.model.log)
 
 
 async def test_the_server_marks_an_action_the_timer_played(server: BarbuServer, connect: Connect) -> None:

@@ -97,7 +97,7 @@ def test_dominoes_asks_the_rank_then_shows_four_rows() -> None:
     other = next(s for s in SEATS if s != table.seat)
     played = event_text({"event": "card-played", "seat": other, "card": "6H"}, table)
     assert played == f"{other} p{other} played {card_label('6H')}."
-    assert event_text({"event": "passed", "seat": table.seat}, table) == "you passed (no card to play)."
+    assert event_text({"event": "passed", "seat": table.seat}, table) == "You passed (no card to play)."
 
 
 def test_doubling_dialog_ticks_and_sends() -> None:

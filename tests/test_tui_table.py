@@ -167,13 +167,13 @@ def test_doubles_by_seats_declined_redoubles_and_grammar() -> None:
     table = TableModel(room="1", seat="N", players={s: f"p{s}" for s in SEATS})
     assert event_text({"event": "doubled", "seat": "E", "targets": ["N"]}, table) == "E pE doubled you."
     assert event_text({"event": "doubled", "seat": "N", "targets": ["E", "W"]}, table) == (
-        "you doubled E pE and W pW."
+        "You doubled E pE and W pW."
     )
-    assert event_text({"event": "redoubled", "seat": "N", "targets": ["W"]}, table) == "you redoubled W pW."
+    assert event_text({"event": "redoubled", "seat": "N", "targets": ["W"]}, table) == "You redoubled W pW."
     assert (
         event_text({"event": "redoubled", "seat": "S", "targets": []}, table) == "S pS declined to redouble."
     )
-    assert event_text({"event": "player-out", "seat": "N", "place": 2}, table) == "you are out, place 2."
+    assert event_text({"event": "player-out", "seat": "N", "place": 2}, table) == "You are out, place 2."
     assert event_text({"event": "player-out", "seat": "W", "place": 1}, table) == "W pW is out, place 1."
 
 
@@ -182,7 +182,7 @@ def test_one_notation_suit_symbols_and_tens() -> None:
     assert contract_label({"contract": "dominoes", "start_rank": "T"}) == "Dominoes from 10"
     table = TableModel(room="1", seat="N")
     chosen = {"event": "contract-chosen", "declarer": "N", "contract": "trumps", "trump": "D"}
-    assert event_text(chosen, table) == "you chose Trumps ♦."
+    assert event_text(chosen, table) == "You chose Trumps ♦."
 
 
 def test_when_the_player_declares() -> None:
@@ -374,7 +374,7 @@ def test_lobby_table_names_take_the_room_the_seats_leave() -> None:
 
 def test_watching_ones_own_seat_still_says_you() -> None:
     table = TableModel(room="1", seat=None, players={s: f"p{s}" for s in SEATS}, me="pS")
-    assert event_text({"event": "card-played", "seat": "S", "card": "TH"}, table) == "you played 10♥."
+    assert event_text({"event": "card-played", "seat": "S", "card": "TH"}, table) == "You played 10♥."
     assert event_text({"event": "card-played", "seat": "N", "card": "TH"}, table) == "N pN played 10♥."
 
 

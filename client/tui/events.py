@@ -1,6 +1,6 @@
 """Game events in words, for the notice line and the log (``engine.barbu`` event kinds), in the client's one
 notation: suit symbols and ``10`` for tens (``client.sheet.contract_label``, ``client.tui.cards.card_label``);
-``you`` for this client's seat, with the verb to match."""
+``you`` for this client's seat, with the verb to match, ``You`` when a line begins with it."""
 
 from __future__ import annotations
 
@@ -49,6 +49,12 @@ def _is(table: TableModel, seat: Any) -> str:
     return f"{name} are" if name == "you" else f"{name} is"
 
 
+def sentence(text: str) -> str:
+    """``text`` as a line of the log begins: ``you played 7♠.`` -> ``You played 7♠.`` (a seat letter or
+    ``Trick`` already does)."""
+    return text[:1].upper() + text[1:]
+
+
 def event_text(event: dict[str, Any], table: TableModel) -> str:
     """A one-line account of ``event`` at ``table`` (empty for events not worth a line). A ``trick-won``
     event also becomes the table's last trick; ``hand-scored`` its end-of-hand summary."""
@@ -58,11 +64,11 @@ def event_text(event: dict[str, Any], table: TableModel) -> str:
         cards = " ".join(card_label(str(c)) for c in event.get("cards", []))
         return f"Trick {event.get('trick_number')} ({cards}) won by {who(table, event.get('winner'))}."
     if kind in ACTED:
-        return _acted(event, table)
+        return sentence(_acted(event, table))
     if kind == "player-out":
         if event.get("place") == 4:  # still holding cards: the last one left, not "out"
-            return f"{_is(table, event.get('seat'))} last (place 4)."
-        return f"{_is(table, event.get('seat'))} out, place {event.get('place')}."
+            return sentence(f"{_is(table, event.get('seat'))} last (place 4).")
+        return sentence(f"{_is(table, event.get('seat'))} out, place {event.get('place')}.")
     if kind == "hand-scored":
         table.summary, table.summary_seen = dict(event), False
         scores = event.get("scores", {})
@@ -104,7 +110,7 @@ def _acted(event: dict[str, Any], table: TableModel) -> str:
     if by not in ("timer", "stand-in"):
         return f"{who(table, seat)} {what}."
     text = f"a bot {what} for {who(table, seat)}."
-    return f"Time ran out: {text}" if by == "timer" else text[:1].upper() + text[1:]
+    return f"Time ran out: {text}" if by == "timer" else text
 
 
 def winner_text(ranking: list[list[str]], totals: dict[str, int], table: TableModel) -> str:

@@ -139,7 +139,7 @@ A double is a side bet between two players on who scores better this hand.
    declarer left, you must double the declarer now (the dialog ticks it).
 
 On the table: "doubles" lists who doubled whom (! marks a redoubled pair); the
-log says "E doubled you", "you redoubled W" and who declined to redouble.
+log says "E doubled you", "You redoubled W" and who declined to redouble.
 """
 
 SETTLEMENT = """\
