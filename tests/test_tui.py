@@ -301,6 +301,9 @@ async def test_local_game_seats_the_player_with_three_bots(tmp_path: Path) -> No
                 assert table is not None and table.seat == LOCAL_SEAT and tui.screen == "table"
                 assert all(str(table.players[s]).startswith("bot:") for s in SEATS if s != LOCAL_SEAT)
                 await until(lambda: table.my_turn, "the newcomer's first turn")
+                # Only bots wait: the turn waits for the player however long (no stand-in after idle_turn).
+                assert local.config.idle_turn is None
+                assert table_of(local.server, table.room)._timer is None  # no hand-over scheduled
                 seq = table.seq
                 pipe.send_text(ENTER)  # Enter alone is always a legal choice
                 await until(lambda: table.seq > seq, "the newcomer's action")

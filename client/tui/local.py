@@ -48,7 +48,10 @@ class LocalServer:
         # The store holds this player's resume token: keep it (and SQLite's -wal/-shm files) to this user.
         os.umask(os.umask(0o077) | 0o077)
         self.db = db
-        # The store is this user's alone: their token never expires (a seat held there needs it back).
+        # The store is this user's alone: their token never expires (a seat held there needs it back). Nobody
+        # waits for the player but bots: their turn is never handed to a stand-in however long it waits
+        # (``idle_turn``; a public server's 5 minutes let a stand-in finish the whole match while the player
+        # read the help or played a solitaire).
         self.config = ServerConfig(
             host="127.0.0.1",
             port=0,
@@ -57,6 +60,7 @@ class LocalServer:
             grace=3600.0,
             token_ttl=math.inf,
             bot_policy=bot_policy,
+            idle_turn=None,
         )
         self.server = BarbuServer(self.config)
 
