@@ -185,6 +185,29 @@ async def test_choose_trumps_by_keys(server: BarbuServer, connect: Connect) -> N
         assert "Trumps ♥" in text(table_lines(table))
 
 
+async def test_the_dominoes_ranks_menu_says_what_is_above_and_below(
+    server: BarbuServer, connect: Connect
+) -> None:
+    helper = await connect(server, "helper")
+    async with running_tui(server.url, "dom") as (tui, pipe):
+        await seat_with_bots(tui, pipe, server, helper, offset=0)
+        table = tui.model.table
+        assert table is not None
+        await until(lambda: table.my_turn, "the contract turn")
+        pipe.send_text(DOWN * 6 + ENTER)
+        await until(lambda: tui.barbu.stage == "rank", "the ranks menu")
+        shown = text(side_lines(table, tui.barbu))
+        assert "start at 2" in shown and "start at 9" in shown and "start at 10" not in shown
+        assert " ↓ 5 more" in shown and "↑" not in shown  # 10, J, Q, K and A are there below
+        pipe.send_text(DOWN * 12)  # to the Ace, the last
+        await until(lambda: "start at A" in text(side_lines(table, tui.barbu)), "the menu scrolled")
+        shown = text(side_lines(table, tui.barbu))
+        assert " ↑ 5 more" in shown and "↓" not in shown and "start at 2" not in shown
+        pipe.send_text(ENTER)
+        await until(lambda: view(tui).get("contract") == "dominoes", "the contract")
+        assert view(tui)["start_rank"] == "A"
+
+
 async def test_double_then_play_a_card(server: BarbuServer, connect: Connect) -> None:
     helper = await connect(server, "helper")
     async with running_tui(server.url, "bea") as (tui, pipe):

@@ -515,8 +515,13 @@ def chat_window(table: TableModel, screen: BarbuScreen, cols: int, space: int) -
     return lines[begin : begin + space], len(lines) > space
 
 
+#: The choices a decision menu shows at once; ``↑ 2 more`` and ``↓ 3 more`` say what the arrows bring.
+MENU_ROWS = 8
+
+
 def decision_lines(table: TableModel, screen: BarbuScreen, choices: list[Choice]) -> StyleAndTextTuples:
-    """The contract menu (then trump suit or starting rank) or the doubling dialog."""
+    """The contract menu (then trump suit or starting rank) or the doubling dialog, ``MENU_ROWS`` choices at a
+    time with how many more are above and below."""
     view = table.view or {}
     phase = screen.phase(table)
     out: StyleAndTextTuples = []
@@ -533,11 +538,16 @@ def decision_lines(table: TableModel, screen: BarbuScreen, choices: list[Choice]
             out.append(("class:dim", f"You owe {declarer} {counted(int(owed), 'more double')}.\n"))
         if view.get("must_double"):
             out.append(("class:warn", f"You must double {declarer} now.\n"))
-    start = max(0, min(screen.menu - 7, len(choices) - 8))
-    for i, choice in enumerate(choices[start : start + 8], start=start):
+    start = max(0, min(screen.menu - 7, len(choices) - MENU_ROWS))
+    if start:  # a longer menu (Dominoes' 13 ranks) says what is above and below the 8 shown
+        out.append(("class:dim", f" ↑ {start} more\n"))
+    for i, choice in enumerate(choices[start : start + MENU_ROWS], start=start):
         style = "class:cursor" if i == screen.menu % len(choices) else ""
         out.append((style, f" {choice.label} "))
         out.append(("", "\n"))
+    below = len(choices) - start - MENU_ROWS
+    if below > 0:
+        out.append(("class:dim", f" ↓ {below} more\n"))
     if phase == "contract" and screen.stage != "contract":
         out.append(("class:dim", "Esc: back to the contracts\n"))
     return out
