@@ -745,8 +745,10 @@ class Lobby:
         options: dict[str, Any],
         seed: int | None,
         winnable: bool = False,
+        chosen: bool | None = None,
     ) -> None:
-        """Deal a solitaire room for ``peer``'s player and seat them (the reply is its snapshot); the
+        """Deal a solitaire room for ``peer``'s player and seat them (the reply is its snapshot; ``chosen``:
+        whether the player gave ``seed``, None: whenever there is one); the
         player's other unfinished solitaire room is finished in the same store transaction
         (``SolitaireRoom.abandon``): a refusal (or a store that cannot write) changes nothing."""
         player = peer.player
@@ -759,7 +761,15 @@ class Lobby:
                 await held.enter_async_context(other.lock)
             with self.store.transaction():
                 room = SolitaireRoom.open(
-                    self.store, self.config, player, game, options, seed, winnable, self.address_key(peer)
+                    self.store,
+                    self.config,
+                    player,
+                    game,
+                    options,
+                    seed,
+                    winnable,
+                    self.address_key(peer),
+                    chosen,
                 )
                 finishing = [other.abandon() for other in unfinished]
             for finish in finishing:
@@ -865,7 +875,10 @@ class Lobby:
             seed = request.seed
             if seed is None and not winnable:
                 seed = secrets.randbits(48)
-            await self._open_solitaire(peer, request.id, room.game.name, room.game.options, seed, winnable)
+            chosen = request.seed is not None  # a seed picked here stays secret while the game is played
+            await self._open_solitaire(
+                peer, request.id, room.game.name, room.game.options, seed, winnable, chosen
+            )
         elif isinstance(request, Sit):
             await room.join(peer, request.seat, request.id)
         elif isinstance(request, Watch):

@@ -100,6 +100,9 @@ class SolitaireRoom(Room):
         self.daily = daily
         #: Dealt from a seed the solver proved winnable (``engine.solitaire.winnable``).
         self.winnable = is_winnable(game)
+        #: Dealt from a seed its player gave (``open-solitaire`` or ``new-deal`` with ``seed``): the player
+        #: knows it, so watchers are told it too while the game is played (``_public_seed``).
+        self.chosen = False
         self.peer: Peer | None = None
         self.seq = 0
         self.result: str | None = None
@@ -124,11 +127,13 @@ class SolitaireRoom(Room):
         seed: int | None,
         winnable: bool = False,
         origin: str | None = None,
+        chosen: bool | None = None,
     ) -> SolitaireRoom:
         """Deal ``game`` with ``options`` from ``seed`` for ``player``; store the room (with ``origin``, where
         it was opened from: ``Room.origin``). ``seed`` None deals
         a random deal the solver proved winnable with ``winnable``, else the day's deal when ``options`` are
-        all defaults, else a random deal; a deal with a seed is never the day's deal.
+        all defaults, else a random deal; a deal with a seed is never the day's deal. ``chosen``: the player
+        gave ``seed`` (None: whenever there is one), so it is shown while the game is played.
 
         Raises:
             ProtocolError: ``unknown-game`` (field ``game``), ``unknown-option`` (field ``options``: a name
@@ -140,6 +145,7 @@ class SolitaireRoom(Room):
         """
         day = today()
         daily: str | None = None
+        chosen = seed is not None if chosen is None else chosen
         if winnable:
             new_room_game(game, options, 0)  # a bad game or option is refused as without winnable
             if seed is None:
@@ -168,11 +174,13 @@ class SolitaireRoom(Room):
             "seed": dealt.seed,
             "daily": daily,
             "origin": origin,
+            "chosen": chosen,
         }
         name = f"{GAMES[game].title} ({player})"
         store_id = store.create_room(cls.kind, name, stored, {PLAYER: player}, "playing")
         room = cls(store_id, name, store, config, player=player, game=dealt, daily=daily)
         room.origin = origin
+        room.chosen = chosen
         return room
 
     @classmethod
@@ -204,6 +212,7 @@ class SolitaireRoom(Room):
             raise ValueError(f"room {row.id}: bad solitaire config {c}: {exc}") from None
         room = cls(row.id, row.name, store, config, player=player, game=game, daily=c.get("daily"))
         room.origin = c.get("origin")
+        room.chosen = c.get("chosen") is True
         room.active = row.created
         for logged in store.actions(row.id):
             if logged.seq != room.seq + 1 or room.result is not None:
@@ -225,7 +234,7 @@ class SolitaireRoom(Room):
 
     def summary(self) -> dict[str, Any]:
         """The lobby entry: room, kind, name, state, players, away, spectators, game, options, daily, winnable
-        (dealt from a seed the solver proved winnable), seed (nil
+        (dealt from a seed the solver proved winnable), seed (a seed the player gave at once; else nil
         until the game is over, and for the day's deal until its day is past), moves, result, watchable
         (false while the current day's deal is played: ``check_watchable``)."""
         return {
@@ -651,8 +660,12 @@ class SolitaireRoom(Room):
         return [PLAYER] if self.peer is None and self.result is None else []
 
     def _public_seed(self) -> int | None:
-        """The seed when it gives nothing away: a finished game, except the day's deal while its day is
-        current (others are still playing it)."""
+        """The seed when it gives nothing away: a seed its player gave (``chosen``: they know it, so a
+        watcher learns nothing the player does not have), or a finished game, except the day's deal while
+        its day is current (others are still playing it). A seed the server chose (a random or winnable
+        deal, the day's) stays secret while the game is played: it would give the hidden cards away."""
+        if self.chosen:
+            return self.game.seed
         if self.result is None or (self.daily is not None and self.daily >= today()):
             return None
         return self.game.seed

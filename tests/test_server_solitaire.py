@@ -42,7 +42,7 @@ async def test_play_illegal_undo_redo_hint_and_a_watcher(server: BarbuServer, co
     snap = await alice.open_solitaire("forty-thieves", seed=8)
     room, view = snap.room, snap.view
     assert snap.kind == "solitaire" and snap.seat == "player" and snap.state == "playing" and view is not None
-    assert view["seed"] is None and view["daily"] is None and view["moves"] == 0
+    assert view["seed"] == 8 and view["daily"] is None and view["moves"] == 0  # alice gave it: no secret
     assert view["layout"]["stock"] == 64 and view["layout"]["waste"] == []  # a count, never the cards
     bob = await connect(server, "bob")
     watched = await bob.watch(room)
@@ -360,3 +360,24 @@ async def test_the_days_deal_cannot_be_watched_until_it_is_finished(
     assert watched.view["result"] == "resigned" and watched.view["seed"] is None
     listed = {r["room"]: r for r in (await bob.lobby()).rooms}
     assert listed[a.room]["watchable"] is True and listed[a.room]["spectators"] == 1
+
+
+async def test_a_seed_the_player_gave_is_shown_to_watchers_one_the_server_chose_is_not(
+    server: BarbuServer, connect: Connect
+) -> None:
+    alice, bob = await connect(server, "alice"), await connect(server, "bob")
+    given = await alice.open_solitaire("pyramid", {"draw": 3}, seed=279988109493316)
+    watched = await bob.watch(given.room)
+    listed = {r["room"]: r for r in (await bob.lobby()).rooms}
+    assert watched.view is not None and watched.view["seed"] == 279988109493316
+    assert listed[given.room]["seed"] == 279988109493316
+    dealt = await alice.new_deal(given.room)  # the server picks the seed: secret while it is played
+    assert dealt.view is not None and dealt.view["seed"] is None
+    assert {r["room"]: r for r in (await bob.lobby()).rooms}[dealt.room]["seed"] is None
+    again = await alice.new_deal(dealt.room, seed=12)
+    assert again.view is not None and again.view["seed"] == 12
+    assert server.store is not None
+    restored = SolitaireRoom.replayed(server.store.room(int(again.room)), server.store, server.config)
+    assert restored.view()["seed"] == 12  # kept over a restart
+    lucky = await alice.open_solitaire("pyramid", {"draw": 3}, winnable=True)  # picked by the server
+    assert lucky.view is not None and lucky.view["seed"] is None
