@@ -28,10 +28,23 @@ from prompt_toolkit.widgets import TextArea
 from cli.solitaire import parse_options
 from client.columns import shorten, width, wrap
 from client.connection import ServerError
-from client.tui.barbu_screen import BarbuScreen, hand_line, side_lines, table_lines, table_width
+from client.tui.barbu_screen import (
+    BarbuScreen,
+    hand_line,
+    side_lines,
+    table_lines,
+    table_width,
+    waiting_room,
+)
 from client.tui.help import help_hints, help_page
 from client.tui.keys import build_key_bindings
-from client.tui.lobby_screen import TABLE_NAME_LIMIT, TABLE_NAME_PROMPT, LobbyScreen, lobby_lines
+from client.tui.lobby_screen import (
+    FORM_ROWS,
+    TABLE_NAME_LIMIT,
+    TABLE_NAME_PROMPT,
+    LobbyScreen,
+    lobby_lines,
+)
 from client.tui.model import TRICK_PAUSE, Model, TableModel
 from client.tui.refusals import typed_card_refusal
 from client.tui.session import NETWORK_ERRORS, RETRY_DELAYS, Session, refusal_text
@@ -41,7 +54,7 @@ from client.tui.solitaire_words import options_refusal, refusal_words
 from client.tui.style import STYLE
 from client.tui.tokens import TokenStore
 from engine.cards import SEATS
-from engine.solitaire import RecordError
+from engine.solitaire import GAMES, RecordError
 
 LOBBY_REFRESH = 2.0
 TABLE_HEIGHT = 13
@@ -63,12 +76,14 @@ KEY_HINTS = {
     "table-contract": "↑↓ contract  Enter choose  Esc back  s sheet  c chat  l lobby  t game  ? help",
     "table-double": "↑↓ seat  Space tick  Enter send  s sheet  c chat  l lobby  t game  ? help",
     "table-waiting": "b bot  f fill  k remove a player  c chat  x leave the seat  l lobby  ? help",
+    "table-waiting-guest": "c chat  x leave the seat  l lobby  ? help   waiting for the host's players",
     "table-watching": "you watch this table   s sheet  c chat  x stop watching  l lobby  ? help",
     "table-over": "s score sheet  c chat  l lobby  ? help   the match is over",
     "table-over-host": "r another match, same players  s score sheet  c chat  l lobby  ? help",
     "table-over-next": "w to the next match  s score sheet  c chat  l lobby  ? help",
     "sheet": "Up/Down scroll   Esc or s: back to the table",
     "solitaire": "arrows  Enter pick/drop  d draw  u undo  r redo  h hint  n new  x resign  ? help",
+    "solitaire-daily": "arrows  Enter pick/drop  d draw  u undo  r redo  n new  x resign  ? help",
     "solitaire-over": "n new deal  arrows look around  Esc or l: lobby  ? help   the game is over",
     "solitaire-watching": "arrows look around   Esc or l: lobby   ? help   you watch: only the player moves",
 }
@@ -179,7 +194,7 @@ class TuiApp:
             ),
             "sheet": Window(FormattedTextControl(self._sheet_text)),
             "solitaire": Window(FormattedTextControl(self._solitaire_text)),
-            "help": Window(FormattedTextControl(lambda: [("", help_page(self.help_page))])),
+            "help": Window(FormattedTextControl(lambda: [("", help_page(self.help_page, self.help_game()))])),
         }
         self._focus_sink = Window(FormattedTextControl("", focusable=True), height=0)
         input_row = ConditionalContainer(
@@ -236,7 +251,7 @@ class TuiApp:
         """The key line: the keys of the screen shown, in its present state (the games list and the new-table
         form over the lobby; a table watched, waiting for players or over; a solitaire room watched)."""
         if self.screen == "help":
-            return help_hints(self.help_page)
+            return help_hints(self.help_page, self.help_game())
         table = self.model.table
         if self.screen == "lobby" and self.lobby.form is not None:
             return KEY_HINTS["form"]
@@ -251,7 +266,7 @@ class TuiApp:
             if table.seat is None:
                 return KEY_HINTS["table-watching"]
             if table.view is None:
-                return KEY_HINTS["table-waiting"]
+                return KEY_HINTS["table-waiting" if self.hosts(table) else "table-waiting-guest"]
             phase = table.view.get("phase")
             if table.my_turn and phase in ("double", "redouble"):
                 return KEY_HINTS["table-double"]
@@ -261,12 +276,35 @@ class TuiApp:
             return KEY_HINTS["solitaire-watching"]
         if self.screen == "solitaire" and self.solitaire is not None and self.solitaire.room.over():
             return KEY_HINTS["solitaire-over"]  # won, lost or resigned: no move keys left
+        if (
+            self.screen == "solitaire"
+            and self.solitaire is not None
+            and self.solitaire.room.view.get("daily")
+        ):
+            return KEY_HINTS["solitaire-daily"]  # the server gives no hints on the day's deal
         return KEY_HINTS[self.screen]
+
+    def hosts(self, table: TableModel) -> bool:
+        """Whether this player is ``table``'s host (who adds bots and removes players before the start); a
+        table whose host is not known counts as this player's (the server refuses if not)."""
+        return table.host is None or table.host == self.model.name
 
     def _sync(self) -> None:
         table = self.model.table
         if table is not None:
             self.barbu.sync(table)
+
+    def help_game(self) -> str | None:
+        """The solitaire game whose card the help opens at (opened from its room), else None."""
+        if self.where() != "solitaire" or self.model.solitaire is None:
+            return None
+        game = self.model.solitaire.view.get("game")
+        return str(game) if game in GAMES else None
+
+    def where(self) -> str:
+        """The screen the player is at: the one shown, or under the help and the score sheet the one they go
+        back to (the top line and the help's first page follow it)."""
+        return self.back_to if self.screen in ("help", "sheet") else self.screen
 
     def _status_text(self) -> StyleAndTextTuples:
         m = self.model
@@ -275,48 +313,75 @@ class TuiApp:
         if m.name:
             out.append(("class:status", f" {shorten(m.name, 16)} "))
         own = self.turn_elsewhere()
-        if self.screen == "solitaire" and self.solitaire is not None:
+        solitaire = self.where() == "solitaire" and self.solitaire is not None
+        if solitaire and self.solitaire is not None:
             out.append(("class:status", f"│ solitaire: {self.solitaire.room.title} "))
         if own is not None:  # whatever is watched or played, the player's own turn comes first
             out.append(("class:status.turn", self._turn_elsewhere_text(own, out)))
-        if own is not None or self.screen == "solitaire":
+        if own is not None or solitaire:
             return out
         table = m.table
         if table is None:
             out.append(("class:status", "│ no table "))
             return out
-        seat = f" seat {table.seat}" if table.seat else " watching"
-        room = max(20, self.app.output.get_size().columns - 60)  # a wider terminal: the name whole
-        out.append(("class:status", f"│ {shorten(table.name, room)}{seat} "))
+        tail = self._table_status(table)
+        name = self.table_name(fragment_list_width(out) + fragment_list_width(tail))
+        out.append(("class:status", f"│ {name}{self._seat_words(table)} "))
+        return out + tail
+
+    def _seat_words(self, table: TableModel) -> str:
+        """`` seat S``; for a watcher `` watching``, or at a table where they hold a seat but only look on
+        (a finished match, or a stand-in plays it) `` your seat S`` / `` watching your seat S``."""
+        if table.seat is not None:
+            return f" seat {table.seat}"
+        mine = next((s for s in SEATS if table.me and table.players.get(s) == table.me), None)
+        if mine is None:
+            return " watching"
+        return f" your seat {mine}" if table.state == "over" else f" watching your seat {mine}"
+
+    def table_name(self, used: int | None = None) -> str:
+        """The current table's name as the top line and the table's waiting line both show it: whole when it
+        fits the top line (less its ``used`` columns) and the waiting line, else cut once, in the middle, to
+        what both leave, so the two read alike."""
+        table = self.model.table
+        if table is None:
+            return ""
+        if used is None:
+            before = width(f" {self.model.status} ") + (
+                width(f" {shorten(self.model.name, 16)} ") if self.model.name else 0
+            )
+            used = before + fragment_list_width(self._table_status(table))
+        room = self.app.output.get_size().columns - used - width(f"│ {self._seat_words(table)} ")
+        if table.view is None:
+            room = min(room, waiting_room(table, self.table_width()))
+        return shorten(table.name, max(room, 8))
+
+    def _table_status(self, table: TableModel) -> StyleAndTextTuples:
+        """The top line's end at a table: its state, or whose turn it is (on the help over it, ``Esc`` back)."""
         view = table.view
         if view is None:
-            out.append(("class:status", f"│ {table.state} "))
-        elif table.stale:  # the connection dropped: a stand-in may have played since
-            out.append(("class:status", "│ turn: ? "))
-        elif view.get("to_move") is None:
-            out.append(("class:status", "│ match over "))
-        elif table.my_turn:
-            clock = table.turn_clock()
-            out.append(
-                ("class:status.turn", f"│ YOUR TURN ({view.get('phase')}) {clock + ' ' if clock else ''}")
-            )
-        else:
-            mover = str(view.get("to_move"))
-            name = shorten(table.player(mover), 12)
-            clock = table.turn_clock()
-            out.append(
-                (
-                    "class:status",
-                    f"│ turn: {mover} {name} ({view.get('phase')}) {clock + ' ' if clock else ''}",
-                )
-            )
-        return out
+            return [("class:status", f"│ {table.state} ")]
+        if table.stale:  # the connection dropped: a stand-in may have played since
+            return [("class:status", "│ turn: ? ")]
+        if view.get("to_move") is None:
+            return [("class:status", "│ match over ")]
+        clock = table.turn_clock()
+        clock = f"{clock} " if clock else ""
+        if table.my_turn:
+            back = ": Esc back " if self.screen == "help" else ""
+            turn = f"│ YOUR TURN ({view.get('phase')}) {clock}"
+            return [("class:status.turn", turn.rstrip() + back if back else turn)]
+        mover = str(view.get("to_move"))
+        name = shorten(table.player(mover), 12)
+        return [("class:status", f"│ turn: {mover} {name} ({view.get('phase')}) {clock}")]
 
     def _turn_elsewhere_text(self, own: TableModel, before: StyleAndTextTuples) -> str:
         """The status line's ``│ your turn at friday (play): t``, after ``before``: the table's name as whole
-        as the line's width leaves room for (at least 8 columns), so ``: t``, the key, is never cut off."""
+        as the line's width leaves room for (at least 8 columns), so ``: t``, the key, is never cut off (on
+        the help, ``: Esc, t``: the help takes no ``t``)."""
         clock = f" {own.turn_clock()}" if own.turn_clock() else ""
-        tail = f" ({(own.view or {}).get('phase')}){clock}: t "
+        key = "Esc, t" if self.screen == "help" else "t"
+        tail = f" ({(own.view or {}).get('phase')}){clock}: {key} "
         head = "│ your turn at "
         room = self.app.output.get_size().columns - fragment_list_width(before) - width(head + tail)
         return f"{head}{shorten(own.name, max(room, 8))}{tail}"
@@ -327,7 +392,7 @@ class TuiApp:
         own, table = self.model.own_table, self.model.table
         if own is not None and own.my_turn:
             return own
-        if table is not None and table.my_turn and self.screen not in ("table", "sheet"):
+        if table is not None and table.my_turn and self.where() not in ("table", "sheet"):
             return table
         return None
 
@@ -360,7 +425,9 @@ class TuiApp:
 
     def _table_text(self) -> StyleAndTextTuples:
         table = self.model.table
-        return [] if table is None else table_lines(table, self.table_width(), self.table_height())
+        if table is None:
+            return []
+        return table_lines(table, self.table_width(), self.table_height(), self.table_name())
 
     def _side_text(self) -> StyleAndTextTuples:
         table = self.model.table
@@ -394,7 +461,7 @@ class TuiApp:
         if self.solitaire is None:
             return []
         height = self.app.output.get_size().rows - 4
-        return solitaire_lines(self.solitaire, height)
+        return solitaire_lines(self.solitaire, height, self.app.output.get_size().columns)
 
     # Running ----------------------------------------------------------------------------------------
 
@@ -631,7 +698,7 @@ class TuiApp:
             self.ask("chat", "Say: ", text)
             return True  # keep the text in the input line, to be shortened
         elif mode == "chat" and text:
-            self.spawn(self.session.chat(text))
+            self.spawn(self._chat(text))
         elif mode == "card" and text and self.model.table is not None:
             action = self.barbu.card_by_text(self.model.table, text)
             if action is None:
@@ -662,6 +729,29 @@ class TuiApp:
         return False
 
     # Actions used by the key bindings ---------------------------------------------------------------
+
+    def leave_name_field(self, step: int) -> None:
+        """Up/Down while the new-table form's name is typed: take the name (as Enter does: a name too long is
+        refused and stays to be shortened) and move to the next field (``step`` 1) or the last (-1)."""
+        form = self.lobby.form
+        if form is None:
+            return
+        self.input.buffer.validate_and_handle()  # as Enter: a name too long is refused, kept in the line
+        if self.lobby.form is form and self.input_mode is None:
+            form.row = step % FORM_ROWS
+
+    def to_name_field(self) -> None:
+        """Up/Down onto the new-table form's name field: type it there (the name so far in the line)."""
+        form = self.lobby.form
+        if form is not None and form.row == 0 and self.input_mode is None:
+            self.ask("table", TABLE_NAME_PROMPT, form.name)
+
+    async def _chat(self, text: str) -> None:
+        """Send a chat line; once it is through, a refusal still on the notice line (a message too long, say)
+        is old news and goes (the log keeps it)."""
+        if await self.session.chat(text) and self.model.notice_error:
+            self.model.clear_notice()
+            self.invalidate()
 
     async def sit(self, room: str, seat: str | None = None) -> None:
         """Take a seat and show the table; at someone else's solitaire room, watch it; at one's own, play."""
@@ -708,6 +798,8 @@ class TuiApp:
             self._show_solitaire()
             return
         self.barbu = BarbuScreen()
+        if self.pending is None and self.model.notice_place.startswith("table:"):
+            self.model.clear_notice()  # a table's old news or refusal (the log keeps it); the lobby's goes on
         self.show("table")
 
     def _removed_from_table(self) -> None:
@@ -743,7 +835,15 @@ class TuiApp:
         )
 
     async def fill_bots(self, room: str, players: dict[str, Any], every: bool) -> None:
-        """Add a server bot to the first empty seat (every empty seat when ``every``)."""
+        """Add a server bot to the first empty seat (every empty seat when ``every``); at a table whose host
+        is someone else, say so rather than send what the server refuses."""
+        host = self._listed(room).get("host")
+        table = self.model.table
+        if table is not None and table.room == room and table.host is not None:
+            host = table.host
+        if host is not None and host != self.model.name:
+            self.model.say(f"Only the table's host, {shorten(str(host), 20)}, adds bots.", error=True)
+            return
         empty = [s for s in SEATS if players.get(s) is None]
         if not empty:
             self.model.say("No empty seat.", error=True)

@@ -33,9 +33,12 @@ CONTRACT_NAMES = {
 TABLE_WIDTH = 46
 #: The width of the right panel at 80 columns (the table, its divider, the panel).
 SIDE_WIDTH = 80 - TABLE_WIDTH - 2
-#: Names beside a seat are cut (in the middle) to this many columns, the away mark included, so that the left
-#: and right seat tags fit side by side.
+#: Names beside a seat are cut (in the middle) to no fewer than this many columns, the away mark included,
+#: when the left and right seat tags do not fit side by side whole (``side_tags``); elsewhere the widest a
+#: name is cut to in a line of the table (the declarer choosing the contract).
 SEAT_NAME_WIDTH = 12
+#: What Enter and ``:`` say to a watcher: a watcher has no card to play.
+WATCHING = "You are watching this table: only its players play (x stops watching)."
 
 
 @dataclass
@@ -87,8 +90,8 @@ class BarbuScreen:
             self.ticked.add(str(view.get("declarer")))
         playable = self.playable(table)
         hand = self.hand(table)
-        if playable and (self.card >= len(hand) or hand[self.card] not in playable):
-            self.card = hand.index(next(c for c in hand if c in playable))
+        if playable:  # each turn to play starts on the lowest playable card: Enter never dumps a high one
+            self.card = hand.index(min(playable, key=lambda c: (RANKS.index(c[0]), hand.index(c))))
         self.card = min(self.card, max(len(hand) - 1, 0))
 
     @staticmethod
@@ -205,6 +208,8 @@ class BarbuScreen:
     def confirm(self, table: TableModel) -> tuple[dict[str, Any] | None, str]:
         """Enter: the wire action to send now (or None) and a notice (why nothing was sent, or empty)."""
         self.sync(table)
+        if table.seat is None:
+            return None, WATCHING
         if not table.my_turn:
             return None, "It is not your turn."
         view = table.view or {}
@@ -281,7 +286,13 @@ def away_lines(table: TableModel) -> list[str]:
     return out
 
 
-def _seat_tag(table: TableModel, seat: str) -> StyleAndTextTuples:
+def _seat_name(table: TableModel, seat: str) -> str:
+    return "you" if is_mine(table, seat) else table.player(seat)
+
+
+def _seat_tag(table: TableModel, seat: str, room: int | None = None) -> StyleAndTextTuples:
+    """``N ann D * 3t`` (the leader marked ``▸``): the name whole, or cut in the middle to ``room`` columns
+    with its away mark."""
     view = table.view or {}
     marks = ""
     if view.get("dealer") == seat:
@@ -290,13 +301,33 @@ def _seat_tag(table: TableModel, seat: str) -> StyleAndTextTuples:
         marks += " *"
     style = "class:seat.turn" if view.get("to_move") == seat else "class:seat"
     away = away_mark(table, seat)
-    name = shorten("you" if is_mine(table, seat) else table.player(seat), SEAT_NAME_WIDTH - len(away)) + away
+    name = _seat_name(table, seat)
+    if room is not None:
+        name = shorten(name, max(room - width(away), 1))
+    name += away
     trick = table.shown_trick() or view.get("trick") or {}
     lead = [("class:mark", "▸")] if trick.get("cards") and trick.get("leader") == seat else []
     out: StyleAndTextTuples = [*lead, (style, f"{seat} {name}"), ("class:mark", marks)]
     if view and not view.get("rows"):
         out.append(("class:dim", f" {view.get('tricks_won', {}).get(seat, 0)}t"))
     return out
+
+
+def side_tags(
+    table: TableModel, left: str, right: str, cols: int
+) -> tuple[StyleAndTextTuples, StyleAndTextTuples]:
+    """The left and right seats' tags on one line of ``cols`` columns: names whole when both fit, else the
+    longer cut first (in the middle), neither below ``SEAT_NAME_WIDTH`` while the other is longer."""
+    rooms = [width(_seat_name(table, s) + away_mark(table, s)) for s in (left, right)]
+    tags = [_seat_tag(table, left), _seat_tag(table, right)]
+    over = _width(tags[0]) + _width(tags[1]) + 1 - cols
+    while over > 0 and max(rooms) > 4:
+        i = 0 if rooms[0] >= rooms[1] else 1
+        rooms[i] -= 1
+        over -= 1
+    if rooms != [width(_seat_name(table, s) + away_mark(table, s)) for s in (left, right)]:
+        tags = [_seat_tag(table, left, rooms[0]), _seat_tag(table, right, rooms[1])]
+    return tags[0], tags[1]
 
 
 def _width(frags: StyleAndTextTuples) -> int:
@@ -325,14 +356,23 @@ def _trick_card(table: TableModel, seat: str) -> StyleAndTextTuples:
     return [("class:dim", "·")]
 
 
-def headline(table: TableModel, cols: int = TABLE_WIDTH) -> StyleAndTextTuples:
-    """Hand number and contract, then the doubles on the next line (or the waiting message); each line at
-    most ``cols`` columns."""
+def waiting_room(table: TableModel, cols: int = TABLE_WIDTH) -> int:
+    """The columns the table's name has in the waiting message of a table ``cols`` wide."""
+    return cols - width("Table " + _waiting_for(table))
+
+
+def _waiting_for(table: TableModel) -> str:
+    return f": waiting for {', '.join(s for s in SEATS if table.players.get(s) is None) or 'the start'}"
+
+
+def headline(table: TableModel, cols: int = TABLE_WIDTH, name: str | None = None) -> StyleAndTextTuples:
+    """Hand number and contract, then the doubles on the next line (or the waiting message, with the table's
+    ``name`` as the top line shows it: None, cut here to fit); each line at most ``cols`` columns."""
     view = table.view
     if view is None:
-        free = f": waiting for {', '.join(s for s in SEATS if table.players.get(s) is None) or 'the start'}"
-        name = shorten(table.name, cols - width("Table " + free))
-        return [("class:title", f"Table {name}{free}")]
+        free = _waiting_for(table)
+        shown = shorten(table.name, waiting_room(table, cols)) if name is None else name
+        return [("class:title", f"Table {shown}{free}")]
     phase = view.get("phase")
     title = f"Hand {view.get('hand_number')}/{view.get('hands_total')} "
     if view.get("contract"):
@@ -357,23 +397,26 @@ def table_width(columns: int) -> int:
     return min(TABLE_WIDTH + max(columns - 80, 0) // 2, 80)
 
 
-def table_lines(table: TableModel, cols: int = TABLE_WIDTH, rows: int = 13) -> StyleAndTextTuples:
+def table_lines(
+    table: TableModel, cols: int = TABLE_WIDTH, rows: int = 13, name: str | None = None
+) -> StyleAndTextTuples:
     """The centre, ``cols`` wide and ``rows`` high: seats around the current trick (spread over the rows a
-    taller terminal gives), or the Dominoes layout as four rows."""
+    taller terminal gives), or the Dominoes layout as four rows; ``name`` the table's name as the top line
+    shows it (None: cut here to fit)."""
     view = table.view or {}
     if table.showing_summary():  # the last hand's too, before the match's end
         return summary_lines(table, cols)
     if view.get("phase") == "over":
         return match_end_lines(table, cols)
     bottom, left, top, right = seat_order(table)
-    head = headline(table, cols)
+    head = headline(table, cols, name)
     out: StyleAndTextTuples = [*head, ("", "\n" if "\n" in fragment_list_to_text(head) else "\n\n")]
     if view.get("rows"):
         return out + dominoes_lines(table)
     more = "\n" * (max(rows - 12, 0) // 3)  # blank lines added between the seats on a taller table
-    out += [("", more), *_center(_seat_tag(table, top), cols), ("", "\n")]
+    out += [("", more), *_center(_seat_tag(table, top, cols - 12), cols), ("", "\n")]
     out += [*_center(_trick_card(table, top), cols), ("", "\n\n" + more)]
-    lt, rt = _seat_tag(table, left), _seat_tag(table, right)
+    lt, rt = side_tags(table, left, right, cols)
     out += [*lt, ("", " " * max(cols - _width(lt) - _width(rt), 1)), *rt, ("", "\n")]
     lc, rc = _trick_card(table, left), _trick_card(table, right)
     gap = cols - 12 - _width(lc) - _width(rc)
@@ -385,7 +428,7 @@ def table_lines(table: TableModel, cols: int = TABLE_WIDTH, rows: int = 13) -> S
     middle.append(("", " " * (gap - _width(middle))))
     out += [("", " " * 5), *lc, *middle, *rc, ("", "\n\n" + more)]
     out += [*_center(_trick_card(table, bottom), cols), ("", "\n")]
-    out += [*_center(_seat_tag(table, bottom), cols), ("", "\n")]
+    out += [*_center(_seat_tag(table, bottom, cols - 12), cols), ("", "\n")]
     return out
 
 
@@ -405,7 +448,7 @@ def dominoes_lines(table: TableModel) -> StyleAndTextTuples:
     finish = [str(s) for s in view.get("finish_order", [])]
     sizes = view.get("hand_sizes", {})
     for seat in seat_order(table):
-        out += _seat_tag(table, seat)
+        out += _seat_tag(table, seat, TABLE_WIDTH - 24)
         place = (
             f"  out {finish.index(seat) + 1}."
             if seat in finish
@@ -418,6 +461,11 @@ def dominoes_lines(table: TableModel) -> StyleAndTextTuples:
 def hand_line(table: TableModel, screen: BarbuScreen) -> StyleAndTextTuples:
     """The seat's hand, sorted by suit, playable cards bright and the others dimmed, the cursor reversed."""
     hand = screen.hand(table)
+    if table.view is None and table.host is not None and table.host != table.me:
+        host = shorten(table.host, 20)
+        return [
+            ("class:warn", f"The match starts when all four seats are taken (the host, {host}, adds bots).")
+        ]
     if table.view is None:
         return [
             ("class:warn", "The match starts when all four seats are taken: b adds a bot, f fills them all.")
@@ -463,7 +511,10 @@ def side_lines(
     view = table.view or {}
     out: StyleAndTextTuples = []
     last = table.last_trick
-    if view.get("rows"):
+    summary = table.showing_summary()
+    if summary:  # the hand scored: its last trick, the next hand's view has none yet
+        last = table.summary_trick
+    if view.get("rows") and not summary:
         out.append(("class:dim", "Dominoes: play next to a row.\n"))
     elif last:
         out.append(("class:label", f"Last trick, won by {last.get('winner')}:\n"))
@@ -471,13 +522,16 @@ def side_lines(
         for i, card in enumerate(last.get("cards", [])):
             out += [("", f" {SEATS[(leader + i) % 4]} "), card_fragment(str(card))]
         out.append(("", "\n"))
+    elif summary:
+        out.append(("class:dim", "The hand is over.\n"))
     else:
         out.append(("class:dim", "No trick yet.\n"))
-    out.append(("class:label", f"{'Seat':<13}{'contract':>8}{'total':>7}\n"))  # the contract's points alone
+    names = max(10, min(cols - 18, max(width(_seat_name(table, s)) for s in SEATS)))
+    out.append(("class:label", f"{'Seat':<{names + 3}}{'contract':>8}{'total':>7}\n"))  # the contract's alone
     hand_scores = view.get("contract_scores", {})
     totals = view.get("totals", {})
     for seat in SEATS:
-        name = fit("you" if is_mine(table, seat) else table.player(seat), 10)
+        name = fit(_seat_name(table, seat), names)
         out.append(("", f"{seat} {name} {hand_scores.get(seat, 0):>8} {totals.get(seat, 0):>6}\n"))
     for line in away_lines(table):  # wrapped, never cut: the countdown must be read whole
         out += [("class:warn", part + "\n") for part in wrap(line, max(cols, 10))]

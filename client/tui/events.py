@@ -71,6 +71,8 @@ def event_text(event: dict[str, Any], table: TableModel) -> str:
         return sentence(f"{_is(table, event.get('seat'))} out, place {event.get('place')}.")
     if kind == "hand-scored":
         table.summary, table.summary_seen = dict(event), False
+        scored = event.get("hand_number")
+        table.summary_trick = table.last_trick if table.last_trick_hand == scored else None
         scores = event.get("scores", {})
         mine = scores.get(table.seat) if table.seat else None
         tail = ""
@@ -123,3 +125,18 @@ def winner_text(ranking: list[list[str]], totals: dict[str, int], table: TableMo
     if len(first) == 1:
         return f"{who(table, first[0])} won with {points} points."
     return f"{_seats(table, first)} share first place with {points} points."
+
+
+def missed_text(table: TableModel, rows: list[dict[str, Any]]) -> str:
+    """What the log says of hands scored while this client was not at ``table`` (``rows``: their
+    ``history`` rows): ``Hands 22–28 were played while you were away (a bot played S for you: you scored -12
+    in them).``; for a watcher, ``since you last looked``. Empty for no rows."""
+    if not rows:
+        return ""
+    first, last = rows[0].get("hand_number"), rows[-1].get("hand_number")
+    hands = f"Hand {first} was" if first == last else f"Hands {first}–{last} were"
+    mine = next((s for s, p in table.players.items() if table.me and p == table.me), None)
+    if mine is None:
+        return f"{hands} played since you last looked."
+    scored = sum(int((r.get("scores") or {}).get(mine, 0)) for r in rows)
+    return f"{hands} played while you were away (a bot played {mine} for you: you scored {scored:+})."

@@ -7,6 +7,9 @@ at most 80 columns."""
 
 from __future__ import annotations
 
+from client.columns import wrap
+from engine.solitaire import GAMES
+
 #: The lines a help page may take on an 80x24 terminal (less the status, notice and key-hint lines).
 PAGE_LINES = 21
 
@@ -165,12 +168,39 @@ score sheet (s) keeps them all.
 PAGES = [HELP, MATCH, *CONTRACT_PAGES, DOUBLING, SETTLEMENT]
 
 
-def help_page(index: int) -> str:
-    """Help page ``index``, taken round the pages both ways (-1 is the last)."""
-    return PAGES[index % len(PAGES)]
+#: The solitaire keys, on the page of a solitaire game's card.
+SOLITAIRE_KEYS = """\
+Keys   arrows or Tab move between piles   Enter/Space pick the source, then the
+       target (Enter twice: to a foundation / remove a King)   Esc cancel
+       d or Enter on the stock: turn it   f to foundation   a safe auto-moves
+       u undo   r redo   h hint (not on the day's deal)   :  type a move (t3>t5)
+       n new deal   x resign (asks first)   l lobby   t your Barbu table
+"""
 
 
-def help_hints(index: int) -> str:
+def solitaire_page(game: str) -> str:
+    """The help page of solitaire ``game``: its rules card (as the games list shows it) and the keys."""
+    info = GAMES[game]
+    head = f"{info.title} - the rules".ljust(61) + "(Left/Right: pages)"
+    card = wrap(" ".join(info.rules.split()), 78)[: PAGE_LINES - 8]
+    return "\n".join([head, "", *card, ""]) + "\n" + SOLITAIRE_KEYS
+
+
+def pages(game: str | None = None) -> list[str]:
+    """The help pages: with ``game`` (opened from its solitaire room) its card and keys first."""
+    return PAGES if game is None else [solitaire_page(game), *PAGES]
+
+
+def help_page(index: int, game: str | None = None) -> str:
+    """Help page ``index``, taken round the pages both ways (-1 is the last); ``game``: see ``pages``."""
+    shown = pages(game)
+    return shown[index % len(shown)]
+
+
+def help_hints(index: int, game: str | None = None) -> str:
     """The key-hint line of the help screen: how to turn the pages, and which page this is."""
-    page = f"{index % len(PAGES) + 1}/{len(PAGES)}"
+    shown = pages(game)
+    page = f"{index % len(shown) + 1}/{len(shown)}"
+    if game is not None:
+        return f"page {page}  ←→ or PgUp/PgDn: {GAMES[game].title}, the keys, Barbu's rules  Esc"
     return f"page {page}  ←→ or PgUp/PgDn: keys, the match, contracts, doubling, settling  Esc"

@@ -9,6 +9,7 @@ from prompt_toolkit.filters import Condition, Filter
 from prompt_toolkit.key_binding import KeyBindings, KeyPressEvent
 from prompt_toolkit.keys import Keys
 
+from client.tui.barbu_screen import WATCHING
 from client.tui.lobby_screen import TABLE_NAME_LIMIT, TABLE_NAME_PROMPT, TableForm
 from client.tui.refusals import refusal_text
 
@@ -107,10 +108,19 @@ def build_key_bindings(tui: TuiApp) -> KeyBindings:
     @kb.add("up", filter=on("lobby"))
     def _up(event: E) -> None:
         tui.lobby.move(tui.model, -1)
+        tui.to_name_field()
 
     @kb.add("down", filter=on("lobby"))
     def _down(event: E) -> None:
         tui.lobby.move(tui.model, 1)
+        tui.to_name_field()
+
+    naming = typing & Condition(lambda: tui.input_mode == "table" and tui.lobby.form is not None)
+
+    @kb.add("up", filter=naming)
+    @kb.add("down", filter=naming)
+    def _name_field_away(event: E) -> None:
+        tui.leave_name_field(-1 if event.key_sequence[0].key == Keys.Up else 1)
 
     @kb.add("r", filter=lobby)
     def _refresh(event: E) -> None:
@@ -268,6 +278,10 @@ def build_key_bindings(tui: TuiApp) -> KeyBindings:
 
     @kb.add(":", filter=table)
     def _type_card(event: E) -> None:
+        table_ = tui.model.table
+        if table_ is not None and table_.seat is None:  # a watcher has no card to type
+            tui.model.say(WATCHING)
+            return
         tui.ask("card", "Card: ")
 
     @kb.add("c", filter=table)
@@ -398,7 +412,10 @@ def build_key_bindings(tui: TuiApp) -> KeyBindings:
     ):
         sol_key(key, method)
 
-    def daily_guard(key: str, method: str, question: str) -> None:
+    def daily_guard(key: str, method: str, question: str, always: str = "") -> None:
+        """``key`` asks ``question`` first on the day's deal in play, and ``always`` (if any) on any other
+        game in play (as ``x`` asks at a Barbu table)."""
+
         @kb.add(key, filter=sol & playing)
         def _guarded(event: E) -> None:
             screen = tui.solitaire
@@ -406,11 +423,18 @@ def build_key_bindings(tui: TuiApp) -> KeyBindings:
                 return
             if tui.daily_in_play():
                 tui.confirm(question, getattr(screen, method))
+            elif always and not screen.room.over():
+                tui.confirm(always, getattr(screen, method))
             else:
                 getattr(screen, method)()
 
     daily_guard("n", "new_deal", "This is the day's deal and one game a day counts: deal a new game instead?")
-    daily_guard("x", "resign", "This is the day's deal and one game a day counts: give it up?")
+    daily_guard(
+        "x",
+        "resign",
+        "This is the day's deal and one game a day counts: give it up?",
+        "Resign this game? It ends here (n deals a new one).",
+    )
 
     @kb.add("d", filter=sol & playing)
     def _draw(event: E) -> None:

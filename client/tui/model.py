@@ -29,7 +29,8 @@ class TableModel:
     stand-in may play the seat, so the view no longer tells whose turn it is until the next snapshot.
     ``last_trick`` is the latest finished trick of hand ``last_trick_hand``: a new hand clears it.
     ``summary`` is the latest ``hand-scored`` event, shown until a key is pressed or the next hand's first
-    card is played (``summary_seen``). ``standin_at`` holds, for each dropped seat in its grace period, when (``time.monotonic``)
+    card is played (``summary_seen``); ``summary_trick`` that hand's last trick, shown beside the summary (the
+    next hand's view clears ``last_trick``). ``standin_at`` holds, for each dropped seat in its grace period, when (``time.monotonic``)
     a stand-in bot takes it; ``freed_at`` the same before the start, when the seat is freed; ``standins`` the seats a stand-in plays; ``spectators`` who watches (``spectators_known``: once a ``players`` push said so, as a
     snapshot does not); ``host`` who
     opened the table (from the lobby's list), ``me`` this client's player; ``rematch`` the room of another match with the same players.
@@ -54,6 +55,7 @@ class TableModel:
     stale: bool = False
     summary: dict[str, Any] | None = None
     summary_seen: bool = False
+    summary_trick: dict[str, Any] | None = None
     standin_at: dict[str, float] = field(default_factory=dict)
     freed_at: dict[str, float] = field(default_factory=dict)
     standins: list[str] = field(default_factory=list)
@@ -221,6 +223,8 @@ class Model:
             was said while it showed, ``solitaire``, ``""`` for the lobby): each table's log is its own.
         own_table: the table where this player holds a seat while another table is watched (``t`` goes
             back to it; its turns and news are followed meanwhile).
+        told: for each table seen, how many of its hands the log has told the scores of (coming back to
+            it, the log says which hands were played meanwhile).
     """
 
     url: str
@@ -242,6 +246,7 @@ class Model:
     screen: str = "login"
     entries: deque[tuple[int, str, str]] = field(default_factory=lambda: deque(maxlen=ENTRIES))
     own_table: TableModel | None = None
+    told: dict[str, int] = field(default_factory=dict)
 
     def say(self, text: str, error: bool = False, place: str | None = None) -> None:
         """Set the notice line (and keep it in the log) of ``place`` (None: where the player is, ``place()``;
@@ -284,6 +289,10 @@ class Model:
         self.screens += 1
         if self.screens - self.notice_screens > 1 and self.notice:
             self.notice, self.notice_error, self.notice_at = "", False, 0
+
+    def clear_notice(self) -> None:
+        """Empty the notice line (the log keeps what it said)."""
+        self.notice, self.notice_error, self.notice_at = "", False, 0
 
     def ask(self, text: str) -> None:
         """Show ``text`` (a question, or its answer) on the notice line without keeping it in the log."""

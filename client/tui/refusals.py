@@ -15,6 +15,16 @@ def _led_suit(view: dict[str, Any]) -> str:
     return SUIT_SYMBOLS.get(str(cards[0])[-1], "") if cards else ""
 
 
+def _hearts_lead(view: dict[str, Any]) -> str:
+    """Why a heart may not be led, by the table's ``heart-lead`` variant (``docs/rules/barbu.md``)."""
+    if (view.get("variants") or {}).get("heart-lead") == "broken":
+        return (
+            "Hearts may not be led until a heart has been discarded on a trick of another suit "
+            "(or you hold only hearts)."
+        )
+    return "Hearts may not be led while you hold other suits."
+
+
 def refusal_text(rule: str | None, message: str, view: dict[str, Any], action: dict[str, Any]) -> str:
     """Why ``action`` was refused, for ``rule`` and the server's ``message``, at the seat's ``view``."""
     card = card_label(str(action.get("card", "")).upper()) if action.get("card") else "that card"
@@ -25,7 +35,7 @@ def refusal_text(rule: str | None, message: str, view: dict[str, Any], action: d
         "must-follow-suit": f"You must follow suit {_led_suit(view)}: {card} cannot be played.",
         "must-ruff": f"You cannot follow suit {_led_suit(view)}: you must play a trump {trump}.",
         "must-overtrump": f"You must play a trump {trump} higher than those in the trick.",
-        "hearts-lead": "Hearts may not be led while you hold other suits.",
+        "hearts-lead": _hearts_lead(view),
         "king-of-hearts-lead": "In Barbu K♥ may not be led unless it is your only card: lead another card.",
         "not-playable": f"{card} does not fit a row: play a card next to one, or the opening card.",
         "must-play": "You can play a card, so you may not pass.",

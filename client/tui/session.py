@@ -19,7 +19,7 @@ from typing import Any, TypeVar
 
 from client.columns import shorten
 from client.connection import BadReply, Connection, ConnectionLost, ServerError
-from client.tui.events import duration, event_text
+from client.tui.events import duration, event_text, missed_text
 from client.tui.model import Model, SolitaireModel, TableModel
 from client.tui.refusals import refusal_text as action_refusal
 from client.tui.tokens import TokenStore
@@ -311,6 +311,7 @@ class Session:
             if push.event.get("event") == "turn" and push.seq >= table.seq:
                 table.turn_left(push.event.get("turn_left_ms"))
             text = event_text(push.event, table)
+            self._told(table.room, push.event)
             if text:
                 self.model.news(text)
             self.request_refresh()
@@ -394,12 +395,18 @@ class Session:
                 }
                 own.turn_left(event.get("turn_left_ms"))
             text = event_text(event, own)
+            self._told(own.room, event)
             if text:
                 self.model.news(text, own.room)
         elif isinstance(push, ChatPush):
             own.chat.append(f"{push.name}: {push.text}")
             self.model.note(f"{push.name} says: {push.text}", f"table:{own.room}")
         return True
+
+    def _told(self, room: str, event: dict[str, Any]) -> None:
+        """A ``hand-scored`` event of ``room`` is in the log: that many hands are told."""
+        if event.get("event") == "hand-scored":
+            self.model.told[room] = max(self.model.told.get(room, 0), int(event.get("hand_number") or 0))
 
     async def back_to_seat(self) -> bool:
         """Back to the table where the player holds a seat (``own_table``), no longer watching the other."""
@@ -414,6 +421,8 @@ class Session:
         if snap.kind == "solitaire":
             solitaire = self.model.solitaire
             if solitaire is None or solitaire.room != snap.room or solitaire.seat != snap.seat:
+                if solitaire is not None and solitaire.seat is None and solitaire.room != snap.room:
+                    self._stop_watching(solitaire.room)
                 solitaire = self.model.solitaire = SolitaireModel(room=snap.room, seat=snap.seat)
                 if (
                     snap.seat is not None and self.tokens is not None
@@ -433,10 +442,13 @@ class Session:
                 and table.state == "playing"
             ):
                 self.model.own_table = table  # watching another table: the seat is still held
+            elif table is not None and table.seat is None:
+                self._stop_watching(table.room)  # else the server counts this watcher there for good
             table = TableModel(room=snap.room)
             self.model.table = table
         if not table.newer(snap.state, snap.seq):
             return
+        missed = table.view is None or table.stale  # a table (re)entered, or the connection was down
         table.name, table.seat, table.state = snap.name, snap.seat, snap.state
         table.players, table.away, table.variants = snap.players, snap.away, snap.variants
         if snap.chat:  # the table's last lines: what was said before joining or while away
@@ -450,6 +462,26 @@ class Session:
         table.set_view(snap.view, snap.seq)
         table.turn_left(snap.turn_left_ms)
         table.stale = False
+        history = list((snap.view or {}).get("history") or [])
+        told = self.model.told.get(snap.room)
+        if missed and told is not None and len(history) > told:
+            self.model.note(missed_text(table, history[told:]), f"table:{snap.room}")
+        self.model.told[snap.room] = max(told or 0, len(history))
+
+    def _stop_watching(self, room: str) -> None:
+        """Leave ``room``, watched until now, in the background: another room shows instead, and the lobby
+        must not go on counting this client among its watchers (a room already gone is no matter)."""
+        conn = self.conn
+        if conn is None:
+            return
+
+        async def leave() -> None:
+            with contextlib.suppress(*NETWORK_ERRORS, ServerError):
+                await conn.leave(room)
+
+        task = asyncio.get_running_loop().create_task(leave())
+        self._background.add(task)
+        task.add_done_callback(self._background.discard)
 
     def request_refresh(self) -> None:
         """Ask for the table's snapshot soon (requests arriving meanwhile are merged into one)."""
@@ -593,11 +625,17 @@ class Session:
         if table is not None:
             await self.call(lambda c: c.rematch(table.room))
 
-    async def chat(self, text: str) -> None:
-        """Say ``text`` at the current table."""
+    async def chat(self, text: str) -> bool:
+        """Say ``text`` at the current table; returns whether the server took it."""
         table = self.model.table
-        if table is not None:
-            await self.call(lambda c: c.chat(table.room, text))
+        if table is None:
+            return False
+
+        async def send(conn: Connection) -> bool:
+            await conn.chat(table.room, text)
+            return True
+
+        return await self.call(send) is True
 
     # Solitaire --------------------------------------------------------------------------------------
 
@@ -668,7 +706,11 @@ def seat_notices(table: TableModel, push: Players, me: str) -> list[str]:
     # The first push after joining lists who watched already: only those who come later are news.
     watchers = set(push.spectators) - set(table.spectators) - {me} if table.spectators_known else set()
     for name in sorted(watchers):
-        out.append(f"{name} is watching.")
+        held = next((s for s, p in push.players.items() if p == name), None)
+        if held is None:
+            out.append(f"{name} is watching.")
+        else:  # a player of the table looking on: at the finished match, or while a bot plays their seat
+            out.append(f"{name} (seat {held}) is looking at the table.")
     if push.state == "over":
         return out
     for seat in push.players:

@@ -15,7 +15,7 @@ from typing import Any
 
 from prompt_toolkit.formatted_text import StyleAndTextTuples
 
-from client.columns import counted
+from client.columns import counted, width, wrap
 from client.tui.cards import card_fragment
 from client.tui.model import Model
 from client.tui.solitaire_words import (
@@ -366,8 +366,8 @@ def status_text(
     if watched is not None:
         if state["won"]:
             return "class:won", f"{title}: {watched} won in {counted(moves, 'move')}."
-        if result is not None:
-            return "class:warn", f"{title}: {watched}'s game is {result} after {counted(moves, 'move')}."
+        if result is not None:  # "dave resigned after 3 moves", "dave lost after 40 moves"
+            return "class:warn", f"{title}: {watched} {result} after {counted(moves, 'move')}."
         if state["over"]:
             return "class:warn", f"{title}: no move left for {watched} - move {moves}."
         return "class:title", f"{title} - move {moves}"
@@ -397,23 +397,34 @@ def deal_text(view: dict[str, Any]) -> str:
     return ", ".join(p for p in parts if p)
 
 
-def solitaire_lines(screen: SolitaireScreen, height: int) -> StyleAndTextTuples:
-    """The whole layout in ``height`` lines at most."""
+def header_lines(words: str, more: str, cols: int) -> tuple[str, list[str]]:
+    """The header's state ``words`` and the deal's ``more`` (seed, options, who plays) in ``cols`` columns:
+    ``more`` beside ``words`` when both fit one line (returned as the first), else on the lines below,
+    wrapped; nothing is cut (``words`` too wraps, its first line returned)."""
+    if not more or width(f"{words}  {more}") <= cols:
+        return (f"  {more}" if more else ""), []
+    head = wrap(words, cols)
+    return "", head[1:] + wrap(more, cols)
+
+
+def solitaire_lines(screen: SolitaireScreen, height: int, cols: int = 80) -> StyleAndTextTuples:
+    """The whole layout in ``height`` lines of ``cols`` columns at most (the header wraps: nothing of it is
+    cut)."""
     state = screen.room.state()
     if not state:
         return [("class:dim", "Waiting for the server...")]
     view = screen.room.view
     watched = str(view.get("player", "someone")) if screen.room.watching else None
     style, words = status_text(state, screen.room.title, view.get("result"), watched)
-    who = f"  ({watched} plays; you watch)" if watched else ""
+    who = f"({watched} plays; you watch)" if watched and view.get("result") is None else ""
     model = screen.room.model.solitaire
     known = model.seed if model is not None and model.seat is not None else None
     deal = deal_text(view if view.get("seed") is not None or known is None else {**view, "seed": known})
-    out: StyleAndTextTuples = [
-        (style, words),
-        ("class:dim", (f"  {deal}" if deal else "") + who),
-        ("", "\n\n"),
-    ]
+    beside, below = header_lines(words, "  ".join(p for p in (deal, who) if p), cols)
+    out: StyleAndTextTuples = [(style, wrap(words, cols)[0]), ("class:dim", beside)]
+    out += [("class:dim", "\n" + line) for line in below]
+    out.append(("", "\n\n"))
+    height -= len(below)
     if "pyramid" in state:
         return out + _pyramid(state, screen)
     out += _stock(state["stock"], screen)
