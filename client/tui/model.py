@@ -184,7 +184,7 @@ class SolitaireModel:
     """One solitaire room as last seen: its id, ``seat`` (``player`` when this client plays it, None when
     watching), the number ``seq`` of the last action the ``view`` reflects, and the solitaire view
     (``docs/protocol.md`` "The solitaire view"); ``seed`` the deal's seed when this client chose it (the
-    server sends it only once the game is over)."""
+    server shows a seed its player gave at once; an older server only once the game was over)."""
 
     room: str
     seat: str | None

@@ -391,7 +391,7 @@ def deal_text(view: dict[str, Any]) -> str:
     options = view.get("options") or {}
     changed = [f"{k}={option_text(v)}" for k, v in options.items() if k in defaults and defaults[k] != v]
     parts.append(" ".join(changed))
-    if view.get("winnable"):  # the server tells a winnable deal's seed only once the game is over
+    if view.get("winnable"):  # a winnable deal the server picked: its seed only once the game is over
         hidden = view.get("seed") is None and not view.get("daily")  # the day's deal is named by its day
         parts.append("winnable (seed shown at the end)" if hidden else "winnable")
     return ", ".join(p for p in parts if p)

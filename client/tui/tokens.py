@@ -3,8 +3,8 @@
 The file is ``$XDG_DATA_HOME/barbu/tokens.json`` (default ``~/.local/share/barbu/tokens.json``), a JSON map
 ``{"<server>\\n<name>": "<token>"}`` written with mode 0600 (a token takes back a seat: keep it secret); beside
 the tokens, ``{"seed\\n<server>\\n<room>": "<seed>"}`` for the last ``SEEDS_KEPT`` solitaire deals this terminal
-chose (the server sends a deal's seed only once the game is over, and a resumed room should still say it). A
-missing, unreadable or corrupt file counts as empty; a failure to write is logged and otherwise ignored (the
+chose (an older server sent a deal's seed only once the game was over, and a resumed room should still say
+it). A missing, unreadable or corrupt file counts as empty; a failure to write is logged and otherwise ignored (the
 session goes on, it only cannot be resumed after a restart).
 """
 
