@@ -377,6 +377,8 @@ class Snapshot(Message):
     chat: list[dict[str, Any]] = _field(default_factory=list)
     #: Milliseconds before the turn timer plays for the seat to move; nil when no turn timer runs.
     turn_left_ms: int | None = None
+    #: A Barbu match waiting for one of its players to come back (none of them is connected): nothing plays.
+    paused: bool = False
 
 
 @dataclass(frozen=True)
@@ -418,7 +420,8 @@ class Players(Message):
     human is disconnected or replaced by a stand-in bot, the room ``state``, the names of the
     ``spectators``, the seats a stand-in bot plays now (``standins``) and, for each seat whose human dropped
     and is still in the grace period, the seconds until a stand-in plays it (``standin_in``, the match
-    started) or until the seat is freed (``freed_in``, the table waiting for players)."""
+    started) or until the seat is freed (``freed_in``, the table waiting for players); ``paused``: the match
+    waits, none of its players being connected."""
 
     TYPE = "players"
     room: str
@@ -429,6 +432,7 @@ class Players(Message):
     standins: list[str] = _field(default_factory=list)
     standin_in: dict[str, Any] = _field(default_factory=dict)
     freed_in: dict[str, Any] = _field(default_factory=dict)
+    paused: bool = False
 
 
 @dataclass(frozen=True)

@@ -7,7 +7,9 @@ human's seat is held as long, then freed). An action is checked by the engine (n
 the store, and only then applied; then the reply and the events go out. When the store cannot write
 (``StoreUnavailable``), the table is left exactly as it was: a player's request is refused
 (``store-unavailable``) and a bot's, stand-in's or turn timer's move is tried again after a growing pause, so
-play goes on by itself once the store writes again. Events go out as follows: each seat
+play goes on by itself once the store writes again. A match none of whose humans is connected (to the server:
+a player who left their seat to a stand-in but is still in the lobby counts) is paused: nothing plays by
+itself until one of them comes back (a table of bots alone plays on). Events go out as follows: each seat
 receives the events addressed to everyone or to it (``Event.to``), spectators the public ones; the seat to move receives a ``turn`` message
 holding its own ``view``. Nothing here builds a view: snapshots and turns carry ``Match.view(seat)``.
 """
@@ -210,6 +212,13 @@ class BarbuTable(Room):
         self.waiting_seats = WaitingSeats(config.max_waiting_seats, config.max_waiting_seats_per_address)
         #: Players the host removed before the start (``remove-player``): they may not sit here again.
         self.barred: set[str] = set()
+        #: Whether a player is connected to the server (at this table or not): the lobby's (set by
+        #: ``Lobby.add_room``); until then nobody is, but at a seat.
+        self.online: Callable[[str], bool] = _nobody_online
+        #: The match waits for its humans (``paused``): set by ``_presence_changed``.
+        self._paused = False
+        #: The turn clock kept while the table is paused: (action number, seat, seconds that were left).
+        self._frozen: tuple[int, int, float] | None = None
 
     # Creation and restoration ---------------------------------------------------------------------
 
@@ -317,6 +326,7 @@ class BarbuTable(Room):
         for index, seat in enumerate(table.seats):
             if seat.away:
                 table._start_grace(index)
+        table._presence_changed()  # nobody is connected yet: a table with a human seat waits for one
         table._drive()
         return table
 
@@ -325,7 +335,8 @@ class BarbuTable(Room):
     def summary(self) -> dict[str, Any]:
         """The lobby entry: room, kind, name, state, players, away, spectators, variants, turn_time, grace,
         bot_policy, host (who opened it; None when not known), hand_number (0 before the start), rematch (the
-        table of the match opened after this one, None until then)."""
+        table of the match opened after this one, None until then), paused (the match waits for one of its
+        players to come back: ``paused``)."""
         return {
             "room": self.room_id,
             "kind": self.kind,
@@ -341,6 +352,7 @@ class BarbuTable(Room):
             "host": self.host,
             "hand_number": 0 if self.match is None else self.match.hand_number,
             "rematch": self.rematch,
+            "paused": self.paused,
         }
 
     def snapshot(self, peer: Peer | None, request_id: int | None) -> Snapshot:
@@ -360,6 +372,7 @@ class BarbuTable(Room):
             view=None if self.match is None else self.match.view(seat),
             chat=list(self.chat),
             turn_left_ms=self.turn_left_ms(),
+            paused=self.paused,
         )
 
     def holds_seat(self, player: str) -> bool:
@@ -500,7 +513,15 @@ class BarbuTable(Room):
                 seat.cancel_grace()
                 seat.standin = True
                 self._drive()
+            self._presence_changed()  # the last of its humans gone: the match waits
             self._push_players()
+
+    async def player_offline(self, player: str) -> None:
+        """``player``'s connection to the server is gone, though not from a seat here (they had left it, or a
+        stand-in took it while idle): the match pauses if they were the last of its humans connected."""
+        async with self.lock:
+            if self._seat_of_player(player) is not None and self._presence_changed():
+                self._push_players()
 
     async def attach(self, peer: Peer) -> bool:
         """The player is back on ``peer`` (a ``resume`` or ``login``): give their seat back with a snapshot
@@ -748,9 +769,9 @@ class BarbuTable(Room):
     def _drive(self) -> None:
         """Schedule the next automatic move: a bot's or stand-in's after ``bot_delay``, or the turn timer;
         without a turn timer, the hand-over of a connected human's seat to a stand-in after
-        ``config.idle_turn`` seconds of their turn (``_idle``)."""
+        ``config.idle_turn`` seconds of their turn (``_idle``). Nothing while the table is paused."""
         self._cancel_timer()
-        if self.match is None or self.match.over or self.match.to_move is None:
+        if self._paused or self.match is None or self.match.over or self.match.to_move is None:
             return
         index = self.match.to_move
         seat = self.seats[index]
@@ -811,10 +832,11 @@ class BarbuTable(Room):
 
     def turn_left_ms(self) -> int | None:
         """Milliseconds left before the turn timer plays for the seat to move (0 once it is due), or None when
-        no turn timer runs (no ``turn_time``, a bot or stand-in to move, the match not in play)."""
+        no turn timer runs (no ``turn_time``, a bot or stand-in to move, the match not in play or paused)."""
         match = self.match
         if (
             self.state != "playing"
+            or self._paused
             or match is None
             or match.to_move is None
             or not self._timed(match.to_move)
@@ -888,9 +910,63 @@ class BarbuTable(Room):
                 self._auto_commit(index, name, wire)
 
     def _awaits_auto_move(self, index: int, seq: int) -> bool:
-        """Whether seat ``index`` is still to move at action ``seq`` of a match in play."""
+        """Whether seat ``index`` is still to move at action ``seq`` of a match in play, not paused (a bot's
+        answer that comes once the table paused is dropped: the table asks again when it resumes)."""
         match = self.match
-        return match is not None and self.state == "playing" and self.seq == seq and match.to_move == index
+        return (
+            match is not None
+            and self.state == "playing"
+            and not self._paused
+            and self.seq == seq
+            and match.to_move == index
+        )
+
+    # Pausing --------------------------------------------------------------------------------------
+
+    @property
+    def paused(self) -> bool:
+        """Whether the match waits for one of its players: it is in play, a human owns a seat, and none of
+        them is connected (``_presence_changed``)."""
+        return self._paused and self.state == "playing"
+
+    def _nobody_here(self) -> bool:
+        """Whether the match in play has human seats and none of their players is connected: at the seat, or
+        to the server after leaving it (in the lobby, watching, at another room). A table of bots alone never
+        waits."""
+        if self.state != "playing":
+            return False
+        humans = [seat for seat in self.seats if seat.owner is not None and not seat.is_bot]
+        for seat in humans:
+            if seat.peer is not None or (seat.owner is not None and self.online(seat.owner)):
+                return False
+        return bool(humans)
+
+    def _presence_changed(self) -> bool:
+        """Pause the match when none of its humans is connected any more, or resume it when one is back
+        (call under the lock, after any change of who is connected); returns whether it paused or resumed.
+
+        Paused, nothing plays by itself (bots, stand-ins, the turn timer, the idle hand-over): the timer is
+        cancelled and the seat to move keeps the time it had left, which it has again on resuming. The grace
+        periods of dropped seats still run out (a stand-in then plays the seat once the table resumes). The
+        caller tells the table (``_push_players``) and, resuming, drives it on (``_drive``)."""
+        paused = self._nobody_here()
+        if paused == self._paused:
+            return False
+        self._paused = paused
+        now = asyncio.get_running_loop().time()
+        if paused:
+            self._cancel_timer()
+            deadline, self._deadline = self._deadline, None
+            if deadline is not None:
+                self._frozen = (deadline[0], deadline[1], max(deadline[2] - now, 0.0))
+            log.info("table %s: paused, none of its players is connected", self.room_id)
+        else:
+            frozen, self._frozen = self._frozen, None
+            if frozen is not None:
+                self._deadline = (frozen[0], frozen[1], now + frozen[2])
+            log.info("table %s: resumed", self.room_id)
+        self.listing_changed()
+        return True
 
     def _auto_policy(self, index: int) -> str:
         """The policy spec that plays for seat ``index`` now: its bot's, the table's stand-in, or the turn
@@ -985,6 +1061,7 @@ class BarbuTable(Room):
 
     def _finish(self) -> None:
         self.state = "over"
+        self._paused = False
         self.stop()
         self._save_finish()
         self._push_players()
@@ -1024,10 +1101,13 @@ class BarbuTable(Room):
         seat.standin = False
         self.spectators.discard(peer)
         peer.rooms.add(self)
+        resumed = self._presence_changed()  # before the snapshot: it tells the turn clock running again
         peer.send(self.snapshot(peer, request_id))
         self._push_players()
         if self.match is not None and self.match.to_move == index:
             self._send_turn(index)
+            self._drive()
+        elif resumed:
             self._drive()
         self._start_if_full()  # a reserved seat of another match with the same players (``reserve``)
 
@@ -1147,8 +1227,8 @@ class BarbuTable(Room):
     def _push_players(self) -> None:
         """Tell everyone at the table who sits, who is away, who watches, which seats a stand-in plays and,
         for each seat whose human dropped, how long until a stand-in plays it (``standin_in``) or, before the
-        start, until it is freed (``freed_in``) (``docs/protocol.md``, ``players``); the waiting-seat counts
-        follow (``_count_seats``)."""
+        start, until it is freed (``freed_in``) (``docs/protocol.md``, ``players``), and whether the match waits
+        for its players (``paused``); the waiting-seat counts follow (``_count_seats``)."""
         if self._spectator_push is not None:  # this push tells the spectators' news too
             self._spectator_push.cancel()
             self._spectator_push = None
@@ -1169,6 +1249,7 @@ class BarbuTable(Room):
             standins=[seat_text(i) for i, s in enumerate(self.seats) if s.standin and s.away],
             standin_in={} if waiting else grace_left,
             freed_in=grace_left if waiting else {},
+            paused=self.paused,
         )
         frame = encode_frame(players.to_wire())
         for member in self._members():
@@ -1216,6 +1297,11 @@ def default_policy(config: ServerConfig) -> str:
         return str(parse_policy_spec(config.bot_policy))
     except PolicySpecError:
         return config.bot_policy
+
+
+def _nobody_online(player: str) -> bool:
+    """The default ``BarbuTable.online``: no lobby tells who is connected (only a seat's own connection)."""
+    return False
 
 
 def _player(peer: Peer) -> str:

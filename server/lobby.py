@@ -307,11 +307,12 @@ class Lobby:
     def add_room(self, room: Room) -> None:
         """List ``room`` and give it the server's worker pool (before any of its tasks runs: no ``await``
         between a room's creation and this), the hook that keeps the cached lobby listing fresh, and (a
-        table) the counts of seats at waiting tables."""
+        table) the counts of seats at waiting tables and who is connected (a match waits for its players)."""
         room.workers = self.workers
         room.listing_changed = self.listing_changed
         if isinstance(room, BarbuTable):
             room.waiting_seats = self.waiting_seats
+            room.online = self.online.__contains__
         self.rooms[room.room_id] = room
         self.listing_changed()
 
@@ -376,16 +377,25 @@ class Lobby:
                 peer.chat_said()
 
     async def disconnected(self, peer: Peer) -> None:
-        """``peer``'s connection is gone: each of its rooms holds or frees its seat."""
+        """``peer``'s connection is gone: each of its rooms holds or frees its seat, and a table whose seat
+        the player had left (a stand-in plays it) pauses if none of its players is connected any more."""
         if self.closing:
             return
         self.listing_changed()
-        if peer.player is not None and self.online.get(peer.player) is peer:
-            self.touch_tokens([peer.player])  # the token's unused time starts now, not at its login
-            del self.online[peer.player]
-        for room in list(peer.rooms):
+        player = peer.player
+        gone = player is not None and self.online.get(player) is peer
+        if player is not None and gone:
+            self.touch_tokens([player])  # the token's unused time starts now, not at its login
+            del self.online[player]
+        rooms = list(peer.rooms)
+        for room in rooms:
             await room.detach(peer)
             self._sweep(room)
+        if player is None or not gone:
+            return
+        for room in list(self.rooms.values()):
+            if isinstance(room, BarbuTable) and room not in rooms and room.holds_seat(player):
+                await room.player_offline(player)
 
     # Sessions -------------------------------------------------------------------------------------
 

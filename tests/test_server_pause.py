@@ -1,0 +1,186 @@
+"""A Barbu match none of whose players is connected waits for them (``docs/protocol.md``, "A table nobody is
+at"): no bot, stand-in or turn timer moves while it is paused, everyone still there (its watchers) and the
+lobby are told, and the first player back finds it where it was, the turn clock included; a table of bots
+alone plays on. Real server, real WebSockets, real SQLite."""
+
+from __future__ import annotations
+
+import asyncio
+from typing import Any
+
+from client import Connection
+from protocol import Players, Snapshot
+from server import BarbuServer
+from server.barbu_table import BarbuTable
+from tests.conftest import Connect, StartServer, until, until_dropped
+from tests.test_server_table_news import next_of
+
+#: How long a paused table is watched for a move that must not come (seconds): bots here move at once.
+STILL = 2.5
+
+
+def _table(server: BarbuServer, room: str) -> BarbuTable:
+    assert server.lobby is not None
+    table = server.lobby.rooms[room]
+    assert isinstance(table, BarbuTable)
+    return table
+
+
+def _summary(rooms: list[dict[str, Any]], room: str) -> dict[str, Any]:
+    return next(summary for summary in rooms if summary["room"] == room)
+
+
+async def _drop(server: BarbuServer, conn: Connection) -> str:
+    """Close ``conn`` (a phone switching app, a laptop closed) and wait until the server has seen it; its
+    resume token."""
+    assert conn.name is not None and conn.token is not None
+    token = conn.token
+    await conn.close()
+    await until_dropped(server, conn.name)
+    return token
+
+
+async def _play_until(table: BarbuTable, room: str, conns: dict[str, Connection], seat: str) -> None:
+    """The humans of ``conns`` (by seat) play their first legal action until ``seat`` is to move."""
+    while True:
+        match = table.match
+        assert match is not None and not match.over
+        to_move = "NESW"[match.to_move] if match.to_move is not None else None
+        if to_move == seat:
+            return
+        if to_move in conns:
+            view = (await conns[to_move].snapshot(room)).view
+            if view is not None and view["to_move"] == to_move and view["legal"]:
+                await conns[to_move].act(room, to_move, view["legal"][0])
+                continue
+        await asyncio.sleep(0.02)
+
+
+async def _plays_on(table: BarbuTable, seq: int) -> None:
+    """The table goes on from action ``seq``: a bot moves, or it is N's (the player's own) turn."""
+
+    def on() -> bool:
+        match = table.match
+        return table.seq > seq or (match is not None and match.to_move == 0)
+
+    await until(on, "the table to play on")
+
+
+async def test_a_table_nobody_is_at_pauses_and_resumes_where_it_was(
+    server: BarbuServer, connect: Connect
+) -> None:
+    ann, bob = await connect(server, "ann"), await connect(server, "bob")
+    room = await ann.create_table("lights out", turn_time=30)
+    await ann.sit(room, "N")
+    await bob.sit(room, "S")
+    await ann.add_bot(room, "E", "heuristic")
+    await ann.add_bot(room, "W", "heuristic")
+    table = _table(server, room)
+    await until(lambda: table.state == "playing", "the start")
+    watcher = await connect(server, "watcher")
+    await watcher.watch(room)
+    await _play_until(table, room, {"N": ann, "S": bob}, "N")
+
+    # One player gone: the others play on (a stand-in for bob after the grace). Both gone: it waits.
+    await _drop(server, bob)
+    assert not table.paused
+    watcher.take_pushes()
+    left_before = table.turn_left_ms()
+    assert left_before is not None
+    token = await _drop(server, ann)
+    paused = await next_of(watcher, Players, lambda push: push.paused)
+    assert paused.away == ["N", "S"] and paused.state == "playing"
+    seq = table.seq
+    await asyncio.sleep(STILL)
+    assert table.seq == seq, "a move was played at a table nobody is at"
+    snap = await watcher.snapshot(room)
+    assert snap.paused and snap.turn_left_ms is None and snap.seq == seq  # no clock runs meanwhile
+    assert _summary(await watcher.list_rooms(), room)["paused"] is True
+
+    # ann is back: the same position, her turn with the time she had left, and play goes on.
+    ann = await connect(server)
+    await ann.resume(token)
+    back = await next_of(ann, Snapshot)
+    assert back.seat == "N" and back.seq == seq and not back.paused
+    assert back.turn_left_ms is not None and left_before - 1000 < back.turn_left_ms <= left_before
+    await next_of(watcher, Players, lambda push: not push.paused)
+    assert _summary(await watcher.list_rooms(), room)["paused"] is False
+    assert back.view is not None
+    await ann.act(room, "N", back.view["legal"][0])
+    await until(lambda: table.seq >= seq + 2, "the bot after ann to play")
+
+
+async def test_a_player_who_left_keeps_the_table_going_until_they_disconnect(
+    start_server: StartServer, connect: Connect
+) -> None:
+    """``leave`` hands the seat to a stand-in, which plays while its player is still connected (in the
+    lobby); once their connection goes too, the table waits; a ``resume`` takes the seat back and it
+    goes on."""
+    server = await start_server(bot_delay=0.05)  # the match must not be over before the player goes
+    ann = await connect(server, "ann")
+    room = await ann.create_table("stepped out")
+    await ann.sit(room, "N")
+    for seat in "ESW":
+        await ann.add_bot(room, seat, "heuristic")
+    table = _table(server, room)
+    await until(lambda: table.state == "playing", "the start")
+    watcher = await connect(server, "watcher")
+    await watcher.watch(room)
+    await ann.leave(room)
+    seq = table.seq
+    await until(lambda: table.seq > seq + 4, "the stand-in and the bots to play")
+    assert not table.paused
+    token = await _drop(server, ann)
+    await next_of(watcher, Players, lambda push: push.paused)
+    seq = table.seq
+    await asyncio.sleep(STILL)
+    assert table.seq == seq and table.paused
+
+    ann = await connect(server)
+    assert (await ann.resume(token)).rooms == [room]
+    back = await next_of(ann, Snapshot)
+    assert back.seat == "N" and not back.paused and not table.seats[0].standin
+    await _plays_on(table, seq)
+
+
+async def test_a_table_of_bots_alone_plays_on_with_nobody_at_it(
+    server: BarbuServer, connect: Connect
+) -> None:
+    host = await connect(server, "host")
+    room = await host.create_table("robots")
+    for seat in "NESW":
+        await host.add_bot(room, seat, "heuristic")
+    table = _table(server, room)
+    await until(lambda: table.state == "playing", "the start")
+    await _drop(server, host)
+    seq = table.seq
+    await until(lambda: table.seq > seq + 20, "the bots to play on")
+    assert not table.paused and not table.summary()["paused"]
+
+
+async def test_a_restored_table_waits_for_its_players(start_server: StartServer, connect: Connect) -> None:
+    """After a restart nobody is connected yet: the match waits (its bots do not play the dropped seats out
+    once the grace runs out) until a player comes back."""
+    first = await start_server()
+    ann = await connect(first, "ann")
+    room = await ann.create_table("overnight", grace=0.2)
+    await ann.sit(room, "N")
+    for seat in "ESW":
+        await ann.add_bot(room, seat, "heuristic")
+    await until(lambda: _table(first, room).state == "playing", "the start")
+    token = ann.token
+    assert token is not None
+    await ann.close()
+    await first.stop()
+
+    second = await start_server()
+    table = _table(second, room)
+    seq = table.seq
+    assert table.paused and table.summary()["paused"]
+    await asyncio.sleep(STILL)  # the grace (0.2 s) runs out meanwhile: a stand-in holds the seat, idle
+    assert table.seq == seq
+    ann = await connect(second)
+    await ann.resume(token)
+    back = await next_of(ann, Snapshot)
+    assert back.seat == "N" and back.seq == seq and not back.paused
+    await _plays_on(table, seq)
