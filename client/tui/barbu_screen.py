@@ -267,8 +267,13 @@ def away_lines(table: TableModel) -> list[str]:
     """For each dropped seat in its grace period: ``59 min: a bot takes E carol (away)``, and, when the turn
     timer of the seat to move comes first, that the timer plays its turn (``12 s: the timer plays E carol
     (away)``); before the start, ``42 s: seat kept for E carol (away)`` (then it is freed). The time comes
-    first, so that it is read even when the panel must wrap a long name."""
-    out = []
+    first, so that it is read even when the panel must wrap a long name. A paused match says so first:
+    nothing plays until one of its players comes back (the countdowns to the stand-ins still run)."""
+    out = (
+        ["Paused: none of the players is connected; play goes on when one comes back."]
+        if table.paused
+        else []
+    )
     now = time.monotonic()
     for seat in SEATS:
         freed = table.freed_at.get(seat)

@@ -94,10 +94,13 @@ def room_seats(room: dict[str, Any], column: int = SEATS_COLUMN) -> str:
 
 
 def room_state(room: dict[str, Any]) -> str:
-    """``waiting``, ``hand 3/28``, ``over``; solitaire: ``move 12``, ``won``, ``lost``, ``resigned``."""
+    """``waiting``, ``hand 3/28``, ``paused`` (none of its players connected: the match waits), ``over``;
+    solitaire: ``move 12``, ``won``, ``lost``, ``resigned``."""
     state = str(room.get("state", "?"))
     if room.get("kind") == "solitaire":
         return str(room.get("result") or f"move {room.get('moves', 0)}")
+    if state == "playing" and room.get("paused"):
+        return "paused"
     if state == "playing" and room.get("hand_number"):
         return f"hand {room['hand_number']}/28"
     return state

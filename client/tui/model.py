@@ -36,7 +36,8 @@ class TableModel:
     opened the table (from the lobby's list), ``me`` this client's player; ``rematch`` the room of another match with the same players.
     ``turn_ends`` is when (``time.monotonic``) the turn timer plays for the seat to move, counted from the
     server's ``turn_left_ms`` (None: no timer runs); ``turn_time`` the table's turn timer in seconds (from
-    the lobby's list; None: none or not known).
+    the lobby's list; None: none or not known). ``paused``: the match waits, none of its players being
+    connected (a watcher sees it so; the players themselves are not there).
     """
 
     room: str
@@ -66,6 +67,7 @@ class TableModel:
     me: str = ""
     turn_ends: float | None = None
     turn_time: float | None = None
+    paused: bool = False
 
     def turn_left(self, ms: Any) -> None:
         """Take the server's ``turn_left_ms`` (``snapshot``, ``turn``, the public ``turn`` event): the turn
@@ -154,8 +156,8 @@ class TableModel:
         return True
 
     def take_players(self, push: Any) -> None:
-        """Take a ``players`` push (or a snapshot's seats): seats, away, state, spectators, stand-ins, and when
-        each dropped seat's grace ends."""
+        """Take a ``players`` push (or a snapshot's seats): seats, away, state, spectators, stand-ins, when
+        each dropped seat's grace ends, and whether the match is paused."""
         self.players, self.away, self.state = push.players, push.away, push.state
         spectators = getattr(push, "spectators", None)
         if spectators is not None:
@@ -165,6 +167,7 @@ class TableModel:
         now = time.monotonic()
         self.standin_at = {s: now + float(v) for s, v in getattr(push, "standin_in", {}).items()}
         self.freed_at = {s: now + float(v) for s, v in getattr(push, "freed_in", {}).items()}
+        self.paused = bool(getattr(push, "paused", False))
 
     @property
     def my_turn(self) -> bool:

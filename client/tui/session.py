@@ -461,6 +461,7 @@ class Session:
         table.me = self.model.name
         table.set_view(snap.view, snap.seq)
         table.turn_left(snap.turn_left_ms)
+        table.paused = snap.paused
         table.stale = False
         history = list((snap.view or {}).get("history") or [])
         told = self.model.told.get(snap.room)
@@ -691,8 +692,8 @@ class Session:
 
 def seat_notices(table: TableModel, push: Players, me: str) -> list[str]:
     """What a ``players`` push changed, in words: who sat down or left, who watches, who dropped (and when
-    a bot takes the seat over, or before the start how long the seat is kept), who came back; nothing about
-    this client's own player."""
+    a bot takes the seat over, or before the start how long the seat is kept), who came back, whether the
+    match paused (none of its players connected) or goes on; nothing about this client's own player."""
     out = []
     for seat, owner in push.players.items():
         before = table.players.get(seat)
@@ -713,6 +714,10 @@ def seat_notices(table: TableModel, push: Players, me: str) -> list[str]:
             out.append(f"{name} (seat {held}) is looking at the table.")
     if push.state == "over":
         return out
+    if push.paused and not table.paused:
+        out.append("The table is paused: none of its players is connected. It goes on when one comes back.")
+    elif table.paused and not push.paused:
+        out.append("The table goes on: a player is back.")
     for seat in push.players:
         who = f"{seat} {table.player(seat)}"
         if seat == table.seat or push.players.get(seat) != table.players.get(seat):
