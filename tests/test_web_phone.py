@@ -1,13 +1,22 @@
 """The browser client on a 360-pixel phone, in Debian's Chromium against a real server: the solitaire board
-stays put while a hint comes and goes (the line above it keeps room for a hint's words). Skipped, naming the package,
+stays put while a hint comes and goes (the line above it keeps room for a hint's words), and the score
+sheet's seat columns are told apart when two seats hold bots of the same name. Skipped, naming the package,
 when Chromium is not installed."""
 
 from __future__ import annotations
 
-import pytest
+import contextlib
+from typing import Any
 
+import pytest
+from playwright.async_api import Error as PlaywrightError
+from playwright.async_api import Page
+
+from client import Connection
 from server import BarbuServer
-from tests.browser import MISSING, chromium_found
+from server.barbu_table import BarbuTable
+from tests.browser import MISSING, PHONE, chromium_found
+from tests.conftest import until
 from tests.test_web_browser import PHONE_SCREEN, OpenPage, _login, browser, open_page
 
 pytestmark = pytest.mark.skipif(not chromium_found(), reason=MISSING)
@@ -61,3 +70,82 @@ async def test_on_a_phone_the_solitaire_board_stays_put_while_a_hint_comes_and_g
     assert await page.evaluate(BOARD) == before
     for words in LONGEST_HINTS:  # whatever the deal, a hint's words fit the room kept
         assert await page.evaluate(FITS, words), words
+
+
+#: Each seat column's head on the open score sheet: its words, and whether they are shown whole (no part of
+#: it cut off: "bot (h…").
+HEADS = """() => [...document.querySelectorAll('dialog.sheet thead th[scope=col]')].map((th) => {
+  const cut = [th, ...th.querySelectorAll('*')].filter((el) => el.scrollWidth > el.clientWidth + 0.5);
+  return { text: th.innerText.replace(/\\s+/g, ' ').trim(), whole: cut.length === 0, right: th.getBoundingClientRect().right };
+})"""
+
+
+@pytest.mark.parametrize("seated", [False, True], ids=["watcher", "player"])
+async def test_on_a_phone_the_score_sheet_tells_the_bots_columns_apart(
+    server: BarbuServer, open_page: OpenPage, seated: bool
+) -> None:
+    """Bots of one policy have one name: each column's head writes its seat with it ("N bot", "E bot"), whole
+    on a 360-pixel phone, four different heads; the screen reader hears the seat and the bot's policy."""
+    page = await open_page(**PHONE_SCREEN)
+    if seated:
+        await _login(page, server.share_url, "sam")
+        await page.wait_for_selector("#table-name")
+        await page.fill("#table-name", "robots")
+        await page.check("#fill-bots")
+        await page.click("text=Create and sit down")
+        await page.wait_for_selector(".seat.bottom .who")
+        room = page.url.rpartition("=")[2]
+    else:
+        host = await Connection.connect(server.url)
+        await host.login("host")
+        room = await host.create_table("robots")
+        await host.watch(room)
+        for seat in "NESW":
+            await host.add_bot(room, seat, "heuristic")
+        await _login(page, f"{server.share_url}#table={room}", "sam")
+    assert server.lobby is not None
+    table = server.lobby.rooms[room]
+    assert isinstance(table, BarbuTable)
+    if seated:
+        await _play_a_hand(page, table)
+    await until(lambda: table.match is not None and table.match.hand_number >= 2, "a hand scored", 60)
+    await page.click("text=Score sheet")
+    await page.wait_for_selector("dialog.sheet tbody tr")
+    heads: list[dict[str, Any]] = await page.evaluate(HEADS)
+    texts = [head["text"] for head in heads]
+    assert len(set(texts)) == 4, texts
+    assert all(head["whole"] for head in heads), heads
+    assert all(head["right"] <= PHONE["width"] for head in heads), heads
+    assert {text.split()[0] for text in texts} == set("NESW"), texts
+    names = {text.split()[0]: text.split(maxsplit=1)[1] for text in texts}
+    mine = table.seats.index(next(s for s in table.seats if s.owner == "sam")) if seated else None
+    for seat, name in names.items():
+        assert name == ("you" if mine is not None and "NESW"[mine] == seat else "bot"), names
+    label = await page.get_attribute("dialog.sheet thead th[scope=col]:last-child", "aria-label")
+    assert label is not None and "bot (heuristic)" in label, label
+
+
+#: What the page's player clicks when asked, the first found: no double, a contract (its trump suit or
+#: starting rank), a pass, a playable card.
+ANSWERS = (
+    "[data-focus=no-double]",
+    "[data-focus=submit-double]",
+    "[data-focus^=trump-]",
+    "[data-focus^=rank-]",
+    "[data-contract=no-tricks]",
+    ".contract",
+    "[data-focus=pass]",
+    ".hand .playable",
+)
+
+
+async def _play_a_hand(page: Page, table: BarbuTable) -> None:
+    """The page's player answers every question and plays a card whenever asked, until hand 2 starts."""
+    while table.match is not None and table.match.hand_number < 2:
+        for selector in ANSWERS:
+            target = page.locator(selector).first
+            if await target.count():
+                with contextlib.suppress(PlaywrightError):  # redrawn meanwhile: look again
+                    await target.click(timeout=1000)
+                break
+        await page.wait_for_timeout(50)

@@ -10,11 +10,20 @@ export function seatOrder(snap) {
   return SEATS.map((_, i) => SEATS[(first + i) % 4]);
 }
 
+/**
+ * The seats' column heads: the seat letter, and with `names` its player beside it on one line, "N bot",
+ * "S you", "E ann", so that two bots' columns (the same name) are told apart by the seat written with the
+ * name, and the words are short enough to be shown whole on a phone: a bot is "bot" when the table's bots
+ * all play the same policy (its title and the screen reader say which), "bot (search)" when they differ.
+ */
 function seatHeads(snap, names = true) {
+  const policies = new Set(SEATS.map((s) => snap.players[s]).filter((p) => p && p.startsWith("bot:")));
   return seatOrder(snap).map((seat) => {
-    const who = seat === snap.seat ? "you" : playerText(snap.players[seat]);
-    return h("th", { scope: "col", class: seat === snap.seat ? "own" : null, title: playerText(snap.players[seat]), "aria-label": `${SEAT_NAMES[seat]}: ${who}` },
-      seat, names ? h("small", {}, who) : null);
+    const owner = snap.players[seat];
+    const who = seat === snap.seat ? "you" : playerText(owner);
+    const short = seat !== snap.seat && owner && owner.startsWith("bot:") && policies.size === 1 ? "bot" : who;
+    return h("th", { scope: "col", class: seat === snap.seat ? "own" : null, title: `${SEAT_NAMES[seat]}: ${playerText(owner)}`, "aria-label": `${SEAT_NAMES[seat]}: ${who}` },
+      names ? h("span", { class: "seat-head" }, h("b", {}, seat), " ", h("small", {}, short)) : seat);
   });
 }
 
