@@ -59,6 +59,7 @@ export function lobbyScreen(app) {
 function stateText(room) {
   if (room.state === "waiting") return "waiting for players";
   if (room.state === "over") return "match over";
+  if (room.paused) return `paused at hand ${room.hand_number} of 28: nobody at the table`;
   return `playing hand ${room.hand_number} of 28`;
 }
 

@@ -7,6 +7,7 @@ import { replayScreen } from "./replay.js";
 import { Session } from "./session.js";
 import { solitaireScreen } from "./solitaire.js";
 import { tableScreen } from "./table.js";
+import { lastWaitingSeat } from "./waiting_seat.js";
 
 const SCREENS = { lobby: lobbyScreen, table: tableScreen, solitaire: solitaireScreen, replay: replayScreen };
 
@@ -14,11 +15,22 @@ const session = new Session();
 const root = document.getElementById("app");
 const app = { session, root, screen: null, go };
 
-/** Show screen `name` (with its room or match `id`) by changing the address's hash. */
-function go(name, id) {
-  const hash = id === undefined ? `#${name}` : `#${name}=${encodeURIComponent(id)}`;
+/** The address's hash of screen `name` with its room or match `id`: "#table=12", "#lobby". */
+function hashOf(name, id) {
+  return id === undefined ? `#${name}` : `#${name}=${encodeURIComponent(id)}`;
+}
+
+/**
+ * Show screen `name` (with its room or match `id`) by changing the address's hash: a new history entry, or
+ * with `replace` the current one (coming back to a seat by itself: Back does not land on the bare address).
+ */
+function go(name, id, { replace = false } = {}) {
+  const hash = hashOf(name, id);
   if (location.hash === hash) route();
-  else location.hash = hash;
+  else if (replace) {
+    history.replaceState(history.state, "", hash);
+    route();
+  } else location.hash = hash;
 }
 
 function parseHash() {
@@ -32,12 +44,15 @@ function route() {
   if (!session.name) {
     showLogin(root, session, async () => {
       showWho();
-      await backToSeat().catch(() => {}); // logged in again with a kept token: straight back to the seat
-      route();
+      // Logged in again with a kept token: straight back to the seat.
+      if (!(await backToSeat().catch(() => false))) route();
     });
     return;
   }
   const { name, id } = parseHash();
+  // The address names the screen shown (a reload or a copied address comes back to it): "" or an unknown
+  // hash shows the lobby, and says so.
+  if (location.hash !== hashOf(name, id)) history.replaceState(history.state, "", hashOf(name, id));
   app.screen = SCREENS[name](app, id);
   document.title = app.screen.title || "Barbu";
   root.focus({ preventScroll: true });
@@ -56,18 +71,31 @@ async function logOut() {
     const { rooms } = await session.request("list-rooms");
     seated = rooms.find((room) => room.kind === "barbu" && room.state !== "over" && Object.values(room.players).includes(session.name));
   } catch { /* the connection is down: log out all the same */ }
-  if (seated && !confirm(`You hold a seat at “${seated.name}”. A bot plays it until you come back: log in again as ${session.name} on this browser to take it back. Log out?`)) return;
+  const kept = seated && seated.state === "waiting"
+    ? `It is kept for ${Math.round(seated.grace)} s, then freed: log in again as ${session.name} on this browser within that time to keep it.`
+    : `A bot plays it until you come back (none of its players connected, the match waits): log in again as ${session.name} on this browser to take it back.`;
+  if (seated && !confirm(`You hold a seat at “${seated.name}”. ${kept} Log out?`)) return;
   session.logout(Boolean(seated));
   location.hash = "";
   location.reload();
 }
 
-/** After a resume with seats held and no screen asked for, go back to the seat (table or solitaire). */
+/**
+ * After a resume with seats held and no screen asked for, go back to the seat (table or solitaire); with no
+ * seat held but one this browser's player held at a waiting table (freed while they were away), to that
+ * table, which says so. True when it showed that screen.
+ */
 async function backToSeat() {
-  if (location.hash.length > 1 || !session.rooms.length) return;
+  if (location.hash.length > 1) return false;
+  const freed = lastWaitingSeat(session.name);
+  if (!session.rooms.length) {
+    if (freed) go("table", freed, { replace: true });
+    return Boolean(freed);
+  }
   const { rooms } = await session.request("list-rooms");
   const mine = rooms.find((room) => room.room === session.rooms[0]);
-  if (mine) go(mine.kind === "barbu" ? "table" : "solitaire", mine.room);
+  if (mine) go(mine.kind === "barbu" ? "table" : "solitaire", mine.room, { replace: true });
+  return Boolean(mine);
 }
 
 session.addEventListener("push", (event) => app.screen && app.screen.onPush(event.detail));
@@ -83,6 +111,5 @@ window.addEventListener("hashchange", route);
     return;
   }
   showWho();
-  await backToSeat();
-  route();
+  if (!(await backToSeat().catch(() => false))) route();
 })();

@@ -5,6 +5,8 @@ import { button, fill, h } from "./dom.js";
 import { finishedRanking } from "./table_score.js";
 import { refusalText } from "./table_prompt.js";
 import { PHONE, bringIntoView, focusPlayable, renderTable, tickClocks } from "./table_view.js";
+import { forgetWaitingSeat, freedText, keepWaitingSeat, waitingSeat } from "./waiting_seat.js";
+import { SEAT_NAMES } from "./words.js";
 
 /** The table screen for room `roomId` (from #table=ID: the lobby or an invite link). */
 export function tableScreen(app, roomId) {
@@ -13,6 +15,7 @@ export function tableScreen(app, roomId) {
     room: roomId, me: session.name, snapshot: null, summary: null, turnSeq: -1, clock: null,
     scored: null, dismissed: 0, flash: null, chat: [], notice: "", noticeAt: null, sheetOpen: false, standins: [], watchers: [], standinAt: {}, freedAt: {},
     summaryOpen: false, handCards: null, handRow: null, // the hand's card buttons, kept from draw to draw
+    offer: null, // { text, label, act }: what happened to the player's seat while away, and the button to sit again
   };
   const frame = h("div", { class: "table-screen" });
   fill(root, frame);
@@ -55,6 +58,11 @@ export function tableScreen(app, roomId) {
       }
     },
     sit: async (seat) => { const snap = await actions.request("sit", { seat }, `seat-${seat}`); if (snap) take(snap); },
+    // The button of an offer: sit at `seat` (its old seat when free, else any), told at the offer on refusal.
+    sitAgain: async (seat) => {
+      const snap = await actions.request("sit", { seat: seat || null }, "offer");
+      if (snap) take(snap);
+    },
     dismiss: () => {
       state.dismissed = state.scored ? state.scored.hand_number : 0;
       const had = frame.contains(document.activeElement);
@@ -64,7 +72,11 @@ export function tableScreen(app, roomId) {
       if (had && next && !frame.contains(document.activeElement)) next.focus();
     },
     redraw: () => draw(),
-    leave: async () => { await actions.request("leave", {}); app.go("lobby"); },
+    leave: async () => {
+      forgetWaitingSeat(session.name, roomId); // left on purpose: nothing to tell on coming back
+      await actions.request("leave", {});
+      app.go("lobby");
+    },
     lobby: () => app.go("lobby"),
     rematch: async () => {
       const created = await actions.request("rematch", {});
@@ -95,6 +107,11 @@ export function tableScreen(app, roomId) {
     }
     const first = !state.snapshot;
     state.snapshot = snapshot;
+    // A seat at a waiting table is remembered, to tell its player on coming back if it was freed meanwhile.
+    if (snapshot.seat && snapshot.state === "waiting") {
+      keepWaitingSeat(session.name, roomId, snapshot.seat, snapshot.name, state.summary ? state.summary.grace : null);
+    } else if (snapshot.seat || snapshot.state !== "waiting") forgetWaitingSeat(session.name, roomId);
+    if (snapshot.seat) state.offer = null; // seated again: the offer is done with
     if (first && early) {
       state.standins = early.standins || [];
       state.watchers = early.spectators || [];
@@ -153,26 +170,51 @@ export function tableScreen(app, roomId) {
 
   /** The server took this player off the table (`removed`): the host removed them before the start, a bot
    * took their seat left idle, or their seat was freed as they came back from an address whose players sit
-   * at as many waiting tables as one may (`too-many-seats`). Offered their seat back (idle), or they watch
-   * the table, told why. */
+   * at as many waiting tables as one may (`too-many-seats`). They watch the table, told why; an idle seat
+   * comes with a button that takes it back (`sit`). */
   async function removed(message) {
     const idle = message.reason === "idle";
+    if (!idle) forgetWaitingSeat(session.name, roomId);
     try {
-      if (idle && confirm("You left your turn unplayed a long while: a bot now plays your seat. Take it back?")) {
-        take(await session.request("sit", { room: roomId }));
-        return;
-      }
-      state.noticeAt = null; // told at the top of the table
-      state.notice = idle
-        ? "A bot plays your seat: open this table again to take it back."
-        : message.reason === "too-many-seats"
+      if (idle) {
+        state.offer = {
+          text: `You left your turn unplayed a long while: a bot now plays your seat (${SEAT_NAMES[message.seat] || message.seat}).`,
+          label: "Take my seat back", act: () => actions.sitAgain(message.seat),
+        };
+      } else {
+        state.noticeAt = null; // told at the top of the table
+        state.notice = message.reason === "too-many-seats"
           ? "Your seat was freed: the players of your address sit at as many waiting tables as one address may."
           : `${message.by || "The host"} removed you from this table: you may watch it.`;
+      }
       take(await session.request("watch", { room: roomId }));
+      showOffer();
     } catch (failure) {
       state.notice = failure.message;
       draw();
     }
+  }
+
+  /** The offer just made is brought into view (on a phone it may be below the felt). */
+  function showOffer() {
+    const box = frame.querySelector(".offer");
+    if (box) box.scrollIntoView({ block: "nearest" });
+  }
+
+  /**
+   * Back at a table where this browser's player held a seat while it waited for players, and the seat is no
+   * longer theirs: its grace ran out while they were away (a reload, a resume, another visit). Said plainly,
+   * once, with a button to sit again while the table still waits.
+   */
+  function freedOffer(held) {
+    forgetWaitingSeat(session.name, roomId);
+    const said = freedText(held, SEAT_NAMES[held.seat] || held.seat);
+    if (state.summary.state !== "waiting") {
+      state.offer = { text: `${said} The match has started without you: you may watch it.`, label: null, act: null };
+      return;
+    }
+    const free = !state.summary.players[held.seat];
+    state.offer = { text: `${said} Sit again?`, label: free ? "Sit again" : "Sit at a free seat", act: () => actions.sitAgain(free ? held.seat : null) };
   }
 
   async function join() {
@@ -182,7 +224,10 @@ export function tableScreen(app, roomId) {
       if (state.summary && state.summary.rematch) state.rematch = state.summary.rematch; // an old invite link
       const mine = state.summary && Object.values(state.summary.players).includes(session.name);
       const over = state.summary && state.summary.state === "over"; // its seats are no longer taken: watch it
+      const held = waitingSeat(session.name, roomId);
+      if (held && !mine && state.summary && !over) freedOffer(held);
       take(await session.request(mine && !over ? "sit" : "watch", { room: roomId }));
+      showOffer();
     } catch (failure) {
       if (failure.code !== "no-such-room") {
         fill(frame, h("div", { class: "panel" }, h("p", { role: "alert" }, `Cannot open table ${roomId}: ${failure.message}`),
@@ -198,7 +243,10 @@ export function tableScreen(app, roomId) {
         fill(frame, finishedRanking(finished, session.name, () => app.go("replay", finished.match)));
         return;
       }
-      fill(frame, h("div", { class: "panel" }, h("p", { role: "alert" }, "This table no longer exists."),
+      const held = waitingSeat(session.name, roomId); // its seat freed, then the table closed, nobody left at it
+      if (held) forgetWaitingSeat(session.name, roomId);
+      const said = held ? `${freedText(held, SEAT_NAMES[held.seat] || held.seat)} The table has closed since: nobody was left at it.` : "This table no longer exists.";
+      fill(frame, h("div", { class: "panel" }, h("p", { role: "alert" }, said),
         h("a", { href: "#lobby" }, "Back to the lobby")));
     }
   }
@@ -218,7 +266,8 @@ export function tableScreen(app, roomId) {
       else if (message.type === "turn") take({ ...state.snapshot, seq: message.seq, view: message.view, turn_left_ms: message.turn_left_ms });
       else if (message.type === "players" && !state.snapshot) early = message;
       else if (message.type === "players") {
-        Object.assign(state.snapshot, { players: message.players, away: message.away, state: message.state });
+        Object.assign(state.snapshot, { players: message.players, away: message.away, state: message.state, paused: Boolean(message.paused) });
+        if (message.paused) state.clock = null; // nothing plays meanwhile: no clock runs (the snapshot after says it again)
         state.standins = message.standins || [];
         state.watchers = message.spectators || [];
         setGraceClocks(message);

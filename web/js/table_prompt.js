@@ -10,6 +10,7 @@ export function prompt(state, actions) {
   const view = snap.view;
   if (!view) return snap.seat ? h("p", {}, "Fill the empty seats (friends or bots) to start.") : null;
   if (view.phase === "over") return h("p", {}, "The match is over.");
+  if (snap.paused) return pausedLine();
   const mine = snap.seat && view.to_move === snap.seat && view.legal;
   if (!mine) {
     const who = view.to_move ? `${SEAT_NAMES[view.to_move]} (${playerText(snap.players[view.to_move])})` : "";
@@ -23,6 +24,12 @@ export function prompt(state, actions) {
   return h("p", { class: "your-turn" }, pass
     ? ["You have no card to play: ", button("Pass", () => actions.act({ action: "pass" }), { class: "primary", "data-focus": "pass" })]
     : tapWord() === "tap" ? "Your turn: play a highlighted card (tap it)." : "Your turn: play a highlighted card (click it, or Tab to it and press Enter).");
+}
+
+/** A match none of whose players is connected waits for them (the server pauses it): what a watcher reads. */
+export function pausedLine() {
+  return h("p", { class: "paused", role: "status" }, h("b", {}, "Paused: nobody at the table. "),
+    "None of its players is connected; the match goes on where it was when one of them comes back.");
 }
 
 function contractChooser(state, actions) {
@@ -123,6 +130,19 @@ function owedLine(view, me) {
     h("summary", {}, h("span", {}, still), " ", h("span", { class: "why-link" }, "Why?")),
     h("p", {}, `A double is a side bet with one player on who scores better this hand. The rule: over the seven hands ${declarer} declares, `,
       `each other player must double ${declarer} at least twice. Once you owe as many doubles as ${declarer} has hands left to declare, you must double them: their box comes ticked.`));
+}
+
+/**
+ * What happened to the player's seat while they were away (freed at a waiting table, taken by a bot when
+ * their turn sat idle), with the button that sits them again; a refusal of that `sit` is told inside it.
+ */
+export function offerBox(state) {
+  const offer = state.offer;
+  if (!offer) return null;
+  return h("div", { class: "offer", role: "alert" },
+    h("p", {}, offer.text),
+    offer.label ? button(offer.label, offer.act, { class: "primary", "data-focus": "offer" }) : null,
+    noticeLine(state, "offer"));
 }
 
 /**

@@ -4,7 +4,7 @@ import { cardBack, cardFace, cardName, sortHand } from "./cards.js";
 import { chatPanel } from "./chat.js";
 import { button, fill, h, keepFocus } from "./dom.js";
 import { handSummary, ranking, scorePanel, scoreSheet } from "./table_score.js";
-import { noticeLine, prompt, refusalLine } from "./table_prompt.js";
+import { noticeLine, offerBox, prompt, refusalLine } from "./table_prompt.js";
 import { PHASE_WORDS, SEATS, SEAT_NAMES, SUIT_NAMES, SUIT_SYMBOLS, contractText, countText, numberText, playerText } from "./words.js";
 
 const PLACES = ["bottom", "left", "top", "right"];
@@ -33,7 +33,7 @@ export function renderTable(frame, state, actions) {
     h("div", { class: "felt", role: "region", "aria-label": "the table" },
       SEATS.map((seat) => seatBox(seat, place(seat, bottom), state, actions)),
       h("div", { class: "center" }, center(state, actions, bottom), phone && view ? lastTrick(view) : null)),
-    h("div", { class: "prompt", "aria-live": "polite" }, prompt(state, actions), refusalLine(state)),
+    h("div", { class: "prompt", "aria-live": "polite" }, offerBox(state), prompt(state, actions), refusalLine(state)),
     snap.seat && view ? handRow(state, actions) : null,
     h("div", { class: "side" },
       view ? scorePanel(snap, view) : null,
@@ -64,7 +64,7 @@ function header(state, actions) {
     copy.textContent = "Link copied";
   }, { "data-focus": "copy" });
   const where = view
-    ? `Hand ${view.hand_number} of ${view.hands_total} · ${contractText(view.contract, view.trump, view.start_rank)}`
+    ? `Hand ${view.hand_number} of ${view.hands_total} · ${contractText(view.contract, view.trump, view.start_rank)}${snap.paused ? " · paused" : ""}`
     : snap.state === "waiting" ? "Waiting for players: the match starts when the four seats are filled" : "";
   const others = state.watchers.filter((name) => name !== state.me); // the viewer is "you are watching"
   return h("header", { class: "table-head" },
