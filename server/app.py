@@ -4,10 +4,11 @@ files (``server.static``), and clean shutdown.
 The server owns one worker pool for CPU-heavy work (``server.workers``), started with it and closed after
 the connections. ``BarbuServer`` is an async context manager (tests start one on port 0); ``run_server``
 runs one until SIGINT or SIGTERM. WebSocket settings: compression off (frames are small msgpack), keepalive pings,
-``max_size`` from the config (larger messages close the connection with 1009, as do messages in more than
-``websockets``' 4,096 fragments: its ``MAX_FRAGMENTS``, docs/protocol.md). Connections beyond
-``max_connections`` in all, or ``max_connections_per_address`` from one address, are refused with HTTP 503
-before the upgrade (``over_capacity``); a listener out of file descriptors (EMFILE) is logged once a second
+a connection aborted when more than ``max_queued_bytes`` wait unsent, pongs included
+(``server.peer.BoundedConnection``), ``max_size`` from the config (larger messages close the
+connection with 1009, as do messages in more than ``websockets``' 4,096 fragments: its ``MAX_FRAGMENTS``,
+docs/protocol.md). Connections beyond ``max_connections`` in all, or ``max_connections_per_address`` from one
+address, are refused with HTTP 503 before the upgrade (``over_capacity``); a listener out of file descriptors (EMFILE) is logged once a second
 at most. Unfinished solitaire rooms idle for ``solitaire_idle`` are finished in the background.
 """
 
@@ -30,6 +31,7 @@ from server.config import ServerConfig
 from server.connection import serve_connection
 from server.durability import GroupCommit
 from server.lobby import Lobby
+from server.peer import BoundedConnection
 from server.ratelimit import Throttle
 from server.static import StaticFiles
 from server.store import Store, StoreError
@@ -62,7 +64,14 @@ class BarbuServer:
         self._expiry: asyncio.Task[None] | None = None
         self._accept_errors = Throttle(1.0)
         self.connections = ConnectionCounts()
-        self._connection_class = type("Counted", (CountedConnection,), {"counts": self.connections})
+        self._connection_class = type(
+            "Counted",
+            (CountedConnection,),
+            {
+                "counts": self.connections,
+                "max_unsent": config.max_queued_bytes,
+            },
+        )
         self._loop_handler: Any = None
 
     async def start(self) -> None:
@@ -214,9 +223,10 @@ class ConnectionCounts:
             del self.by_address[address]
 
 
-class CountedConnection(ServerConnection):
-    """A ``ServerConnection`` counted in its server's ``counts`` while its TCP connection is open (a subclass
-    per server sets ``counts``)."""
+class CountedConnection(BoundedConnection):
+    """A ``ServerConnection`` counted in its server's ``counts`` while its TCP connection is open, and aborted
+    when it leaves too much unsent (``BoundedConnection``); a subclass per server sets ``counts`` and the
+    bounds."""
 
     counts: ClassVar[ConnectionCounts]
     counted: str | None = None

@@ -25,7 +25,9 @@ class ServerConfig:
         ping_interval: seconds between keepalive pings (None: no pings).
         ping_timeout: seconds to wait for a pong before closing the connection.
         max_backlog: frames allowed to queue for a slow client before it is disconnected.
-        max_queued_bytes: bytes of frames allowed to queue for a slow client before it is disconnected.
+        max_queued_bytes: bytes allowed to wait unsent to a slow client before it is disconnected: the
+            server's frames and what waits in the connection's write buffer, the pongs websockets sends by
+            itself included (a client sending pings it never reads the answers of is aborted past it).
         request_rate: requests per second one connection may send on average (its budget refills at this
             rate); beyond it requests are refused with ``slow-down``.
         request_burst: requests one connection may send back to back before ``request_rate`` applies.

@@ -4,7 +4,10 @@ request budget.
 Rooms never await a client: ``send`` puts the encoded frame on a queue that a writer task drains into the
 WebSocket. A client that lets ``max_backlog`` frames or ``max_queued_bytes`` bytes pile up unread is
 disconnected (close code 1008) and its queue dropped, so one slow (or never) reading client can neither hold
-up a table nor grow the server's memory.
+up a table nor grow the server's memory. The bytes counted are the queue's and those waiting in the
+connection's write buffer (``BoundedConnection``), pongs and close frames websockets writes by itself
+included: a client sending pings it never reads the pongs of has its connection aborted once they pass the
+bound.
 
 A peer speaks the encoding of its first frame (``protocol.encodings``): ``send`` encodes in it, and
 ``send_frame`` takes a broadcast's msgpack frame (encoded once for the whole room) and transcodes it for a
@@ -16,7 +19,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, ClassVar
 
 from websockets.asyncio.server import ServerConnection
 from websockets.exceptions import ConnectionClosed
@@ -35,6 +38,35 @@ log = logging.getLogger(__name__)
 #: Seconds an ended connection (``Peer.end``) has to take the frames queued before its close; then it is
 #: closed all the same, what is left unsent: a client that stopped reading holds no task for long.
 END_WITHIN = 5.0
+
+
+class BoundedConnection(ServerConnection):
+    """A ``ServerConnection`` that is aborted (its TCP connection reset: a closing handshake cannot reach a
+    client that reads nothing) when frames arrive and its unsent bytes (``unsent``: the write buffer, pongs
+    included, and the frames its ``Peer`` holds) pass ``max_unsent``: websockets answers every ping at once,
+    whatever waits unsent.
+
+    A subclass per server sets the limit (``server.app``).
+    """
+
+    #: Bytes that may wait unsent to the client (``ServerConfig.max_queued_bytes``).
+    max_unsent: ClassVar[int] = 1 << 20
+    #: Bytes of frames its ``Peer`` holds in its own queue, not yet handed to the connection.
+    held = 0
+
+    def unsent(self) -> int:
+        """Bytes queued for the client and not yet handed to the kernel: the ``Peer``'s queue and the
+        transport's write buffer."""
+        return self.held + self.transport.get_write_buffer_size()
+
+    def data_received(self, data: bytes) -> None:
+        super().data_received(data)  # answers pings (and a close) at once
+        unsent = self.unsent()
+        if unsent > self.max_unsent and not self.transport.is_closing():
+            log.warning(
+                "%s: %d bytes unsent (pongs included), aborting the connection", self.remote_address, unsent
+            )
+            self.transport.abort()
 
 
 class Peer:
@@ -75,6 +107,7 @@ class Peer:
         self._max_backlog = max_backlog
         self._max_bytes = max_queued_bytes
         self._queued_bytes = 0
+        self._bounded = ws if isinstance(ws, BoundedConnection) else None
         self.encoding: Encoding | None = None  # set by the first frame received
         # Each frame (or close) with the store's commit count when it was queued (``durable``).
         self._queue: asyncio.Queue[tuple[int, bytes | str | tuple[int, str] | None]] = asyncio.Queue()
@@ -121,19 +154,30 @@ class Peer:
         if not self.closed:
             self._put(transcode(frame, self.encoding or "msgpack"))
 
+    def unsent(self) -> int:
+        """Bytes waiting to go to the client: the queued frames' (a JSON frame's in characters) and the
+        connection's write buffer's (pongs included)."""
+        return self._queued_bytes + self.ws.transport.get_write_buffer_size()
+
     def _put(self, frame: bytes | str) -> None:
-        if self._queue.qsize() >= self._max_backlog or self._queued_bytes + len(frame) > self._max_bytes:
+        if self._queue.qsize() >= self._max_backlog or self.unsent() + len(frame) > self._max_bytes:
             log.warning(
                 "%r: %d frames (%d bytes) unsent, disconnecting",
                 self,
                 self._queue.qsize(),
-                self._queued_bytes,
+                self.unsent(),
             )
             self._drop_queue()
             self.end(1008, "too slow: backlog full")
             return
-        self._queued_bytes += len(frame)
+        self._count(len(frame))
         self._queue.put_nowait((self._mark(), frame))
+
+    def _count(self, change: int) -> None:
+        """Add ``change`` to the queued bytes, which the connection counts too (``BoundedConnection``)."""
+        self._queued_bytes += change
+        if self._bounded is not None:
+            self._bounded.held = self._queued_bytes
 
     def _mark(self) -> int:
         return 0 if self._durable is None else self._durable.store.commits
@@ -165,7 +209,7 @@ class Peer:
     def _drop_queue(self) -> None:
         while not self._queue.empty():
             self._queue.get_nowait()
-        self._queued_bytes = 0
+        self._count(-self._queued_bytes)
 
     async def _write(self) -> None:
         while True:
@@ -178,7 +222,7 @@ class Peer:
                 if isinstance(item, tuple):
                     await self.ws.close(*item)
                     return
-                self._queued_bytes -= len(item)
+                self._count(-len(item))
                 await self.ws.send(item)
                 # A long backlog is written a frame at a time, in turn with everything else.
                 await asyncio.sleep(0)

@@ -4,13 +4,17 @@ connection's pipelined requests, the cached lobby listing, and the last wrong pa
 from __future__ import annotations
 
 import asyncio
+import base64
 import contextlib
+import os
+import socket
 import time
 from typing import Any
 
 import msgpack
 import pytest
 import websockets
+from websockets.protocol import State
 
 import server.lobby as lobby_module
 from client import ServerError
@@ -290,3 +294,140 @@ async def test_connections_from_one_address_share_its_request_budget(start_serve
     assert msgpack.unpackb(await flooders[0].recv())["type"] == "rooms"
     for ws in [*flooders, other]:
         await ws.close()
+
+
+def _masked(opcode: int, payload: bytes) -> bytes:
+    """One final WebSocket frame of ``opcode`` as a client sends it (masked; payload under 64 KiB)."""
+    mask = os.urandom(4)
+    size = (
+        bytes([0x80 | len(payload)]) if len(payload) < 126 else bytes([0x80 | 126]) + len(payload).to_bytes(2)
+    )
+    return bytes([0x80 | opcode]) + size + mask + bytes(b ^ mask[i % 4] for i, b in enumerate(payload))
+
+
+#: A ping with a 125-byte payload (the longest a control frame may carry): 131 bytes on the wire.
+PING = _masked(0x9, b"p" * 125)
+#: Where the raw clients connect from (another address than the other clients': its caps are its own).
+FLOODER = "127.0.0.9"
+
+
+async def _raw_upgraded(server: BarbuServer, login: str | None = None) -> socket.socket:
+    """A non-blocking TCP socket from ``FLOODER`` with a 4 KiB receive buffer (set before the connect, so
+    the window it offers stays small), upgraded to a WebSocket by hand: the 101 response read, nothing more.
+    With ``login``, it then says hello and logs in as that name (msgpack frames; the replies left unread)."""
+    loop = asyncio.get_running_loop()
+    sock = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
+    sock.setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF, 4096)
+    sock.setblocking(False)
+    sock.bind((FLOODER, 0))
+    await loop.sock_connect(sock, ("127.0.0.1", server.port))
+    key = base64.b64encode(os.urandom(16)).decode()
+    await loop.sock_sendall(
+        sock,
+        (
+            f"GET / HTTP/1.1\r\nHost: 127.0.0.1:{server.port}\r\nUpgrade: websocket\r\n"
+            f"Connection: Upgrade\r\nSec-WebSocket-Key: {key}\r\nSec-WebSocket-Version: 13\r\n\r\n"
+        ).encode(),
+    )
+    response = b""
+    while b"\r\n\r\n" not in response:
+        chunk = await loop.sock_recv(sock, 1)  # byte by byte: nothing after the response is taken
+        assert chunk, "the server closed the connection during the handshake"
+        response += chunk
+    assert response.startswith(b"HTTP/1.1 101"), response
+    if login is not None:
+        hello = _frame({"type": "hello", "id": 1, "version": 1, "client": "pinger"})
+        await loop.sock_sendall(
+            sock, _masked(0x2, hello) + _masked(0x2, _frame({"type": "login", "id": 2, "name": login}))
+        )
+    return sock
+
+
+def _unsent_from(server: BarbuServer) -> list[int]:
+    """Bytes waiting in the write buffer of each of the server's connections from ``FLOODER`` (closing ones
+    too) whose TCP connection is still open."""
+    assert server._server is not None
+    return [
+        ws.transport.get_write_buffer_size()
+        for ws in server._server.all_connections
+        if ws.remote_address is not None and ws.remote_address[0] == FLOODER and ws.state is not State.CLOSED
+    ]
+
+
+def _rss() -> int:
+    """This process's resident set (bytes): the server under test runs in it."""
+    with open("/proc/self/status", encoding="ascii") as status:
+        return next(int(line.split()[1]) * 1024 for line in status if line.startswith("VmRSS:"))
+
+
+async def _pings_until_dropped(sock: socket.socket, seconds: float) -> bool:
+    """Send pings in batches of 100 as fast as the socket takes them, for at most ``seconds``; whether the
+    server aborted the connection (reset or broken pipe) meanwhile."""
+    loop = asyncio.get_running_loop()
+    batch = PING * 100
+    try:
+        async with asyncio.timeout(seconds):
+            while True:
+                await loop.sock_sendall(sock, batch)
+    except (ConnectionResetError, BrokenPipeError):
+        return True
+    except TimeoutError:
+        return False
+
+
+async def _dropped_within(server: BarbuServer, seconds: float) -> float:
+    """Wait, reading nothing from the client, until the server holds no TCP connection from ``FLOODER``
+    (``BarbuServer.connections`` counts them until they are lost), at most ``seconds``; how long it took.
+
+    Raises:
+        AssertionError: one was still open after ``seconds``.
+    """
+    began = time.monotonic()
+    await until(
+        lambda: not server.connections.by_address.get(FLOODER), "the server to end the connection", seconds
+    )
+    return time.monotonic() - began
+
+
+@pytest.mark.parametrize("login", [None, "pinger"])
+async def test_a_ping_flood_never_read_is_dropped_before_its_pongs_pile_up(
+    start_server: StartServer, connect: Connect, login: str | None
+) -> None:
+    """A client that sends pings as fast as it can and never reads: the pongs websockets sends by itself
+    count against the bound on unsent bytes, so the connection is aborted once they pass it (logged in or
+    not) and the server never holds much more than the bound for it; another client is answered meanwhile.
+    Before, the pongs piled up at ~10 MiB/s until the client went away."""
+    limit = 256 * 1024
+    server = await start_server(max_queued_bytes=limit)
+    victim = await connect(server, "victim")
+    sock = await _raw_upgraded(server, login)
+    rss_before, rss_peak, peak = _rss(), 0, 0
+    trips: list[float] = []
+    stop = asyncio.Event()
+
+    async def watch() -> None:
+        nonlocal peak, rss_peak
+        while not stop.is_set():
+            peak, rss_peak = max([peak, *_unsent_from(server)]), max(rss_peak, _rss())
+            began = time.monotonic()
+            assert await victim.list_rooms() == []
+            trips.append(time.monotonic() - began)
+            await asyncio.sleep(0.01)
+
+    watching = asyncio.create_task(watch())
+    began = time.monotonic()
+    try:
+        dropped = await _pings_until_dropped(sock, 10.0)
+    finally:
+        sock.close()
+        stop.set()
+        await watching
+    took = time.monotonic() - began
+    assert dropped, f"not dropped after {took:.1f} s; {peak} bytes waited unsent for it"
+    assert peak <= limit + 64 * 1024, f"{peak} bytes waited unsent for the flooder"
+    assert rss_peak - rss_before < 32 << 20, f"RSS grew by {(rss_peak - rss_before) >> 20} MiB"
+    assert trips and max(trips) < 2.0, f"the victim waited {max(trips):.2f} s"
+    await _dropped_within(server, 1.0)
+    lobby = server.lobby
+    assert lobby is not None and "pinger" not in lobby.online
+    assert await victim.list_rooms() == []
