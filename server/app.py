@@ -4,8 +4,10 @@ files (``server.static``), and clean shutdown.
 The server owns one worker pool for CPU-heavy work (``server.workers``), started with it and closed after
 the connections. ``BarbuServer`` is an async context manager (tests start one on port 0); ``run_server``
 runs one until SIGINT or SIGTERM. WebSocket settings: compression off (frames are small msgpack), keepalive pings,
-a connection aborted when more than ``max_queued_bytes`` wait unsent, pongs included
-(``server.peer.BoundedConnection``), ``max_size`` from the config (larger messages close the
+a closing handshake given ``END_WITHIN`` seconds once its close frame is written (websockets'
+``close_timeout``; then the TCP connection is aborted), a connection aborted when more than
+``max_queued_bytes`` wait unsent, pongs included, or when its writes stay held up for ``write_timeout``
+seconds (``server.peer.BoundedConnection``), ``max_size`` from the config (larger messages close the
 connection with 1009, as do messages in more than ``websockets``' 4,096 fragments: its ``MAX_FRAGMENTS``,
 docs/protocol.md). Connections beyond ``max_connections`` in all, or ``max_connections_per_address`` from one
 address, are refused with HTTP 503 before the upgrade (``over_capacity``); a listener out of file descriptors (EMFILE) is logged once a second
@@ -31,7 +33,7 @@ from server.config import ServerConfig
 from server.connection import serve_connection
 from server.durability import GroupCommit
 from server.lobby import Lobby
-from server.peer import BoundedConnection
+from server.peer import END_WITHIN, BoundedConnection
 from server.ratelimit import Throttle
 from server.static import StaticFiles
 from server.store import Store, StoreError
@@ -70,6 +72,7 @@ class BarbuServer:
             {
                 "counts": self.connections,
                 "max_unsent": config.max_queued_bytes,
+                "write_timeout": config.write_timeout,
             },
         )
         self._loop_handler: Any = None
@@ -98,6 +101,7 @@ class BarbuServer:
                 max_size=self.config.max_frame,
                 ping_interval=self.config.ping_interval,
                 ping_timeout=self.config.ping_timeout,
+                close_timeout=END_WITHIN,
             )
         except BaseException:
             await self.stop()  # the store's lock is not left held by a server that never listened

@@ -28,6 +28,9 @@ class ServerConfig:
         max_queued_bytes: bytes allowed to wait unsent to a slow client before it is disconnected: the
             server's frames and what waits in the connection's write buffer, the pongs websockets sends by
             itself included (a client sending pings it never reads the answers of is aborted past it).
+        write_timeout: seconds a connection's writes may stay held up (more than websockets' ``write_limit``,
+            32 KiB, waiting in its write buffer: the client reads nothing) before it is aborted; neither a
+            keepalive ping nor a closing handshake can go out before then (None: no limit).
         request_rate: requests per second one connection may send on average (its budget refills at this
             rate); beyond it requests are refused with ``slow-down``.
         request_burst: requests one connection may send back to back before ``request_rate`` applies.
@@ -111,6 +114,7 @@ class ServerConfig:
     ping_timeout: float | None = 20.0
     max_backlog: int = 2048
     max_queued_bytes: int = 1 << 20
+    write_timeout: float | None = 20.0
     request_rate: float = 200.0
     request_burst: float = 400.0
     address_request_rate: float | None = None

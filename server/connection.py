@@ -27,7 +27,7 @@ from protocol import REQUEST_LIMITS, Error, ProtocolError, parse_request, reques
 from protocol.encodings import decode, frame_encoding
 from server.costs import BAD_FRAME, request_cost
 from server.lobby import Lobby
-from server.peer import Peer
+from server.peer import Peer, close_within
 from server.ratelimit import Throttle
 from server.store import StoreUnavailable
 
@@ -41,7 +41,8 @@ READ_CHUNK = 4096
 
 async def serve_connection(ws: ServerConnection, lobby: Lobby) -> None:
     """Serve ``ws`` until it closes; then its seats are held (or freed before a match starts). A connection
-    not logged in ``config.login_timeout`` seconds after it opened is closed (code 1008)."""
+    not logged in ``config.login_timeout`` seconds after it opened is closed (code 1008), its TCP connection
+    aborted if the closing handshake is not over ``END_WITHIN`` seconds later (``close_within``)."""
     config = lobby.config
     # Read at most READ_CHUNK bytes from the socket at a time: websockets parses every frame of a read in
     # one go, and 256 KiB (asyncio's default) of pipelined small requests is a pause of tens of ms.
@@ -59,10 +60,13 @@ async def serve_connection(ws: ServerConnection, lobby: Lobby) -> None:
     def login_deadline() -> None:
         # A connection that never logs in holds a socket and a task for nothing: close it.
         if peer.player is None and not peer.closed:
-            asyncio.get_running_loop().create_task(
-                ws.close(1008, "log in (or resume) within the time allowed")
+            closing.add(
+                asyncio.get_running_loop().create_task(
+                    close_within(ws, 1008, "log in (or resume) within the time allowed")
+                )
             )
 
+    closing: set[asyncio.Task[None]] = set()  # held: the loop keeps only weak references to tasks
     deadline = asyncio.get_running_loop().call_later(lobby.config.login_timeout, login_deadline)
     lobby.budgets.open(peer.address)
     try:

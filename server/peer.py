@@ -7,7 +7,8 @@ disconnected (close code 1008) and its queue dropped, so one slow (or never) rea
 up a table nor grow the server's memory. The bytes counted are the queue's and those waiting in the
 connection's write buffer (``BoundedConnection``), pongs and close frames websockets writes by itself
 included: a client sending pings it never reads the pongs of has its connection aborted once they pass the
-bound.
+bound, as has one whose writes stay held up for ``write_timeout`` seconds (keepalive pings and closing
+handshakes cannot go out to a client that reads nothing, and websockets' own timeouts wait for them).
 
 A peer speaks the encoding of its first frame (``protocol.encodings``): ``send`` encodes in it, and
 ``send_frame`` takes a broadcast's msgpack frame (encoded once for the whole room) and transcodes it for a
@@ -42,17 +43,24 @@ END_WITHIN = 5.0
 
 class BoundedConnection(ServerConnection):
     """A ``ServerConnection`` that is aborted (its TCP connection reset: a closing handshake cannot reach a
-    client that reads nothing) when frames arrive and its unsent bytes (``unsent``: the write buffer, pongs
-    included, and the frames its ``Peer`` holds) pass ``max_unsent``: websockets answers every ping at once,
-    whatever waits unsent.
+    client that reads nothing) when the client leaves too much unread:
 
-    A subclass per server sets the limit (``server.app``).
+    - when frames arrive and its unsent bytes (``unsent``: the write buffer, pongs included, and the frames
+      its ``Peer`` holds) pass ``max_unsent``: websockets answers every ping at once, whatever waits unsent;
+    - when its writes stay paused (more than websockets' ``write_limit``, 32 KiB, waiting in the write buffer)
+      for ``write_timeout`` seconds: a keepalive ping or a close frame then waits for room in the buffer
+      before websockets' ``ping_timeout`` or ``close_timeout`` even starts, so neither would ever end it.
+
+    A subclass per server sets the two limits (``server.app``).
     """
 
     #: Bytes that may wait unsent to the client (``ServerConfig.max_queued_bytes``).
     max_unsent: ClassVar[int] = 1 << 20
+    #: Seconds the connection's writes may stay paused (``ServerConfig.write_timeout``; None: no limit).
+    write_timeout: ClassVar[float | None] = 20.0
     #: Bytes of frames its ``Peer`` holds in its own queue, not yet handed to the connection.
     held = 0
+    _stalled: asyncio.TimerHandle | None = None
 
     def unsent(self) -> int:
         """Bytes queued for the client and not yet handed to the kernel: the ``Peer``'s queue and the
@@ -67,6 +75,45 @@ class BoundedConnection(ServerConnection):
                 "%s: %d bytes unsent (pongs included), aborting the connection", self.remote_address, unsent
             )
             self.transport.abort()
+
+    def pause_writing(self) -> None:
+        super().pause_writing()
+        if self.write_timeout is not None:
+            self._stalled = self.loop.call_later(self.write_timeout, self._stall)
+
+    def resume_writing(self) -> None:
+        super().resume_writing()
+        self._unstall()
+
+    def connection_lost(self, exc: Exception | None) -> None:
+        self._unstall()
+        super().connection_lost(exc)
+
+    def _unstall(self) -> None:
+        if self._stalled is not None:
+            self._stalled.cancel()
+            self._stalled = None
+
+    def _stall(self) -> None:
+        self._stalled = None
+        log.warning(
+            "%s: nothing read for %g s, %d bytes unsent, aborting the connection",
+            self.remote_address,
+            self.write_timeout,
+            self.unsent(),
+        )
+        self.transport.abort()
+
+
+async def close_within(ws: ServerConnection, code: int, reason: str, within: float | None = None) -> None:
+    """Close ``ws`` with ``code`` and ``reason``, or abort its TCP connection if the closing handshake is not
+    over within ``within`` seconds (None: ``END_WITHIN``). A client that reads nothing needs this: the close
+    frame waits behind what it left unread, and websockets' ``close_timeout`` starts only once it is written."""
+    try:
+        async with asyncio.timeout(END_WITHIN if within is None else within):
+            await ws.close(code, reason)
+    except TimeoutError:
+        ws.transport.abort()
 
 
 class Peer:
@@ -200,11 +247,7 @@ class Peer:
 
     async def _close_within(self, code: int, reason: str) -> None:
         """The closing handshake, bounded: a client that reads nothing has its TCP connection cut."""
-        try:
-            async with asyncio.timeout(END_WITHIN):
-                await self.ws.close(code, reason)
-        except TimeoutError:
-            self.ws.transport.abort()
+        await close_within(self.ws, code, reason)
 
     def _drop_queue(self) -> None:
         while not self._queue.empty():

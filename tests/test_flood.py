@@ -17,6 +17,7 @@ import websockets
 from websockets.protocol import State
 
 import server.lobby as lobby_module
+import server.peer as peer_module
 from client import ServerError
 from protocol import Message, Rooms, encode_frame, prepacked
 from server import BarbuServer
@@ -431,3 +432,50 @@ async def test_a_ping_flood_never_read_is_dropped_before_its_pongs_pile_up(
     lobby = server.lobby
     assert lobby is not None and "pinger" not in lobby.online
     assert await victim.list_rooms() == []
+
+
+async def _stuck(server: BarbuServer, login: str | None = None) -> socket.socket:
+    """A raw client (``_raw_upgraded``) that sent pings until more than 64 KiB of pongs waited in the
+    server's write buffer (past the kernel's socket buffers, a few MiB: its writes are paused, above
+    websockets' 32 KiB ``write_limit``), then stopped; it never reads. The pings the server had not read yet
+    are answered after, so the server should bound its unsent bytes well above this."""
+    sock = await _raw_upgraded(server, login)
+    loop = asyncio.get_running_loop()
+    async with asyncio.timeout(10):
+        while max(_unsent_from(server), default=0) <= 64 * 1024:
+            await loop.sock_sendall(sock, PING * 100)
+    return sock
+
+
+async def test_the_login_deadline_ends_a_connection_that_reads_nothing(
+    start_server: StartServer, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The close frame of the login deadline waits behind the unread pongs, so websockets' close timeout
+    never starts: the closing handshake is given ``END_WITHIN`` seconds, then the connection is aborted
+    (the write timeout off, so that it is the deadline that ends it)."""
+    monkeypatch.setattr(peer_module, "END_WITHIN", 1.0)
+    server = await start_server(login_timeout=2.5, write_timeout=None, max_queued_bytes=64 << 20)
+    began = time.monotonic()
+    sock = await _stuck(server)
+    try:
+        await _dropped_within(server, 6.0)
+    finally:
+        sock.close()
+    assert time.monotonic() - began < 2.5 + 1.0 + 2.0
+
+
+async def test_a_connection_whose_writes_stay_held_up_is_aborted(start_server: StartServer) -> None:
+    """Logged in, with keepalive pings on (the first one due after the writes are held up, usually): a
+    keepalive ping waits for room in the write buffer before its timeout starts, so it alone would never end
+    the connection; writes held up for ``write_timeout`` seconds do."""
+    server = await start_server(
+        write_timeout=1.0, ping_interval=3.0, ping_timeout=1.0, max_queued_bytes=64 << 20
+    )
+    sock = await _stuck(server, "stuck")
+    try:
+        assert await _dropped_within(server, 4.0) < 1.0 + 1.0
+    finally:
+        sock.close()
+    lobby = server.lobby
+    assert lobby is not None
+    await until(lambda: "stuck" not in lobby.online, "the server to drop the player")
