@@ -7,6 +7,9 @@ measures its round trips; meanwhile a *flooder* logs in and sends ``--requests``
 - case ``quiet``: no flooder (the baseline);
 - case ``reading``: the flooder reads its replies as they come;
 - case ``never-reads``: the flooder never reads a reply;
+- case ``ping-flood``: the flooder, on a raw socket from 127.0.0.9 with a 4 KiB receive buffer, upgrades to a
+  WebSocket without logging in and sends masked pings (125-byte payloads) in batches of 100 as fast as the
+  socket takes them, never reading a pong, until the server cuts it off or ``--seconds`` pass;
 - case ``login-storm``: ``--logins`` new names (4,000 by default) log in, spread evenly over
   ``--storm-seconds`` (20 s), each on a connection of its own (``hello``, ``login``, read the reply, close):
   every login writes its player's resume token to the store;
@@ -15,7 +18,8 @@ measures its round trips; meanwhile a *flooder* logs in and sends ``--requests``
   so every request makes the server replay a whole match from its record).
 
 A flood case lasts until the flooder has read its last reply (``reading``) or its last request went out
-(``never-reads``: the server stops reading a connection it dropped), or ``--seconds`` pass; the victim's
+(``never-reads``: the server stops reading a connection it dropped; ``ping-flood``: its last ping), or
+``--seconds`` pass; the victim's
 round trips of that span (and half a second after) are counted. Prints per case the victim's round trips
 (p50, p99, worst, in ms), what the flooder got (requests sent, replies, ``slow-down`` refusals, whether the
 server dropped it, how long the flood lasted; the storm: logins answered, refused, failed), and the
@@ -23,21 +27,24 @@ server's resident memory (largest seen during the case, MiB) and CPU time over t
 
     .venv/bin/python -m benchmarks.flood [--requests 20000] [--tables 40] [--seconds 30]
         [--logins 4000] [--storm-seconds 20] [--replays 150] [--matches 40]
-        [--cases quiet,reading,never-reads,login-storm,replays]
+        [--cases quiet,reading,never-reads,ping-flood,login-storm,replays]
 """
 
 from __future__ import annotations
 
 import argparse
 import asyncio
+import base64
 import contextlib
 import json
 import os
+import socket
 import statistics
 import sys
 import tempfile
 import time
 from dataclasses import dataclass, field
+from urllib.parse import urlsplit
 
 import msgpack
 import websockets
@@ -49,7 +56,7 @@ from engine.cards import SEATS
 from server.store import Store
 
 #: The cases, in the order they run.
-CASES = ("quiet", "reading", "never-reads", "login-storm", "replays")
+CASES = ("quiet", "reading", "never-reads", "ping-flood", "login-storm", "replays")
 #: Seconds between two round trips of the victim.
 VICTIM_PACE = 0.02
 
@@ -173,6 +180,54 @@ async def flooder(
         await asyncio.gather(*tasks, return_exceptions=True)
         ws.transport.abort()
     return {**got, **span, "dropped": int(dropped)}
+
+
+def masked_ping(payload: bytes = b"p" * 125) -> bytes:
+    """A WebSocket ping frame as a client sends it (masked), carrying ``payload`` (at most 125 bytes)."""
+    mask = os.urandom(4)
+    body = bytes(b ^ mask[i % 4] for i, b in enumerate(payload))
+    return bytes([0x89, 0x80 | len(payload)]) + mask + body
+
+
+async def ping_flooder(url: str, limit: float, host: str = "127.0.0.9") -> dict[str, float]:
+    """Open a TCP connection from ``host`` with a 4 KiB receive buffer, upgrade it to a WebSocket by hand
+    (no ``hello``, no login), then send pings (``masked_ping``) in batches of 100 as fast as the socket takes
+    them and never read a pong, until the server cuts the connection (a reset or a broken pipe) or
+    ``limit`` seconds pass; returns (as a map) the pings sent, whether the server dropped it, and when the
+    flood began and ended."""
+    split = urlsplit(url)
+    loop = asyncio.get_running_loop()
+    sock = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
+    sock.setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF, 4096)
+    sock.setblocking(False)
+    sock.bind((host, 0))
+    await loop.sock_connect(sock, (split.hostname, split.port))
+    key = base64.b64encode(os.urandom(16)).decode()
+    request = (
+        f"GET / HTTP/1.1\r\nHost: {split.netloc}\r\nUpgrade: websocket\r\nConnection: Upgrade\r\n"
+        f"Sec-WebSocket-Key: {key}\r\nSec-WebSocket-Version: 13\r\n\r\n"
+    )
+    await loop.sock_sendall(sock, request.encode())
+    response = b""
+    while b"\r\n\r\n" not in response:  # byte by byte: nothing after the response is read
+        chunk = await loop.sock_recv(sock, 1)
+        if not chunk:
+            raise RuntimeError(f"the server refused the upgrade: {response!r}")
+        response += chunk
+    batch = masked_ping() * 100
+    got = {"replies": 0, "refused": 0, "sent": 0, "dropped": 0, "began": time.time()}
+    try:
+        async with asyncio.timeout(limit):
+            while True:
+                await loop.sock_sendall(sock, batch)
+                got["sent"] += 100
+    except (ConnectionResetError, BrokenPipeError):
+        got["dropped"] = 1
+    except TimeoutError:
+        pass
+    finally:
+        sock.close()
+    return {**got, "ended": time.time()}
 
 
 async def storm(url: str, logins: int, span: float, limit: float) -> dict[str, float]:
@@ -309,6 +364,11 @@ def report(case: Case) -> str:
             f"  | storm: {case.replies} logged in, {case.refused} refused, {case.failed}"
             f" failed, {case.seconds:.1f} s"
         )
+    elif case.name == "ping-flood":
+        line += (
+            f"  | flooder: {case.sent} pings sent, {'dropped' if case.dropped else 'not dropped'},"
+            f" {case.seconds:.1f} s"
+        )
     elif case.name != "quiet":
         line += (
             f"  | flooder: {case.sent} sent, {case.replies} replies, {case.refused} slow-down,"
@@ -343,6 +403,9 @@ def main(argv: list[str] | None = None) -> int:
     cases = args.cases.split(",")
     if unknown := set(cases) - set(CASES):
         parser.error(f"unknown case(s) {', '.join(sorted(unknown))}: choose from {', '.join(CASES)}")
+    if args.flooder and args.case == "ping-flood":
+        print(json.dumps(asyncio.run(ping_flooder(args.flooder, args.seconds))))
+        return 0
     if args.flooder and args.case == "login-storm":
         limit = max(args.seconds, args.storm_seconds + 10)
         print(json.dumps(asyncio.run(storm(args.flooder, args.logins, args.storm_seconds, limit))))
