@@ -410,7 +410,8 @@ class SolitaireRoom(Room):
     def abandon(self) -> Callable[[], None]:
         """The player opens another room, or the game has waited too long: write this game's end as
         resigned (lost when no move is left), its record kept; a game without a move is deleted from the
-        store instead. Call under the room's lock, inside the caller's ``store.transaction()``; returns what
+        store instead, except the day's deal: leaving it resigns it even before the first move (one game a
+        day counts, and an untouched deal left would otherwise be opened again fresh). Call under the room's lock, inside the caller's ``store.transaction()``; returns what
         finishes the game here, to call once that transaction is committed (watchers then get the final
         state, and the player's connection lets go of the room).
 
@@ -419,7 +420,7 @@ class SolitaireRoom(Room):
         """
         if self.result is not None:
             return lambda: None
-        if self.seq == 0:
+        if self.seq == 0 and self.daily is None:
             self.store.delete_room(self.store_id)
             actions: list[dict[str, Any]] = []
             ending: _Ending | None = ("resigned", {}, 0, 0)

@@ -1,0 +1,32 @@
+"""A newcomer's whole-match review (third round): the day's deal left untouched for another game counts as
+resigned, ``p`` at the wrong time says so, names are cut only when they do not fit, solitaire refusals stay
+out of a table's log and say a repeated refusal once, keys after the summary do their own job, the words of
+a few prompts and rules.
+
+Flows run against a real server on loopback (fixtures in ``conftest.py``, helpers in ``test_tui.py``); the
+screens of a state set by hand run in ``offline_tui`` or are drawn alone.
+"""
+
+from __future__ import annotations
+
+from server import BarbuServer
+from server.solitaire_daily import today
+from tests.conftest import until
+from tests.test_tui import running_tui
+
+
+async def test_leaving_an_untouched_days_deal_for_another_game_resigns_it(server: BarbuServer) -> None:
+    async with running_tui(server.url, "newt") as (tui, pipe):
+        tui.open_solitaire("pyramid")
+        await until(lambda: tui.screen == "solitaire" and tui.solitaire is not None, "the day's deal")
+        room = tui.model.solitaire
+        assert room is not None and room.view["daily"] and room.view["moves"] == 0
+        tui.open_solitaire("streets", seed=3)
+        await until(lambda: tui.pending is not None, "the warning")
+        assert "opening another game resigns it" in tui.question
+        pipe.send_text("y")
+        await until(lambda: tui.model.solitaire is not None and tui.model.solitaire is not room, "streets")
+        assert server.store is not None
+        assert server.store.has_result(today(), "pyramid", "newt"), "the untouched day's deal counted"
+        assert not await tui.session.open_solitaire("pyramid", {}, None, False)
+        await until(lambda: "one game a day counts" in tui.model.notice, "refused again")
