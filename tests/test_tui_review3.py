@@ -13,6 +13,7 @@ from server import BarbuServer
 from server.solitaire_daily import today
 from tests.conftest import until
 from tests.test_tui import running_tui
+from tests.test_tui_match_review import notice_is, offline_tui, scored_table
 
 
 async def test_leaving_an_untouched_days_deal_for_another_game_resigns_it(server: BarbuServer) -> None:
@@ -30,3 +31,15 @@ async def test_leaving_an_untouched_days_deal_for_another_game_resigns_it(server
         assert server.store.has_result(today(), "pyramid", "newt"), "the untouched day's deal counted"
         assert not await tui.session.open_solitaire("pyramid", {}, None, False)
         await until(lambda: "one game a day counts" in tui.model.notice, "refused again")
+
+
+async def test_p_outside_the_play_says_it_is_not_the_decision_now() -> None:
+    async with offline_tui() as (tui, pipe):
+        legal = [{"action": "redouble", "targets": ["W"]}, {"action": "no-redouble"}]
+        view = {"phase": "redouble", "contract": "dominoes", "declarer": "S", "hand": ["2C"], "legal": legal}
+        tui.model.table = scored_table(view)
+        tui.model.table.summary_seen = True
+        tui.show("table")
+        pipe.send_text("p")
+        await until(notice_is(tui, "That is not the decision to make now."), "p in the redouble")
+        assert "may not pass" not in tui.model.notice

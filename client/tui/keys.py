@@ -271,6 +271,8 @@ def build_key_bindings(tui: TuiApp) -> KeyBindings:
         view = table_.view or {}
         if any(a.get("action") == "pass" for a in view.get("legal") or []):
             tui.spawn(tui.act({"action": "pass"}))
+        elif table_.my_turn and view.get("phase") != "play":  # a doubling or contract decision is due
+            tui.model.say(refusal_text("wrong-phase", "", view, {}), error=True)
         elif table_.my_turn and view.get("contract") == "dominoes":
             tui.model.say(refusal_text("must-play", "", view, {}), error=True)
         elif table_.my_turn:
