@@ -9,10 +9,12 @@ screens of a state set by hand run in ``offline_tui`` or are drawn alone.
 
 from __future__ import annotations
 
+from client.tui.app import TuiApp
+from client.tui.model import TableModel
 from server import BarbuServer
 from server.solitaire_daily import today
 from tests.conftest import until
-from tests.test_tui import running_tui
+from tests.test_tui import running_tui, screen_lines
 from tests.test_tui_match_review import notice_is, offline_tui, scored_table
 
 
@@ -43,3 +45,24 @@ async def test_p_outside_the_play_says_it_is_not_the_decision_now() -> None:
         pipe.send_text("p")
         await until(notice_is(tui, "That is not the decision to make now."), "p in the redouble")
         assert "may not pass" not in tui.model.notice
+
+
+async def test_names_are_cut_only_when_they_do_not_fit() -> None:
+    async with offline_tui() as (tui, _pipe):
+        tui.model.name = "bartholomew_the_great"
+        tui.model.status = "connected"
+        waiting = TableModel(room="2", seat=None, state="waiting", me=tui.model.name, players={"S": "ann"})
+        waiting.name = "the long friday table"
+        waiting.host = "maximilian_von_habsburg_x"
+        tui.model.table = waiting
+        tui.show("table")
+        lines = screen_lines(tui)
+        assert lines[0].startswith(" connected  bartholomew_the_great │ the long friday table watching")
+        pane = " ".join(line[:46].rstrip() for line in lines[1:3])
+        assert "Table the long friday table: waiting for" in pane, lines[:3]
+        assert "(the host, maximilian_von_habsburg_x, adds bots)" in on_screen_text(tui)
+
+
+def on_screen_text(tui: TuiApp) -> str:
+    """The screen's text in one line, a line break read as a space or as nothing (a wrapped word)."""
+    return "".join(screen_lines(tui))

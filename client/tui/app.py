@@ -311,7 +311,7 @@ class TuiApp:
         conn_style = "class:status.ok" if m.connected else "class:status.bad"
         out: StyleAndTextTuples = [(conn_style, f" {m.status} ")]
         if m.name:
-            out.append(("class:status", f" {shorten(m.name, 16)} "))
+            out.append(("class:status", f" {self.own_name()} "))
         own = self.turn_elsewhere()
         solitaire = self.where() == "solitaire" and self.solitaire is not None
         if solitaire and self.solitaire is not None:
@@ -339,6 +339,21 @@ class TuiApp:
             return " watching"
         return f" your seat {mine}" if table.state == "over" else f" watching your seat {mine}"
 
+    def own_name(self) -> str:
+        """The player's name on the top line: whole when it fits beside the rest of the line (at a table its
+        state and seat words and at least 8 columns of the table's name, elsewhere a room of 30 columns),
+        else cut to what is left (at least 16 columns)."""
+        name, table = self.model.name, self.model.table
+        rest = 30
+        if table is not None and self.where() != "solitaire" and self.turn_elsewhere() is None:
+            rest = (
+                fragment_list_width(self._table_status(table))
+                + width(f"│ {self._seat_words(table)} ")
+                + min(width(table.name), 8)
+            )
+        room = self.app.output.get_size().columns - width(f" {self.model.status} ") - 2 - rest
+        return shorten(name, max(room, 16))
+
     def table_name(self, used: int | None = None) -> str:
         """The current table's name as the top line and the table's waiting line both show it: whole when it
         fits the top line (less its ``used`` columns) and the waiting line, else cut once, in the middle, to
@@ -348,7 +363,7 @@ class TuiApp:
             return ""
         if used is None:
             before = width(f" {self.model.status} ") + (
-                width(f" {shorten(self.model.name, 16)} ") if self.model.name else 0
+                width(f" {self.own_name()} ") if self.model.name else 0
             )
             used = before + fragment_list_width(self._table_status(table))
         room = self.app.output.get_size().columns - used - width(f"│ {self._seat_words(table)} ")

@@ -31,6 +31,8 @@ CONTRACT_NAMES = {
     "dominoes": "Dominoes (fan tan) ...",
 }
 TABLE_WIDTH = 46
+#: The hand line's width at the narrowest terminal (80 columns): its window wraps onto a second line.
+HAND_WIDTH = 80
 #: The width of the right panel at 80 columns (the table, its divider, the panel).
 SIDE_WIDTH = 80 - TABLE_WIDTH - 2
 #: Names beside a seat are cut (in the middle) to no fewer than this many columns, the away mark included,
@@ -362,8 +364,18 @@ def _trick_card(table: TableModel, seat: str) -> StyleAndTextTuples:
 
 
 def waiting_room(table: TableModel, cols: int = TABLE_WIDTH) -> int:
-    """The columns the table's name has in the waiting message of a table ``cols`` wide."""
-    return cols - width("Table " + _waiting_for(table))
+    """The columns the table's name has in the waiting message of a table ``cols`` wide, which takes two
+    lines when one is too short (``_waiting_message``): the name's whole width when it fits, else the most
+    that fits (at least 8)."""
+    for room in range(width(table.name), 8, -1):
+        if len(_waiting_message(table, shorten(table.name, room), cols)) <= 2:
+            return room
+    return 8
+
+
+def _waiting_message(table: TableModel, name: str, cols: int) -> list[str]:
+    """``Table <name>: waiting for N, E`` in lines of at most ``cols`` columns, broken between words."""
+    return wrap(f"Table {name}{_waiting_for(table)}", cols)
 
 
 def _waiting_for(table: TableModel) -> str:
@@ -375,9 +387,8 @@ def headline(table: TableModel, cols: int = TABLE_WIDTH, name: str | None = None
     ``name`` as the top line shows it: None, cut here to fit); each line at most ``cols`` columns."""
     view = table.view
     if view is None:
-        free = _waiting_for(table)
         shown = shorten(table.name, waiting_room(table, cols)) if name is None else name
-        return [("class:title", f"Table {shown}{free}")]
+        return [("class:title", "\n".join(_waiting_message(table, shown, cols)[:2]))]
     phase = view.get("phase")
     title = f"Hand {view.get('hand_number')}/{view.get('hands_total')} "
     if view.get("contract"):
@@ -467,7 +478,8 @@ def hand_line(table: TableModel, screen: BarbuScreen) -> StyleAndTextTuples:
     """The seat's hand, sorted by suit, playable cards bright and the others dimmed, the cursor reversed."""
     hand = screen.hand(table)
     if table.view is None and table.host is not None and table.host != table.me:
-        host = shorten(table.host, 20)
+        said = "The match starts when all four seats are taken (the host, , adds bots)."
+        host = shorten(table.host, max(2 * HAND_WIDTH - width(said), 20))  # the hand's two lines wrap
         return [
             ("class:warn", f"The match starts when all four seats are taken (the host, {host}, adds bots).")
         ]
