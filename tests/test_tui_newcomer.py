@@ -309,7 +309,12 @@ async def test_small_points_hint_keys_help_page_resign_question_heart_lead_and_e
         pipe.send_text("\x1b")
         await until(lambda: tui.screen == "solitaire", "back")
         pipe.send_text("x")
-        await until(lambda: tui.pending is not None and "Resign this game?" in tui.question, "x asks")
+        await until(
+            lambda: (
+                tui.pending is not None and "Resign this game (after it, n deals a new one)?" in tui.question
+            ),
+            "x asks",
+        )
         pipe.send_text("q")
         await until(lambda: tui.pending is None, "answered no")
         assert tui.solitaire is not None and not tui.solitaire.room.over()

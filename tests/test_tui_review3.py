@@ -9,6 +9,8 @@ screens of a state set by hand run in ``offline_tui`` or are drawn alone.
 
 from __future__ import annotations
 
+from pathlib import Path
+
 from client.tui.app import TuiApp
 from client.tui.model import TableModel
 from server import BarbuServer
@@ -66,3 +68,14 @@ async def test_names_are_cut_only_when_they_do_not_fit() -> None:
 def on_screen_text(tui: TuiApp) -> str:
     """The screen's text in one line, a line break read as a space or as nothing (a wrapped word)."""
     return "".join(screen_lines(tui))
+
+
+def test_the_resign_question_and_bakers_dozen_rule_read_right() -> None:
+    from client.tui import keys
+    from engine.solitaire import catalogue
+
+    source = Path(keys.__file__).read_text(encoding="utf-8")
+    assert (
+        "It ends here (n deals" not in source and "Resign this game (after it, n deals a new one)?" in source
+    )
+    assert "(9♥ on 10♦, 10♣ or 10♠, not 10♥)" in catalogue._BAKERS_CARD

@@ -435,7 +435,7 @@ def build_key_bindings(tui: TuiApp) -> KeyBindings:
         "x",
         "resign",
         "This is the day's deal and one game a day counts: give it up?",
-        "Resign this game? It ends here (n deals a new one).",
+        "Resign this game (after it, n deals a new one)?",
     )
 
     @kb.add("d", filter=sol & playing)

@@ -176,7 +176,7 @@ _BAKERS = ColumnRules(
 _BAKERS_CARD = """Baker's Dozen: one deck. Build 4 foundations up in suit from Ace to King.
 Deal 13 columns of 4, all face up; every King goes to the bottom of its column (Q 5 K 3 becomes K Q 5 3).
 Move the top card of a column, one at a time, to a foundation or onto a column.
-Build columns down on a card of a different suit (9H on 10D, 10C or 10S, not 10H).
+Build columns down on a card of a different suit (9♥ on 10♦, 10♣ or 10♠, not 10♥).
 A card on a foundation stays there. An emptied column stays empty.
 Option kings=stay (Portuguese Solitaire): Kings are not moved; an empty column takes a King only.
 Option build=any-suit: build down regardless of suit."""
