@@ -13,6 +13,7 @@ from pathlib import Path
 
 from client.tui.app import TuiApp
 from client.tui.model import TableModel
+from client.tui.refusals import typed_card_refusal
 from server import BarbuServer
 from server.solitaire_daily import today
 from tests.conftest import until
@@ -79,3 +80,14 @@ def test_the_resign_question_and_bakers_dozen_rule_read_right() -> None:
         "It ends here (n deals" not in source and "Resign this game (after it, n deals a new one)?" in source
     )
     assert "(9♥ on 10♦, 10♣ or 10♠, not 10♥)" in catalogue._BAKERS_CARD
+
+
+def test_a_typed_card_when_no_card_fits_a_dominoes_row_says_to_pass() -> None:
+    view = {
+        "seat": "S",
+        "phase": "play",
+        "contract": "dominoes",
+        "hand": ["3C"],
+        "legal": [{"action": "pass"}],
+    }
+    assert typed_card_refusal("3c", view) == "No card fits a row: pass (Enter or p)."

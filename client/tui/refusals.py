@@ -63,6 +63,10 @@ def typed_card_refusal(text: str, view: dict[str, Any]) -> str:
     hand = [str(c) for c in view.get("hand") or []]
     if view.get("seat") is not None and card not in hand:
         return refusal_text("not-in-hand", "", view, action)
+    legal = view.get("legal") or []
+    only_pass = legal and not any(a.get("action") == "play" for a in legal)
+    if view.get("contract") == "dominoes" and view.get("phase") == "play" and only_pass:
+        return "No card fits a row: pass (Enter or p)."
     rule = trick_rule(card, view)
     if rule == "must-follow-suit":  # the card is named already: the rule alone
         return refusal_text(rule, "", view, action).split(":")[0] + "."
