@@ -54,7 +54,8 @@ export function renderTable(frame, state, actions) {
  */
 function promptBox(state, actions) {
   const box = state.promptEl || (state.promptEl = h("div", { class: "prompt", "aria-live": "polite" }));
-  return fill(box, offerBox(state), prompt(state, actions), refusalLine(state));
+  const away = state.awayPlays ? h("p", { class: "away-plays", role: "status" }, state.awayPlays) : null;
+  return fill(box, offerBox(state), away, prompt(state, actions), refusalLine(state));
 }
 
 function header(state, actions) {
