@@ -12,6 +12,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from client.tui.app import TuiApp
+from client.tui.keys import quit_question
 from client.tui.model import TableModel
 from client.tui.refusals import typed_card_refusal
 from server import BarbuServer
@@ -91,3 +92,23 @@ def test_a_typed_card_when_no_card_fits_a_dominoes_row_says_to_pass() -> None:
         "legal": [{"action": "pass"}],
     }
     assert typed_card_refusal("3c", view) == "No card fits a row: pass (Enter or p)."
+
+
+async def test_quit_before_the_start_says_the_seat_is_kept_for_the_grace_then_freed(
+    server: BarbuServer,
+) -> None:
+    async with running_tui(server.url, "quin") as (tui, pipe):
+        room = await tui.session.create_table("early", {})
+        assert room is not None
+        await tui.sit(room, "S")
+        await until(lambda: tui.screen == "table" and tui.model.table is not None, "the table")
+        pipe.send_text("q")
+        await until(lambda: tui.pending is not None, "the question")
+        assert "Your seat is kept for 1 min while you are away, then freed." in tui.question, tui.question
+        assert "a bot plays it" not in tui.question
+        pipe.send_text("n")
+        await until(lambda: tui.pending is None, "answered no")
+    assert "kept for a while (the server's grace period), then freed" in quit_question(
+        True, False, True, None
+    )
+    assert "a bot plays it until you come back" in quit_question(True, False, False, 60.0)

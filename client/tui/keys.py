@@ -10,6 +10,7 @@ from prompt_toolkit.key_binding import KeyBindings, KeyPressEvent
 from prompt_toolkit.keys import Keys
 
 from client.tui.barbu_screen import WATCHING
+from client.tui.events import duration
 from client.tui.lobby_screen import TABLE_NAME_LIMIT, TABLE_NAME_PROMPT, TableForm
 from client.tui.refusals import refusal_text
 
@@ -338,8 +339,11 @@ def build_key_bindings(tui: TuiApp) -> KeyBindings:
 
     @kb.add("q", filter=free & Condition(lambda: tui.screen not in ("lobby", "login")))
     def _quit_asked(event: E) -> None:
-        held = tui.model.table is not None and tui.model.table.seat is not None
-        tui.confirm(quit_question(held, tui.local), lambda: event.app.exit(result=0))
+        table_ = tui.model.table
+        held = table_ is not None and table_.seat is not None
+        waiting = table_ is not None and table_.state == "waiting"
+        grace = None if table_ is None else table_.grace
+        tui.confirm(quit_question(held, tui.local, waiting, grace), lambda: event.app.exit(result=0))
 
     @kb.add("r", filter=table)
     def _rematch(event: E) -> None:
@@ -460,9 +464,16 @@ def build_key_bindings(tui: TuiApp) -> KeyBindings:
     return kb
 
 
-def quit_question(held: bool, local: bool) -> str:
-    """The question ``q`` asks: a seat held at a server is played by a bot meanwhile; a local game's server
-    stops with the client, so nothing plays until it is run again."""
+def quit_question(held: bool, local: bool, waiting: bool = False, grace: float | None = None) -> str:
+    """The question ``q`` asks: a seat held at a server is played by a bot meanwhile, or, before the match
+    starts (``waiting``), kept for the table's ``grace`` seconds (None: not known) and then freed; a local
+    game's server stops with the client, so nothing plays until it is run again."""
     if local:
         return "Quit barbu? The game is kept: it goes on from here when you run it again."
-    return "Quit barbu? Your seat is kept: a bot plays it until you come back." if held else "Quit barbu?"
+    if not held:
+        return "Quit barbu?"
+    if waiting:
+        if grace is None:
+            return "Quit barbu? Your seat is kept for a while (the server's grace period), then freed."
+        return f"Quit barbu? Your seat is kept for {duration(grace)} while you are away, then freed."
+    return "Quit barbu? Your seat is kept: a bot plays it until you come back."

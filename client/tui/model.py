@@ -36,7 +36,8 @@ class TableModel:
     opened the table (from the lobby's list), ``me`` this client's player; ``rematch`` the room of another match with the same players.
     ``turn_ends`` is when (``time.monotonic``) the turn timer plays for the seat to move, counted from the
     server's ``turn_left_ms`` (None: no timer runs); ``turn_time`` the table's turn timer in seconds (from
-    the lobby's list; None: none or not known). ``paused``: the match waits, none of its players being
+    the lobby's list; None: none or not known), ``grace`` the seconds a dropped player's seat is held (from the
+    lobby's list; None: not known). ``paused``: the match waits, none of its players being
     connected (a watcher sees it so; the players themselves are not there).
     """
 
@@ -67,6 +68,7 @@ class TableModel:
     me: str = ""
     turn_ends: float | None = None
     turn_time: float | None = None
+    grace: float | None = None
     paused: bool = False
 
     def turn_left(self, ms: Any) -> None:

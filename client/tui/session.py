@@ -454,10 +454,7 @@ class Session:
         if snap.chat:  # the table's last lines: what was said before joining or while away
             table.chat.clear()
             table.chat.extend(f"{line.get('name')}: {line.get('text')}" for line in snap.chat)
-        summary = next((r for r in self.model.rooms if str(r.get("room")) == snap.room), {})
-        table.host = summary.get("host", table.host)
-        table.rematch = summary.get("rematch") or table.rematch  # known after a restart too
-        table.turn_time = summary.get("turn_time", table.turn_time)
+        self._take_summary(table)
         table.me = self.model.name
         table.set_view(snap.view, snap.seq)
         table.turn_left(snap.turn_left_ms)
@@ -565,8 +562,24 @@ class Session:
         if snap is None:
             return False
         self._take_snapshot(snap)
+        table = self.model.table
+        if table is not None and table.room == room and not self._summary(room):
+            await self.refresh_rooms()  # a table just opened: its host, turn timer and grace
+            self._take_summary(table)
         self.on_change()
         return True
+
+    def _summary(self, room: str) -> dict[str, Any]:
+        """The lobby's last summary of ``room`` (empty when not listed)."""
+        return next((r for r in self.model.rooms if str(r.get("room")) == room), {})
+
+    def _take_summary(self, table: TableModel) -> None:
+        """What the lobby's list says of ``table``: its host, next match, turn timer and grace period."""
+        summary = self._summary(table.room)
+        table.host = summary.get("host", table.host)
+        table.rematch = summary.get("rematch") or table.rematch  # known after a restart too
+        table.turn_time = summary.get("turn_time", table.turn_time)
+        table.grace = summary.get("grace", table.grace)
 
     async def watch(self, room: str) -> bool:
         """Watch ``room``, making it the current table."""
