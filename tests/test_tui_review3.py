@@ -17,7 +17,7 @@ from client.tui.model import TableModel
 from client.tui.refusals import typed_card_refusal
 from server import BarbuServer
 from server.solitaire_daily import today
-from tests.conftest import until
+from tests.conftest import StartServer, until
 from tests.test_tui import running_tui, screen_lines
 from tests.test_tui_match_review import notice_is, offline_tui, scored_table
 
@@ -112,3 +112,25 @@ async def test_quit_before_the_start_says_the_seat_is_kept_for_the_grace_then_fr
         True, False, True, None
     )
     assert "a bot plays it until you come back" in quit_question(True, False, False, 60.0)
+
+
+async def test_solitaire_refusals_stay_out_of_a_watched_tables_log_and_a_repeat_is_said_once(
+    start_server: StartServer,
+) -> None:
+    server = await start_server(deals_per_minute=1)
+    async with running_tui(server.url, "sol") as (tui, _pipe):
+        tui.open_solitaire("streets", seed=5)
+        await until(lambda: tui.screen == "solitaire" and tui.solitaire is not None, "the solitaire room")
+        room = await tui.session.create_table("watched", {})
+        assert room is not None
+        await tui.sit(room, "S")
+        await until(lambda: tui.screen == "table" and tui.model.table is not None, "the table")
+        assert tui.model.solitaire is not None, "the solitaire room still open"
+        for _ in range(3):
+            assert not await tui.session.solitaire("new-deal")
+        assert "new deals a minute" in tui.model.notice and tui.model.notice_place == "solitaire"
+        assert not any("new deals a minute" in line for line in tui.model.earlier()), "not in the table's log"
+        assert "new deals a minute" not in on_screen_text(tui)
+        tui.show("solitaire")
+        said = [line for line in tui.model.log if "new deals a minute" in line]
+        assert len(said) == 1, said

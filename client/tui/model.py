@@ -306,10 +306,13 @@ class Model:
 
     def note(self, text: str, place: str | None = None) -> None:
         """Keep ``text`` in the log of ``place`` (None: where the player is, ``place()``) without making it
-        the notice."""
+        the notice. The same text said again right after in the same place is kept once."""
+        where = self.place() if place is None else place
+        if self.entries and self.entries[-1][1:] == (where, text):
+            return
         self.log.append(text)
         self.logged += 1
-        self.entries.append((self.logged, self.place() if place is None else place, text))
+        self.entries.append((self.logged, where, text))
 
     def earlier(self) -> list[str]:
         """The current place's own log (a table's news and what was said while it showed, never another

@@ -504,20 +504,24 @@ class Session:
 
     # Requests ---------------------------------------------------------------------------------------
 
-    async def call(self, make: Callable[[Connection], Awaitable[T]]) -> T | None:
-        """Run one request; a refusal or a lost connection becomes the notice and ``None``."""
+    async def call(self, make: Callable[[Connection], Awaitable[T]], place: str | None = None) -> T | None:
+        """Run one request; a refusal or a lost connection becomes the notice and ``None``, said in ``place``
+        (None: where the player was when it was sent, not where the reply finds them: a refusal of the
+        solitaire room never lands in the log of the table shown meanwhile)."""
+        where = self.model.place() if place is None else place
         conn = self.conn
         if conn is None:
-            self.model.say("Not connected - wait for the reconnection.", error=True)
+            self.model.say("Not connected - wait for the reconnection.", error=True, place=where)
             self.on_change()
             return None
         try:
             return await make(conn)
         except ServerError as exc:
             if exc.code in ("limit", "too-large"):  # never the codec's raw "msgpack limit exceeded"
-                self.model.say("That is too long to send: the server refused it.", error=True)
+                self.model.say("That is too long to send: the server refused it.", error=True, place=where)
             else:
-                self.model.say(exc.message if exc.rule is None else f"{exc.message} ({exc.rule})", error=True)
+                why = exc.message if exc.rule is None else f"{exc.message} ({exc.rule})"
+                self.model.say(why, error=True, place=where)
         except ProtocolError as exc:  # the codec refused to send it (a raw "msgpack limit exceeded")
             too_long = exc.code in ("limit", "too-large")
             why = (
@@ -525,9 +529,9 @@ class Session:
                 if too_long
                 else f"Request failed: {exc}"
             )
-            self.model.say(why, error=True)
+            self.model.say(why, error=True, place=where)
         except NETWORK_ERRORS as exc:
-            self.model.say(f"Request failed: {exc or type(exc).__name__}", error=True)
+            self.model.say(f"Request failed: {exc or type(exc).__name__}", error=True, place=where)
         finally:
             self.on_change()
         return None
@@ -685,7 +689,7 @@ class Session:
                 await calls[kind](room.room)
             return True
 
-        return await self.call(send) is True
+        return await self.call(send, "solitaire") is True
 
     def _keep_seed(self, seed: int | None) -> None:
         """The current solitaire room was dealt from ``seed``, chosen here (None: the day's deal, or a winnable
@@ -700,7 +704,7 @@ class Session:
     async def solitaire_hint(self) -> Hint | None:
         """The server's hint for the current solitaire room (None: the request failed; the notice says why)."""
         room = self.model.solitaire
-        return None if room is None else await self.call(lambda c: c.hint(room.room))
+        return None if room is None else await self.call(lambda c: c.hint(room.room), "solitaire")
 
 
 def seat_notices(table: TableModel, push: Players, me: str) -> list[str]:
