@@ -134,3 +134,33 @@ async def test_solitaire_refusals_stay_out_of_a_watched_tables_log_and_a_repeat_
         tui.show("solitaire")
         said = [line for line in tui.model.log if "new deals a minute" in line]
         assert len(said) == 1, said
+
+
+async def test_keys_after_the_summary_do_their_own_job_and_decision_keys_only_close_it() -> None:
+    async with offline_tui() as (tui, pipe):
+        play = [{"action": "play", "card": "2C"}]
+        view = {"phase": "play", "contract": "barbu", "hand": ["2C"], "legal": play}
+
+        async def summary_up() -> None:
+            tui.model.table = scored_table(dict(view))
+            tui.show("table")
+            assert tui.summary_up()
+
+        await summary_up()
+        pipe.send_text("s")
+        await until(lambda: tui.screen == "sheet", "s shows the score sheet")
+        assert tui.model.table is not None and tui.model.table.summary_seen
+        await summary_up()
+        pipe.send_text("?")
+        await until(lambda: tui.screen == "help", "? shows the help")
+        await summary_up()
+        pipe.send_text("c")
+        await until(lambda: tui.input_mode == "chat", "c opens the chat line")
+        tui.cancel_input()
+        await summary_up()
+        pipe.send_text("l")
+        await until(lambda: tui.screen == "lobby", "l goes to the lobby")
+        await summary_up()
+        pipe.send_text(" ")
+        await until(lambda: not tui.summary_up(), "Space only closes it")
+        assert tui.screen == "table" and tui.input_mode is None

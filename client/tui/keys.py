@@ -55,6 +55,9 @@ def build_key_bindings(tui: TuiApp) -> KeyBindings:
     @kb.add("escape", filter=summary & ~typing & ~asking, eager=True)
     def _summary_away(event: E) -> None:
         tui.put_summary_away()
+        press = event.key_sequence[0]
+        if press.key in OWN_JOB_KEYS:  # chat, the lobby, the score sheet, help: it does its own job too
+            event.app.key_processor.feed(press, first=True)
 
     @kb.add("c-c")
     def _quit(event: E) -> None:
@@ -462,6 +465,11 @@ def build_key_bindings(tui: TuiApp) -> KeyBindings:
             tui.leave_for_lobby()
 
     return kb
+
+
+#: The keys that, pressed while the end-of-hand summary is up, put it away and do their own job too (none
+#: decides anything: a decision key, Enter or Space, a card, only puts the summary away).
+OWN_JOB_KEYS = frozenset({"c", "l", "s", "?"})
 
 
 def quit_question(held: bool, local: bool, waiting: bool = False, grace: float | None = None) -> str:
