@@ -13,7 +13,7 @@ from pathlib import Path
 
 from client.tui.app import TuiApp
 from client.tui.keys import quit_question
-from client.tui.model import TableModel
+from client.tui.model import Model, TableModel
 from client.tui.refusals import typed_card_refusal
 from server import BarbuServer
 from server.solitaire_daily import today
@@ -134,6 +134,13 @@ async def test_solitaire_refusals_stay_out_of_a_watched_tables_log_and_a_repeat_
         tui.show("solitaire")
         said = [line for line in tui.model.log if "new deals a minute" in line]
         assert len(said) == 1, said
+    model = Model(url="ws://127.0.0.1:1")
+    model.screen = "solitaire"
+    for wait in (50, 49, 49):
+        model.say(f"at most 60 new deals a minute from one address: wait {wait} s", error=True)
+    assert model.earlier() == [] and list(model.log) == [
+        "at most 60 new deals a minute from one address: wait 49 s"
+    ]
 
 
 async def test_keys_after_the_summary_do_their_own_job_and_decision_keys_only_close_it() -> None:

@@ -6,6 +6,7 @@ Only ``session`` writes the network parts; screens read them. Nothing here talks
 
 from __future__ import annotations
 
+import re
 import time
 from collections import deque
 from dataclasses import dataclass, field
@@ -262,7 +263,7 @@ class Model:
         self.notice_screens = self.screens
         self.notice_place = self.place() if place is None else place
         if text:
-            self.note(text, self.notice_place)
+            self.note(text, self.notice_place, refusal=error)
             self.notice_at = self.logged
 
     def shown_notice(self) -> str:
@@ -304,11 +305,17 @@ class Model:
         self.notice, self.notice_error, self.notice_at = text, False, 0
         self.notice_screens, self.notice_place = self.screens, ""
 
-    def note(self, text: str, place: str | None = None) -> None:
+    def note(self, text: str, place: str | None = None, refusal: bool = False) -> None:
         """Keep ``text`` in the log of ``place`` (None: where the player is, ``place()``) without making it
-        the notice. The same text said again right after in the same place is kept once."""
+        the notice. The same text said again right after in the same place is kept once (a ``refusal`` whose
+        numbers alone changed, ``wait 49 s`` after ``wait 50 s``, replaces the one before)."""
         where = self.place() if place is None else place
-        if self.entries and self.entries[-1][1:] == (where, text):
+        last = self.entries[-1] if self.entries else None
+        shape = _shape if refusal else str
+        if last is not None and last[1] == where and shape(last[2]) == shape(text):
+            self.entries[-1] = (self.entries[-1][0], where, text)
+            if self.log:
+                self.log[-1] = text
             return
         self.log.append(text)
         self.logged += 1
@@ -320,3 +327,8 @@ class Model:
         here = self.place()
         lines = [text for number, place, text in self.entries if place == here and number != self.notice_at]
         return lines[-CHAT_LINES:]
+
+
+def _shape(text: str) -> str:
+    """``text`` with its numbers taken out: a repeated refusal counting down (``wait 50 s``) has one shape."""
+    return re.sub(r"\d+", "#", text)
