@@ -10,7 +10,6 @@ from __future__ import annotations
 import pytest
 
 from client import Connection
-from engine.cards import texts
 from tests.browser import MISSING, chromium_found
 from tests.conftest import StartServer, until, until_dropped
 from tests.test_web_browser import OpenPage, _host_table, _table, browser, open_page
@@ -82,36 +81,3 @@ async def test_back_at_a_seat_in_play_says_a_waiting_seat_elsewhere_was_freed(
     await page.locator(".offer button:has-text('Sit again')").click()
     await until(lambda: waiting.seats[0].owner == "ann", "seated again at saturday")
     assert await page.locator("#news [data-freed]").count() == 0
-
-
-async def test_back_at_the_seat_a_player_is_told_what_the_stand_in_played(
-    start_server: StartServer, open_page: OpenPage
-) -> None:
-    """ann drops during the match past the grace; a stand-in plays cards of her hand; on coming back the
-    page says which: "While you were away a bot played … for you"."""
-    server = await start_server(grace=0.3, bot_delay=0.4)
-    page = await open_page()
-    room, table = await _host_table(page, server, "ann", "friday")
-    bob = await Connection.connect(server.url)  # connected elsewhere: the match is not paused without ann
-    await bob.login("bob")
-    await bob.sit(room, "E")
-    for seat in "SW":
-        await page.click(f"[data-focus=bot-{seat}]")
-    await until(lambda: table.state == "playing", "the start")
-    await bob.leave(room)
-    await page.wait_for_selector(".hand [data-card]")
-    await page.wait_for_function("document.querySelectorAll('.hand [data-card]').length === 13")
-    context = page.context
-    await page.close()
-    await until_dropped(server, "ann")
-    match = table.match
-    assert match is not None
-    await until(lambda: len(texts(match.hand.hands[0])) <= 12, "the stand-in to play for ann", 60)
-    page = await context.new_page()
-    await page.goto(server.share_url)
-    told = page.locator(".away-plays")
-    await told.wait_for()
-    text = await told.inner_text()
-    assert text.startswith("While you were away a bot played"), text
-    assert "for you" in text
-    await bob.close()

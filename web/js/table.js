@@ -6,55 +6,7 @@ import { finishedRanking } from "./table_score.js";
 import { refusalText } from "./table_prompt.js";
 import { PHONE, bringIntoView, focusPlayable, renderTable, tickClocks } from "./table_view.js";
 import { forgetWaitingSeat, freedText, keepWaitingSeat, waitingSeat } from "./waiting_seat.js";
-import { SEATS, SEAT_NAMES, cardText } from "./words.js";
-
-const HELD = "barbu.held-cards"; // "server|player|room" -> { hand, cards }: the hand this page last showed
-
-function heldCards(player, room) {
-  try {
-    return (JSON.parse(localStorage.getItem(HELD) || "{}") || {})[`${location.host}|${player}|${room}`] || null;
-  } catch {
-    return null;
-  }
-}
-
-function keepHeldCards(player, room, held) {
-  try {
-    const all = JSON.parse(localStorage.getItem(HELD) || "{}") || {};
-    const k = `${location.host}|${player}|${room}`;
-    delete all[k]; // the newest last
-    if (held) all[k] = held;
-    localStorage.setItem(HELD, JSON.stringify(Object.fromEntries(Object.entries(all).slice(-10))));
-  } catch { /* storage full or off: the page says less on coming back */ }
-}
-
-/** The cards `seat` has played in the hand of `view` (its tricks, the trick on the table, Dominoes' plays). */
-function playedBy(view, seat) {
-  const out = [];
-  for (const trick of [...view.tricks, view.trick]) {
-    trick.cards.forEach((card, i) => { if (SEATS[(SEATS.indexOf(trick.leader) + i) % 4] === seat) out.push(card); });
-  }
-  for (const [who, card] of view.plays || []) if (who === seat && card) out.push(card);
-  return out;
-}
-
-/**
- * What a stand-in (or the turn timer) played for this seat while its player was away, from the hand this
- * browser last showed (`before`) and the view on coming back: "While you were away a bot played 8♦ for
- * you." (null when nothing was played for them).
- */
-export function awayPlaysText(before, view, seat) {
-  if (!before || !view || before.hand > view.hand_number) return null;
-  const words = (cards) => cards.map(cardText).join(", ");
-  if (before.hand === view.hand_number) {
-    const gone = before.cards.filter((card) => !view.hand.includes(card));
-    if (!gone.length) return null;
-    return `While you were away a bot played ${gone.length === 1 ? "" : `${gone.length} cards `}for you: ${words(gone)}.`;
-  }
-  const now = playedBy(view, seat);
-  const rest = view.hand_number - before.hand === 1 ? `the rest of hand ${before.hand}` : `hands ${before.hand} to ${view.hand_number - 1}`;
-  return `While you were away a bot played ${rest} for you${now.length ? `, and in this hand ${words(now)}` : ""}.`;
-}
+import { SEAT_NAMES } from "./words.js";
 
 /** The table screen for room `roomId` (from #table=ID: the lobby or an invite link). */
 export function tableScreen(app, roomId) {
@@ -63,7 +15,6 @@ export function tableScreen(app, roomId) {
     room: roomId, me: session.name, snapshot: null, summary: null, turnSeq: -1, clock: null,
     scored: null, dismissed: 0, flash: null, chat: [], notice: "", noticeAt: null, sheetOpen: false, standins: [], watchers: [], standinAt: {}, freedAt: {},
     summaryOpen: false, handCards: null, handRow: null, // the hand's card buttons, kept from draw to draw
-    awayPlays: null, comeback: true, // what a bot played for this seat while away; whether to look on the next snapshot
     offer: null, // { text, label, act }: what happened to the player's seat while away, and the button to sit again
   };
   const frame = h("div", { class: "table-screen" });
@@ -94,14 +45,8 @@ export function tableScreen(app, roomId) {
     act: async (action) => {
       // A refused action is told by the control that sent it (the prompt), in people's words.
       state.refusal = "";
-      state.awayPlays = null; // playing on: what was played while away is old news
       try {
-        const done = await session.request("act", { room: roomId, seat: state.snapshot.seat, action });
-        if (action.action === "play" && state.held) { // played by the player: not to be told as a bot's on a reload
-          state.held = { ...state.held, cards: state.held.cards.filter((card) => card !== action.card) };
-          keepHeldCards(session.name, roomId, state.held);
-        }
-        return done;
+        return await session.request("act", { room: roomId, seat: state.snapshot.seat, action });
       } catch (failure) {
         state.refusal = refusalText(failure.message, state.snapshot);
         draw();
@@ -167,14 +112,6 @@ export function tableScreen(app, roomId) {
       keepWaitingSeat(session.name, roomId, snapshot.seat, snapshot.name, state.summary ? state.summary.grace : null);
     } else if (snapshot.seat || snapshot.state !== "waiting") forgetWaitingSeat(session.name, roomId);
     if (snapshot.seat) state.offer = null; // seated again: the offer is done with
-    // Back at the seat (the page opened, or the connection back): what was played for it meanwhile is said.
-    const view0 = snapshot.view;
-    if (snapshot.seat && view0 && view0.phase !== "over") {
-      if (state.comeback) state.awayPlays = awayPlaysText(state.held || heldCards(session.name, roomId), view0, snapshot.seat);
-      state.held = { hand: view0.hand_number, cards: [...view0.hand] };
-      keepHeldCards(session.name, roomId, state.held);
-    }
-    if (snapshot.seat) state.comeback = false;
     if (first && early) {
       state.standins = early.standins || [];
       state.watchers = early.spectators || [];
@@ -358,7 +295,7 @@ export function tableScreen(app, roomId) {
         refresh();
       }
     },
-    onReconnect() { state.comeback = true; join(); },
+    onReconnect() { join(); },
     unmount() {
       closed = true;
       clearInterval(ticker);

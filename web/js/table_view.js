@@ -54,8 +54,7 @@ export function renderTable(frame, state, actions) {
  */
 function promptBox(state, actions) {
   const box = state.promptEl || (state.promptEl = h("div", { class: "prompt", "aria-live": "polite" }));
-  const away = state.awayPlays ? h("p", { class: "away-plays", role: "status" }, state.awayPlays) : null;
-  return fill(box, offerBox(state), away, prompt(state, actions), refusalLine(state));
+  return fill(box, offerBox(state), prompt(state, actions), refusalLine(state));
 }
 
 function header(state, actions) {
