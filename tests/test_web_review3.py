@@ -11,8 +11,8 @@ import pytest
 
 from client import Connection
 from tests.browser import MISSING, chromium_found
-from tests.conftest import StartServer, until, until_dropped
-from tests.test_web_browser import OpenPage, _host_table, _table, browser, open_page
+from tests.conftest import StartServer, until
+from tests.test_web_browser import OpenPage, _host_table, browser, open_page
 
 pytestmark = pytest.mark.skipif(not chromium_found(), reason=MISSING)
 __all__ = ["browser", "open_page"]  # the fixtures, shared with the other browser tests
@@ -46,38 +46,3 @@ async def test_sit_again_lands_though_a_push_redraws_the_table_mid_click(
     await until(lambda: table.seats[0].owner == "ann", "seated again by the click")
     await page.locator(".offer").wait_for(state="detached")
     await bob.close()
-
-
-async def test_back_at_a_seat_in_play_says_a_waiting_seat_elsewhere_was_freed(
-    start_server: StartServer, open_page: OpenPage
-) -> None:
-    """ann holds a seat in play at "friday" and one at waiting table "saturday"; away past the grace, she
-    opens the bare address: she lands at friday, told that her seat at saturday was freed, with a button
-    there that offers to sit again."""
-    server = await start_server(grace=0.5, bot_delay=0.05)
-    page = await open_page()
-    friday, playing = await _host_table(page, server, "ann", "friday")
-    for seat in "ESW":
-        await page.click(f"[data-focus=bot-{seat}]")
-    await until(lambda: playing.state == "playing", "friday's match to start")
-    await page.click("text=Lobby")
-    await page.wait_for_selector("#table-name")
-    await page.fill("#table-name", "saturday")
-    await page.click("text=Create and sit down")
-    await page.wait_for_selector("[data-focus^=bot-]")
-    saturday = page.url.rpartition("=")[2]
-    waiting = _table(server, saturday)
-    context = page.context
-    await page.close()
-    await until_dropped(server, "ann")
-    await until(lambda: all(seat.owner != "ann" for seat in waiting.seats), "saturday's seat freed")
-    page = await context.new_page()
-    await page.goto(server.share_url)
-    news = page.locator(f"#news [data-freed='{saturday}']")
-    await news.wait_for()
-    assert page.url.endswith(f"#table={friday}")
-    assert "Your seat at table “saturday” (North) was freed after 1 s away." in await news.inner_text()
-    await news.locator("button:has-text('sit again')").click()
-    await page.locator(".offer button:has-text('Sit again')").click()
-    await until(lambda: waiting.seats[0].owner == "ann", "seated again at saturday")
-    assert await page.locator("#news [data-freed]").count() == 0

@@ -1,14 +1,13 @@
 // The browser client's entry point: the session, the header, and the screens chosen by the address's
 // hash: #lobby, #table=ID (also the invite link), #solitaire=ID, #replay=ID.
-import { button, fill, h } from "./dom.js";
+import { button, fill } from "./dom.js";
 import { showLogin } from "./login.js";
 import { lobbyScreen } from "./lobby.js";
 import { replayScreen } from "./replay.js";
 import { Session } from "./session.js";
 import { solitaireScreen } from "./solitaire.js";
 import { tableScreen } from "./table.js";
-import { forgetWaitingSeat, freedText, lastWaitingSeat, waitingSeat, waitingSeatRooms } from "./waiting_seat.js";
-import { SEAT_NAMES } from "./words.js";
+import { lastWaitingSeat } from "./waiting_seat.js";
 
 const SCREENS = { lobby: lobbyScreen, table: tableScreen, solitaire: solitaireScreen, replay: replayScreen };
 
@@ -54,8 +53,6 @@ function route() {
   // The address names the screen shown (a reload or a copied address comes back to it): "" or an unknown
   // hash shows the lobby, and says so.
   if (location.hash !== hashOf(name, id)) history.replaceState(history.state, "", hashOf(name, id));
-  // A freed seat's news above the screen goes once its table is shown: the table says it itself.
-  for (const box of document.querySelectorAll("#news [data-freed]")) if (name === "table" && box.dataset.freed === id) box.remove();
   app.screen = SCREENS[name](app, id);
   document.title = app.screen.title || "Barbu";
   root.focus({ preventScroll: true });
@@ -98,31 +95,7 @@ async function backToSeat() {
   const { rooms } = await session.request("list-rooms");
   const mine = rooms.find((room) => room.room === session.rooms[0]);
   if (mine) go(mine.kind === "barbu" ? "table" : "solitaire", mine.room, { replace: true });
-  if (mine) tellFreedSeats(rooms);
   return Boolean(mine);
-}
-
-/**
- * Back at a seat in play, while a seat this browser's player held at another table, one waiting for
- * players, was freed meanwhile: said above whatever screen they land on, with a button to that table (which
- * offers to sit again).
- */
-function tellFreedSeats(rooms) {
-  const news = document.getElementById("news");
-  const freed = waitingSeatRooms(session.name).map((id) => rooms.find((room) => room.room === id))
-    .filter((room) => room && room.kind === "barbu" && room.state !== "over" && !Object.values(room.players).includes(session.name));
-  fill(news, freed.map((room) => {
-    const held = waitingSeat(session.name, room.room);
-    const box = h("div", { class: "offer", role: "alert", "data-freed": room.room },
-      h("p", {}, freedText(held, SEAT_NAMES[held.seat] || held.seat),
-        room.state === "waiting" ? " The table still waits for players." : " The match has started without you."),
-      button(room.state === "waiting" ? `Go to “${room.name}” and sit again` : `Go to “${room.name}”`, () => {
-        box.remove();
-        go("table", room.room);
-      }, { class: "primary", "data-focus": `freed-${room.room}` }),
-      " ", button("Dismiss", () => { forgetWaitingSeat(session.name, room.room); box.remove(); }, { "data-focus": `dismiss-${room.room}` }));
-    return box;
-  }));
 }
 
 session.addEventListener("push", (event) => app.screen && app.screen.onPush(event.detail));

@@ -52,12 +52,6 @@ export function lastWaitingSeat(player) {
   return rooms.length ? rooms[rooms.length - 1] : null;
 }
 
-/** Every room of a waiting table where `player` held a seat on this server, oldest first. */
-export function waitingSeatRooms(player) {
-  const prefix = `${location.host}|${player}|`;
-  return Object.keys(all()).filter((k) => k.startsWith(prefix)).map((k) => k.slice(prefix.length));
-}
-
 /** "Your seat at table “friday” (North) was freed after 60 s away.": what happened to a seat held at a
  *  waiting table while its player was away longer than its grace. */
 export function freedText(held, seatName) {
