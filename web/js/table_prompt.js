@@ -1,7 +1,7 @@
 // What the seat to act is asked: the contract (with trump suit or starting rank), the doubles (with the
 // doubles owed and the must-double rule), the redoubles, or a card (or a pass in Dominoes). Others are told
 // whom the table waits for.
-import { button, fill, h, tapWord } from "./dom.js";
+import { button, h, tapWord } from "./dom.js";
 import { CONTRACTS, PHASE_WORDS, RANKS, SEAT_NAMES, SUIT_NAMES, SUIT_SYMBOLS, cardsInText, contractText, playerText, rankText } from "./words.js";
 
 /** The prompt area's content for the current state. */
@@ -138,26 +138,11 @@ function owedLine(view, me) {
  */
 export function offerBox(state) {
   const offer = state.offer;
-  if (!offer) {
-    state.offerEl = null;
-    return null;
-  }
-  // The same box, the same button, from one draw to the next while the offer stands: a `players` push
-  // redrawing the table between the press and the release of a click must not swap the button under the
-  // pointer (a click whose press and release land on two elements is no click at all).
-  let box = state.offerEl;
-  if (!box || box.offer !== offer) {
-    const sit = offer.label ? button(offer.label, () => {
-      if (sit.disabled) return;
-      sit.disabled = true; // one sit at a time; given back once it is answered
-      Promise.resolve(offer.act()).finally(() => { sit.disabled = false; });
-    }, { class: "primary", "data-focus": "offer" }) : null;
-    box = h("div", { class: "offer", role: "alert" }, h("p", {}, offer.text), sit, h("div", { class: "offer-notice" }));
-    box.offer = offer;
-    state.offerEl = box;
-  }
-  fill(box.querySelector(".offer-notice"), noticeLine(state, "offer"));
-  return box;
+  if (!offer) return null;
+  return h("div", { class: "offer", role: "alert" },
+    h("p", {}, offer.text),
+    offer.label ? button(offer.label, offer.act, { class: "primary", "data-focus": "offer" }) : null,
+    noticeLine(state, "offer"));
 }
 
 /**

@@ -33,7 +33,7 @@ export function renderTable(frame, state, actions) {
     h("div", { class: "felt", role: "region", "aria-label": "the table" },
       SEATS.map((seat) => seatBox(seat, place(seat, bottom), state, actions)),
       h("div", { class: "center" }, center(state, actions, bottom), phone && view ? lastTrick(view) : null)),
-    promptBox(state, actions),
+    h("div", { class: "prompt", "aria-live": "polite" }, offerBox(state), prompt(state, actions), refusalLine(state)),
     snap.seat && view ? handRow(state, actions) : null,
     h("div", { class: "side" },
       view ? scorePanel(snap, view) : null,
@@ -46,15 +46,6 @@ export function renderTable(frame, state, actions) {
       if (opener) opener.focus();
     }) : null,
   ));
-}
-
-/**
- * The prompt area: kept from one draw to the next (its content changes), so the offer's button inside it
- * stays the same node in the page while a push redraws the table.
- */
-function promptBox(state, actions) {
-  const box = state.promptEl || (state.promptEl = h("div", { class: "prompt", "aria-live": "polite" }));
-  return fill(box, offerBox(state), prompt(state, actions), refusalLine(state));
 }
 
 function header(state, actions) {
