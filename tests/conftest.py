@@ -1,5 +1,6 @@
 """Shared fixtures and helpers: a real server on 127.0.0.1 (port 0) with a SQLite file in ``tmp_path``,
-clients, seating four of them, flushing pushes, and the card-secrecy check.
+clients, seating four of them, dropping one, tables brought to a known state (in play with bots, finished),
+flushing pushes, and the card-secrecy check.
 
 ``start_server(**config)`` starts one (several may run at once; all stop at teardown); ``server`` is one
 with the test defaults (bots act at once, 60 s grace); ``connect(server, name)`` opens a logged-in client
@@ -128,6 +129,60 @@ async def until_dropped(server: BarbuServer, name: str) -> None:
         return False
 
     await until(lambda: not present(), f"the server to see {name} drop")
+
+
+async def drop(server: BarbuServer, conn: Connection) -> str:
+    """Close ``conn`` (a phone switching app, a laptop closed) and wait until the server has seen it; returns
+    its resume token."""
+    assert conn.name is not None and conn.token is not None
+    token = conn.token
+    await conn.close()
+    await until_dropped(server, conn.name)
+    return token
+
+
+def server_table(server: BarbuServer, room: str) -> BarbuTable:
+    """The server's own Barbu table object of ``room`` (for reading its state, seats and match)."""
+    assert server.lobby is not None
+    table = server.lobby.rooms[room]
+    assert isinstance(table, BarbuTable)
+    return table
+
+
+def room_summary(rooms: list[dict[str, Any]], room: str) -> dict[str, Any]:
+    """The lobby's summary of ``room`` among ``rooms`` (a ``list-rooms`` answer)."""
+    return next(summary for summary in rooms if summary["room"] == room)
+
+
+async def playing_with_bots(
+    server: BarbuServer, host: Connection, name: str, **table: Any
+) -> tuple[str, BarbuTable]:
+    """``host`` opens table ``name`` (``table``: its settings), sits North and fills E, S and W with heuristic
+    bots; returns the room id and the server's table once its match has started."""
+    room = await host.create_table(name, **table)
+    await host.sit(room, "N")
+    for seat in "ESW":
+        await host.add_bot(room, seat, "heuristic")
+    played = server_table(server, room)
+    await until(lambda: played.state == "playing", "the start")
+    return room, played
+
+
+async def finished_table(server: BarbuServer, host: Connection, name: str) -> str:
+    """``host`` opens table ``name``, sits South with random bots at N, E and W, and leaves: a stand-in plays
+    the seat at once, so the match runs to its end; then ``host`` watches, which keeps the finished table in
+    the lobby. Returns its room id."""
+    room = await host.create_table(name)
+    await host.sit(room, "S")
+    for seat in "NEW":
+        await host.add_bot(room, seat, "random")
+    await host.leave(room)
+    lobby = server.lobby
+    assert lobby is not None
+    # 120 s: a whole match of 28 hands, on a CI machine shared with other runs.
+    await until(lambda: lobby.rooms[room].summary()["state"] == "over", "the end", 120)
+    await host.watch(room)
+    return room
 
 
 CARD = re.compile(r"^[2-9TJQKA][SHDC]$")

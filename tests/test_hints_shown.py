@@ -11,7 +11,7 @@ import pytest
 from cli.solitaire_play import play_session
 from engine.solitaire import new_game
 from tests.conftest import StartServer, until
-from tests.test_tui import on_screen, running_tui, screen_lines
+from tests.test_tui import on_screen, opened_solitaire, running_tui, screen_lines
 
 
 def test_the_prompt_says_a_lost_game_offering_undo_and_a_guess_as_a_guess(
@@ -32,10 +32,7 @@ async def test_the_terminal_client_says_a_lost_game_offering_undo_and_a_guess_as
 ) -> None:
     server = await start_server(hint_budget=0.02)  # too little to find Forty Thieves 1's win
     async with running_tui(server.url, "hal") as (tui, pipe):
-        tui.open_solitaire("pyramid", {}, 1)
-        await until(lambda: tui.screen == "solitaire" and tui.solitaire is not None, "Pyramid 1")
-        sol = tui.solitaire
-        assert sol is not None
+        sol = await opened_solitaire(tui, "pyramid", {}, 1, what="Pyramid 1")
         pipe.send_text("d")  # turn the stock: a move to undo
         await until(lambda: sol.room.state()["moves"] == 1, "the stock turned")
         pipe.send_text("h")

@@ -20,9 +20,16 @@ from client import Connection, ServerError
 from protocol import PROTOCOL_VERSION, REPLY_LIMITS, Hello, Players, Removed, Snapshot, Welcome
 from server import BarbuServer
 from server.barbu_table import SPECTATOR_PUSH_DELAY, BarbuTable
-from tests.conftest import Connect, StartServer, four_at_table, until, until_dropped
+from tests.conftest import (
+    Connect,
+    StartServer,
+    finished_table,
+    four_at_table,
+    server_table,
+    until,
+    until_dropped,
+)
 from tests.test_server_table_news import next_of
-from tests.test_table_caps import _finished_table
 
 #: ``(server, address, name, token=None)``: a client logged in as ``name``, or resuming with ``token``.
 ConnectFrom = Callable[..., Awaitable[Connection]]
@@ -52,6 +59,13 @@ async def connect_from() -> AsyncIterator[ConnectFrom]:
     yield open_one
     for conn in opened:
         await conn.close()
+
+
+def _to_move(table: BarbuTable) -> str:
+    """The seat (``"N"`` .. ``"W"``) to move in ``table``'s match, which is in play."""
+    match = table.match
+    assert match is not None and match.to_move is not None
+    return "NESW"[match.to_move]
 
 
 async def _refused(call: Awaitable[Any], code: str) -> ServerError:
@@ -203,7 +217,7 @@ async def test_a_seat_kept_by_a_rematch_counts_once_taken(
     seat at a waiting table like any other (``too-many-seats`` beyond the caps; the seat stays kept)."""
     server = await start_server(max_waiting_seats=1)
     host = await connect(server, "host")
-    room = await _finished_table(server, host, "once")
+    room = await finished_table(server, host, "once")
     new = await host.rematch(room)
     other = await host.create_table("other")
     await host.sit(other)
@@ -248,9 +262,8 @@ async def test_a_player_who_never_acts_hands_the_seat_to_a_stand_in(
 ) -> None:
     server = await start_server(idle_turn=0.5)
     room, by_seat = await four_at_table(server, connect, "no timer")
-    table = server.lobby.rooms[room] if server.lobby else None
-    assert isinstance(table, BarbuTable) and table.match is not None and table.match.to_move is not None
-    first = "NESW"[table.match.to_move]
+    table = server_table(server, room)
+    first = _to_move(table)
     idle = by_seat[first]
     told = await next_of(idle, Removed)
     assert (told.room, told.seat, told.reason, told.by) == (room, first, "idle", None)
@@ -350,9 +363,8 @@ async def test_coming_back_again_and_again_does_not_put_off_the_idle_stand_in(
 ) -> None:
     server = await start_server(idle_turn=1.0)
     room, by_seat = await four_at_table(server, connect, "stalling")
-    table = server.lobby.rooms[room] if server.lobby else None
-    assert isinstance(table, BarbuTable) and table.match is not None and table.match.to_move is not None
-    first = "NESW"[table.match.to_move]
+    table = server_table(server, room)
+    first = _to_move(table)
     staller = by_seat[first]
     loop = asyncio.get_running_loop()
     started = loop.time()

@@ -6,38 +6,24 @@ alone plays on. Real server, real WebSockets, real SQLite."""
 from __future__ import annotations
 
 import asyncio
-from typing import Any
 
 from client import Connection
 from protocol import Players, Snapshot
 from server import BarbuServer
 from server.barbu_table import BarbuTable
-from tests.conftest import Connect, StartServer, until, until_dropped
+from tests.conftest import (
+    Connect,
+    StartServer,
+    drop,
+    playing_with_bots,
+    room_summary,
+    server_table,
+    until,
+)
 from tests.test_server_table_news import next_of
 
 #: How long a paused table is watched for a move that must not come (seconds): bots here move at once.
 STILL = 2.5
-
-
-def _table(server: BarbuServer, room: str) -> BarbuTable:
-    assert server.lobby is not None
-    table = server.lobby.rooms[room]
-    assert isinstance(table, BarbuTable)
-    return table
-
-
-def _summary(rooms: list[dict[str, Any]], room: str) -> dict[str, Any]:
-    return next(summary for summary in rooms if summary["room"] == room)
-
-
-async def _drop(server: BarbuServer, conn: Connection) -> str:
-    """Close ``conn`` (a phone switching app, a laptop closed) and wait until the server has seen it; its
-    resume token."""
-    assert conn.name is not None and conn.token is not None
-    token = conn.token
-    await conn.close()
-    await until_dropped(server, conn.name)
-    return token
 
 
 async def _play_until(table: BarbuTable, room: str, conns: dict[str, Connection], seat: str) -> None:
@@ -75,19 +61,19 @@ async def test_a_table_nobody_is_at_pauses_and_resumes_where_it_was(
     await bob.sit(room, "S")
     await ann.add_bot(room, "E", "heuristic")
     await ann.add_bot(room, "W", "heuristic")
-    table = _table(server, room)
+    table = server_table(server, room)
     await until(lambda: table.state == "playing", "the start")
     watcher = await connect(server, "watcher")
     await watcher.watch(room)
     await _play_until(table, room, {"N": ann, "S": bob}, "N")
 
     # One player gone: the others play on (a stand-in for bob after the grace). Both gone: it waits.
-    await _drop(server, bob)
+    await drop(server, bob)
     assert not table.paused
     watcher.take_pushes()
     left_before = table.turn_left_ms()
     assert left_before is not None
-    token = await _drop(server, ann)
+    token = await drop(server, ann)
     paused = await next_of(watcher, Players, lambda push: push.paused)
     assert paused.away == ["N", "S"] and paused.state == "playing"
     seq = table.seq
@@ -95,7 +81,7 @@ async def test_a_table_nobody_is_at_pauses_and_resumes_where_it_was(
     assert table.seq == seq, "a move was played at a table nobody is at"
     snap = await watcher.snapshot(room)
     assert snap.paused and snap.turn_left_ms is None and snap.seq == seq  # no clock runs meanwhile
-    assert _summary(await watcher.list_rooms(), room)["paused"] is True
+    assert room_summary(await watcher.list_rooms(), room)["paused"] is True
 
     # ann is back: the same position, her turn with the time she had left, and play goes on.
     ann = await connect(server)
@@ -104,7 +90,7 @@ async def test_a_table_nobody_is_at_pauses_and_resumes_where_it_was(
     assert back.seat == "N" and back.seq == seq and not back.paused
     assert back.turn_left_ms is not None and left_before - 1000 < back.turn_left_ms <= left_before
     await next_of(watcher, Players, lambda push: not push.paused)
-    assert _summary(await watcher.list_rooms(), room)["paused"] is False
+    assert room_summary(await watcher.list_rooms(), room)["paused"] is False
     assert back.view is not None
     await ann.act(room, "N", back.view["legal"][0])
     await until(lambda: table.seq >= seq + 2, "the bot after ann to play")
@@ -118,19 +104,14 @@ async def test_a_player_who_left_keeps_the_table_going_until_they_disconnect(
     goes on."""
     server = await start_server(bot_delay=0.05)  # the match must not be over before the player goes
     ann = await connect(server, "ann")
-    room = await ann.create_table("stepped out")
-    await ann.sit(room, "N")
-    for seat in "ESW":
-        await ann.add_bot(room, seat, "heuristic")
-    table = _table(server, room)
-    await until(lambda: table.state == "playing", "the start")
+    room, table = await playing_with_bots(server, ann, "stepped out")
     watcher = await connect(server, "watcher")
     await watcher.watch(room)
     await ann.leave(room)
     seq = table.seq
     await until(lambda: table.seq > seq + 4, "the stand-in and the bots to play")
     assert not table.paused
-    token = await _drop(server, ann)
+    token = await drop(server, ann)
     await next_of(watcher, Players, lambda push: push.paused)
     seq = table.seq
     await asyncio.sleep(STILL)
@@ -150,9 +131,9 @@ async def test_a_table_of_bots_alone_plays_on_with_nobody_at_it(
     room = await host.create_table("robots")
     for seat in "NESW":
         await host.add_bot(room, seat, "heuristic")
-    table = _table(server, room)
+    table = server_table(server, room)
     await until(lambda: table.state == "playing", "the start")
-    await _drop(server, host)
+    await drop(server, host)
     seq = table.seq
     await until(lambda: table.seq > seq + 20, "the bots to play on")
     assert not table.paused and not table.summary()["paused"]
@@ -163,18 +144,14 @@ async def test_a_restored_table_waits_for_its_players(start_server: StartServer,
     once the grace runs out) until a player comes back."""
     first = await start_server()
     ann = await connect(first, "ann")
-    room = await ann.create_table("overnight", grace=0.2)
-    await ann.sit(room, "N")
-    for seat in "ESW":
-        await ann.add_bot(room, seat, "heuristic")
-    await until(lambda: _table(first, room).state == "playing", "the start")
+    room, _ = await playing_with_bots(first, ann, "overnight", grace=0.2)
     token = ann.token
     assert token is not None
     await ann.close()
     await first.stop()
 
     second = await start_server()
-    table = _table(second, room)
+    table = server_table(second, room)
     seq = table.seq
     assert table.paused and table.summary()["paused"]
     await asyncio.sleep(STILL)  # the grace (0.2 s) runs out meanwhile: a stand-in holds the seat, idle

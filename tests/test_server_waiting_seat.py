@@ -5,24 +5,12 @@ still counted against the waiting-seat caps while held. Real server, real WebSoc
 
 from __future__ import annotations
 
-from typing import Any
-
 from client import Connection
 from protocol import Players, Snapshot
 from server import BarbuServer
-from tests.conftest import Connect, StartServer, until_dropped
+from tests.conftest import Connect, StartServer, drop, room_summary
 from tests.test_seats_and_watchers import _refused
 from tests.test_server_table_news import next_of
-
-
-async def _drop(server: BarbuServer, conn: Connection) -> str:
-    """Close ``conn`` as a phone switching app does and wait until the server has seen it; returns its
-    resume token."""
-    assert conn.name is not None and conn.token is not None
-    token = conn.token
-    await conn.close()
-    await until_dropped(server, conn.name)
-    return token
 
 
 async def _back(server: BarbuServer, connect: Connect, token: str) -> Connection:
@@ -30,10 +18,6 @@ async def _back(server: BarbuServer, connect: Connect, token: str) -> Connection
     conn = await connect(server)
     await conn.resume(token)
     return conn
-
-
-def _listed(rooms: list[dict[str, Any]], room: str) -> dict[str, Any]:
-    return next(summary for summary in rooms if summary["room"] == room)
 
 
 async def test_the_hosts_seat_is_held_while_they_send_the_link_and_given_back(
@@ -44,10 +28,10 @@ async def test_the_hosts_seat_is_held_while_they_send_the_link_and_given_back(
     await host.sit(room, "N")
     for seat in "EW":
         await host.add_bot(room, seat, "random")
-    token = await _drop(server, host)
+    token = await drop(server, host)
 
     # A friend arriving from the link finds the host's seat taken, shown away with its countdown.
-    summary = _listed(await friend.list_rooms(), room)
+    summary = room_summary(await friend.list_rooms(), room)
     assert summary["players"]["N"] == "host" and summary["away"] == ["N"]
     assert (await friend.watch(room)).players["N"] == "host"
     await _refused(friend.sit(room, "N"), "seat-taken")
@@ -57,7 +41,7 @@ async def test_the_hosts_seat_is_held_while_they_send_the_link_and_given_back(
     assert seats.state == "waiting" and seats.away == ["N"] and seats.standin_in == {}
     assert set(seats.freed_in) == {"N"} and 0 < seats.freed_in["N"] <= 60
     # Every seat is owned, but the match waits for its host.
-    assert _listed(await friend.list_rooms(), room)["state"] == "waiting"
+    assert room_summary(await friend.list_rooms(), room)["state"] == "waiting"
 
     host = await _back(server, connect, token)
     back = await next_of(host, Snapshot)
@@ -73,12 +57,12 @@ async def test_a_held_seat_is_freed_when_the_grace_runs_out_and_everyone_hears(
     await host.sit(room, "N")
     await friend.sit(room, "E")
     friend.take_pushes()
-    token = await _drop(server, host)
+    token = await drop(server, host)
     held = await next_of(friend, Players, lambda p: p.away == ["N"])
     assert held.players["N"] == "host" and 0 < held.freed_in["N"] <= 0.5
     freed = await next_of(friend, Players, lambda p: p.players["N"] is None)
     assert freed.away == [] and freed.freed_in == {} and freed.players["E"] == "friend"
-    assert _listed(await friend.list_rooms(), room)["players"]["N"] is None
+    assert room_summary(await friend.list_rooms(), room)["players"]["N"] is None
     assert server.store is not None and server.store.room(int(room)).players == {"E": "friend"}
     assert server.lobby is not None and server.lobby.waiting_seats.seats_of("host") == 0
 
@@ -100,7 +84,7 @@ async def test_a_held_seat_still_counts_against_the_waiting_seat_caps(
     griefer = await connect(server, "griefer")
     for room in rooms[:2]:
         await griefer.sit(room)
-    token = await _drop(server, griefer)
+    token = await drop(server, griefer)
     assert lobby.waiting_seats.seats_of("griefer") == 2
     # The seats held still count for the address they were played from (all clients here are 127.0.0.1).
     second = await connect(server, "griefer2")

@@ -7,9 +7,8 @@ from __future__ import annotations
 import pytest
 
 from client import Connection, ServerError
-from server import BarbuServer
 from server.barbu_table import BarbuTable
-from tests.conftest import Connect, StartServer, until
+from tests.conftest import Connect, StartServer, finished_table, until
 
 
 async def _bot_table(host: Connection, name: str) -> str:
@@ -43,19 +42,6 @@ async def test_tables_of_bots_count_against_their_hosts_and_addresses_caps(
     assert sum(isinstance(r, BarbuTable) for r in server.lobby.rooms.values()) == 3
 
 
-async def _finished_table(server: BarbuServer, host: Connection, name: str) -> str:
-    room = await host.create_table(name)
-    await host.sit(room, "S")
-    for seat in "NEW":
-        await host.add_bot(room, seat, "random")
-    await host.leave(room)  # a stand-in plays the seat at once: the match runs to its end
-    lobby = server.lobby
-    assert lobby is not None
-    await until(lambda: lobby.rooms[room].summary()["state"] == "over", "the end", 60)
-    await host.watch(room)  # keeps the finished table in the lobby
-    return room
-
-
 async def test_a_finished_table_gives_one_rematch_that_counts_and_expires(
     start_server: StartServer, connect: Connect
 ) -> None:
@@ -63,7 +49,7 @@ async def test_a_finished_table_gives_one_rematch_that_counts_and_expires(
     lobby = server.lobby
     assert lobby is not None
     host = await connect(server, "host")
-    room = await _finished_table(server, host, "once")
+    room = await finished_table(server, host, "once")
     new = await host.rematch(room)
     assert [await host.rematch(room) for _ in range(5)] == [new] * 5  # asked again: the same table
     assert sum(isinstance(r, BarbuTable) and r.state == "waiting" for r in lobby.rooms.values()) == 1

@@ -40,13 +40,12 @@ from client.tui.barbu_screen import TABLE_WIDTH, hand_line, side_lines, table_li
 from client.tui.cards import card_label
 from client.tui.local import LOCAL_SEAT, LocalServer, seat_local_player
 from client.tui.model import TableModel
-from client.tui.solitaire_screen import solitaire_lines
+from client.tui.solitaire_screen import SolitaireScreen, solitaire_lines
 from client.tui.tokens import TokenStore
 from engine.cards import SEATS
 from protocol import Snapshot
 from server import BarbuServer
-from server.barbu_table import BarbuTable
-from tests.conftest import Connect, StartServer, until
+from tests.conftest import Connect, StartServer, server_table, until
 
 ENTER, SPACE = "\r", " "
 RIGHT, DOWN = "\x1b[C", "\x1b[B"
@@ -116,24 +115,18 @@ def text(fragments: StyleAndTextTuples) -> str:
     return fragment_list_to_text(fragments)
 
 
-def table_of(server: BarbuServer, room: str) -> BarbuTable:
-    """The server's table object (to read its first declarer)."""
-    assert server.lobby is not None
-    table = server.lobby.rooms[room]
-    assert isinstance(table, BarbuTable)
-    return table
-
-
 def view(tui: TuiApp) -> dict[str, Any]:
     """The client's current table view."""
     assert tui.model.table is not None and tui.model.table.view is not None
     return tui.model.table.view
 
 
-async def seat_with_bots(tui: TuiApp, pipe: PipeInput, server: BarbuServer, helper: Any, offset: int) -> str:
+async def seat_with_bots(
+    tui: TuiApp, pipe: PipeInput, server: BarbuServer, helper: Any, offset: int
+) -> TableModel:
     """Open a table from the lobby form by keys, give the seat up (``x``; ``helper`` watches so the table
     stays open), let bots fill every seat but the one ``offset`` seats after the first declarer, and take
-    that one by keys (Enter in the lobby)."""
+    that one by keys (Enter in the lobby). Returns the client's model of the table (its ``room``, ``seat``)."""
     pipe.send_text("n")
     await until(lambda: tui.input_mode == "table", "the table-name prompt")
     pipe.send_text(ENTER)
@@ -146,7 +139,7 @@ async def seat_with_bots(tui: TuiApp, pipe: PipeInput, server: BarbuServer, help
     room, first_seat = tui.model.table.room, tui.model.table.seat
     assert first_seat == "N"
     await helper.watch(room)  # a spectator keeps the table open while nobody sits
-    mine = SEATS[(table_of(server, room).first_declarer + offset) % 4]
+    mine = SEATS[(server_table(server, room).first_declarer + offset) % 4]
     pipe.send_text("x")
     await until(lambda: "Leave your seat at this table?" in tui.model.notice, "the question")
     assert tui.screen == "table"
@@ -161,16 +154,40 @@ async def seat_with_bots(tui: TuiApp, pipe: PipeInput, server: BarbuServer, help
         lambda: tui.screen == "table" and tui.model.table is not None and tui.model.table.view is not None,
         f"the match start {tui.model.notice} {tui.model.rooms} {tui.screen}",
     )
-    assert tui.model.table is not None and tui.model.table.seat == mine
+    table = tui.model.table
+    assert table is not None and table.seat == mine
+    return table
+
+
+async def opened_table(tui: TuiApp, name: str, seat: str | None = None, **table: Any) -> str:
+    """The terminal's player opens table ``name`` (``table``: ``turn_time``, ``bot_policy``) through its
+    session and sits there, at ``seat`` (None: where the server puts them); returns the room id."""
+    room = await tui.session.create_table(name, {}, **table)
+    assert room is not None
+    await tui.sit(room, seat)
     return room
+
+
+async def opened_solitaire(
+    tui: TuiApp,
+    game: str,
+    options: dict[str, Any] | None = None,
+    seed: int | None = None,
+    what: str = "the game",
+) -> SolitaireScreen:
+    """Open a server room of solitaire ``game`` (``seed`` None: the day's deal) from the terminal and wait,
+    naming ``what``, until its screen is shown; returns that screen."""
+    tui.open_solitaire(game, options, seed)
+    await until(lambda: tui.screen == "solitaire" and tui.solitaire is not None, what)
+    screen = tui.solitaire
+    assert screen is not None
+    return screen
 
 
 async def test_choose_trumps_by_keys(server: BarbuServer, connect: Connect) -> None:
     helper = await connect(server, "helper")
     async with running_tui(server.url, "ann") as (tui, pipe):
-        await seat_with_bots(tui, pipe, server, helper, offset=0)
-        table = tui.model.table
-        assert table is not None
+        table = await seat_with_bots(tui, pipe, server, helper, offset=0)
         await until(lambda: table.my_turn, "the contract turn")
         assert view(tui)["phase"] == "contract"
         screen = text(side_lines(table, tui.barbu))
@@ -190,9 +207,7 @@ async def test_the_dominoes_ranks_menu_says_what_is_above_and_below(
 ) -> None:
     helper = await connect(server, "helper")
     async with running_tui(server.url, "dom") as (tui, pipe):
-        await seat_with_bots(tui, pipe, server, helper, offset=0)
-        table = tui.model.table
-        assert table is not None
+        table = await seat_with_bots(tui, pipe, server, helper, offset=0)
         await until(lambda: table.my_turn, "the contract turn")
         pipe.send_text(DOWN * 6 + ENTER)
         await until(lambda: tui.barbu.stage == "rank", "the ranks menu")
@@ -211,9 +226,7 @@ async def test_the_dominoes_ranks_menu_says_what_is_above_and_below(
 async def test_double_then_play_a_card(server: BarbuServer, connect: Connect) -> None:
     helper = await connect(server, "helper")
     async with running_tui(server.url, "bea") as (tui, pipe):
-        await seat_with_bots(tui, pipe, server, helper, offset=1)
-        table = tui.model.table
-        assert table is not None
+        table = await seat_with_bots(tui, pipe, server, helper, offset=1)
         me = table.seat
         await until(lambda: table.my_turn and view(tui)["phase"] == "double", "the doubling turn")
         declarer = view(tui)["declarer"]
@@ -289,7 +302,7 @@ async def test_reconnects_after_the_server_comes_back(start_server: StartServer,
     port = server.port
     helper = await connect(server, "helper")
     async with running_tui(server.url, "dan") as (tui, pipe):
-        room = await seat_with_bots(tui, pipe, server, helper, offset=2)
+        room = (await seat_with_bots(tui, pipe, server, helper, offset=2)).room
         await helper.close()
         await server.stop()
         await until(lambda: not tui.model.connected, "the drop")
@@ -326,7 +339,7 @@ async def test_local_game_seats_the_player_with_three_bots(tmp_path: Path) -> No
                 await until(lambda: table.my_turn, "the newcomer's first turn")
                 # Only bots wait: the turn waits for the player however long (no stand-in after idle_turn).
                 assert local.config.idle_turn is None
-                assert table_of(local.server, table.room)._timer is None  # no hand-over scheduled
+                assert server_table(local.server, table.room)._timer is None  # no hand-over scheduled
                 seq = table.seq
                 pipe.send_text(ENTER)  # Enter alone is always a legal choice
                 await until(lambda: table.seq > seq, "the newcomer's action")
@@ -356,7 +369,7 @@ async def test_the_resume_token_is_kept_and_used_on_the_next_start(
 ) -> None:
     helper = await connect(server, "helper")
     async with running_tui(server.url, "gus") as (tui, pipe):
-        room = await seat_with_bots(tui, pipe, server, helper, offset=3)
+        room = (await seat_with_bots(tui, pipe, server, helper, offset=3)).room
         token = tui.session.token
     assert token is not None
     path = tokens_file(data_home)
@@ -374,8 +387,8 @@ async def test_play_at_a_server_goes_straight_back_to_the_held_table(
 ) -> None:
     helper = await connect(server, "helper")
     async with running_tui(server.url, "rex") as (tui, pipe):
-        room = await seat_with_bots(tui, pipe, server, helper, offset=2)
-        seat = tui.model.table.seat if tui.model.table is not None else None
+        held = await seat_with_bots(tui, pipe, server, helper, offset=2)
+        room, seat = held.room, held.seat
     async with started_tui(server.url, "rex") as (tui, _pipe):  # as `barbu play ws://...` (no after_login)
         await until(  # the snapshot lands before the screen switches: wait for both
             lambda: (
@@ -537,7 +550,7 @@ async def test_no_turn_is_claimed_after_another_terminal_took_over(
 ) -> None:
     helper = await connect(server, "helper")
     async with running_tui(server.url, "oda") as (tui, pipe):
-        room = await seat_with_bots(tui, pipe, server, helper, offset=0)
+        room = (await seat_with_bots(tui, pipe, server, helper, offset=0)).room
         await until(lambda: my_turn(tui), "the contract turn")
         token = tui.session.token
         assert token is not None

@@ -25,9 +25,19 @@ from client.tui.solitaire_words import turned_text
 from engine.cards import RANKS, SUITS
 from protocol import Removed
 from server import BarbuServer
-from tests.conftest import Connect, StartServer, until
+from tests.conftest import Connect, StartServer, finished_table, until
 from tests.test_server_table_news import next_of
-from tests.test_tui import DOWN, ENTER, RIGHT, on_screen, running_tui, screen_lines, seat_with_bots
+from tests.test_tui import (
+    DOWN,
+    ENTER,
+    RIGHT,
+    on_screen,
+    opened_solitaire,
+    opened_table,
+    running_tui,
+    screen_lines,
+    seat_with_bots,
+)
 
 
 class SizedOutput(DummyOutput):
@@ -105,9 +115,7 @@ async def test_the_turn_timer_is_offered_when_opening_a_table(server: BarbuServe
 async def test_a_refused_card_says_the_rule(server: BarbuServer, connect: Connect) -> None:
     helper = await connect(server, "helper")
     async with running_tui(server.url, "rex") as (tui, pipe):
-        await seat_with_bots(tui, pipe, server, helper, offset=1)
-        table = tui.model.table
-        assert table is not None
+        table = await seat_with_bots(tui, pipe, server, helper, offset=1)
         while not (table.my_turn and (table.view or {})["phase"] == "play"):
             await until(lambda: table.my_turn, "a turn")
             if (table.view or {})["phase"] in ("double", "redouble"):
@@ -206,9 +214,7 @@ async def test_a_watcher_follows_the_player_to_a_new_deal_without_move_keys(
 
 async def test_the_host_starts_another_match_with_the_same_players(server: BarbuServer) -> None:
     async with running_tui(server.url, "hal") as (tui, pipe):
-        room = await tui.session.create_table("rerun", {})
-        assert room is not None
-        await tui.sit(room, "W")
+        room = await opened_table(tui, "rerun", "W")
         for seat in "NES":
             await tui.session.add_bot(room, seat)
         await until(lambda: tui.model.table is not None and tui.model.table.view is not None, "the start")
@@ -312,9 +318,7 @@ async def test_a_seat_left_idle_goes_to_a_bot_and_the_terminal_says_how_to_take_
 ) -> None:
     server = await start_server(idle_turn=0.5)
     async with running_tui(server.url, "dozy") as (tui, _pipe):
-        room = await tui.session.create_table("sleepy", {})
-        assert room is not None
-        await tui.sit(room, "N")
+        room = await opened_table(tui, "sleepy", "N")
         for seat in "ESW":
             await tui.session.add_bot(room, seat)
         await until(lambda: tui.screen == "lobby" and tui.model.table is None, "back in the lobby", 30)
@@ -326,8 +330,9 @@ async def test_a_seat_left_idle_goes_to_a_bot_and_the_terminal_says_how_to_take_
 
 async def test_the_days_deal_asks_from_the_moment_it_is_opened(server: BarbuServer) -> None:
     async with running_tui(server.url, "dot") as (tui, pipe):
-        tui.open_solitaire("pyramid")  # the day's deal: a turn of the stock is always possible
-        await until(lambda: tui.screen == "solitaire" and tui.solitaire is not None, "the day's deal")
+        await opened_solitaire(
+            tui, "pyramid", what="the day's deal"
+        )  # a turn of the stock is always possible
         room = tui.model.solitaire
         assert room is not None and room.view["daily"] and room.view["moves"] == 0
         for key in ("x", "n", "\x1b"):  # no move yet: a resign would count all the same
@@ -347,10 +352,7 @@ async def test_the_days_deal_asks_from_the_moment_it_is_opened(server: BarbuServ
 
 async def test_turning_the_stock_names_the_card(server: BarbuServer) -> None:
     async with running_tui(server.url, "tim") as (tui, pipe):
-        tui.open_solitaire("forty-thieves", seed=5)
-        await until(lambda: tui.screen == "solitaire" and tui.solitaire is not None, "the deal")
-        screen = tui.solitaire
-        assert screen is not None
+        screen = await opened_solitaire(tui, "forty-thieves", seed=5, what="the deal")
         pipe.send_text("d")
         await until(lambda: screen.room.state().get("moves") == 1, "the turn's state")
         top = screen.room.state()["waste"][-1]
@@ -377,15 +379,7 @@ async def test_a_finished_table_points_to_the_next_match_listed_in_the_lobby(
     server: BarbuServer, connect: Connect
 ) -> None:
     host = await connect(server, "hank")
-    room = await host.create_table("wednesday")
-    await host.sit(room, "S")
-    for seat in "NEW":
-        await host.add_bot(room, seat, "random")
-    await host.leave(room)  # a stand-in plays the seat: the match runs to its end
-    lobby = server.lobby
-    assert lobby is not None
-    await until(lambda: lobby.rooms[room].summary()["state"] == "over", "the end", 120)
-    await host.watch(room)
+    room = await finished_table(server, host, "wednesday")
     new = await host.rematch(room)  # before the client came: it learns of it from the lobby
     async with running_tui(server.url, "viv") as (tui, pipe):
         await tui.session.refresh_rooms()
@@ -403,15 +397,7 @@ async def test_a_finished_table_points_to_the_next_match_listed_in_the_lobby(
 
 async def test_a_watcher_is_told_who_opened_another_match(server: BarbuServer, connect: Connect) -> None:
     host = await connect(server, "hank")
-    room = await host.create_table("thursday")
-    await host.sit(room, "S")
-    for seat in "NEW":
-        await host.add_bot(room, seat, "random")
-    await host.leave(room)  # a stand-in plays the seat: the match runs to its end
-    lobby = server.lobby
-    assert lobby is not None
-    await until(lambda: lobby.rooms[room].summary()["state"] == "over", "the end", 120)
-    await host.watch(room)
+    room = await finished_table(server, host, "thursday")
     async with running_tui(server.url, "viv") as (tui, _pipe):
         await tui.watch(room)
         await until(lambda: tui.model.table is not None and tui.model.table.room == room, "watching")

@@ -74,9 +74,9 @@ async def test_the_key_that_puts_the_summary_away_does_not_double(
 ) -> None:
     helper = await connect(server, "helper")
     async with running_tui(server.url, "sue") as (tui, pipe):
-        await seat_with_bots(tui, pipe, server, helper, offset=1)  # a bot declares: sue doubles in hand 2
-        table = tui.model.table
-        assert table is not None
+        table = await seat_with_bots(
+            tui, pipe, server, helper, offset=1
+        )  # a bot declares: sue doubles in hand 2
         await play_first_legal_until(tui, lambda: table.summary is not None, "hand 1 scored")
         await until(
             lambda: table.my_turn and (table.view or {}).get("hand_number") == 2, "sue's double in hand 2"

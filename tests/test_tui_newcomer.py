@@ -30,7 +30,7 @@ from engine.cards import SEATS
 from protocol import Players
 from server import BarbuServer
 from tests.conftest import Connect, until
-from tests.test_tui import DOWN, ENTER, on_screen, running_tui, screen_lines, text
+from tests.test_tui import DOWN, ENTER, on_screen, opened_table, running_tui, screen_lines, text
 from tests.test_tui_match_review import offline_tui, scored_table
 
 UP = "\x1b[A"
@@ -46,9 +46,7 @@ async def test_coming_back_to_a_table_says_the_hands_played_meanwhile_and_drops_
 ) -> None:
     watcher = await connect(server, "carol")
     async with running_tui(server.url, "rev") as (tui, pipe):
-        room = await tui.session.create_table("friday", {})
-        assert room is not None
-        await tui.sit(room, "S")
+        room = await opened_table(tui, "friday", "S")
         await watcher.watch(room)  # keeps the table open while rev is away
         for seat in "NEW":
             await tui.session.add_bot(room, seat)

@@ -14,7 +14,7 @@ from typing import Any
 from client.tui.local import LocalServer, seat_local_player
 from server import BarbuServer
 from tests.conftest import Connect, until
-from tests.test_tui import DOWN, ENTER, on_screen, running_tui, screen_lines, started_tui
+from tests.test_tui import DOWN, ENTER, on_screen, opened_table, running_tui, screen_lines, started_tui
 
 
 async def test_a_pending_question_and_a_lobby_refusal_outlast_the_tables_news(
@@ -94,9 +94,7 @@ async def test_a_resumed_solitaire_room_says_its_seed_and_options_and_t_switches
     server: BarbuServer, data_home: Path
 ) -> None:
     async with running_tui(server.url, "sid") as (tui, pipe):
-        table = await tui.session.create_table("beside", {})
-        assert table is not None
-        await tui.sit(table, "N")
+        table = await opened_table(tui, "beside", "N")
         for seat in "ESW":
             await tui.session.add_bot(table, seat)
         await until(lambda: tui.screen == "table", "the table")
@@ -127,9 +125,7 @@ async def test_a_resumed_solitaire_room_says_its_seed_and_options_and_t_switches
 
 async def test_giving_the_seat_to_a_bot_says_a_bot_plays_it(server: BarbuServer, connect: Connect) -> None:
     async with running_tui(server.url, "gus") as (tui, pipe):
-        room = await tui.session.create_table("handover", {})
-        assert room is not None
-        await tui.sit(room, "E")
+        room = await opened_table(tui, "handover", "E")
         for seat in "NSW":
             await tui.session.add_bot(room, seat)
         await until(lambda: tui.model.table is not None and tui.model.table.state == "playing", "the start")
@@ -145,9 +141,7 @@ async def test_giving_the_seat_to_a_bot_says_a_bot_plays_it(server: BarbuServer,
 
 async def test_the_turn_clock_counts_down_from_the_servers_turn_left(server: BarbuServer) -> None:
     async with running_tui(server.url, "tia") as (tui, _pipe):
-        room = await tui.session.create_table("timed", {}, turn_time=30)
-        assert room is not None
-        await tui.sit(room, "S")
+        room = await opened_table(tui, "timed", "S", turn_time=30)
         for seat in "NEW":
             await tui.session.add_bot(room, seat)
         await until(lambda: tui.model.table is not None and tui.model.table.my_turn, "a turn")

@@ -12,8 +12,7 @@ from client.tui.model import TableModel
 from client.tui.session import seat_notices
 from protocol import Players
 from server import BarbuServer
-from server.barbu_table import BarbuTable
-from tests.conftest import Connect, until, until_dropped
+from tests.conftest import Connect, drop, playing_with_bots, until
 from tests.test_tui import on_screen, running_tui, text
 
 PAUSED = "Paused: none of the players is connected; play goes on when one comes back."
@@ -48,21 +47,11 @@ def _panel_says(tui: TuiApp, words: str) -> bool:
 
 async def test_a_watcher_sees_the_table_pause_and_go_on(server: BarbuServer, connect: Connect) -> None:
     ann = await connect(server, "ann")
-    room = await ann.create_table("lights out")
-    await ann.sit(room, "N")
-    for seat in "ESW":
-        await ann.add_bot(room, seat, "heuristic")
-    assert server.lobby is not None
-    table = server.lobby.rooms[room]
-    assert isinstance(table, BarbuTable)
-    await until(lambda: table.state == "playing", "the start")
+    room, _ = await playing_with_bots(server, ann, "lights out")
     async with running_tui(server.url, "viv") as (tui, _pipe):
         await tui.watch(room)
         await until(lambda: tui.model.table is not None and tui.model.table.view is not None, "watching")
-        token = ann.token
-        assert token is not None
-        await ann.close()
-        await until_dropped(server, "ann")
+        token = await drop(server, ann)
         await until(lambda: _panel_says(tui, PAUSED), "the panel to say the table is paused")
         assert any("The table is paused" in line for line in tui.model.log)
         back = await connect(server)

@@ -16,15 +16,23 @@ from client.tui.solitaire_words import covered_text, hint_words, moved_text, ref
 from engine.solitaire import GAMES, new_game
 from server import BarbuServer
 from tests.conftest import until
-from tests.test_tui import DOWN, ENTER, on_screen, running_tui, screen_lines
+from tests.test_tui import DOWN, ENTER, on_screen, opened_solitaire, running_tui, screen_lines
 
 
-def room_of(state: dict[str, Any], legal: list[str], sent: list[str]) -> SolitaireRoom:
-    """A Pyramid room as the screen sees it at ``state`` (nothing is sent: ``sent`` keeps what would be)."""
+def pyramid_screen(seed: int) -> tuple[dict[str, Any], list[str], SolitaireScreen]:
+    """The Pyramid deal ``seed`` on a screen of its own, with no server: the deal's state, the list that keeps
+    what the screen would send (``"move p7.1"``), and the screen."""
+    deal = new_game("pyramid", seed=seed)
+    state = deal.state()
+    sent: list[str] = []
     model = Model("ws://test")
-    view = {"title": "Pyramid", "layout": state, "legal": legal, "result": None}
+    view = {"title": "Pyramid", "layout": state, "legal": deal.legal_moves(), "result": None}
     model.solitaire = SolitaireModel(room="1", seat="player", seq=0, view=view)
-    return SolitaireRoom(model, lambda kind, move: sent.append(f"{kind} {move}"))
+    return (
+        state,
+        sent,
+        SolitaireScreen(SolitaireRoom(model, lambda kind, move: sent.append(f"{kind} {move}"))),
+    )
 
 
 def at(state: dict[str, Any], pile: str) -> str:
@@ -54,10 +62,7 @@ def test_pyramid_moves_and_hints_name_their_cards() -> None:
 
 
 def test_a_covered_pyramid_card_is_refused_at_once() -> None:
-    deal = new_game("pyramid", seed=3)
-    state = deal.state()
-    sent: list[str] = []
-    screen = SolitaireScreen(room_of(state, deal.legal_moves(), sent))
+    state, sent, screen = pyramid_screen(3)
     screen.place("p6.2")
     screen.select()
     assert screen.message == (
@@ -77,10 +82,7 @@ def test_a_covered_pyramid_card_is_refused_at_once() -> None:
 async def test_a_pyramid_removal_by_keys_names_its_cards(server: BarbuServer) -> None:
     seed = next(s for s in range(100) if any("+p" in m for m in new_game("pyramid", seed=s).legal_moves()))
     async with running_tui(server.url, "pia") as (tui, pipe):
-        tui.open_solitaire("pyramid", seed=seed)
-        await until(lambda: tui.screen == "solitaire" and tui.solitaire is not None, "the game")
-        screen = tui.solitaire
-        assert screen is not None
+        screen = await opened_solitaire(tui, "pyramid", seed=seed)
         await until(lambda: bool(screen.room.legal()), "the deal")
         state = screen.room.state()
         screen.place("p1.1")
@@ -98,11 +100,8 @@ async def test_a_pyramid_removal_by_keys_names_its_cards(server: BarbuServer) ->
 
 
 def test_f_on_a_pyramid_card_says_why_it_is_not_removed() -> None:
-    deal = new_game("pyramid", seed=1)  # K♠ at row 4, card 2 lies under A♣ and 6♣ of row 5
-    state = deal.state()
+    state, sent, screen = pyramid_screen(1)  # K♠ at row 4, card 2 lies under A♣ and 6♣ of row 5
     assert state["pyramid"][3][1] == "KS"
-    sent: list[str] = []
-    screen = SolitaireScreen(room_of(state, deal.legal_moves(), sent))
     screen.place("p4.2")
     screen.to_foundation()
     assert screen.message == (
@@ -127,10 +126,7 @@ def test_f_on_a_pyramid_card_says_why_it_is_not_removed() -> None:
 
 async def test_f_on_a_covered_king_by_keys_says_what_covers_it(server: BarbuServer) -> None:
     async with running_tui(server.url, "pia") as (tui, pipe):
-        tui.open_solitaire("pyramid", seed=1)
-        await until(lambda: tui.screen == "solitaire" and tui.solitaire is not None, "the game")
-        screen = tui.solitaire
-        assert screen is not None
+        screen = await opened_solitaire(tui, "pyramid", seed=1)
         await until(lambda: bool(screen.room.legal()), "the deal")
         state = screen.room.state()
         screen.place("p4.2")

@@ -13,6 +13,7 @@ from prompt_toolkit.formatted_text import fragment_list_to_text as text
 from prompt_toolkit.input import create_pipe_input
 from prompt_toolkit.output import DummyOutput
 
+from client import Connection
 from client.columns import width
 from client.tui.app import TuiApp
 from client.tui.barbu_screen import BarbuScreen, match_end_lines, side_lines
@@ -23,17 +24,18 @@ from client.tui.solitaire_screen import deal_text
 from client.tui.solitaire_words import hint_words, moved_text, refusal_words
 from engine.cards import SEATS
 from server import BarbuServer
-from tests.conftest import Connect, until
+from tests.conftest import Connect, server_table, until
 from tests.test_tui import (
     DOWN,
     ENTER,
     on_screen,
+    opened_solitaire,
+    opened_table,
     running_tui,
     screen_lines,
     seat_with_bots,
     started_tui,
     status,
-    table_of,
 )
 
 
@@ -50,14 +52,21 @@ async def play_first_legal_until(tui: TuiApp, done: Callable[[], bool], what: st
         await asyncio.sleep(0.01)
 
 
+async def _bots_but_the_first_declarer(server: BarbuServer, host: Connection, room: str) -> str:
+    """``host`` puts bots in every seat of ``room`` but the match's first declarer's; returns that seat."""
+    mine = SEATS[server_table(server, room).first_declarer]
+    for seat in SEATS:
+        if seat != mine:
+            await host.add_bot(room, seat)
+    return mine
+
+
 async def test_the_summary_stays_through_the_next_contract_until_a_key(
     server: BarbuServer, connect: Connect
 ) -> None:
     helper = await connect(server, "helper")
     async with running_tui(server.url, "sue") as (tui, pipe):
-        await seat_with_bots(tui, pipe, server, helper, offset=1)  # a bot declares hands 1-7
-        table = tui.model.table
-        assert table is not None
+        table = await seat_with_bots(tui, pipe, server, helper, offset=1)  # a bot declares hands 1-7
         await play_first_legal_until(tui, lambda: table.summary is not None, "hand 1 scored")
         await until(
             lambda: table.my_turn and (table.view or {}).get("hand_number") == 2, "sue's double in hand 2"
@@ -78,10 +87,7 @@ async def test_the_turn_clock_counts_down_and_the_timers_move_is_said_as_such(
     host = await connect(server, "host")
     room = await host.create_table("timed", turn_time=3)
     await host.watch(room)
-    mine = SEATS[table_of(server, room).first_declarer]  # the timer chooses the contract for tia
-    for seat in SEATS:
-        if seat != mine:
-            await host.add_bot(room, seat)
+    mine = await _bots_but_the_first_declarer(server, host, room)  # the timer chooses the contract for tia
     async with running_tui(server.url, "tia") as (tui, _pipe):
         await tui.sit(room, mine)
         await until(lambda: tui.model.table is not None and tui.model.table.my_turn, "tia's contract turn")
@@ -94,7 +100,7 @@ async def test_the_turn_clock_counts_down_and_the_timers_move_is_said_as_such(
 async def test_the_server_marks_an_action_the_timer_played(server: BarbuServer, connect: Connect) -> None:
     host = await connect(server, "host2")
     room = await host.create_table("timed2", turn_time=1)
-    mine = SEATS[table_of(server, room).first_declarer]
+    mine = SEATS[server_table(server, room).first_declarer]
     await host.sit(room, mine)
     for seat in SEATS:
         if seat != mine:
@@ -118,10 +124,7 @@ async def test_your_turn_elsewhere_keeps_its_key_and_the_name_whole_where_it_fit
     name = "game 12-01 23:24:32"  # the name a table gets when none is typed
     own = await host.create_table(name)
     await host.watch(own)
-    mine = SEATS[table_of(server, own).first_declarer]  # the contract is due at once, and waits
-    for seat in SEATS:
-        if seat != mine:
-            await host.add_bot(own, seat)
+    mine = await _bots_but_the_first_declarer(server, host, own)  # the contract is due at once, and waits
     async with running_tui(server.url, "una") as (tui, _pipe):
         await tui.sit(own, mine)
         await until(lambda: tui.model.table is not None and tui.model.table.my_turn, "una's contract turn")
@@ -139,7 +142,7 @@ async def test_t_goes_back_to_the_seat_from_a_watched_table_whose_log_is_its_own
     host = await connect(server, "hal")
     own = await host.create_table("mine")
     await host.watch(own)
-    mine = SEATS[table_of(server, own).first_declarer]  # una's contract is due at once, and waits
+    mine = SEATS[server_table(server, own).first_declarer]  # una's contract is due at once, and waits
     for seat in SEATS:
         if seat != mine:
             await host.add_bot(own, seat)
@@ -187,9 +190,7 @@ def test_the_panel_says_contract_and_the_log_gives_the_hands_parts() -> None:
 async def test_dominoes_refusals_name_the_rule(server: BarbuServer, connect: Connect) -> None:
     helper = await connect(server, "helper")
     async with running_tui(server.url, "dot") as (tui, pipe):
-        await seat_with_bots(tui, pipe, server, helper, offset=0)  # dot chooses Dominoes
-        table = tui.model.table
-        assert table is not None
+        table = await seat_with_bots(tui, pipe, server, helper, offset=0)  # dot chooses Dominoes
         await until(lambda: table.my_turn and bool(tui.barbu.choices(table)), "the contract menu")
         pipe.send_text(DOWN * 6 + ENTER)
         await until(lambda: tui.barbu.stage == "rank", "the starting rank")
@@ -272,9 +273,7 @@ def test_the_key_line_follows_the_decision_and_q_asks_before_quitting() -> None:
 async def test_q_at_the_table_asks_then_quits(server: BarbuServer) -> None:
     async with started_tui(server.url, "quinn") as (tui, pipe):
         await until(lambda: tui.screen == "lobby", "the lobby")
-        room = await tui.session.create_table("quitting", {})
-        assert room is not None
-        await tui.sit(room)
+        await opened_table(tui, "quitting")
         await until(lambda: tui.screen == "table", "the table")
         assert 'Table "quitting" is open' in " ".join(tui.model.log)
         pipe.send_text("q")
@@ -313,10 +312,7 @@ def test_solitaire_moves_refusals_and_hints_in_peoples_words() -> None:
 
 async def test_a_refused_solitaire_move_reads_in_words_and_no_clears_it(server: BarbuServer) -> None:
     async with running_tui(server.url, "sol") as (tui, pipe):
-        tui.open_solitaire("forty-thieves")  # the day's deal: x asks first
-        await until(lambda: tui.screen == "solitaire" and tui.solitaire is not None, "the game")
-        screen = tui.solitaire
-        assert screen is not None
+        screen = await opened_solitaire(tui, "forty-thieves")  # the day's deal: x asks first
         await until(lambda: bool(screen.room.legal()), "the deal")
         pipe.send_text(":t1>t1" + ENTER)  # refused by the server: a column onto itself
         await until(

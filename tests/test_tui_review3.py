@@ -18,14 +18,13 @@ from client.tui.refusals import typed_card_refusal
 from server import BarbuServer
 from server.solitaire_daily import today
 from tests.conftest import StartServer, until
-from tests.test_tui import running_tui, screen_lines
+from tests.test_tui import opened_solitaire, opened_table, running_tui, screen_lines
 from tests.test_tui_match_review import notice_is, offline_tui, scored_table
 
 
 async def test_leaving_an_untouched_days_deal_for_another_game_resigns_it(server: BarbuServer) -> None:
     async with running_tui(server.url, "newt") as (tui, pipe):
-        tui.open_solitaire("pyramid")
-        await until(lambda: tui.screen == "solitaire" and tui.solitaire is not None, "the day's deal")
+        await opened_solitaire(tui, "pyramid", what="the day's deal")
         room = tui.model.solitaire
         assert room is not None and room.view["daily"] and room.view["moves"] == 0
         tui.open_solitaire("streets", seed=3)
@@ -98,9 +97,7 @@ async def test_quit_before_the_start_says_the_seat_is_kept_for_the_grace_then_fr
     server: BarbuServer,
 ) -> None:
     async with running_tui(server.url, "quin") as (tui, pipe):
-        room = await tui.session.create_table("early", {})
-        assert room is not None
-        await tui.sit(room, "S")
+        await opened_table(tui, "early", "S")
         await until(lambda: tui.screen == "table" and tui.model.table is not None, "the table")
         pipe.send_text("q")
         await until(lambda: tui.pending is not None, "the question")
@@ -119,11 +116,8 @@ async def test_solitaire_refusals_stay_out_of_a_watched_tables_log_and_a_repeat_
 ) -> None:
     server = await start_server(deals_per_minute=1)
     async with running_tui(server.url, "sol") as (tui, _pipe):
-        tui.open_solitaire("streets", seed=5)
-        await until(lambda: tui.screen == "solitaire" and tui.solitaire is not None, "the solitaire room")
-        room = await tui.session.create_table("watched", {})
-        assert room is not None
-        await tui.sit(room, "S")
+        await opened_solitaire(tui, "streets", seed=5, what="the solitaire room")
+        await opened_table(tui, "watched", "S")
         await until(lambda: tui.screen == "table" and tui.model.table is not None, "the table")
         assert tui.model.solitaire is not None, "the solitaire room still open"
         for _ in range(3):

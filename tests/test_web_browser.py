@@ -21,7 +21,7 @@ from server import BarbuServer
 from server.barbu_table import BarbuTable
 from server.solitaire_room import SolitaireRoom
 from tests.browser import MISSING, PHONE, chromium_found, launch
-from tests.conftest import StartServer, until
+from tests.conftest import StartServer, server_table, until
 
 SEAT_NAMES = {"N": "North", "E": "East", "S": "South", "W": "West"}
 pytestmark = pytest.mark.skipif(not chromium_found(), reason=MISSING)
@@ -59,11 +59,13 @@ async def _login(page: Page, url: str, name: str) -> None:
     await page.click("text=Log in")
 
 
-def _table(server: BarbuServer, room: str) -> BarbuTable:
-    assert server.lobby is not None
-    table = server.lobby.rooms[room]
-    assert isinstance(table, BarbuTable)
-    return table
+async def _open_table(page: Page, name: str) -> str:
+    """The logged-in ``page`` creates table ``name`` from the lobby and sits there: its room id, once the page
+    shows the host's "Add bot" buttons."""
+    await page.fill("#table-name", name)
+    await page.click("text=Create and sit down")
+    await page.wait_for_selector("[data-focus^=bot-]")
+    return page.url.rpartition("=")[2]
 
 
 async def _host_table(page: Page, server: BarbuServer, player: str, name: str) -> tuple[str, BarbuTable]:
@@ -71,11 +73,37 @@ async def _host_table(page: Page, server: BarbuServer, player: str, name: str) -
     id and the server's table, once the page shows the host's "Add bot" buttons."""
     await _login(page, server.share_url, player)
     await page.wait_for_selector("#table-name")
+    room = await _open_table(page, name)
+    return room, server_table(server, room)
+
+
+async def _bot_table(
+    page: Page, url: str, player: str, name: str, shown: str = ".seat.bottom", **choices: str
+) -> str:
+    """``player`` logs in at ``url`` on ``page`` and creates table ``name`` from the lobby's form with
+    ``choices`` (a ``select``'s name: the option's value) and every other seat filled with bots; returns its
+    room id once the page shows ``shown``."""
+    await _login(page, url, player)
+    await page.wait_for_selector("#table-name")
     await page.fill("#table-name", name)
+    for select, value in choices.items():
+        await page.select_option(f"select[name={select}]", value)
+    await page.check("#fill-bots")
     await page.click("text=Create and sit down")
-    await page.wait_for_selector("[data-focus^=bot-]")
-    room = page.url.rpartition("=")[2]
-    return room, _table(server, room)
+    await page.wait_for_selector(shown)
+    return page.url.rpartition("=")[2]
+
+
+async def _solitaire_deal(
+    page: Page, url: str, player: str, game: str, deal: str = "random", shown: str = ".layout"
+) -> None:
+    """``player`` logs in at ``url`` on ``page``, picks ``game`` in the lobby and clicks "Play a ``deal``
+    deal" (random, winnable), until the page shows ``shown``."""
+    await _login(page, url, player)
+    await page.wait_for_selector("#game")
+    await page.select_option("#game", game)
+    await page.click(f"text=Play a {deal} deal")
+    await page.wait_for_selector(shown)
 
 
 def _unplayed(table: BarbuTable) -> tuple[int, set[str]]:
@@ -177,16 +205,9 @@ async def test_a_hand_by_clicks_reload_and_a_watcher_from_the_invite_link(
     errors: list[str] = []  # every script error either page logs: there must be none
     ann = await open_page(**player_screen)
     ann.on("pageerror", lambda error: errors.append(f"ann: {error}"))
-    await _login(ann, url, "ann")
-    await ann.wait_for_selector("#table-name")
-    await ann.fill("#table-name", "friday")
-    await ann.select_option("select[name=rotation]", "each-hand")  # every seat declares within 4 hands
-    await ann.select_option("select[name=bot_policy]", "heuristic")  # quick bots
-    await ann.check("#fill-bots")
-    await ann.click("text=Create and sit down")
-    await ann.wait_for_selector(".seat.bottom")
-    room = ann.url.rpartition("=")[2]
-    table = _table(server, room)
+    # Each hand another declarer: every seat declares within 4 hands; heuristic bots are quick.
+    room = await _bot_table(ann, url, "ann", "friday", rotation="each-hand", bot_policy="heuristic")
+    table = server_table(server, room)
     assert [s.owner for s in table.seats].count("ann") == 1 and sum(s.is_bot for s in table.seats) == 3
     seat = next(i for i, s in enumerate(table.seats) if s.owner == "ann")
 
@@ -360,11 +381,7 @@ SHEET_FITS = """() => {
 
 async def test_a_winnable_deal_says_so(server: BarbuServer, open_page: OpenPage) -> None:
     page = await open_page()
-    await _login(page, server.share_url, "win")
-    await page.wait_for_selector("#game")
-    await page.select_option("#game", "bakers-dozen")
-    await page.click("text=Play a winnable deal")
-    await page.wait_for_selector(".layout")
+    await _solitaire_deal(page, server.share_url, "win", "bakers-dozen", "winnable")
     await page.wait_for_selector(".where:has-text('winnable')")
     assert server.lobby is not None
     room = next(r for r in server.lobby.rooms.values() if isinstance(r, SolitaireRoom))
@@ -392,11 +409,7 @@ async def test_the_days_deal_being_played_offers_no_watch(server: BarbuServer, o
 
 async def test_solitaire_move_undo_and_hint(server: BarbuServer, open_page: OpenPage) -> None:
     page = await open_page()
-    await _login(page, server.share_url, "sol")
-    await page.wait_for_selector("#game")
-    await page.select_option("#game", "forty-thieves")
-    await page.click("text=Play a random deal")
-    await page.wait_for_selector(".layout")
+    await _solitaire_deal(page, server.share_url, "sol", "forty-thieves")
     assert server.lobby is not None
     room = next(r for r in server.lobby.rooms.values() if isinstance(r, SolitaireRoom))
     move = next((m for m in room.game.legal_moves() if m.startswith("t") and ">t" in m), "s")
@@ -591,14 +604,7 @@ async def test_log_out_mid_match_keeps_the_seat_for_this_browser(
         await dialog.accept()
 
     page.on("dialog", accept)
-    await _login(page, server.share_url, "cleo")
-    await page.wait_for_selector("#table-name")
-    await page.fill("#table-name", "keep")
-    await page.select_option("select[name=bot_policy]", "heuristic")
-    await page.check("#fill-bots")
-    await page.click("text=Create and sit down")
-    await page.wait_for_selector(".seat.bottom")
-    room = page.url.rpartition("=")[2]
+    room = await _bot_table(page, server.share_url, "cleo", "keep", bot_policy="heuristic")
     await page.click("text=Log out")
     await page.wait_for_selector("#login-name")
     assert len(asked) == 1 and "A bot plays it until you come back" in asked[0]
@@ -798,19 +804,13 @@ async def test_the_host_who_left_sees_the_finished_tables_ranking_from_its_link(
     url = server.share_url
     cleo = await open_page()
     cleo.on("dialog", lambda dialog: dialog.accept())
-    await _login(cleo, url, "cleo")
-    await cleo.wait_for_selector("#table-name")
-    await cleo.fill("#table-name", "left early")
-    await cleo.check("#fill-bots")
-    await cleo.click("text=Create and sit down")
-    await cleo.wait_for_selector(".seat.bottom")
-    room = cleo.url.rpartition("=")[2]
+    room = await _bot_table(cleo, url, "cleo", "left early")
     dan = await open_page()
     await _login(dan, f"{url}#table={room}", "dan")  # a watcher keeps the finished table listed
     await dan.wait_for_selector(".felt")
     await cleo.click("text=Leave table")
     await cleo.wait_for_selector("#table-name")
-    table = _table(server, room)
+    table = server_table(server, room)
     await until(lambda: table.state == "over", "the stand-in and the bots to finish the match", timeout=90)
     assert table.match is not None
     totals = {seat: table.match.totals[i] for i, seat in enumerate(SEATS)}
@@ -876,11 +876,7 @@ async def test_solitaire_on_a_phone_shows_every_index_and_the_board_stays_put(
         await (dialog.accept() if answer["accept"] else dialog.dismiss())
 
     page.on("dialog", on_dialog)
-    await _login(page, server.share_url, f"phone-{scheme}")
-    await page.wait_for_selector("#game")
-    await page.select_option("#game", "forty-thieves")
-    await page.click("text=Play a random deal")
-    await page.wait_for_selector(".layout .column")
+    await _solitaire_deal(page, server.share_url, f"phone-{scheme}", "forty-thieves", shown=".layout .column")
     assert await page.evaluate("document.documentElement.scrollWidth") <= PHONE["width"]
     assert await page.eval_on_selector(".layout", "el => el.scrollWidth <= el.clientWidth")
     hidden = await page.evaluate(
@@ -1049,7 +1045,7 @@ async def test_a_dropped_player_shows_the_stand_in_countdown(
     ali = await open_page()
     await _login(ali, f"{server.share_url}#table={room}", "ali")
     await ali.locator("[data-focus^=sit-]").first.click()
-    table = _table(server, room)
+    table = server_table(server, room)
     await until(lambda: any(s.owner == "ali" for s in table.seats), "ali seated")
     await ann.wait_for_selector(".seat:has-text('ali')")  # the host's page knows the seat is taken
     await ann.locator("[data-focus^=bot-]").first.click()
@@ -1102,7 +1098,7 @@ async def test_the_must_double_rule_ticks_and_locks_the_declarers_box(
     room = await conns["N"].create_table("owed")
     for seat, conn in conns.items():
         await conn.sit(room, seat)
-    table = _table(server, room)
+    table = server_table(server, room)
     await until(lambda: table.match is not None, "the start")
     deadline = time.monotonic() + 60
     while True:
@@ -1152,11 +1148,7 @@ async def test_a_hint_says_a_lost_game_offering_undo_and_a_guess_as_a_guess(
     server = await start_server(hint_budget=0.02)
     page = await open_page()
     await page.add_init_script(SEED_ONE)
-    await _login(page, server.share_url, "hil")
-    await page.wait_for_selector("#game")
-    await page.select_option("#game", "pyramid")
-    await page.click("text=Play a random deal")
-    await page.wait_for_selector(".layout")
+    await _solitaire_deal(page, server.share_url, "hil", "pyramid")
     assert _solitaire_seeds(server) == {("pyramid", 1)}
     await page.click("[data-pile=s]")  # a move to undo
     await page.wait_for_selector("text=1 move ·")
@@ -1260,7 +1252,7 @@ async def test_a_phone_player_sees_the_hand_the_trick_and_the_seats_at_once(
     room = await conns["N"].create_table("phone", turn_time=300)
     for seat, conn in conns.items():
         await conn.sit(room, seat)
-    table = _table(server, room)
+    table = server_table(server, room)
     await until(lambda: table.match is not None, "the start")
     assert table.match is not None
     mine = SEATS[(table.match.hand.declarer + 1) % 4]  # the first to double, in every hand of this declarer

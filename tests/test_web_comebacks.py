@@ -8,13 +8,20 @@ Chromium is not installed."""
 from __future__ import annotations
 
 import pytest
-from playwright.async_api import Page
 
 from client import Connection
 from server import BarbuServer
 from tests.browser import MISSING, chromium_found
-from tests.conftest import StartServer, until, until_dropped
-from tests.test_web_browser import OpenPage, _host_table, _login, _table, browser, open_page
+from tests.conftest import StartServer, drop, playing_with_bots, server_table, until, until_dropped
+from tests.test_web_browser import (
+    OpenPage,
+    _bot_table,
+    _host_table,
+    _login,
+    _open_table,
+    browser,
+    open_page,
+)
 
 pytestmark = pytest.mark.skipif(not chromium_found(), reason=MISSING)
 __all__ = ["browser", "open_page"]  # the fixtures, shared with the other browser tests
@@ -67,14 +74,8 @@ async def test_a_seat_a_bot_took_from_an_idle_turn_has_a_button_to_take_it_back(
     takes the seat back, not "open this table again"."""
     server = await start_server(idle_turn=2.0, bot_delay=0.1)
     page = await open_page()
-    await _login(page, server.share_url, "dozy")
-    await page.wait_for_selector("#table-name")
-    await page.fill("#table-name", "siesta")
-    await page.check("#fill-bots")
-    await page.click("text=Create and sit down")
-    await page.wait_for_selector(".seat.bottom .who")
-    room = page.url.rpartition("=")[2]
-    table = _table(server, room)
+    room = await _bot_table(page, server.share_url, "dozy", "siesta", shown=".seat.bottom .who")
+    table = server_table(server, room)
     index = next(i for i, seat in enumerate(table.seats) if seat.owner == "dozy")
     await until(lambda: table.seats[index].standin, "the idle turn handed to a stand-in", 60)
     seq = table.seq
@@ -94,20 +95,12 @@ async def test_a_watcher_sees_a_table_nobody_is_at_paused_and_going_on(
 ) -> None:
     ann = await Connection.connect(server.url)
     await ann.login("ann")
-    room = await ann.create_table("lights out")
-    await ann.sit(room, "N")
-    for seat in "ESW":
-        await ann.add_bot(room, seat, "heuristic")
-    table = _table(server, room)
-    await until(lambda: table.state == "playing", "the start")
+    room, _ = await playing_with_bots(server, ann, "lights out")
     page = await open_page()
     await _login(page, f"{server.share_url}#table={room}", "dan")
     await page.wait_for_selector(".where:has-text('Hand 1 of')")
     assert await page.locator(".paused").count() == 0
-    token = ann.token
-    assert token is not None
-    await ann.close()
-    await until_dropped(server, "ann")
+    token = await drop(server, ann)
     paused = page.locator(".prompt .paused")
     await paused.wait_for()
     assert (await paused.inner_text()).startswith("Paused: nobody at the table.")
@@ -147,11 +140,3 @@ async def test_the_address_names_the_table_shown_after_coming_back(
     await page.go_back()
     await page.wait_for_selector("#table-name")
     assert page.url.endswith("#lobby"), page.url
-
-
-async def _open_table(page: Page, name: str) -> str:
-    """The logged-in ``page`` creates table ``name`` from the lobby and sits there: its room id."""
-    await page.fill("#table-name", name)
-    await page.click("text=Create and sit down")
-    await page.wait_for_selector("[data-focus^=bot-]")
-    return page.url.rpartition("=")[2]

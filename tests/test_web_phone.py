@@ -17,7 +17,15 @@ from server import BarbuServer
 from server.barbu_table import BarbuTable
 from tests.browser import MISSING, PHONE, chromium_found
 from tests.conftest import until
-from tests.test_web_browser import PHONE_SCREEN, OpenPage, _login, browser, open_page
+from tests.test_web_browser import (
+    PHONE_SCREEN,
+    OpenPage,
+    _bot_table,
+    _login,
+    _solitaire_deal,
+    browser,
+    open_page,
+)
 
 pytestmark = pytest.mark.skipif(not chromium_found(), reason=MISSING)
 __all__ = ["browser", "open_page"]  # the fixtures, shared with the other browser tests
@@ -52,11 +60,7 @@ async def test_on_a_phone_the_solitaire_board_stays_put_while_a_hint_comes_and_g
     server: BarbuServer, open_page: OpenPage
 ) -> None:
     page = await open_page(**PHONE_SCREEN)
-    await _login(page, server.share_url, "thumbs")
-    await page.wait_for_selector("#game")
-    await page.select_option("#game", "forty-thieves")
-    await page.click("text=Play a random deal")
-    await page.wait_for_selector(".layout .column")
+    await _solitaire_deal(page, server.share_url, "thumbs", "forty-thieves", shown=".layout .column")
     before = await page.evaluate(BOARD)
     await page.click("[data-focus=hint]")
     hint = page.locator(".message-line .hint")
@@ -88,13 +92,7 @@ async def test_on_a_phone_the_score_sheet_tells_the_bots_columns_apart(
     on a 360-pixel phone, four different heads; the screen reader hears the seat and the bot's policy."""
     page = await open_page(**PHONE_SCREEN)
     if seated:
-        await _login(page, server.share_url, "sam")
-        await page.wait_for_selector("#table-name")
-        await page.fill("#table-name", "robots")
-        await page.check("#fill-bots")
-        await page.click("text=Create and sit down")
-        await page.wait_for_selector(".seat.bottom .who")
-        room = page.url.rpartition("=")[2]
+        room = await _bot_table(page, server.share_url, "sam", "robots", shown=".seat.bottom .who")
     else:
         host = await Connection.connect(server.url)
         await host.login("host")
