@@ -105,12 +105,12 @@ class BoundedConnection(ServerConnection):
         self.transport.abort()
 
 
-async def close_within(ws: ServerConnection, code: int, reason: str, within: float | None = None) -> None:
+async def close_within(ws: ServerConnection, code: int, reason: str) -> None:
     """Close ``ws`` with ``code`` and ``reason``, or abort its TCP connection if the closing handshake is not
-    over within ``within`` seconds (None: ``END_WITHIN``). A client that reads nothing needs this: the close
-    frame waits behind what it left unread, and websockets' ``close_timeout`` starts only once it is written."""
+    over within ``END_WITHIN`` seconds. A client that reads nothing needs this: the close frame waits behind
+    what it left unread, and websockets' ``close_timeout`` starts only once it is written."""
     try:
-        async with asyncio.timeout(END_WITHIN if within is None else within):
+        async with asyncio.timeout(END_WITHIN):
             await ws.close(code, reason)
     except TimeoutError:
         ws.transport.abort()
@@ -243,11 +243,7 @@ class Peer:
             return
         self._writer.cancel()
         self._drop_queue()
-        self._closing = asyncio.get_running_loop().create_task(self._close_within(code, reason))
-
-    async def _close_within(self, code: int, reason: str) -> None:
-        """The closing handshake, bounded: a client that reads nothing has its TCP connection cut."""
-        await close_within(self.ws, code, reason)
+        self._closing = asyncio.get_running_loop().create_task(close_within(self.ws, code, reason))
 
     def _drop_queue(self) -> None:
         while not self._queue.empty():
