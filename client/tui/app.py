@@ -770,7 +770,7 @@ class TuiApp:
 
     async def sit(self, room: str, seat: str | None = None) -> None:
         """Take a seat and show the table; at someone else's solitaire room, watch it; at one's own, play."""
-        summary = self._listed(room)
+        summary = self.model.listed(room)
         if summary.get("kind") == "solitaire" and summary.get("players", {}).get("player") != self.model.name:
             await self.watch(room)
         elif await self.session.sit(room, seat):
@@ -796,16 +796,12 @@ class TuiApp:
     async def watch(self, room: str) -> None:
         """Watch a table or a solitaire room; not someone else's game of the day's deal while it is played
         (the lobby lists it ``watchable: false``: the server would refuse, ``daily-private``)."""
-        summary = self._listed(room)
+        summary = self.model.listed(room)
         if summary.get("watchable") is False and summary.get("players", {}).get("player") != self.model.name:
             self.model.say("The day's deal cannot be watched until it is finished.")
             return
         if await self.session.watch(room):
             self._show_room(room)
-
-    def _listed(self, room: str) -> dict[str, Any]:
-        """The lobby's last summary of ``room`` ({} when it is not listed)."""
-        return next((r for r in self.model.rooms if str(r.get("room")) == room), {})
 
     def _show_room(self, room: str) -> None:
         solitaire = self.model.solitaire
@@ -852,7 +848,7 @@ class TuiApp:
     async def fill_bots(self, room: str, players: dict[str, Any], every: bool) -> None:
         """Add a server bot to the first empty seat (every empty seat when ``every``); at a table whose host
         is someone else, say so rather than send what the server refuses."""
-        host = self._listed(room).get("host")
+        host = self.model.listed(room).get("host")
         table = self.model.table
         if table is not None and table.room == room and table.host is not None:
             host = table.host

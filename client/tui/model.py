@@ -289,6 +289,10 @@ class Model:
             return f"table:{self.table.room}"
         return "solitaire" if self.screen == "solitaire" else ""
 
+    def listed(self, room: str) -> dict[str, Any]:
+        """The lobby's last summary of ``room`` (from ``rooms``; empty when it is not listed)."""
+        return next((r for r in self.rooms if str(r.get("room")) == room), {})
+
     def screen_changed(self) -> None:
         """Another screen shows: a notice said before the previous screen change goes (the log keeps it), so
         an old message does not linger over new screens."""

@@ -567,19 +567,15 @@ class Session:
             return False
         self._take_snapshot(snap)
         table = self.model.table
-        if table is not None and table.room == room and not self._summary(room):
+        if table is not None and table.room == room and not self.model.listed(room):
             await self.refresh_rooms()  # a table just opened: its host, turn timer and grace
             self._take_summary(table)
         self.on_change()
         return True
 
-    def _summary(self, room: str) -> dict[str, Any]:
-        """The lobby's last summary of ``room`` (empty when not listed)."""
-        return next((r for r in self.model.rooms if str(r.get("room")) == room), {})
-
     def _take_summary(self, table: TableModel) -> None:
         """What the lobby's list says of ``table``: its host, next match, turn timer and grace period."""
-        summary = self._summary(table.room)
+        summary = self.model.listed(table.room)
         table.host = summary.get("host", table.host)
         table.rematch = summary.get("rematch") or table.rematch  # known after a restart too
         table.turn_time = summary.get("turn_time", table.turn_time)
