@@ -334,7 +334,7 @@ class TuiApp:
         (a finished match, or a stand-in plays it) `` your seat S`` / `` watching your seat S``."""
         if table.seat is not None:
             return f" seat {table.seat}"
-        mine = next((s for s in SEATS if table.me and table.players.get(s) == table.me), None)
+        mine = table.own_seat()
         if mine is None:
             return " watching"
         return f" your seat {mine}" if table.state == "over" else f" watching your seat {mine}"

@@ -135,7 +135,7 @@ def missed_text(table: TableModel, rows: list[dict[str, Any]]) -> str:
         return ""
     first, last = rows[0].get("hand_number"), rows[-1].get("hand_number")
     hands = f"Hand {first} was" if first == last else f"Hands {first}–{last} were"
-    mine = next((s for s, p in table.players.items() if table.me and p == table.me), None)
+    mine = table.own_seat()
     if mine is None:
         return f"{hands} played since you last looked."
     scored = sum(int((r.get("scores") or {}).get(mine, 0)) for r in rows)

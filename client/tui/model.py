@@ -172,6 +172,11 @@ class TableModel:
         self.freed_at = {s: now + float(v) for s, v in getattr(push, "freed_in", {}).items()}
         self.paused = bool(getattr(push, "paused", False))
 
+    def own_seat(self) -> str | None:
+        """The seat this client's player (``me``) owns here, whether they sit in it or look on (the match
+        over, or a stand-in playing it); None when they own none."""
+        return next((s for s, p in self.players.items() if self.me and p == self.me), None)
+
     @property
     def my_turn(self) -> bool:
         """Whether this client's seat is to move and has legal actions (never while the view is stale)."""
