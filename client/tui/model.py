@@ -303,7 +303,7 @@ class Model:
         an old message does not linger over new screens."""
         self.screens += 1
         if self.screens - self.notice_screens > 1 and self.notice:
-            self.notice, self.notice_error, self.notice_at = "", False, 0
+            self.clear_notice()
 
     def clear_notice(self) -> None:
         """Empty the notice line (the log keeps what it said)."""
