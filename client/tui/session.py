@@ -14,7 +14,7 @@ import asyncio
 import contextlib
 import logging
 import secrets
-from collections.abc import Awaitable, Callable, Sequence
+from collections.abc import Awaitable, Callable, Coroutine, Sequence
 from typing import Any, TypeVar
 
 from client.columns import shorten
@@ -329,11 +329,7 @@ class Session:
             table.rematch = push.new_room
             said = rematch_text(push.host, self.model.name)
             if table.seat is not None or self.model.name in table.players.values():  # our seat is kept
-                task = asyncio.get_running_loop().create_task(
-                    self._to_rematch(push.new_room, table.room, said)
-                )
-                self._background.add(task)
-                task.add_done_callback(self._background.discard)
+                self._in_background(self._to_rematch(push.new_room, table.room, said))
             else:  # a watcher stays: the old table says where the players went (w follows them)
                 self.model.say(said)
         self.on_change()
@@ -477,7 +473,12 @@ class Session:
             with contextlib.suppress(*NETWORK_ERRORS, ServerError):
                 await conn.leave(room)
 
-        task = asyncio.get_running_loop().create_task(leave())
+        self._in_background(leave())
+
+    def _in_background(self, work: Coroutine[Any, Any, Any]) -> None:
+        """Run ``work`` as a task the session holds until it ends (the event loop keeps only a weak reference
+        to a task: one nobody holds may be collected before it is done)."""
+        task = asyncio.get_running_loop().create_task(work)
         self._background.add(task)
         task.add_done_callback(self._background.discard)
 
