@@ -325,14 +325,15 @@ def side_tags(
 ) -> tuple[StyleAndTextTuples, StyleAndTextTuples]:
     """The left and right seats' tags on one line of ``cols`` columns: names whole when both fit, else the
     longer cut first (in the middle), neither below ``SEAT_NAME_WIDTH`` while the other is longer."""
-    rooms = [width(_seat_name(table, s) + away_mark(table, s)) for s in (left, right)]
+    whole = [width(_seat_name(table, s) + away_mark(table, s)) for s in (left, right)]
+    rooms = list(whole)
     tags = [_seat_tag(table, left), _seat_tag(table, right)]
     over = _width(tags[0]) + _width(tags[1]) + 1 - cols
     while over > 0 and max(rooms) > 4:
         i = 0 if rooms[0] >= rooms[1] else 1
         rooms[i] -= 1
         over -= 1
-    if rooms != [width(_seat_name(table, s) + away_mark(table, s)) for s in (left, right)]:
+    if rooms != whole:
         tags = [_seat_tag(table, left, rooms[0]), _seat_tag(table, right, rooms[1])]
     return tags[0], tags[1]
 
@@ -478,11 +479,10 @@ def hand_line(table: TableModel, screen: BarbuScreen) -> StyleAndTextTuples:
     """The seat's hand, sorted by suit, playable cards bright and the others dimmed, the cursor reversed."""
     hand = screen.hand(table)
     if table.view is None and table.host is not None and table.host != table.me:
-        said = "The match starts when all four seats are taken (the host, , adds bots)."
-        host = shorten(table.host, max(2 * HAND_WIDTH - width(said), 20))  # the hand's two lines wrap
-        return [
-            ("class:warn", f"The match starts when all four seats are taken (the host, {host}, adds bots).")
-        ]
+        said = "The match starts when all four seats are taken (the host, {}, adds bots)."
+        room = 2 * HAND_WIDTH - width(said.format(""))  # the hand's window wraps onto a second line
+        host = shorten(table.host, max(room, 20))
+        return [("class:warn", said.format(host))]
     if table.view is None:
         return [
             ("class:warn", "The match starts when all four seats are taken: b adds a bot, f fills them all.")
