@@ -397,14 +397,14 @@ def deal_text(view: dict[str, Any]) -> str:
     return ", ".join(p for p in parts if p)
 
 
-def header_lines(words: str, more: str, cols: int) -> tuple[str, list[str]]:
+def header_lines(words: str, more: str, cols: int) -> tuple[str, str, list[str]]:
     """The header's state ``words`` and the deal's ``more`` (seed, options, who plays) in ``cols`` columns:
-    ``more`` beside ``words`` when both fit one line (returned as the first), else on the lines below,
-    wrapped; nothing is cut (``words`` too wraps, its first line returned)."""
-    if not more or width(f"{words}  {more}") <= cols:
-        return (f"  {more}" if more else ""), []
+    the first line of ``words`` (wrapped), ``more`` beside it when both fit one line, and the lines below:
+    else the rest of ``words`` and ``more``, wrapped."""
     head = wrap(words, cols)
-    return "", head[1:] + wrap(more, cols)
+    if not more or width(f"{words}  {more}") <= cols:
+        return head[0], (f"  {more}" if more else ""), []
+    return head[0], "", head[1:] + wrap(more, cols)
 
 
 def solitaire_lines(screen: SolitaireScreen, height: int, cols: int = 80) -> StyleAndTextTuples:
@@ -420,8 +420,8 @@ def solitaire_lines(screen: SolitaireScreen, height: int, cols: int = 80) -> Sty
     model = screen.room.model.solitaire
     known = model.seed if model is not None and model.seat is not None else None
     deal = deal_text(view if view.get("seed") is not None or known is None else {**view, "seed": known})
-    beside, below = header_lines(words, "  ".join(p for p in (deal, who) if p), cols)
-    out: StyleAndTextTuples = [(style, wrap(words, cols)[0]), ("class:dim", beside)]
+    first, beside, below = header_lines(words, "  ".join(p for p in (deal, who) if p), cols)
+    out: StyleAndTextTuples = [(style, first), ("class:dim", beside)]
     out += [("class:dim", "\n" + line) for line in below]
     out.append(("", "\n\n"))
     height -= len(below)
