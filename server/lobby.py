@@ -357,7 +357,13 @@ class Lobby:
             self._create_table(peer, request)
         elif isinstance(request, OpenSolitaire):
             await self._open_solitaire(
-                peer, request.id, request.game, request.options, request.seed, request.winnable
+                peer,
+                request.id,
+                request.game,
+                request.options,
+                request.seed,
+                request.winnable,
+                chosen=request.seed is not None,
             )
         elif isinstance(request, ListGames):
             peer.send(Games(id=request.id, games=[info.to_dict() for info in GAMES.values()]))
@@ -755,10 +761,10 @@ class Lobby:
         options: dict[str, Any],
         seed: int | None,
         winnable: bool = False,
-        chosen: bool | None = None,
+        chosen: bool = False,
     ) -> None:
         """Deal a solitaire room for ``peer``'s player and seat them (the reply is its snapshot; ``chosen``:
-        whether the player gave ``seed``, None: whenever there is one); the
+        whether the player gave ``seed``); the
         player's other unfinished solitaire room is finished in the same store transaction
         (``SolitaireRoom.abandon``): a refusal (or a store that cannot write) changes nothing."""
         player = peer.player

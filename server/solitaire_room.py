@@ -127,13 +127,13 @@ class SolitaireRoom(Room):
         seed: int | None,
         winnable: bool = False,
         origin: str | None = None,
-        chosen: bool | None = None,
+        chosen: bool = False,
     ) -> SolitaireRoom:
         """Deal ``game`` with ``options`` from ``seed`` for ``player``; store the room (with ``origin``, where
         it was opened from: ``Room.origin``). ``seed`` None deals
         a random deal the solver proved winnable with ``winnable``, else the day's deal when ``options`` are
         all defaults, else a random deal; a deal with a seed is never the day's deal. ``chosen``: the player
-        gave ``seed`` (None: whenever there is one), so it is shown while the game is played.
+        gave ``seed``, so it is shown while the game is played.
 
         Raises:
             ProtocolError: ``unknown-game`` (field ``game``), ``unknown-option`` (field ``options``: a name
@@ -145,7 +145,6 @@ class SolitaireRoom(Room):
         """
         day = today()
         daily: str | None = None
-        chosen = seed is not None if chosen is None else chosen
         if winnable:
             new_room_game(game, options, 0)  # a bad game or option is refused as without winnable
             if seed is None:
