@@ -99,7 +99,7 @@ async def connect(encoding: Encoding) -> AsyncIterator[Connect]:
         await conn.close()
 
 
-async def until(condition: Callable[[], bool], what: str, timeout: float = 10.0) -> None:
+async def until(condition: Callable[[], bool], what: str, timeout: float = 30.0) -> None:
     """Wait until ``condition()`` holds (polling every 20 ms), or fail naming ``what`` after ``timeout``
     seconds. Tests wait for what they check rather than sleeping a guessed time: CI machines are slow."""
     deadline = time.monotonic() + timeout
