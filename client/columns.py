@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from typing import Literal
 
+from prompt_toolkit.formatted_text import StyleAndTextTuples
 from prompt_toolkit.utils import get_cwidth
 
 ELLIPSIS = "…"
@@ -53,6 +54,24 @@ def fit(
     text = shorten(text, cols, cut)
     pad = " " * max(cols - width(text), 0)
     return text + pad if align == "<" else pad + text
+
+
+def fit_fragments(fragments: StyleAndTextTuples, cols: int) -> StyleAndTextTuples:
+    """``fragments`` (one line of styled text) cut at the end to at most ``cols`` columns, the last one kept
+    ending in ``…`` (``shorten``'s ``end`` cut): a line drawn in a window of one row is otherwise cut with no
+    mark, at whatever column the window ends."""
+    out: StyleAndTextTuples = []
+    left = cols
+    for fragment in fragments:
+        text = fragment[1]
+        if width(text) > left:
+            cut = shorten(text, left, cut="end")
+            if cut:
+                out.append((fragment[0], cut))
+            return out
+        out.append(fragment)
+        left -= width(text)
+    return out
 
 
 def wrap(text: str, cols: int) -> list[str]:

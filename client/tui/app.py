@@ -26,7 +26,7 @@ from prompt_toolkit.layout import (
 from prompt_toolkit.widgets import TextArea
 
 from cli.solitaire import parse_options
-from client.columns import shorten, width, wrap
+from client.columns import fit_fragments, shorten, width, wrap
 from client.connection import ServerError
 from client.tui.barbu_screen import (
     BarbuScreen,
@@ -307,6 +307,15 @@ class TuiApp:
         return self.back_to if self.screen in ("help", "sheet") else self.screen
 
     def _status_text(self) -> StyleAndTextTuples:
+        """The top line: the connection first, whole (while reconnecting above all), then the player's name,
+        the table, seat and whose turn it is, cut to the terminal's width (``_status_parts`` makes each part
+        fit; what still does not is cut at the end, never the connection)."""
+        out = self._status_parts()
+        return fit_fragments(out[:1], self.app.output.get_size().columns) + fit_fragments(
+            out[1:], self.app.output.get_size().columns - fragment_list_width(out[:1])
+        )
+
+    def _status_parts(self) -> StyleAndTextTuples:
         m = self.model
         conn_style = "class:status.ok" if m.connected else "class:status.bad"
         out: StyleAndTextTuples = [(conn_style, f" {m.status} ")]
@@ -342,7 +351,8 @@ class TuiApp:
     def own_name(self) -> str:
         """The player's name on the top line: whole when it fits beside the rest of the line (at a table its
         state and seat words and at least 8 columns of the table's name, elsewhere a room of 30 columns),
-        else cut to what is left (at least 16 columns)."""
+        else cut to what is left (at least 8 columns: the connection's words, ``connection lost,
+        reconnecting (try 3)``, are not to be pushed off the line)."""
         name, table = self.model.name, self.model.table
         rest = 30
         if table is not None and self.where() != "solitaire" and self.turn_elsewhere() is None:
@@ -352,7 +362,7 @@ class TuiApp:
                 + min(width(table.name), 8)
             )
         room = self.app.output.get_size().columns - width(f" {self.model.status} ") - 2 - rest
-        return shorten(name, max(room, 16))
+        return shorten(name, max(room, 8))
 
     def table_name(self, used: int | None = None) -> str:
         """The current table's name as the top line and the table's waiting line both show it: whole when it

@@ -216,7 +216,7 @@ class Model:
     Attributes:
         url: the server address.
         name: the player name (after login).
-        status: the connection state in words (``connected``, ``reconnecting in 2 s (attempt 3)`` ...).
+        status: the connection state in words (``connected``, ``connection lost, reconnecting (try 3)`` ...).
         connected: whether requests can be sent now.
         rooms: the lobby's room summaries as last listed.
         table: the table being played or watched, if any.

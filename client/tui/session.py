@@ -199,7 +199,7 @@ class Session:
         while True:
             delay = self.retry_delays[min(attempt, len(self.retry_delays) - 1)]
             attempt += 1
-            self.model.status = f"connection lost - reconnecting (attempt {attempt})"
+            self.model.status = f"connection lost, reconnecting (try {attempt})"
             self.on_change()
             await asyncio.sleep(delay)
             try:
