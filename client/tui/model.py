@@ -30,7 +30,7 @@ class TableModel:
     stand-in may play the seat, so the view no longer tells whose turn it is until the next snapshot.
     ``last_trick`` is the latest finished trick of hand ``last_trick_hand``: a new hand clears it.
     ``summary`` is the latest ``hand-scored`` event, shown until a key is pressed or the next hand's first
-    card is played (``summary_seen``); ``summary_trick`` that hand's last trick, shown beside the summary (the
+    card is played (for a watcher, its contract chosen; ``summary_seen``); ``summary_trick`` that hand's last trick, shown beside the summary (the
     next hand's view clears ``last_trick``). ``standin_at`` holds, for each dropped seat in its grace period, when (``time.monotonic``)
     a stand-in bot takes it; ``freed_at`` the same before the start, when the seat is freed; ``standins`` the seats a stand-in plays; ``spectators`` who watches (``spectators_known``: once a ``players`` push said so, as a
     snapshot does not); ``host`` who
@@ -143,7 +143,10 @@ class TableModel:
         """Whether the end-of-hand summary is up: a hand was scored and no key pressed since, nor a card played
         in the next hand (``summary_seen``, set by the ``card-played`` and ``passed`` events, or here once a
         view of the next hand shows a card). The next hand's contract and doubles do not end it: the
-        decision menu shows beside it, so it can still be read when this seat's decision is due."""
+        decision menu shows beside it, so it can still be read when this seat's decision is due. A watcher
+        has no decision to show beside it: theirs goes as soon as the next hand's contract is chosen, so that
+        the table shows the contract and the doubles as they come (the log and the score sheet keep the
+        hand's result)."""
         view = self.view or {}
         if self.summary is None or self.summary_seen:
             return False
@@ -152,6 +155,7 @@ class TableModel:
             (view.get("trick") or {}).get("cards")
             or view.get("tricks")
             or any((view.get("rows") or {}).values())
+            or (self.seat is None and view.get("contract"))
         )
         if later and played:
             self.summary_seen = True  # for good: it must not come back between the tricks
