@@ -1,9 +1,11 @@
-"""``barbu play``: the full-screen terminal client; ``--local`` starts a private server with three bots."""
+"""``barbu play``: the full-screen terminal client; ``--local`` starts a private server with three bots, and
+``--local --watch`` watches that game from another terminal (its address is kept next to its store)."""
 
 from __future__ import annotations
 
 import argparse
 import asyncio
+import contextlib
 import getpass
 import logging
 import sys
@@ -11,7 +13,7 @@ from pathlib import Path
 from typing import Any
 from urllib.parse import urlsplit
 
-from cli.args import seconds
+from cli.args import port, seconds
 
 DEFAULT_URL = "ws://127.0.0.1:8765"
 
@@ -44,6 +46,18 @@ def register(sub: Any) -> None:
         "~/.local/share/barbu)",
     )
     p.add_argument(
+        "--port",
+        type=port,
+        default=0,
+        help="with --local: listen on this loopback port (default: a free one, new every run)",
+    )
+    p.add_argument(
+        "--watch",
+        action="store_true",
+        help="with --local: watch the local game running in another terminal (found by its store: --db), "
+        "as NAME-watch unless --name is given",
+    )
+    p.add_argument(
         "--bot-delay",
         type=seconds(0, 60),
         default=0.7,
@@ -56,7 +70,11 @@ def register(sub: Any) -> None:
 def run(args: argparse.Namespace) -> int:
     """Run the client until the user quits; exit status its result, or 1 after one line on stderr when
     standard input or output is not a terminal, or (``--local``) the store cannot be opened or another
-    local game holds it."""
+    local game holds it; 2 when ``--watch`` or ``--port`` come without ``--local``."""
+    lone = [flag for flag, given in (("--watch", args.watch), ("--port", args.port)) if given]
+    if lone and not args.local:
+        print(f"barbu play: {lone[0]} goes with --local (barbu play --local {lone[0]} ...)", file=sys.stderr)
+        return 2
     if not _has_terminal():
         print(
             "barbu: the terminal client needs a terminal (standard input and output must not be redirected)",
@@ -75,29 +93,50 @@ def _has_terminal() -> bool:
 
 async def _main(args: argparse.Namespace) -> int:
     from client.tui.app import TuiApp
-    from client.tui.local import LocalServer, seat_local_player
+    from client.tui.local import (
+        LocalServer,
+        default_db,
+        play_command,
+        read_address,
+        seat_local_player,
+    )
     from client.tui.tokens import TokenStore
     from server.store import StoreError, StoreInUse
 
     if not args.local:
         return await TuiApp(args.url, name=args.name, password=args.password).run()
+    db = args.db if args.db is not None else default_db()
+    if args.watch:
+        return await _watch(db, args.name or f"{_user()[:18]}-watch")
     name = args.name or _user()
     tokens = TokenStore()
     try:
-        server = LocalServer(args.db, args.bot_delay)
+        server = LocalServer(db, args.bot_delay, port=args.port)
         await server.start()
     except StoreInUse as exc:
-        print(f"barbu: a local game (or barbu serve) is already using this store: {exc}", file=sys.stderr)
+        running = read_address(db)
+        if running is not None:  # a local game: the user may well want to watch it
+            print(
+                f"barbu: a local game is already running on this store, at {running}: watch it with "
+                f"{play_command(db, watch=True)}",
+                file=sys.stderr,
+            )
+        else:
+            print(f"barbu: a local game (or barbu serve) is already using this store: {exc}", file=sys.stderr)
         return 1
     except StoreError as exc:
         print(f"barbu: {exc}", file=sys.stderr)
         return 1
+    except OSError as exc:  # --port taken
+        print(f"barbu: cannot listen on 127.0.0.1:{args.port}: {exc.strerror or exc}", file=sys.stderr)
+        return 1
     try:
         server.seed_token(tokens, name)
+        hint = server.watch_hint()
         tui = TuiApp(
             server.url,
             name=name,
-            after_login=seat_local_player,
+            after_login=lambda tui: seat_local_player(tui, hint),
             tokens=tokens,
             server_key=server.key,
             local=True,
@@ -105,6 +144,34 @@ async def _main(args: argparse.Namespace) -> int:
         return await tui.run()
     finally:
         await server.stop()
+
+
+async def _watch(db: Path, name: str) -> int:
+    """``--local --watch``: watch the local game running on store ``db`` as ``name``, found at the address
+    kept next to it; 1 after one line on stderr when no game runs there (no address kept, or nothing answers
+    at it: the game was killed)."""
+    from client.tui.app import TuiApp
+    from client.tui.local import address_file, play_command, read_address, watch_local_game
+
+    url = read_address(db)
+    start = f"start one with {play_command(db)}"
+    if url is None:
+        print(f"barbu: no local game is running on {db} ({start})", file=sys.stderr)
+        return 1
+    parts = urlsplit(url)
+    try:
+        _, writer = await asyncio.wait_for(asyncio.open_connection(parts.hostname, parts.port), 5)
+    except (OSError, TimeoutError, ValueError):
+        print(
+            f"barbu: no local game answers at {url} (kept in {address_file(db)}): {start}",
+            file=sys.stderr,
+        )
+        return 1
+    writer.close()  # it answers: the client connects for itself
+    with contextlib.suppress(OSError):
+        await writer.wait_closed()
+    status: int = await TuiApp(url, name=name, after_login=watch_local_game).run()
+    return status
 
 
 def server_url(text: str) -> str:

@@ -1,16 +1,22 @@
-"""``barbu play --local``: a private server in this process on a free loopback port, with its SQLite file in
-the user's data directory (``client.tui.tokens.data_dir``), and a table where three server bots wait for the
-player in seat S. The server holds its store's lock while it runs (``server.store``), so a second ``barbu play
---local`` on the same store is refused (``StoreInUse``) rather than run a second server on the file."""
+"""``barbu play --local``: a private server in this process on a loopback port (a free one, or ``--port``),
+with its SQLite file in the user's data directory (``client.tui.tokens.data_dir``), and a table where three
+server bots wait for the player in seat S. The server holds its store's lock while it runs (``server.store``),
+so a second ``barbu play --local`` on the same store is refused (``StoreInUse``) rather than run a second
+server on the file.
+
+While it runs, the server's address is kept in a file next to the store (``address_file``: the port changes
+every run), so that ``barbu play --local --watch`` in another terminal finds it and watches the game
+(``watch_local_game``)."""
 
 from __future__ import annotations
 
+import contextlib
 import math
 import os
 import time
 from pathlib import Path
 from types import TracebackType
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from client.tui.tokens import TokenStore, data_dir
 from server.app import BarbuServer
@@ -24,6 +30,36 @@ LOCAL_SEAT = "S"
 BOT_SEATS = ("N", "E", "W")
 
 
+def default_db() -> Path:
+    """The store of ``barbu play --local`` when no ``--db`` is given: ``data_dir()/local.sqlite3``."""
+    return data_dir() / "local.sqlite3"
+
+
+def address_file(db: Path) -> Path:
+    """The file next to store ``db`` holding the address (``ws://127.0.0.1:PORT``) of the local game running
+    on it: ``local.sqlite3.url`` for ``local.sqlite3``."""
+    return db.with_name(db.name + ".url")
+
+
+def read_address(db: Path) -> str | None:
+    """The address kept in ``address_file(db)``, or None when there is none (no local game runs on ``db``, or
+    one stopped without removing it: killed, say; whether it answers is for the caller to try)."""
+    try:
+        text = address_file(db).read_text(encoding="utf-8").strip()
+    except (OSError, UnicodeDecodeError):
+        return None
+    return text if text.startswith("ws://") else None
+
+
+def play_command(db: Path, watch: bool = False) -> str:
+    """The command that plays (``watch``: watches from another terminal) the local game on store ``db``:
+    ``barbu play --local --watch``, with ``--db`` unless ``db`` is the default store."""
+    words = ["barbu play --local", "--watch" if watch else ""]
+    if db.resolve() != default_db().resolve():
+        words.append(f"--db {db}")
+    return " ".join(w for w in words if w)
+
+
 class LocalServer:
     """A server for one player, started and stopped with ``async with``.
 
@@ -31,16 +67,21 @@ class LocalServer:
         db: the SQLite file (default: ``data_dir()/local.sqlite3``); its directory is created if missing.
         bot_delay: seconds each bot waits before playing, so the player can follow the cards.
         bot_policy: the policy spec of the three bots (default: the server's, ``search``).
+        port: the loopback port to listen on (0: a free one, chosen anew each run).
 
     Raises:
         StoreError: the store's directory cannot be created.
     """
 
     def __init__(
-        self, db: Path | None = None, bot_delay: float = 0.7, bot_policy: str = ServerConfig.bot_policy
+        self,
+        db: Path | None = None,
+        bot_delay: float = 0.7,
+        bot_policy: str = ServerConfig.bot_policy,
+        port: int = 0,
     ):
         if db is None:
-            db = data_dir() / "local.sqlite3"
+            db = default_db()
         try:
             db.parent.mkdir(mode=0o700, parents=True, exist_ok=True)
         except OSError as exc:
@@ -54,7 +95,7 @@ class LocalServer:
         # read the help or played a solitaire).
         self.config = ServerConfig(
             host="127.0.0.1",
-            port=0,
+            port=port,
             db=str(db),
             bot_delay=bot_delay,
             grace=3600.0,
@@ -63,6 +104,8 @@ class LocalServer:
             idle_turn=None,
         )
         self.server = BarbuServer(self.config)
+        #: The address this game wrote in ``address_file`` (None: none written, or removed).
+        self._written: str | None = None
 
     @property
     def key(self) -> str:
@@ -85,22 +128,38 @@ class LocalServer:
         return self.server.url
 
     async def start(self) -> None:
-        """Open the store (taking its lock), restore its rooms and listen; on failure nothing stays open.
+        """Open the store (taking its lock), restore its rooms and listen, then write the address next to
+        the store (``address_file``); on failure nothing stays open.
 
         Raises:
             StoreInUse: another barbu server (another ``barbu play --local``) has this store open.
             StoreError: the store cannot be opened (not a barbu store, damaged, a directory).
-            OSError: no loopback port could be bound.
+            OSError: the loopback port could not be bound (``port`` taken, or none free).
         """
         try:
             await self.server.start()
         except BaseException:
             await self.server.stop()
             raise
+        # Only a watcher needs the file: a game that cannot write it (a directory in its place) plays on,
+        # and says its address on the table's log all the same.
+        with contextlib.suppress(OSError):
+            address_file(self.db).write_text(self.url + "\n", encoding="utf-8")
+            self._written = self.url
 
     async def stop(self) -> None:
-        """Stop the server and close the store (releasing its lock)."""
+        """Stop the server and close the store (releasing its lock); the address file goes with it."""
+        if self._written is not None and read_address(self.db) == self._written:  # not a later game's
+            with contextlib.suppress(OSError):
+                address_file(self.db).unlink()
+        self._written = None
         await self.server.stop()
+
+    def watch_hint(self) -> str:
+        """How to watch this game from another terminal, said on the table's log."""
+        return (
+            f"To watch from another terminal: {play_command(self.db, watch=True)} (or barbu play {self.url})."
+        )
 
     async def __aenter__(self) -> LocalServer:
         await self.start()
@@ -117,12 +176,16 @@ def local_table_name() -> str:
     return time.strftime("game %m-%d %H:%M:%S")
 
 
-async def seat_local_player(tui: TuiApp) -> None:
+async def seat_local_player(tui: TuiApp, watch_hint: str = "") -> None:
     """After the login: back to the Barbu table the player still holds, or a new table with three bots and the
     player in seat S (the match starts when the last bot sits). An unfinished solitaire room the player holds
-    is not reopened in place of the table: it stays in the lobby's list (Enter, or ``t``, opens it)."""
+    is not reopened in place of the table: it stays in the lobby's list (Enter, or ``t``, opens it).
+    ``watch_hint`` (``LocalServer.watch_hint``) is said at the table either way: how another terminal
+    watches the game."""
     session = tui.session
     if await tui.rejoin_held():
+        if watch_hint:
+            tui.model.say(watch_hint)
         return
     room = await session.create_table(local_table_name(), {})
     if room is None:
@@ -130,4 +193,30 @@ async def seat_local_player(tui: TuiApp) -> None:
     await tui.sit(room, LOCAL_SEAT)
     for seat in BOT_SEATS:
         await session.add_bot(room, seat)
-    tui.model.say("Three bots have joined. Press ? for the keys; Enter plays the selected card.")
+    said = "Three bots have joined. Press ? for the keys; Enter plays the selected card."
+    tui.model.say(f"{said} {watch_hint}" if watch_hint else said)
+
+
+def local_game(rooms: list[dict[str, Any]]) -> str | None:
+    """The room of the game ``barbu play --local`` plays among the lobby's ``rooms``: the newest Barbu table
+    in play (the local player's; one over is a match they finished, one waiting was opened from the lobby),
+    else the newest waiting, else the newest finished; None when there is no table at all."""
+
+    def newest(room: dict[str, Any]) -> tuple[int, int]:
+        number = str(room.get("room"))
+        state = {"playing": 2, "waiting": 1}.get(str(room.get("state")), 0)
+        return state, int(number) if number.isdigit() else 0
+
+    tables = sorted((r for r in rooms if r.get("kind") == "barbu"), key=newest)
+    return str(tables[-1]["room"]) if tables else None
+
+
+async def watch_local_game(tui: TuiApp) -> None:
+    """After the login of ``barbu play --local --watch``: watch the local game's table (``local_game``); with
+    no table there, stay in the lobby and say so."""
+    await tui.session.refresh_rooms()
+    room = local_game(tui.model.rooms)
+    if room is None:
+        tui.model.say("No Barbu table is open on this local server yet: the lobby lists what there is.")
+        return
+    await tui.watch(room)

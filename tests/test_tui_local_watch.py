@@ -1,0 +1,135 @@
+"""Watching a ``barbu play --local`` game from another terminal: the local server keeps its address in a file
+next to its store while it runs (``--port`` fixes the port), the player's table says the command,
+``barbu play --local --watch`` watches that game's table, and each way it can fail is said in one line (no
+game, a game that no longer answers, a second ``--local`` on the store, a port taken, ``--watch`` without
+``--local``). Real local servers on 127.0.0.1 with their SQLite files in ``tmp_path``; the client through
+prompt-toolkit's pipe input (helpers in ``test_tui.py``)."""
+
+from __future__ import annotations
+
+import asyncio
+import socket
+from pathlib import Path
+
+import pytest
+
+from cli.main import main
+from client.tui.local import (
+    LocalServer,
+    address_file,
+    default_db,
+    local_game,
+    play_command,
+    read_address,
+    seat_local_player,
+    watch_local_game,
+)
+from engine.cards import SEATS
+from tests.conftest import Connect, until
+from tests.test_store_cli import run, with_terminal
+from tests.test_tui import on_screen, started_tui
+
+
+def free_port() -> int:
+    """A loopback port nothing listens on now (the kernel's pick for a socket bound to port 0)."""
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        port: int = probe.getsockname()[1]
+        return port
+
+
+async def test_the_address_is_kept_next_to_the_store_while_the_game_runs(tmp_path: Path) -> None:
+    db = tmp_path / "games.sqlite3"
+    port = free_port()
+    async with LocalServer(db, bot_delay=0.0, bot_policy="heuristic", port=port) as local:
+        assert local.url == f"ws://127.0.0.1:{port}"  # --port: the address a friend can be told once
+        assert address_file(db) == tmp_path / "games.sqlite3.url"
+        assert read_address(db) == local.url
+        assert play_command(db, watch=True) == f"barbu play --local --watch --db {db}"
+        assert local.watch_hint() == (
+            f"To watch from another terminal: barbu play --local --watch --db {db} (or barbu play {local.url})."
+        )
+    assert not address_file(db).exists() and read_address(db) is None
+    assert play_command(default_db(), watch=True) == "barbu play --local --watch"
+
+
+async def test_the_player_is_told_how_to_watch_and_the_watcher_sees_the_players_table(
+    data_home: Path, connect: Connect
+) -> None:
+    async with LocalServer(None, bot_delay=0.0, bot_policy="heuristic") as local:
+        assert local.db == default_db()
+        options = {
+            "after_login": lambda tui: seat_local_player(tui, local.watch_hint()),
+            "server_key": local.key,
+        }
+        async with started_tui(local.url, "ann", **options) as (tui, _pipe):
+            await until(lambda: tui.screen == "table" and tui.model.table is not None, "ann's table")
+            said = f"To watch from another terminal: barbu play --local --watch (or barbu play {local.url})."
+            await until(lambda: on_screen(tui, said), "the command on the notice line")
+            assert tui.model.table is not None
+            room = tui.model.table.room
+    async with LocalServer(None, bot_delay=0.0, bot_policy="heuristic") as local:
+        bo = await connect(local.server, "bo")  # ann's game waits for her meanwhile; bo opens another table
+        await bo.create_table("a new one")
+        async with started_tui(local.url, "ann-watch", after_login=watch_local_game) as (tui, _pipe):
+            await until(lambda: tui.screen == "table" and tui.model.table is not None, "the watched table")
+            table = tui.model.table
+            assert table is not None and table.room == room and table.seat is None
+            await until(lambda: table.view is not None, "the match as a watcher sees it")
+            assert table.players.get("S") == "ann" and all(table.players.get(s) for s in SEATS)
+            assert on_screen(tui, "You are watching this table.")
+
+
+def test_the_local_game_is_the_newest_table_in_play() -> None:
+    rooms = [
+        {"room": "3", "kind": "barbu", "state": "over"},
+        {"room": "2", "kind": "barbu", "state": "playing"},
+        {"room": "5", "kind": "barbu", "state": "waiting"},
+        {"room": "4", "kind": "solitaire", "state": "playing"},
+    ]
+    assert local_game(rooms) == "2"
+    assert local_game(rooms[2:]) == "5" and local_game(rooms[:1]) == "3" and local_game(rooms[3:]) is None
+
+
+def test_watching_when_no_game_runs_or_none_answers_is_said_in_one_line(
+    data_home: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    with_terminal(monkeypatch)
+    status, err = run(["play", "--local", "--watch"], capsys)
+    assert (status, err) == (
+        1,
+        f"barbu: no local game is running on {default_db()} (start one with barbu play --local)\n",
+    )
+    db = tmp_path / "killed.sqlite3"
+    dead = f"ws://127.0.0.1:{free_port()}"
+    address_file(db).write_text(dead + "\n")  # what a game killed with SIGKILL leaves behind
+    status, err = run(["play", "--local", "--watch", "--db", str(db)], capsys)
+    assert (status, err) == (
+        1,
+        f"barbu: no local game answers at {dead} (kept in {address_file(db)}): start one with "
+        f"barbu play --local --db {db}\n",
+    )
+    for flag in ("--watch", "--port=8000"):
+        status, err = run(["play", flag], capsys)
+        assert status == 2 and err.startswith(f"barbu play: {flag.split('=')[0]} goes with --local")
+
+
+async def test_a_second_local_game_on_the_store_says_how_to_watch_the_first(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    with_terminal(monkeypatch)
+    db = tmp_path / "local.sqlite3"
+    async with LocalServer(db, bot_delay=0.0, bot_policy="heuristic") as local:
+        # ``barbu play`` runs its own event loop: in a thread, as a second terminal would be a process.
+        status = await asyncio.to_thread(main, ["play", "--local", "--db", str(db)])
+        assert (status, capsys.readouterr().err) == (
+            1,
+            f"barbu: a local game is already running on this store, at {local.url}: watch it with "
+            f"barbu play --local --watch --db {db}\n",
+        )
+        port = int(local.url.rsplit(":", 1)[1])
+        other = tmp_path / "other.sqlite3"
+        status = await asyncio.to_thread(main, ["play", "--local", "--db", str(other), "--port", str(port)])
+        err = capsys.readouterr().err
+        assert status == 1 and err.startswith(f"barbu: cannot listen on 127.0.0.1:{port}: ")
+        assert len(err.splitlines()) == 1 and not address_file(other).exists()
