@@ -100,3 +100,17 @@ def test_the_protocol_names_every_variant_value_and_its_default() -> None:
         listed = section.split(f"`{key}` (", 1)[1].split(")", 1)[0]
         assert all(f"`{value}`" in listed for value in allowed), (key, listed)
         assert listed.startswith(f"`{first}`"), (key, "the default first")
+
+
+#: The longest line docs/client.md may have: it is read raw in a terminal as often as rendered.
+CLIENT_DOC_COLUMNS = 110
+
+
+def test_the_client_document_reads_in_a_terminal() -> None:
+    """docs/client.md has no table of long cells (each screen's keys are a list under its own heading) and no
+    line wider than ``CLIENT_DOC_COLUMNS``."""
+    lines = (ROOT / "docs" / "client.md").read_text(encoding="utf-8").splitlines()
+    wide = [(n, len(line)) for n, line in enumerate(lines, 1) if len(line) > CLIENT_DOC_COLUMNS]
+    assert wide == []
+    for heading in ("Everywhere", "Lobby", "Solitaire games", "New table", "Barbu table", "Solitaire"):
+        assert f"### {heading}" in lines, heading
