@@ -713,7 +713,7 @@ def seat_notices(table: TableModel, push: Players, me: str) -> list[str]:
         before = table.players.get(seat)
         if owner in (before, me):
             continue
-        name = "a bot" if str(owner).startswith("bot:") else str(owner)
+        name = "A bot" if str(owner).startswith("bot:") else str(owner)  # it starts the sentence
         if owner is not None and before is None:
             out.append(f"{name} joined (seat {seat}).")
         elif owner is None and before is not None and before != me:
