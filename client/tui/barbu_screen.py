@@ -14,7 +14,7 @@ from typing import Any
 from prompt_toolkit.formatted_text import StyleAndTextTuples, fragment_list_to_text
 
 from client.columns import counted, fit, shorten, width, wrap
-from client.sheet import contract_label, doubles_label
+from client.sheet import contract_label, doubles_groups, doubles_label
 from client.tui.cards import SUIT_NAMES, SUIT_ORDER, SUIT_SYMBOLS, card_fragment, card_label, sort_hand
 from client.tui.events import duration, is_mine, who, winner_text
 from client.tui.model import TableModel
@@ -404,8 +404,27 @@ def headline(table: TableModel, cols: int = TABLE_WIDTH, name: str | None = None
     out: StyleAndTextTuples = [("class:title", title), ("class:contract", what)]
     label = doubles_label(view)
     if label:
-        out.append(("class:dim", "\n" + shorten(f"doubles {label}", cols, cut="end")))
+        line = f"doubles {label}"
+        # The notation read where it is shown, as much of its legend as fits (the help's doubling page
+        # has it all).
+        legends = [f"{line}  ({legend})" for legend in doubles_legends(view)]
+        shown = next((t for t in legends if width(t) <= cols), shorten(line, cols, cut="end"))
+        out.append(("class:dim", "\n" + shown))
     return out
+
+
+def doubles_legends(view: dict[str, Any]) -> list[str]:
+    """The table's doubles notation in words by its first group, the longest first: ``E<NW!: N and W doubled
+    E, ! redoubled`` then ``E<NW!: N and W doubled E`` (``client.sheet.doubles_groups``); none when nobody
+    doubled."""
+    groups = doubles_groups(view)
+    if not groups:
+        return []
+    doubled, doublers = groups[0].split("<", 1)
+    seats = doublers.replace("!", "")
+    who = f"{', '.join(seats[:-1])} and {seats[-1]}" if len(seats) > 1 else seats
+    said = f"{groups[0]}: {who} doubled {doubled}"
+    return [f"{said}, ! redoubled", said] if any("!" in g for g in groups) else [said]
 
 
 def table_width(columns: int) -> int:

@@ -141,8 +141,9 @@ A double is a side bet between two players on who scores better this hand.
    declarer at least twice. With k doubles still owed and only k hands of that
    declarer left, you must double the declarer now (the dialog ticks it).
 
-On the table: "doubles" lists who doubled whom (! marks a redoubled pair); the
-log says "E doubled you", "You redoubled W" and who declined to redouble.
+On the table: "doubles W<NE!" says N and E doubled W, and ! marks a redoubled
+pair (or two who doubled each other); the log says "E doubled you", "You
+redoubled W" and who declined to redouble.
 """
 
 SETTLEMENT = """\
