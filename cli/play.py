@@ -151,7 +151,7 @@ async def _watch(db: Path, name: str) -> int:
     kept next to it; 1 after one line on stderr when no game runs there (no address kept, or nothing answers
     at it: the game was killed)."""
     from client.tui.app import TuiApp
-    from client.tui.local import address_file, play_command, read_address, watch_local_game
+    from client.tui.local import address_file, play_command, read_address, store_key, watch_local_game
 
     url = read_address(db)
     start = f"start one with {play_command(db)}"
@@ -170,7 +170,14 @@ async def _watch(db: Path, name: str) -> int:
     writer.close()  # it answers: the client connects for itself
     with contextlib.suppress(OSError):
         await writer.wait_closed()
-    status: int = await TuiApp(url, name=name, after_login=watch_local_game).run()
+    tui = TuiApp(
+        url,
+        name=name,
+        after_login=watch_local_game,
+        server_key=store_key(db),
+        locate=lambda: read_address(db),  # the game run again listens on another port
+    )
+    status: int = await tui.run()
     return status
 
 

@@ -1,6 +1,7 @@
 """Watching a ``barbu play --local`` game from another terminal: the local server keeps its address in a file
 next to its store while it runs (``--port`` fixes the port), the player's table says the command,
-``barbu play --local --watch`` watches that game's table, and each way it can fail is said in one line (no
+``barbu play --local --watch`` watches that game's table (and again when the game is run again, on
+another port), and each way it can fail is said in one line (no
 game, a game that no longer answers, a second ``--local`` on the store, a port taken, ``--watch`` without
 ``--local``). Real local servers on 127.0.0.1 with their SQLite files in ``tmp_path``; the client through
 prompt-toolkit's pipe input (helpers in ``test_tui.py``)."""
@@ -22,8 +23,10 @@ from client.tui.local import (
     play_command,
     read_address,
     seat_local_player,
+    store_key,
     watch_local_game,
 )
+from client.tui.session import GAME_STOPPED
 from engine.cards import SEATS
 from tests.conftest import Connect, until
 from tests.test_store_cli import run, with_terminal
@@ -78,6 +81,42 @@ async def test_the_player_is_told_how_to_watch_and_the_watcher_sees_the_players_
             await until(lambda: table.view is not None, "the match as a watcher sees it")
             assert table.players.get("S") == "ann" and all(table.players.get(s) for s in SEATS)
             assert on_screen(tui, "You are watching this table.")
+
+
+async def test_a_watcher_follows_the_game_run_again_on_another_port(tmp_path: Path, connect: Connect) -> None:
+    db = tmp_path / "local.sqlite3"
+    first = LocalServer(db, bot_delay=0.0, bot_policy="heuristic")
+    await first.start()
+    try:
+        ann = await connect(first.server, "ann")
+        room = await ann.create_table("ann's game")
+        await ann.sit(room, "S")
+        for seat in "NEW":
+            await ann.add_bot(room, seat)
+        options = {
+            "after_login": watch_local_game,
+            "server_key": store_key(db),
+            "locate": lambda: read_address(db),
+        }
+        async with started_tui(first.url, "ann-watch", **options) as (tui, _pipe):
+            await until(lambda: tui.model.table is not None and tui.model.table.view is not None, "watching")
+            old = first.url
+            await ann.close()
+            await first.stop()  # ann quits her game
+            await until(lambda: tui.model.notice == GAME_STOPPED, "the watcher told the game stopped")
+            port = free_port()
+            while old.endswith(f":{port}"):
+                port = free_port()
+            async with LocalServer(db, bot_delay=0.0, bot_policy="heuristic", port=port) as second:
+                await until(lambda: tui.session.reconnects == 1, "the watcher back", 15)
+                assert tui.model.url == second.url
+                table = tui.model.table
+                await until(
+                    lambda: table is not None and table.view is not None and not table.stale, "the table"
+                )
+                assert table is not None and table.room == room and table.seat is None
+    finally:
+        await first.stop()
 
 
 def test_the_local_game_is_the_newest_table_in_play() -> None:

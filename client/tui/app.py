@@ -101,6 +101,7 @@ class TuiApp:
         tokens: where resume tokens are kept between runs (default: ``TokenStore()``, the user's data dir).
         server_key: the server's name among the kept tokens (default: ``url``).
         local: the server runs inside this client (``--local``) and stops with it.
+        locate: where the server is now, asked before each reconnect (``Session``; ``--local --watch``).
     """
 
     def __init__(
@@ -113,6 +114,7 @@ class TuiApp:
         tokens: TokenStore | None = None,
         server_key: str | None = None,
         local: bool = False,
+        locate: Callable[[], str | None] | None = None,
     ):
         self.model = Model(url)
         self.local = local
@@ -122,6 +124,7 @@ class TuiApp:
             retry_delays,
             tokens=tokens if tokens is not None else TokenStore(),
             server_key=server_key,
+            locate=locate,
         )
         self.session.on_removed = self._removed_from_table
         self.screen = "login"

@@ -51,6 +51,12 @@ def read_address(db: Path) -> str | None:
     return text if text.startswith("ws://") else None
 
 
+def store_key(db: Path) -> str:
+    """The name among the kept resume tokens of the local game on store ``db``, for its player and its
+    watchers alike: its store file, as the port changes every run."""
+    return f"local:{db.resolve()}"
+
+
 def play_command(db: Path, watch: bool = False) -> str:
     """The command that plays (``watch``: watches from another terminal) the local game on store ``db``:
     ``barbu play --local --watch``, with ``--db`` unless ``db`` is the default store."""
@@ -109,8 +115,8 @@ class LocalServer:
 
     @property
     def key(self) -> str:
-        """The server's name among the kept resume tokens: its store file (the port changes every run)."""
-        return f"local:{self.db.resolve()}"
+        """The server's name among the kept resume tokens: its store file (``store_key``)."""
+        return store_key(self.db)
 
     def seed_token(self, tokens: TokenStore, name: str) -> None:
         """When ``tokens`` has no token of ``name`` for this server (a store from before tokens were kept),

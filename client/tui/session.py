@@ -49,6 +49,12 @@ NETWORK_ERRORS = (OSError, ConnectionLost, TimeoutError, ProtocolError)
 FINAL_REFUSALS = ("seat-held", "bad-password")
 
 
+#: Said while a ``--local --watch`` terminal waits for the local game to run again.
+GAME_STOPPED = (
+    "The local game stopped: this terminal watches it again as soon as it runs (barbu play --local)."
+)
+
+
 def refusal_text(exc: ServerError, name: str) -> str:
     """Why the server refused to let ``name`` in, in words."""
     if exc.code == "seat-held":
@@ -80,6 +86,9 @@ class Session:
         tokens: where resume tokens are kept between runs (None: nowhere).
         server_key: the server's name in ``tokens`` (default: its address; ``--local``, whose port changes,
             names its store file instead).
+        locate: where the server is now, asked before each reconnect (``--local --watch``: the address the
+            local game's store keeps, which changes when the game is run again; None: it is not running, and
+            the attempt waits). Without it the address stays ``model.url``.
     """
 
     def __init__(
@@ -90,8 +99,10 @@ class Session:
         timeout: float = 10.0,
         tokens: TokenStore | None = None,
         server_key: str | None = None,
+        locate: Callable[[], str | None] | None = None,
     ):
         self.model = model
+        self.locate = locate
         self.tokens = tokens
         self.server_key = server_key or model.url
         self.on_change = on_change
@@ -202,6 +213,13 @@ class Session:
             self.model.status = f"connection lost, reconnecting (try {attempt})"
             self.on_change()
             await asyncio.sleep(delay)
+            if self.locate is not None:
+                url = self.locate()
+                if url is None:  # the local game stopped: it comes back on another port
+                    if self.model.notice != GAME_STOPPED:
+                        self.model.say(GAME_STOPPED)
+                    continue
+                self.model.url = url
             try:
                 conn = await Connection.connect(self.model.url, client="barbu-tui/0.1", timeout=self.timeout)
             except (*NETWORK_ERRORS, ServerError) as exc:
