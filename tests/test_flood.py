@@ -4,9 +4,7 @@ connection's pipelined requests, the cached lobby listing, and the last wrong pa
 from __future__ import annotations
 
 import asyncio
-import base64
 import contextlib
-import os
 import socket
 import time
 from typing import Any
@@ -14,72 +12,42 @@ from typing import Any
 import msgpack
 import pytest
 import websockets
-from websockets.protocol import State
 
 import server.lobby as lobby_module
 import server.peer as peer_module
 from client import ServerError
-from protocol import Message, Rooms, encode_frame, prepacked
+from protocol import Rooms, encode_frame, prepacked
 from server import BarbuServer
-from server.peer import Peer
 from tests.conftest import Connect, StartServer, four_at_table, until
-
-
-def _frame(message: dict[str, Any]) -> bytes:
-    data: bytes = msgpack.packb(message)
-    return data
-
-
-async def _logged_in_raw(server: BarbuServer, name: str) -> websockets.ClientConnection:
-    """A raw WebSocket client said hello and logged in as ``name`` (replies read)."""
-    ws = await websockets.connect(server.url, compression=None, max_size=None, proxy=None)
-    await ws.send(_frame({"type": "hello", "id": 1, "version": 1, "client": "flood"}))
-    await ws.recv()
-    await ws.send(_frame({"type": "login", "id": 2, "name": name}))
-    await ws.recv()
-    return ws
-
-
-def _count_requests(server: BarbuServer, monkeypatch: pytest.MonkeyPatch) -> dict[str, int]:
-    """Count the requests the lobby carries out, by player."""
-    lobby = server.lobby
-    assert lobby is not None
-    handle = lobby.handle
-    counts: dict[str, int] = {}
-
-    async def counted(peer: Peer, request: Message) -> None:
-        counts[peer.player or "?"] = counts.get(peer.player or "?", 0) + 1
-        await handle(peer, request)
-
-    monkeypatch.setattr(lobby, "handle", counted)
-    return counts
-
-
-#: Caps that let one host open the many tables a big lobby listing needs.
-MANY_TABLES = {"max_waiting_tables": 100, "max_tables_per_player": 100, "max_tables_per_address": 100}
-
-
-async def _tables(server: BarbuServer, connect: Connect, count: int) -> None:
-    """``count`` waiting tables, so that a lobby listing is a few KiB."""
-    host = await connect(server, "host")
-    for i in range(count):
-        await host.create_table(f"table number {i:03d} with a long name")
+from tests.raw_clients import (
+    MANY_TABLES,
+    PING,
+    count_requests,
+    dropped_within,
+    frame,
+    logged_in_raw,
+    pings_until_dropped,
+    raw_upgraded,
+    rss,
+    tables,
+    unsent_from,
+)
 
 
 async def test_requests_beyond_the_budget_get_slow_down_and_the_connection_carries_on(
     start_server: StartServer, connect: Connect
 ) -> None:
     server = await start_server(request_rate=20, request_burst=10)
-    ws = await _logged_in_raw(server, "flooder")
+    ws = await logged_in_raw(server, "flooder")
     for i in range(60):
-        await ws.send(_frame({"type": "list-rooms", "id": 100 + i}))
+        await ws.send(frame({"type": "list-rooms", "id": 100 + i}))
     replies = [msgpack.unpackb(await ws.recv()) for _ in range(60)]
     assert [r["id"] for r in replies] == list(range(100, 160)), "every request answered, in order"
     refused = [r for r in replies if r["type"] == "error"]
     assert refused and all(r["code"] == "slow-down" and 0 < r["retry_after"] <= 0.1 for r in refused)
     assert sum(r["type"] == "rooms" for r in replies) >= 8  # the burst, less hello and login
     await asyncio.sleep(0.2)  # the budget refills: the connection carries on
-    await ws.send(_frame({"type": "list-rooms", "id": 500}))
+    await ws.send(frame({"type": "list-rooms", "id": 500}))
     assert msgpack.unpackb(await ws.recv())["type"] == "rooms"
     other = await connect(server, "other")  # another connection has its own budget
     assert await other.list_rooms() == []
@@ -103,9 +71,9 @@ async def test_a_client_that_never_reads_is_dropped_once_its_unsent_bytes_pass_t
         request_burst=1e6,
         **MANY_TABLES,
     )
-    await _tables(server, connect, 40)
-    counts = _count_requests(server, monkeypatch)
-    ws = await _logged_in_raw(server, "sink")
+    await tables(server, connect, 40)
+    counts = count_requests(server, monkeypatch)
+    ws = await logged_in_raw(server, "sink")
     flood = asyncio.create_task(_pipeline(ws, 3000))
     lobby = server.lobby
     assert lobby is not None
@@ -120,16 +88,16 @@ async def _pipeline(ws: websockets.ClientConnection, count: int) -> None:
     """Send ``count`` ``list-rooms`` requests back to back and never read a reply."""
     with contextlib.suppress(websockets.ConnectionClosed):
         for i in range(count):
-            await ws.send(_frame({"type": "list-rooms", "id": 10 + i}))
+            await ws.send(frame({"type": "list-rooms", "id": 10 + i}))
 
 
 async def test_a_closed_connections_pipelined_requests_are_not_carried_out(
     start_server: StartServer, connect: Connect, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     server = await start_server(max_backlog=4, request_rate=1e6, request_burst=1e6, **MANY_TABLES)
-    await _tables(server, connect, 40)
-    counts = _count_requests(server, monkeypatch)
-    ws = await _logged_in_raw(server, "sink")
+    await tables(server, connect, 40)
+    counts = count_requests(server, monkeypatch)
+    ws = await logged_in_raw(server, "sink")
     flood = asyncio.create_task(_pipeline(ws, 2000))
     lobby = server.lobby
     assert lobby is not None
@@ -143,7 +111,7 @@ async def test_the_lobby_listing_is_built_once_until_a_room_changes(
     start_server: StartServer, connect: Connect, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     server = await start_server(**MANY_TABLES)
-    await _tables(server, connect, 5)
+    await tables(server, connect, 5)
     lobby = server.lobby
     assert lobby is not None
     built = 0
@@ -267,11 +235,11 @@ async def test_connections_from_one_address_share_its_request_budget(start_serve
     server = await start_server(
         request_rate=1000, request_burst=60, address_request_rate=20, address_request_burst=100
     )
-    flooders = [await _logged_in_raw(server, f"flooder{i}") for i in range(10)]
+    flooders = [await logged_in_raw(server, f"flooder{i}") for i in range(10)]
     began = time.monotonic()
     for ws in flooders:
         for i in range(50):
-            await ws.send(_frame({"type": "list-rooms", "id": 100 + i}))
+            await ws.send(frame({"type": "list-rooms", "id": 100 + i}))
     replies = [[msgpack.unpackb(await ws.recv()) for _ in range(50)] for ws in flooders]
     elapsed = time.monotonic() - began
     answered = sum(r["type"] == "rooms" for each in replies for r in each)
@@ -284,110 +252,17 @@ async def test_connections_from_one_address_share_its_request_budget(start_serve
     assert all(0 < r["retry_after"] <= 0.05 for r in refused)
     # Another address is not held back by this one's flood.
     other = await websockets.connect(server.url, compression=None, proxy=None, local_addr=("127.0.0.2", 0))
-    await other.send(_frame({"type": "hello", "id": 1, "version": 1, "client": "other"}))
+    await other.send(frame({"type": "hello", "id": 1, "version": 1, "client": "other"}))
     await other.recv()
-    await other.send(_frame({"type": "login", "id": 2, "name": "other"}))
+    await other.send(frame({"type": "login", "id": 2, "name": "other"}))
     await other.recv()
-    await other.send(_frame({"type": "list-rooms", "id": 3}))
+    await other.send(frame({"type": "list-rooms", "id": 3}))
     assert msgpack.unpackb(await other.recv())["type"] == "rooms"
     await asyncio.sleep(0.2)  # the address's budget refills: its connections carry on
-    await flooders[0].send(_frame({"type": "list-rooms", "id": 900}))
+    await flooders[0].send(frame({"type": "list-rooms", "id": 900}))
     assert msgpack.unpackb(await flooders[0].recv())["type"] == "rooms"
     for ws in [*flooders, other]:
         await ws.close()
-
-
-def _masked(opcode: int, payload: bytes) -> bytes:
-    """One final WebSocket frame of ``opcode`` as a client sends it (masked; payload under 64 KiB)."""
-    mask = os.urandom(4)
-    size = (
-        bytes([0x80 | len(payload)]) if len(payload) < 126 else bytes([0x80 | 126]) + len(payload).to_bytes(2)
-    )
-    return bytes([0x80 | opcode]) + size + mask + bytes(b ^ mask[i % 4] for i, b in enumerate(payload))
-
-
-#: A ping with a 125-byte payload (the longest a control frame may carry): 131 bytes on the wire.
-PING = _masked(0x9, b"p" * 125)
-#: Where the raw clients connect from (another address than the other clients': its caps are its own).
-FLOODER = "127.0.0.9"
-
-
-async def _raw_upgraded(server: BarbuServer, login: str | None = None) -> socket.socket:
-    """A non-blocking TCP socket from ``FLOODER`` with a 4 KiB receive buffer (set before the connect, so
-    the window it offers stays small), upgraded to a WebSocket by hand: the 101 response read, nothing more.
-    With ``login``, it then says hello and logs in as that name (msgpack frames; the replies left unread)."""
-    loop = asyncio.get_running_loop()
-    sock = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
-    sock.setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF, 4096)
-    sock.setblocking(False)
-    sock.bind((FLOODER, 0))
-    await loop.sock_connect(sock, ("127.0.0.1", server.port))
-    key = base64.b64encode(os.urandom(16)).decode()
-    await loop.sock_sendall(
-        sock,
-        (
-            f"GET / HTTP/1.1\r\nHost: 127.0.0.1:{server.port}\r\nUpgrade: websocket\r\n"
-            f"Connection: Upgrade\r\nSec-WebSocket-Key: {key}\r\nSec-WebSocket-Version: 13\r\n\r\n"
-        ).encode(),
-    )
-    response = b""
-    while b"\r\n\r\n" not in response:
-        chunk = await loop.sock_recv(sock, 1)  # byte by byte: nothing after the response is taken
-        assert chunk, "the server closed the connection during the handshake"
-        response += chunk
-    assert response.startswith(b"HTTP/1.1 101"), response
-    if login is not None:
-        hello = _frame({"type": "hello", "id": 1, "version": 1, "client": "pinger"})
-        await loop.sock_sendall(
-            sock, _masked(0x2, hello) + _masked(0x2, _frame({"type": "login", "id": 2, "name": login}))
-        )
-    return sock
-
-
-def _unsent_from(server: BarbuServer) -> list[int]:
-    """Bytes waiting in the write buffer of each of the server's connections from ``FLOODER`` (closing ones
-    too) whose TCP connection is still open."""
-    assert server._server is not None
-    return [
-        ws.transport.get_write_buffer_size()
-        for ws in server._server.all_connections
-        if ws.remote_address is not None and ws.remote_address[0] == FLOODER and ws.state is not State.CLOSED
-    ]
-
-
-def _rss() -> int:
-    """This process's resident set (bytes): the server under test runs in it."""
-    with open("/proc/self/status", encoding="ascii") as status:
-        return next(int(line.split()[1]) * 1024 for line in status if line.startswith("VmRSS:"))
-
-
-async def _pings_until_dropped(sock: socket.socket, seconds: float) -> bool:
-    """Send pings in batches of 100 as fast as the socket takes them, for at most ``seconds``; whether the
-    server aborted the connection (reset or broken pipe) meanwhile."""
-    loop = asyncio.get_running_loop()
-    batch = PING * 100
-    try:
-        async with asyncio.timeout(seconds):
-            while True:
-                await loop.sock_sendall(sock, batch)
-    except (ConnectionResetError, BrokenPipeError):
-        return True
-    except TimeoutError:
-        return False
-
-
-async def _dropped_within(server: BarbuServer, seconds: float) -> float:
-    """Wait, reading nothing from the client, until the server holds no TCP connection from ``FLOODER``
-    (``BarbuServer.connections`` counts them until they are lost), at most ``seconds``; how long it took.
-
-    Raises:
-        AssertionError: one was still open after ``seconds``.
-    """
-    began = time.monotonic()
-    await until(
-        lambda: not server.connections.by_address.get(FLOODER), "the server to end the connection", seconds
-    )
-    return time.monotonic() - began
 
 
 @pytest.mark.parametrize("login", [None, "pinger"])
@@ -401,15 +276,15 @@ async def test_a_ping_flood_never_read_is_dropped_before_its_pongs_pile_up(
     limit = 256 * 1024
     server = await start_server(max_queued_bytes=limit)
     victim = await connect(server, "victim")
-    sock = await _raw_upgraded(server, login)
-    rss_before, rss_peak, peak = _rss(), 0, 0
+    sock = await raw_upgraded(server, login)
+    rss_before, rss_peak, peak = rss(), 0, 0
     trips: list[float] = []
     stop = asyncio.Event()
 
     async def watch() -> None:
         nonlocal peak, rss_peak
         while not stop.is_set():
-            peak, rss_peak = max([peak, *_unsent_from(server)]), max(rss_peak, _rss())
+            peak, rss_peak = max([peak, *unsent_from(server)]), max(rss_peak, rss())
             began = time.monotonic()
             assert await victim.list_rooms() == []
             trips.append(time.monotonic() - began)
@@ -418,7 +293,7 @@ async def test_a_ping_flood_never_read_is_dropped_before_its_pongs_pile_up(
     watching = asyncio.create_task(watch())
     began = time.monotonic()
     try:
-        dropped = await _pings_until_dropped(sock, 10.0)
+        dropped = await pings_until_dropped(sock, 10.0)
     finally:
         sock.close()
         stop.set()
@@ -428,21 +303,21 @@ async def test_a_ping_flood_never_read_is_dropped_before_its_pongs_pile_up(
     assert peak <= limit + 64 * 1024, f"{peak} bytes waited unsent for the flooder"
     assert rss_peak - rss_before < 32 << 20, f"RSS grew by {(rss_peak - rss_before) >> 20} MiB"
     assert trips and max(trips) < 2.0, f"the victim waited {max(trips):.2f} s"
-    await _dropped_within(server, 1.0)
+    await dropped_within(server, 1.0)
     lobby = server.lobby
     assert lobby is not None and "pinger" not in lobby.online
     assert await victim.list_rooms() == []
 
 
 async def _stuck(server: BarbuServer, login: str | None = None) -> socket.socket:
-    """A raw client (``_raw_upgraded``) that sent pings until more than 64 KiB of pongs waited in the
+    """A raw client (``raw_upgraded``) that sent pings until more than 64 KiB of pongs waited in the
     server's write buffer (past the kernel's socket buffers, a few MiB: its writes are paused, above
     websockets' 32 KiB ``write_limit``), then stopped; it never reads. The pings the server had not read yet
     are answered after, so the server should bound its unsent bytes well above this."""
-    sock = await _raw_upgraded(server, login)
+    sock = await raw_upgraded(server, login)
     loop = asyncio.get_running_loop()
     async with asyncio.timeout(10):
-        while max(_unsent_from(server), default=0) <= 64 * 1024:
+        while max(unsent_from(server), default=0) <= 64 * 1024:
             await loop.sock_sendall(sock, PING * 100)
     return sock
 
@@ -458,7 +333,7 @@ async def test_the_login_deadline_ends_a_connection_that_reads_nothing(
     began = time.monotonic()
     sock = await _stuck(server)
     try:
-        await _dropped_within(server, 6.0)
+        await dropped_within(server, 6.0)
     finally:
         sock.close()
     assert time.monotonic() - began < 2.5 + 1.0 + 2.0
@@ -473,7 +348,7 @@ async def test_a_connection_whose_writes_stay_held_up_is_aborted(start_server: S
     )
     sock = await _stuck(server, "stuck")
     try:
-        assert await _dropped_within(server, 4.0) < 1.0 + 1.0
+        assert await dropped_within(server, 4.0) < 1.0 + 1.0
     finally:
         sock.close()
     lobby = server.lobby
