@@ -7,11 +7,14 @@ runs one until SIGINT or SIGTERM. WebSocket settings: compression off (frames ar
 a closing handshake given ``END_WITHIN`` seconds once its close frame is written (websockets'
 ``close_timeout``; then the TCP connection is aborted), a connection aborted when more than
 ``max_queued_bytes`` wait unsent, pongs included, or when its writes stay held up for ``write_timeout``
-seconds (``server.peer.BoundedConnection``), ``max_size`` from the config (larger messages close the
-connection with 1009, as do messages in more than ``websockets``' 4,096 fragments: its ``MAX_FRAGMENTS``,
-docs/protocol.md). Connections beyond ``max_connections`` in all, or ``max_connections_per_address`` from one
-address, are refused with HTTP 503 before the upgrade (``over_capacity``); a listener out of file descriptors (EMFILE) is logged once a second
-at most. Unfinished solitaire rooms idle for ``solitaire_idle`` are finished in the background.
+seconds, the kernel's send buffer fixed, pings beyond their budget closing it
+(``server.peer.BoundedConnection``), ``max_size`` from the config (larger messages close the connection
+with 1009, as do
+messages in more than ``websockets``' 4,096 fragments: its ``MAX_FRAGMENTS``, docs/protocol.md).
+Connections beyond ``max_connections`` in all, or ``max_connections_per_address`` from one address, are
+refused with HTTP 503 before the upgrade (``over_capacity``); a listener out of file descriptors (EMFILE)
+is logged once a second at most. Unfinished solitaire rooms idle for ``solitaire_idle`` are finished in the
+background.
 """
 
 from __future__ import annotations
@@ -73,6 +76,9 @@ class BarbuServer:
                 "counts": self.connections,
                 "max_unsent": config.max_queued_bytes,
                 "write_timeout": config.write_timeout,
+                "send_buffer": config.send_buffer,
+                "ping_rate": config.ping_rate,
+                "ping_burst": config.ping_burst,
             },
         )
         self._loop_handler: Any = None

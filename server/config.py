@@ -20,17 +20,27 @@ class ServerConfig:
         bot_delay: seconds a server or stand-in bot waits before acting (0 in tests).
         bot_policy: the policy spec (``engine.barbu.spec``) of a table's bots and stand-ins when its
             ``create-table`` names none.
-        max_frame: hard WebSocket message limit in bytes; larger messages close the connection (1009).
-            Frames above the protocol's ``max_frame`` but within this get a ``too-large`` error.
+        max_frame: hard WebSocket message limit in bytes once logged in; larger messages close the
+            connection (1009). Frames above the protocol's ``max_frame`` but within this get a ``too-large``
+            error.
         ping_interval: seconds between keepalive pings (None: no pings).
         ping_timeout: seconds to wait for a pong before closing the connection.
+        ping_rate: pings per second a client may send on average (WebSocket pings, which the server answers
+            by itself, outside the request budget); beyond ``ping_burst`` at once the connection is closed
+            (1008, ``too many pings``). Clients' keepalive pings come one every 20 s or so.
+        ping_burst: pings a client may send back to back before ``ping_rate`` applies.
+        send_buffer: the kernel send buffer of each accepted socket, in bytes (``SO_SNDBUF``; Linux keeps
+            twice this, for its bookkeeping); None: the kernel's own, which it grows to megabytes on a
+            connection that reads nothing, on top of ``max_queued_bytes``.
         max_backlog: frames allowed to queue for a slow client before it is disconnected.
         max_queued_bytes: bytes allowed to wait unsent to a slow client before it is disconnected: the
             server's frames and what waits in the connection's write buffer, the pongs websockets sends by
             itself included (a client sending pings it never reads the answers of is aborted past it).
+            What the kernel has taken (at most twice ``send_buffer``) is not counted.
         write_timeout: seconds a connection's writes may stay held up (more than websockets' ``write_limit``,
-            32 KiB, waiting in its write buffer: the client reads nothing) before it is aborted; neither a
-            keepalive ping nor a closing handshake can go out before then (None: no limit).
+            32 KiB, waiting in its write buffer, past what the kernel takes: the client reads nothing)
+            before it is aborted; neither a keepalive ping nor a closing handshake can go out before then
+            (None: no limit). A client leaving less unread is ended by the keepalive instead.
         request_rate: requests per second one connection may send on average (its budget refills at this
             rate); beyond it requests are refused with ``slow-down``.
         request_burst: requests one connection may send back to back before ``request_rate`` applies.
@@ -112,6 +122,9 @@ class ServerConfig:
     max_frame: int = 1 << 20
     ping_interval: float | None = 20.0
     ping_timeout: float | None = 20.0
+    ping_rate: float = 1.0
+    ping_burst: float = 10.0
+    send_buffer: int | None = 64 * 1024
     max_backlog: int = 2048
     max_queued_bytes: int = 1 << 20
     write_timeout: float | None = 20.0

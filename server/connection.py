@@ -35,19 +35,12 @@ log = logging.getLogger(__name__)
 #: Requests refused because the store cannot write are logged once a second at most.
 _store_refusals = Throttle(1.0)
 
-#: Bytes read from a connection's socket at a time (see ``serve_connection``).
-READ_CHUNK = 4096
-
 
 async def serve_connection(ws: ServerConnection, lobby: Lobby) -> None:
     """Serve ``ws`` until it closes; then its seats are held (or freed before a match starts). A connection
     not logged in ``config.login_timeout`` seconds after it opened is closed (code 1008), its TCP connection
     aborted if the closing handshake is not over ``END_WITHIN`` seconds later (``close_within``)."""
     config = lobby.config
-    # Read at most READ_CHUNK bytes from the socket at a time: websockets parses every frame of a read in
-    # one go, and 256 KiB (asyncio's default) of pipelined small requests is a pause of tens of ms.
-    if hasattr(ws.transport, "max_size"):
-        ws.transport.max_size = READ_CHUNK
     peer = Peer(
         ws,
         config.max_backlog,

@@ -8,7 +8,11 @@ up a table nor grow the server's memory. The bytes counted are the queue's and t
 connection's write buffer (``BoundedConnection``), pongs and close frames websockets writes by itself
 included: a client sending pings it never reads the pongs of has its connection aborted once they pass the
 bound, as has one whose writes stay held up for ``write_timeout`` seconds (keepalive pings and closing
-handshakes cannot go out to a client that reads nothing, and websockets' own timeouts wait for them).
+handshakes cannot go out to a client that reads nothing, and websockets' own timeouts wait for them). The
+kernel's share is bounded too: each accepted socket gets a fixed send buffer (``send_buffer``; Linux would
+otherwise grow it to megabytes on a connection that reads nothing, unseen by either bound). Pings have a
+budget of their own (``ping_rate``, ``ping_burst``): websockets answers each at once, before any request
+budget sees it, so a client sending more is closed (1008).
 
 A peer speaks the encoding of its first frame (``protocol.encodings``): ``send`` encodes in it, and
 ``send_frame`` takes a broadcast's msgpack frame (encoded once for the whole room) and transcodes it for a
@@ -20,10 +24,13 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
+import socket
 from typing import TYPE_CHECKING, ClassVar
 
 from websockets.asyncio.server import ServerConnection
 from websockets.exceptions import ConnectionClosed
+from websockets.frames import CloseCode, Frame, Opcode
+from websockets.protocol import Event, State
 
 from protocol import Message
 from protocol.encodings import Encoding, encode, transcode
@@ -39,6 +46,10 @@ log = logging.getLogger(__name__)
 #: Seconds an ended connection (``Peer.end``) has to take the frames queued before its close; then it is
 #: closed all the same, what is left unsent: a client that stopped reading holds no task for long.
 END_WITHIN = 5.0
+#: Bytes read from a connection's socket at a time: websockets parses every frame of a read in one go (and
+#: answers every ping in it), and 256 KiB (asyncio's default) of pipelined small frames is a pause of tens
+#: of ms.
+READ_CHUNK = 4096
 
 
 class BoundedConnection(ServerConnection):
@@ -51,16 +62,38 @@ class BoundedConnection(ServerConnection):
       for ``write_timeout`` seconds: a keepalive ping or a close frame then waits for room in the buffer
       before websockets' ``ping_timeout`` or ``close_timeout`` even starts, so neither would ever end it.
 
-    A subclass per server sets the two limits (``server.app``).
+    Both count only what the kernel has not taken, so the kernel's send buffer is fixed at ``send_buffer``
+    bytes (Linux doubles the figure set for its own bookkeeping). And it is closed (a close frame 1008,
+    ``too many pings``; its TCP connection cut ``END_WITHIN`` seconds later) when it sends pings faster
+    than its ping budget (``ping_rate`` a second, ``ping_burst`` at once) allows.
+
+    A subclass per server sets the limits (``server.app``).
     """
 
     #: Bytes that may wait unsent to the client (``ServerConfig.max_queued_bytes``).
     max_unsent: ClassVar[int] = 1 << 20
     #: Seconds the connection's writes may stay paused (``ServerConfig.write_timeout``; None: no limit).
     write_timeout: ClassVar[float | None] = 20.0
+    #: The socket's ``SO_SNDBUF`` in bytes (``ServerConfig.send_buffer``; None: the kernel's own).
+    send_buffer: ClassVar[int | None] = 64 * 1024
+    #: Pings a second the client may send on average (``ServerConfig.ping_rate``).
+    ping_rate: ClassVar[float] = 1.0
+    #: Pings the client may send back to back (``ServerConfig.ping_burst``).
+    ping_burst: ClassVar[float] = 10.0
     #: Bytes of frames its ``Peer`` holds in its own queue, not yet handed to the connection.
     held = 0
     _stalled: asyncio.TimerHandle | None = None
+    _pings: TokenBucket | None = None
+    _failed = False  # a bound of ``process_event`` was broken: the connection is closing
+
+    def connection_made(self, transport: asyncio.BaseTransport) -> None:
+        super().connection_made(transport)
+        if hasattr(transport, "max_size"):  # asyncio's socket transports read this much at a time
+            transport.max_size = READ_CHUNK
+        sock = transport.get_extra_info("socket")
+        if self.send_buffer is not None and sock is not None:
+            # Fixed, it also stops the kernel's autotuning, which gave a client reading nothing ~3 MB of it.
+            sock.setsockopt(socket.SOL_SOCKET, socket.SO_SNDBUF, self.send_buffer)
 
     def unsent(self) -> int:
         """Bytes queued for the client and not yet handed to the kernel: the ``Peer``'s queue and the
@@ -75,6 +108,32 @@ class BoundedConnection(ServerConnection):
                 "%s: %d bytes unsent (pongs included), aborting the connection", self.remote_address, unsent
             )
             self.transport.abort()
+
+    def process_event(self, event: Event) -> None:
+        if self._failed:
+            return  # the rest of a read that broke a bound: already answered by websockets, if a ping
+        if isinstance(event, Frame) and event.opcode is Opcode.PING:
+            if self._pings is None:
+                self._pings = TokenBucket(self.ping_rate, self.ping_burst)
+            if self._pings.take() > 0:
+                why = f"more than {self.ping_burst:g} pings at once or {self.ping_rate:g} a second"
+                self._fail(CloseCode.POLICY_VIOLATION, "too many pings", why)
+                return
+        super().process_event(event)
+
+    def _fail(self, code: CloseCode, reason: str, why: str) -> None:
+        """Fail the connection: a close frame (``code``, ``reason``) and the end of the stream sent, nothing
+        more read, and the TCP connection cut ``END_WITHIN`` seconds later unless the client has closed it.
+        Reading on only to discard what it sends would let it keep the loop busy; cutting it at once would
+        make its kernel drop what it had not read yet, the close frame too, as soon as it sends again.
+        ``why`` goes to the log."""
+        self._failed = True
+        log.warning("%s: %s, closing the connection (%d)", self.remote_address, why, code)
+        if self.protocol.state is State.OPEN:
+            self.protocol.fail(code, reason)
+            self.send_data()
+        self.transport.pause_reading()
+        self.loop.call_later(END_WITHIN, self.transport.abort)  # nothing if it is lost by then
 
     def pause_writing(self) -> None:
         super().pause_writing()

@@ -22,6 +22,7 @@ from tests.conftest import Connect, StartServer, four_at_table, until
 from tests.raw_clients import (
     MANY_TABLES,
     PING,
+    UNLIMITED_PINGS,
     count_requests,
     dropped_within,
     frame,
@@ -274,7 +275,9 @@ async def test_a_ping_flood_never_read_is_dropped_before_its_pongs_pile_up(
     not) and the server never holds much more than the bound for it; another client is answered meanwhile.
     Before, the pongs piled up at ~10 MiB/s until the client went away."""
     limit = 256 * 1024
-    server = await start_server(max_queued_bytes=limit)
+    server = await start_server(
+        max_queued_bytes=limit, **UNLIMITED_PINGS
+    )  # the bound on unsent, not the ping budget
     victim = await connect(server, "victim")
     sock = await raw_upgraded(server, login)
     rss_before, rss_peak, peak = rss(), 0, 0
@@ -311,7 +314,7 @@ async def test_a_ping_flood_never_read_is_dropped_before_its_pongs_pile_up(
 
 async def _stuck(server: BarbuServer, login: str | None = None) -> socket.socket:
     """A raw client (``raw_upgraded``) that sent pings until more than 64 KiB of pongs waited in the
-    server's write buffer (past the kernel's socket buffers, a few MiB: its writes are paused, above
+    server's write buffer (past the kernel's socket buffers: its writes are paused, above
     websockets' 32 KiB ``write_limit``), then stopped; it never reads. The pings the server had not read yet
     are answered after, so the server should bound its unsent bytes well above this."""
     sock = await raw_upgraded(server, login)
@@ -329,7 +332,9 @@ async def test_the_login_deadline_ends_a_connection_that_reads_nothing(
     never starts: the closing handshake is given ``END_WITHIN`` seconds, then the connection is aborted
     (the write timeout off, so that it is the deadline that ends it)."""
     monkeypatch.setattr(peer_module, "END_WITHIN", 1.0)
-    server = await start_server(login_timeout=2.5, write_timeout=None, max_queued_bytes=64 << 20)
+    server = await start_server(
+        login_timeout=2.5, write_timeout=None, max_queued_bytes=64 << 20, **UNLIMITED_PINGS
+    )
     began = time.monotonic()
     sock = await _stuck(server)
     try:
@@ -344,7 +349,7 @@ async def test_a_connection_whose_writes_stay_held_up_is_aborted(start_server: S
     keepalive ping waits for room in the write buffer before its timeout starts, so it alone would never end
     the connection; writes held up for ``write_timeout`` seconds do."""
     server = await start_server(
-        write_timeout=1.0, ping_interval=3.0, ping_timeout=1.0, max_queued_bytes=64 << 20
+        write_timeout=1.0, ping_interval=3.0, ping_timeout=1.0, max_queued_bytes=64 << 20, **UNLIMITED_PINGS
     )
     sock = await _stuck(server, "stuck")
     try:
