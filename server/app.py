@@ -8,8 +8,8 @@ a closing handshake given ``END_WITHIN`` seconds once its close frame is written
 ``close_timeout``; then the TCP connection is aborted), a connection aborted when more than
 ``max_queued_bytes`` wait unsent, pongs included, or when its writes stay held up for ``write_timeout``
 seconds, the kernel's send buffer fixed, pings beyond their budget closing it
-(``server.peer.BoundedConnection``), ``max_size`` from the config (larger messages close the connection
-with 1009, as do
+(``server.peer.BoundedConnection``), ``max_size`` from the config once logged in and 16 KiB in at most 64
+fragments before (``server.peer.BEFORE_LOGIN``; larger messages close the connection with 1009, as do
 messages in more than ``websockets``' 4,096 fragments: its ``MAX_FRAGMENTS``, docs/protocol.md).
 Connections beyond ``max_connections`` in all, or ``max_connections_per_address`` from one address, are
 refused with HTTP 503 before the upgrade (``over_capacity``); a listener out of file descriptors (EMFILE)
@@ -36,7 +36,7 @@ from server.config import ServerConfig
 from server.connection import serve_connection
 from server.durability import GroupCommit
 from server.lobby import Lobby
-from server.peer import END_WITHIN, BoundedConnection
+from server.peer import BEFORE_LOGIN, END_WITHIN, BoundedConnection
 from server.ratelimit import Throttle
 from server.static import StaticFiles
 from server.store import Store, StoreError
@@ -76,6 +76,7 @@ class BarbuServer:
                 "counts": self.connections,
                 "max_unsent": config.max_queued_bytes,
                 "write_timeout": config.write_timeout,
+                "max_message": config.max_frame,
                 "send_buffer": config.send_buffer,
                 "ping_rate": config.ping_rate,
                 "ping_burst": config.ping_burst,
@@ -104,7 +105,7 @@ class BarbuServer:
                 process_request=self._process_request,
                 create_connection=self._connection_class,
                 compression=None,
-                max_size=self.config.max_frame,
+                max_size=min(self.config.max_frame, BEFORE_LOGIN[0]),  # raised by the login
                 ping_interval=self.config.ping_interval,
                 ping_timeout=self.config.ping_timeout,
                 close_timeout=END_WITHIN,

@@ -22,7 +22,8 @@ class ServerConfig:
             ``create-table`` names none.
         max_frame: hard WebSocket message limit in bytes once logged in; larger messages close the
             connection (1009). Frames above the protocol's ``max_frame`` but within this get a ``too-large``
-            error.
+            error. Before the login the limit is the protocol's ``max_frame``, 16 KiB, in at most 64
+            fragments (``server.peer.BEFORE_LOGIN``).
         ping_interval: seconds between keepalive pings (None: no pings).
         ping_timeout: seconds to wait for a pong before closing the connection.
         ping_rate: pings per second a client may send on average (WebSocket pings, which the server answers

@@ -39,7 +39,8 @@ _store_refusals = Throttle(1.0)
 async def serve_connection(ws: ServerConnection, lobby: Lobby) -> None:
     """Serve ``ws`` until it closes; then its seats are held (or freed before a match starts). A connection
     not logged in ``config.login_timeout`` seconds after it opened is closed (code 1008), its TCP connection
-    aborted if the closing handshake is not over ``END_WITHIN`` seconds later (``close_within``)."""
+    aborted if the closing handshake is not over ``END_WITHIN`` seconds later (``close_within``). Until
+    then its messages are bounded tighter (``server.peer.BEFORE_LOGIN``)."""
     config = lobby.config
     peer = Peer(
         ws,

@@ -522,7 +522,7 @@ class Lobby:
             while (old := self.online.get(name)) is not None and old is not peer:
                 old.end(1000, "resumed on another connection")
                 await self.disconnected(old)
-        peer.player = name
+        peer.log_in(name)
         self.online[name] = peer
         seated = [room for room in self.rooms.values() if room.holds_seat(name)]
         peer.send(LoggedIn(id=request.id, name=name, token=token, rooms=[r.room_id for r in seated]))

@@ -32,7 +32,7 @@ from websockets.exceptions import ConnectionClosed
 from websockets.frames import CloseCode, Frame, Opcode
 from websockets.protocol import Event, State
 
-from protocol import Message
+from protocol import REQUEST_LIMITS, Message
 from protocol.encodings import Encoding, encode, transcode
 from server.addresses import address_group
 from server.ratelimit import EventWindow, TokenBucket
@@ -50,6 +50,13 @@ END_WITHIN = 5.0
 #: answers every ping in it), and 256 KiB (asyncio's default) of pipelined small frames is a pause of tens
 #: of ms.
 READ_CHUNK = 4096
+#: Before the login (or resume), the longest message in bytes and the most WebSocket fragments it may come
+#: in; beyond either the connection is closed (1009). ``hello``, ``login`` and ``resume`` are small and
+#: whole, and a request longer than the protocol's ``max_frame`` is refused anyway; but websockets holds a
+#: message's fragments until the last one comes (each ~140 bytes even when empty), so with the bounds of a
+#: logged-in connection (``ServerConfig.max_frame``, 1 MiB, and websockets' 4,096 fragments) 50
+#: connections each sending most of a message held 32 MiB more until their login deadline.
+BEFORE_LOGIN = (REQUEST_LIMITS.max_frame, 64)
 
 
 class BoundedConnection(ServerConnection):
@@ -65,7 +72,8 @@ class BoundedConnection(ServerConnection):
     Both count only what the kernel has not taken, so the kernel's send buffer is fixed at ``send_buffer``
     bytes (Linux doubles the figure set for its own bookkeeping). And it is closed (a close frame 1008,
     ``too many pings``; its TCP connection cut ``END_WITHIN`` seconds later) when it sends pings faster
-    than its ping budget (``ping_rate`` a second, ``ping_burst`` at once) allows.
+    than its ping budget (``ping_rate`` a second, ``ping_burst`` at once) allows, and the same way (1009)
+    when before the login a message comes in more than ``max_fragments`` fragments.
 
     A subclass per server sets the limits (``server.app``).
     """
@@ -80,6 +88,11 @@ class BoundedConnection(ServerConnection):
     ping_rate: ClassVar[float] = 1.0
     #: Pings the client may send back to back (``ServerConfig.ping_burst``).
     ping_burst: ClassVar[float] = 10.0
+    #: The longest message in bytes once logged in (``ServerConfig.max_frame``); before, ``BEFORE_LOGIN``.
+    max_message: ClassVar[int] = 1 << 20
+    #: Fragments a message may come in; None: websockets' own limit (``logged_in``).
+    max_fragments: int | None = BEFORE_LOGIN[1]
+    _fragments = 0
     #: Bytes of frames its ``Peer`` holds in its own queue, not yet handed to the connection.
     held = 0
     _stalled: asyncio.TimerHandle | None = None
@@ -109,16 +122,29 @@ class BoundedConnection(ServerConnection):
             )
             self.transport.abort()
 
+    def logged_in(self) -> None:
+        """Lift the bounds of ``BEFORE_LOGIN``: messages of up to ``max_message`` bytes, in as many fragments
+        as websockets allows (``MAX_FRAGMENTS``)."""
+        self.protocol.max_message_size = self.max_message
+        self.max_fragments = None
+
     def process_event(self, event: Event) -> None:
         if self._failed:
             return  # the rest of a read that broke a bound: already answered by websockets, if a ping
-        if isinstance(event, Frame) and event.opcode is Opcode.PING:
-            if self._pings is None:
-                self._pings = TokenBucket(self.ping_rate, self.ping_burst)
-            if self._pings.take() > 0:
-                why = f"more than {self.ping_burst:g} pings at once or {self.ping_rate:g} a second"
-                self._fail(CloseCode.POLICY_VIOLATION, "too many pings", why)
-                return
+        if isinstance(event, Frame):
+            if event.opcode is Opcode.PING:
+                if self._pings is None:
+                    self._pings = TokenBucket(self.ping_rate, self.ping_burst)
+                if self._pings.take() > 0:
+                    why = f"more than {self.ping_burst:g} pings at once or {self.ping_rate:g} a second"
+                    self._fail(CloseCode.POLICY_VIOLATION, "too many pings", why)
+                    return
+            elif event.opcode in (Opcode.TEXT, Opcode.BINARY, Opcode.CONT):
+                self._fragments = self._fragments + 1 if event.opcode is Opcode.CONT else 1
+                if self.max_fragments is not None and self._fragments > self.max_fragments:
+                    why = f"more than {self.max_fragments} fragments before login"
+                    self._fail(CloseCode.MESSAGE_TOO_BIG, why, why)
+                    return
         super().process_event(event)
 
     def _fail(self, code: CloseCode, reason: str, why: str) -> None:
@@ -248,6 +274,14 @@ class Peer:
 
     def __repr__(self) -> str:
         return f"<Peer {self.player or '?'} {self.ws.remote_address}>"
+
+    def log_in(self, name: str) -> None:
+        """The connection is ``name``'s from now on: its messages may be as long as a logged-in player's
+        (``BoundedConnection.logged_in``). Called before the ``logged-in`` reply is queued, so no message
+        the client sends after reading it meets the tighter bound."""
+        self.player = name
+        if self._bounded is not None:
+            self._bounded.logged_in()
 
     def send(self, message: Message) -> None:
         """Queue ``message`` for this client in its encoding (dropped silently once the connection is closed)."""

@@ -1,6 +1,7 @@
 """What one connection can make the server hold or do below the request budget: pings (answered by the
 WebSocket library itself) within a ping budget, the kernel's send buffer fixed so that the bound on unsent
-bytes and the write timeout mean what docs/protocol.md says."""
+bytes and the write timeout mean what docs/protocol.md says, and messages before the login bounded
+tight."""
 
 from __future__ import annotations
 
@@ -13,7 +14,7 @@ import pytest
 import websockets
 
 from server import BarbuServer
-from server.peer import READ_CHUNK
+from server.peer import BEFORE_LOGIN, READ_CHUNK
 from tests.conftest import Connect, StartServer
 from tests.raw_clients import (
     MANY_TABLES,
@@ -26,6 +27,7 @@ from tests.raw_clients import (
     masked,
     raw_upgraded,
     read_frames,
+    rss,
     server_side,
     tables,
 )
@@ -137,3 +139,45 @@ async def test_a_client_leaving_more_than_the_kernel_holds_unread_is_cut_after_t
         sock.close()
     assert took <= 1.0 + 4.0
     assert any("nothing read for 1 s" in r.getMessage() for r in caplog.records), "the write timeout cut it"
+
+
+async def _unfinished_message(server: BarbuServer, fragments: int, size: int) -> list[tuple[int, bytes]]:
+    """A raw client from ``FLOODER``, not logged in, sends a binary message in ``fragments`` fragments of
+    ``size`` bytes, all but the last, then reads what the server sends until it ends the stream."""
+    sock = await raw_upgraded(server)
+    loop = asyncio.get_running_loop()
+    try:
+        data = masked(0x2, b"x" * size, fin=False) + masked(0x0, b"x" * size, fin=False) * (fragments - 1)
+        with contextlib.suppress(ConnectionResetError, BrokenPipeError):
+            await loop.sock_sendall(sock, data)
+        return await read_frames(sock)
+    finally:
+        sock.close()
+
+
+async def test_before_the_login_a_long_message_closes_the_connection(start_server: StartServer) -> None:
+    """50 connections each send most of a 1 MiB message (in 4 KiB fragments) and never log in: each is
+    closed (1009) once its message passes 16 KiB, and the server holds none of it. Before, all 50 held
+    their fragments until the login deadline: +32 MiB."""
+    server = await start_server()
+    before = rss()
+    floods = await asyncio.gather(*(_unfinished_message(server, 255, 4096) for _ in range(50)))
+    grown = rss() - before
+    for frames in floods:
+        code = close_code(frames)
+        assert code is not None and code[0] == 1009, code
+    assert grown < 16 << 20, f"RSS grew by {grown >> 20} MiB"
+    await dropped_within(server, 10.0)
+
+
+async def test_before_the_login_a_message_in_many_fragments_closes_the_connection(
+    start_server: StartServer,
+) -> None:
+    """Each fragment held costs ~140 bytes even empty: before the login a message comes in 64 fragments at
+    most (websockets' 4,096 after: ``test_server_limits``; and a logged-in client's long request gets
+    ``too-large``, not a close: ``test_server``)."""
+    server = await start_server()
+    frames = await _unfinished_message(server, BEFORE_LOGIN[1] + 1, 0)
+    assert close_code(frames) == (1009, f"more than {BEFORE_LOGIN[1]} fragments before login")
+    await dropped_within(server, 10.0)
+    assert BEFORE_LOGIN[0] == 16384

@@ -18,6 +18,7 @@ from websockets.exceptions import InvalidStatus
 from client import ServerError
 from server import BarbuServer
 from server.addresses import address_group, forwarded_client
+from server.peer import BEFORE_LOGIN
 from server.solitaire_room import SolitaireRoom
 from tests.conftest import Connect, StartServer, until
 
@@ -233,27 +234,42 @@ async def test_behind_a_trusted_proxy_each_player_has_the_caps_of_their_own_addr
     await until(lambda: server.connections.total == 0, "the closes")
 
 
-async def _hello_in(fragments: int, server: BarbuServer) -> websockets.ClientConnection:
-    """A connection that sent a JSON ``hello`` split into ``fragments`` WebSocket frames (the message
-    padded with spaces to one character a frame)."""
-    hello = '{"type": "hello", "id": 1, "version": 1, "client": "t"}'
-    text = hello + " " * (fragments - len(hello))
+async def _in_fragments(ws: websockets.ClientConnection, message: dict[str, object], fragments: int) -> None:
+    """Send ``message`` as JSON split into ``fragments`` WebSocket frames (padded with spaces to one
+    character a frame; websockets ends an iterable's message with an empty frame of its own)."""
+    text = json.dumps(message)
+    await ws.send(iter(text + " " * (fragments - 1 - len(text))))  # one fragment per character
+
+
+async def _logged_in_json(
+    server: BarbuServer, name: str, hello_fragments: int = 1
+) -> websockets.ClientConnection:
+    """A connection that said ``hello`` (in ``hello_fragments`` fragments) and logged in as ``name``, in
+    JSON."""
     ws = await websockets.connect(server.url, compression=None, proxy=None)
-    await ws.send(iter(text))  # one fragment per character
+    await _in_fragments(ws, {"type": "hello", "id": 1, "version": 1, "client": "t"}, hello_fragments)
+    assert json.loads(await asyncio.wait_for(ws.recv(), 20))["type"] == "welcome"
+    await ws.send(json.dumps({"type": "login", "id": 2, "name": name}))
+    assert json.loads(await asyncio.wait_for(ws.recv(), 20))["type"] == "logged-in"
     return ws
 
 
 async def test_a_message_in_too_many_fragments_closes_the_connection_as_the_protocol_says(
     server: BarbuServer,
 ) -> None:
+    """Logged in, websockets' own limit; before the login, ``BEFORE_LOGIN``'s 64 (``test_flood_bounds``)."""
     limit = MAX_FRAGMENTS
-    assert f"more than {limit:,} WebSocket fragments" in (ROOT / "docs" / "protocol.md").read_text()
-    ws = await _hello_in(1000, server)
+    text = (ROOT / "docs" / "protocol.md").read_text()
+    assert f"more than {limit:,} WebSocket fragments" in text
+    assert f"in more than {BEFORE_LOGIN[1]} fragments" in text
+    ws = await _logged_in_json(server, "patient", hello_fragments=BEFORE_LOGIN[1])
     try:
-        assert json.loads(await asyncio.wait_for(ws.recv(), 20))["type"] == "welcome"
+        await _in_fragments(ws, {"type": "list-rooms", "id": 3}, 1000)
+        assert json.loads(await asyncio.wait_for(ws.recv(), 20))["type"] == "rooms"
     finally:
         await ws.close()
-    ws = await _hello_in(limit + 1, server)
+    ws = await _logged_in_json(server, "splitter")
+    await _in_fragments(ws, {"type": "list-rooms", "id": 3}, limit + 1)
     with pytest.raises(websockets.ConnectionClosed) as closed:
         await asyncio.wait_for(ws.recv(), 20)
     assert closed.value.rcvd is not None and closed.value.rcvd.code == 1009
