@@ -13,8 +13,8 @@ fragments before (``server.peer.BEFORE_LOGIN``; larger messages close the connec
 messages in more than ``websockets``' 4,096 fragments: its ``MAX_FRAGMENTS``, docs/protocol.md).
 Connections beyond ``max_connections`` in all, or ``max_connections_per_address`` from one address, are
 refused with HTTP 503 before the upgrade (``over_capacity``); a listener out of file descriptors (EMFILE)
-is logged once a second at most. Unfinished solitaire rooms idle for ``solitaire_idle`` are finished in the
-background.
+is logged once a second at most, and so are asyncio's lines for writes to lost connections
+(``LostWriteLines``). Unfinished solitaire rooms idle for ``solitaire_idle`` are finished in the background.
 """
 
 from __future__ import annotations
@@ -68,6 +68,7 @@ class BarbuServer:
         self.static = StaticFiles()
         self._expiry: asyncio.Task[None] | None = None
         self._accept_errors = Throttle(1.0)
+        self._lost_writes = LostWriteLines()
         self.connections = ConnectionCounts()
         self._connection_class = type(
             "Counted",
@@ -113,6 +114,7 @@ class BarbuServer:
         except BaseException:
             await self.stop()  # the store's lock is not left held by a server that never listened
             raise
+        logging.getLogger("asyncio").addFilter(self._lost_writes)
         loop = asyncio.get_running_loop()
         self._loop_handler = loop.get_exception_handler()
         loop.set_exception_handler(self._loop_exception)
@@ -159,6 +161,7 @@ class BarbuServer:
             self._server.close()
             await self._server.wait_closed()
             self._server = None
+        logging.getLogger("asyncio").removeFilter(self._lost_writes)
         if self.workers is not None:
             await self.workers.close()
             self.workers = None
@@ -208,6 +211,30 @@ class BarbuServer:
             or _healthz(connection, request)
             or self.static.respond(request)
         )
+
+
+class LostWriteLines(logging.Filter):
+    """Lets asyncio's ``socket.send() raised exception.`` through at most once every ``interval`` seconds,
+    with the count held back since. asyncio logs it for each write to a connection already lost, after the
+    fifth: websockets writes each pong of a read on its own, so a client that floods pings and resets its
+    connection made thousands of lines a second (the writes themselves do nothing)."""
+
+    MESSAGE = "socket.send() raised exception."
+
+    def __init__(self, interval: float = 1.0) -> None:
+        super().__init__()
+        self._throttle = Throttle(interval)
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        """False for a held-back line; the line let through says how many were held back."""
+        if record.msg != self.MESSAGE:
+            return True
+        held = self._throttle.ready()
+        if held is None:
+            return False
+        record.msg = "%s (%d more since the last line: writes to lost connections)"
+        record.args = (self.MESSAGE, held)
+        return True
 
 
 class ConnectionCounts:

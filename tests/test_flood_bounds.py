@@ -1,13 +1,15 @@
 """What one connection can make the server hold or do below the request budget: pings (answered by the
 WebSocket library itself) within a ping budget, the kernel's send buffer fixed so that the bound on unsent
-bytes and the write timeout mean what docs/protocol.md says, and messages before the login bounded
-tight."""
+bytes and the write timeout mean what docs/protocol.md says, asyncio's lines for writes to lost connections
+throttled, and messages before the login bounded tight."""
 
 from __future__ import annotations
 
 import asyncio
 import contextlib
+import logging
 import socket
+import time
 
 import msgpack
 import pytest
@@ -19,6 +21,7 @@ from tests.conftest import Connect, StartServer
 from tests.raw_clients import (
     MANY_TABLES,
     PING,
+    UNLIMITED_PINGS,
     close_code,
     count_writes,
     dropped_within,
@@ -139,6 +142,36 @@ async def test_a_client_leaving_more_than_the_kernel_holds_unread_is_cut_after_t
         sock.close()
     assert took <= 1.0 + 4.0
     assert any("nothing read for 1 s" in r.getMessage() for r in caplog.records), "the write timeout cut it"
+
+
+def _reset_after_pings(sock: socket.socket, pings: int) -> None:
+    """Put ``pings`` pings in the server's receive buffer, then reset the connection (``SO_LINGER`` 0),
+    without letting the event loop (the server's) run in between: the server reads them after the reset
+    and every pong it writes goes to a lost connection."""
+    sock.setblocking(True)
+    sock.sendall(PING * pings)
+    sock.setsockopt(socket.SOL_SOCKET, socket.SO_LINGER, (1).to_bytes(4, "little") + bytes(4))
+    sock.close()
+
+
+async def test_writes_to_lost_connections_log_a_line_a_second_at_most(
+    start_server: StartServer, caplog: pytest.LogCaptureFixture
+) -> None:
+    """20 connections from one address put 250 pings each in the server's buffer and reset: asyncio logs
+    ``socket.send() raised exception.`` for each write after the fifth to a lost connection, and
+    websockets writes each pong of a read on its own. Before, that was ~26 lines a connection (2,314 lines
+    a second in a flood); now one line a second at most, saying how many were held back."""
+    server = await start_server(**UNLIMITED_PINGS)  # every ping of a read is answered anyway
+    caplog.set_level(logging.WARNING, logger="asyncio")
+    socks = [await raw_upgraded(server) for _ in range(20)]
+    began = time.monotonic()
+    for sock in socks:
+        _reset_after_pings(sock, 250)
+    await dropped_within(server, 10.0)
+    lines = [r for r in caplog.records if r.getMessage().startswith("socket.send() raised exception.")]
+    assert len(lines) <= 1 + (time.monotonic() - began), [r.getMessage() for r in lines]
+    assert lines, "the writes were made (and logged once)"
+    assert "more since the last line" in lines[-1].getMessage()
 
 
 async def _unfinished_message(server: BarbuServer, fragments: int, size: int) -> list[tuple[int, bytes]]:
