@@ -10,6 +10,8 @@ measures its round trips; meanwhile a *flooder* logs in and sends ``--requests``
 - case ``ping-flood``: the flooder, on a raw socket from 127.0.0.9 with a 4 KiB receive buffer, upgrades to a
   WebSocket without logging in and sends masked pings (125-byte payloads) in batches of 100 as fast as the
   socket takes them, never reading a pong, until the server cuts it off or ``--seconds`` pass;
+- case ``ping-flood-reading``: 10 such flooders at once, each logged in and reading every pong;
+- case ``ping-flood-many``: 100 at once (one address's whole share of connections), reading nothing;
 - case ``login-storm``: ``--logins`` new names (4,000 by default) log in, spread evenly over
   ``--storm-seconds`` (20 s), each on a connection of its own (``hello``, ``login``, read the reply, close):
   every login writes its player's resume token to the store;
@@ -18,7 +20,8 @@ measures its round trips; meanwhile a *flooder* logs in and sends ``--requests``
   so every request makes the server replay a whole match from its record).
 
 A flood case lasts until the flooder has read its last reply (``reading``) or its last request went out
-(``never-reads``: the server stops reading a connection it dropped; ``ping-flood``: its last ping), or
+(``never-reads``: the server stops reading a connection it dropped; the ping floods: the last ping of the
+last flooder cut off), or
 ``--seconds`` pass; the victim's
 round trips of that span (and half a second after) are counted. Prints per case the victim's round trips
 (p50, p99, worst, in ms), what the flooder got (requests sent, replies, ``slow-down`` refusals, whether the
@@ -27,7 +30,7 @@ server's resident memory (largest seen during the case, MiB) and CPU time over t
 
     .venv/bin/python -m benchmarks.flood [--requests 20000] [--tables 40] [--seconds 30]
         [--logins 4000] [--storm-seconds 20] [--replays 150] [--matches 40]
-        [--cases quiet,reading,never-reads,ping-flood,login-storm,replays]
+        [--cases quiet,reading,never-reads,ping-flood,ping-flood-reading,ping-flood-many,login-storm,replays]
 """
 
 from __future__ import annotations
@@ -56,7 +59,16 @@ from engine.cards import SEATS
 from server.store import Store
 
 #: The cases, in the order they run.
-CASES = ("quiet", "reading", "never-reads", "ping-flood", "login-storm", "replays")
+CASES = (
+    "quiet",
+    "reading",
+    "never-reads",
+    "ping-flood",
+    "ping-flood-reading",
+    "ping-flood-many",
+    "login-storm",
+    "replays",
+)
 #: Seconds between two round trips of the victim.
 VICTIM_PACE = 0.02
 
@@ -72,7 +84,7 @@ class Case:
     sent: int = 0
     replies: int = 0
     refused: int = 0
-    dropped: bool = False
+    dropped: int = 0  # flooders the server dropped (0 or 1 but in the ping floods)
     failed: int = 0  # the storm's logins with no reply
     rss: int = 0
     seconds: float = 0.0
@@ -104,7 +116,7 @@ def rss_of(pid: int) -> int:
 async def victim(url: str, stop: asyncio.Event, case: Case, pid: int) -> None:
     """Log in and time one ``list-rooms`` every ``VICTIM_PACE`` seconds until ``stop`` is set."""
     async with await Connection.connect(url, client="victim", timeout=60) as conn:
-        await conn.login(f"victim-{case.name}")
+        await conn.login(f"victim-{CASES.index(case.name)}")  # a name of 24 characters at most
         while not stop.is_set():
             start = time.perf_counter()
             await conn.list_rooms()
@@ -182,52 +194,102 @@ async def flooder(
     return {**got, **span, "dropped": int(dropped)}
 
 
-def masked_ping(payload: bytes = b"p" * 125) -> bytes:
-    """A WebSocket ping frame as a client sends it (masked), carrying ``payload`` (at most 125 bytes)."""
+def masked(opcode: int, payload: bytes) -> bytes:
+    """One final WebSocket frame of ``opcode`` as a client sends it (masked), carrying ``payload`` (under
+    64 KiB; a ping's at most 125 bytes)."""
     mask = os.urandom(4)
     body = bytes(b ^ mask[i % 4] for i, b in enumerate(payload))
-    return bytes([0x89, 0x80 | len(payload)]) + mask + body
+    size = bytes([0x80 | len(payload)]) if len(payload) < 126 else bytes([0xFE]) + len(payload).to_bytes(2)
+    return bytes([0x80 | opcode]) + size + mask + body
 
 
-async def ping_flooder(url: str, limit: float, host: str = "127.0.0.9") -> dict[str, float]:
-    """Open a TCP connection from ``host`` with a 4 KiB receive buffer, upgrade it to a WebSocket by hand
-    (no ``hello``, no login), then send pings (``masked_ping``) in batches of 100 as fast as the socket takes
-    them and never read a pong, until the server cuts the connection (a reset or a broken pipe) or
-    ``limit`` seconds pass; returns (as a map) the pings sent, whether the server dropped it, and when the
-    flood began and ended."""
+#: The flooders' ping: a 125-byte payload, the longest a control frame may carry (131 bytes on the wire).
+PING = masked(0x9, b"p" * 125)
+#: How each ping-flood case floods: (connections, whether they log in and read everything the server
+#: sends, or say nothing and read nothing).
+PING_FLOODS = {"ping-flood": (1, False), "ping-flood-reading": (10, True), "ping-flood-many": (100, False)}
+
+
+async def ping_flooder(url: str, limit: float, number: int, read: bool, host: str) -> dict[str, float]:
+    """One ping flooder: a TCP connection from ``host`` upgraded to a WebSocket by hand, then pings
+    (``PING``) in batches of 100 as fast as the socket takes them until the server cuts the connection (a
+    reset, a broken pipe, or, ``read``, the end of its stream) or ``limit`` seconds pass. ``read``: it
+    logs in first (``hello``, ``login`` as ``pinger-<pid>-<number>``) and reads all the server sends (its
+    pongs); else it has a 4 KiB receive buffer, logs in not and reads nothing after the upgrade's response.
+    Returns (as a map) the pings sent, whether the server dropped it, when it began and ended."""
     split = urlsplit(url)
     loop = asyncio.get_running_loop()
     sock = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
-    sock.setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF, 4096)
+    if not read:
+        sock.setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF, 4096)
     sock.setblocking(False)
     sock.bind((host, 0))
-    await loop.sock_connect(sock, (split.hostname, split.port))
-    key = base64.b64encode(os.urandom(16)).decode()
-    request = (
-        f"GET / HTTP/1.1\r\nHost: {split.netloc}\r\nUpgrade: websocket\r\nConnection: Upgrade\r\n"
-        f"Sec-WebSocket-Key: {key}\r\nSec-WebSocket-Version: 13\r\n\r\n"
-    )
-    await loop.sock_sendall(sock, request.encode())
-    response = b""
-    while b"\r\n\r\n" not in response:  # byte by byte: nothing after the response is read
-        chunk = await loop.sock_recv(sock, 1)
-        if not chunk:
-            raise RuntimeError(f"the server refused the upgrade: {response!r}")
-        response += chunk
-    batch = masked_ping() * 100
-    got = {"replies": 0, "refused": 0, "sent": 0, "dropped": 0, "began": time.time()}
+    got = {"sent": 0, "dropped": 0, "began": time.time()}
     try:
-        async with asyncio.timeout(limit):
+        await loop.sock_connect(sock, (split.hostname, split.port))
+        key = base64.b64encode(os.urandom(16)).decode()
+        request = (
+            f"GET / HTTP/1.1\r\nHost: {split.netloc}\r\nUpgrade: websocket\r\nConnection: Upgrade\r\n"
+            f"Sec-WebSocket-Key: {key}\r\nSec-WebSocket-Version: 13\r\n\r\n"
+        )
+        await loop.sock_sendall(sock, request.encode())
+        response = b""
+        while b"\r\n\r\n" not in response:  # byte by byte: nothing after the response is read
+            chunk = await loop.sock_recv(sock, 1)
+            if not chunk:
+                raise RuntimeError(f"the server refused the upgrade: {response!r}")
+            response += chunk
+        if read:
+            hello = {"type": "hello", "id": 1, "version": 1, "client": "pinger"}
+            login = {"type": "login", "id": 2, "name": f"pinger-{os.getpid()}-{number}"}
+            await loop.sock_sendall(
+                sock, masked(0x2, msgpack.packb(hello)) + masked(0x2, msgpack.packb(login))
+            )
+        batch = PING * 100
+
+        async def send() -> None:
             while True:
                 await loop.sock_sendall(sock, batch)
                 got["sent"] += 100
-    except (ConnectionResetError, BrokenPipeError):
-        got["dropped"] = 1
-    except TimeoutError:
-        pass
+
+        async def drain() -> None:
+            while await loop.sock_recv(sock, 65536):
+                pass
+
+        tasks = [asyncio.create_task(send())] + ([asyncio.create_task(drain())] if read else [])
+        try:
+            done, _ = await asyncio.wait(tasks, timeout=limit, return_when=asyncio.FIRST_COMPLETED)
+        finally:
+            for task in tasks:
+                task.cancel()
+            await asyncio.gather(*tasks, return_exceptions=True)
+        for task in done:
+            if task.exception() is None or isinstance(
+                task.exception(), (ConnectionResetError, BrokenPipeError)
+            ):
+                got["dropped"] = 1  # the end of the stream, a reset, a broken pipe: the server cut it
     finally:
         sock.close()
     return {**got, "ended": time.time()}
+
+
+async def ping_flood(url: str, limit: float, case: str, host: str = "127.0.0.9") -> dict[str, float]:
+    """Case ``case`` of ``PING_FLOODS``: its flooders (``ping_flooder``) all at once from ``host``; returns
+    (as a map) the pings sent, how many flooders the server dropped, when the first began and the last
+    ended."""
+    connections, read = PING_FLOODS[case]
+    results = await asyncio.gather(
+        *(ping_flooder(url, limit, i, read, host) for i in range(connections)), return_exceptions=True
+    )
+    each = [got for got in results if isinstance(got, dict)]  # the others were refused (HTTP 503)
+    return {
+        "replies": 0,
+        "refused": connections - len(each),
+        "sent": sum(got["sent"] for got in each),
+        "dropped": sum(got["dropped"] for got in each),
+        "began": min((got["began"] for got in each), default=time.time()),
+        "ended": max((got["ended"] for got in each), default=time.time()),
+    }
 
 
 async def storm(url: str, logins: int, span: float, limit: float) -> dict[str, float]:
@@ -311,7 +373,7 @@ async def run_case(
     else:
         got = await flood_in_a_process(url, requests, name, limit, logins, span, matches)
         case.replies, case.refused, case.sent = int(got["replies"]), int(got["refused"]), int(got["sent"])
-        case.dropped, case.failed = bool(got["dropped"]), int(got.get("failed", 0))
+        case.dropped, case.failed = int(got["dropped"]), int(got.get("failed", 0))
         began, ended = got["began"], got["ended"]
     case.seconds = ended - began
     case.cpu = cpu_of(pid) - cpu
@@ -364,10 +426,11 @@ def report(case: Case) -> str:
             f"  | storm: {case.replies} logged in, {case.refused} refused, {case.failed}"
             f" failed, {case.seconds:.1f} s"
         )
-    elif case.name == "ping-flood":
+    elif case.name in PING_FLOODS:
+        connections = PING_FLOODS[case.name][0]
         line += (
-            f"  | flooder: {case.sent} pings sent, {'dropped' if case.dropped else 'not dropped'},"
-            f" {case.seconds:.1f} s"
+            f"  | flooders: {case.sent} pings sent by {connections}, {case.dropped} dropped,"
+            f" {case.refused} refused, {case.seconds:.1f} s"
         )
     elif case.name != "quiet":
         line += (
@@ -403,8 +466,8 @@ def main(argv: list[str] | None = None) -> int:
     cases = args.cases.split(",")
     if unknown := set(cases) - set(CASES):
         parser.error(f"unknown case(s) {', '.join(sorted(unknown))}: choose from {', '.join(CASES)}")
-    if args.flooder and args.case == "ping-flood":
-        print(json.dumps(asyncio.run(ping_flooder(args.flooder, args.seconds))))
+    if args.flooder and args.case in PING_FLOODS:
+        print(json.dumps(asyncio.run(ping_flood(args.flooder, args.seconds, args.case))))
         return 0
     if args.flooder and args.case == "login-storm":
         limit = max(args.seconds, args.storm_seconds + 10)
