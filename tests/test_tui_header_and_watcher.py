@@ -14,8 +14,8 @@ from client import Connection
 from client.columns import width
 from engine.cards import SEATS
 from server import BarbuServer
-from tests.conftest import Connect, StartServer, until
-from tests.test_tui import on_screen, running_tui, screen_lines, table_of
+from tests.conftest import Connect, StartServer, server_table, until
+from tests.test_tui import on_screen, running_tui, screen_lines
 
 LONGEST_NAME = "marguerite-dela-vallée-1"  # names have at most 24 characters, tables 40
 LONGEST_TABLE = "the long friday evening table, second go"
@@ -65,7 +65,7 @@ async def test_a_watchers_summary_goes_when_the_next_contract_is_chosen(
 ) -> None:
     dora = await connect(server, "dora")
     room = await dora.create_table("watched")
-    seat = SEATS[table_of(server, room).first_declarer]  # dora declares hands 1-7: hand 2 waits for her
+    seat = SEATS[server_table(server, room).first_declarer]  # dora declares hands 1-7: hand 2 waits for her
     await dora.sit(room, seat)
     async with running_tui(server.url, "wes") as (tui, _pipe):
         await tui.watch(room)
