@@ -1,15 +1,19 @@
 """What a hint says where people read it: the line prompt (``barbu solitaire play``) and the terminal client
 against a real server. A lost position says "this game can no longer be won" and offers undo; a hint without a
-known win says "no sure win found; a reasonable move: ..." (the browser: ``test_web_hints.py``)."""
+known win says "no sure win found; a reasonable move: ..."; one with no new move left says "no new move left:
+..." in the same words everywhere (the browser: ``test_web_browser.py``)."""
 
 from __future__ import annotations
 
 import io
+from pathlib import Path
 
 import pytest
 
 from cli.solitaire_play import play_session
+from client.tui.solitaire_words import hint_words
 from engine.solitaire import new_game
+from engine.solitaire.hints import NO_NEW_MOVE, hint_text
 from tests.conftest import StartServer, until
 from tests.test_tui import on_screen, opened_solitaire, running_tui, screen_lines
 
@@ -48,3 +52,12 @@ async def test_the_terminal_client_says_a_lost_game_offering_undo_and_a_guess_as
         pipe.send_text("h")
         await until(lambda: "reasonable move" in forty.message, "the guess")
         assert on_screen(tui, "No sure win found; a reasonable move: "), "\n".join(screen_lines(tui))
+
+
+def test_no_new_move_is_said_in_the_same_words_by_every_client_and_the_protocol() -> None:
+    root = Path(__file__).resolve().parent.parent
+    assert NO_NEW_MOVE.startswith("no new move left: ")
+    assert hint_text("none", None) == NO_NEW_MOVE  # the line prompt
+    assert hint_words("none", None) == f"N{NO_NEW_MOVE[1:]}."  # the terminal client
+    assert f"Hint: {NO_NEW_MOVE}. Undo to go back." in (root / "web/js/solitaire.js").read_text()
+    assert f'| `none` | nil | "{NO_NEW_MOVE}"' in (root / "docs/protocol.md").read_text()

@@ -22,12 +22,14 @@ from engine.solitaire.hints import (
     advise,
     advise_record,
     advise_within,
+    cards_home,
     fresh_move,
     hint_clock,
     places_left,
     placing,
     position_key,
     positions_seen,
+    puts_back,
     takes_back,
 )
 from engine.solitaire.lines import _cut_loops, shorten, wins
@@ -103,14 +105,16 @@ def test_following_hints_on_any_deal_ends_in_a_win_a_loss_or_no_move(
             assert set(statuses[first_sure:]) == {HintStatus.SURE}, "a sure line is followed to the win"
         guesses = statuses.count(HintStatus.GUESS)
         replay = new_game(name, options, seed=seed)
-        seen, taken_off = {replay._key()}, set()
+        seen: set[Hashable] = {replay._key()}
+        taken_off: dict[tuple[int, int], int] = {}  # (card, card it lay on) -> cards home just after
         for k, move in enumerate(game.history):
             step = placing(replay, move)
-            if statuses[k] is HintStatus.GUESS:
-                assert step is None or step.onto is None or (step.card, step.onto) not in taken_off, (seed, k)
-            if step is not None and step.left is not None:
-                taken_off.add((step.card, step.left))
+            if statuses[k] is HintStatus.GUESS and step is not None and step.onto is not None:
+                then = taken_off.get((step.card, step.onto))
+                assert then is None or cards_home(replay) > then, f"{seed} {k}: put back with no progress"
             replay.apply(move)
+            if step is not None and step.left is not None:
+                taken_off[(step.card, step.left)] = cards_home(replay)
             if k < guesses:
                 assert replay._key() not in seen, f"guess {k} of {seed} went back to a position seen"
             seen.add(replay._key())
@@ -126,11 +130,9 @@ def test_a_guess_puts_no_card_back_where_it_was_even_with_a_stock_turn_between()
         assert hint.status is HintStatus.GUESS and hint.move is not None
         left = places_left(game)
         old = fresh_move(game, positions_seen(game))  # the rule without the cards' places
-        step = placing(game, old) if old is not None else None
-        if step is not None and step.onto is not None and (step.card, step.onto) in left:
+        if old is not None and puts_back(game, old, left):
             would += 1
-        step = placing(game, hint.move)
-        assert step is None or step.onto is None or (step.card, step.onto) not in left
+        assert not puts_back(game, hint.move, left)
         game.apply(hint.move)
     assert would > 0, "the deal tests the rule: a position-only rule put cards back"
 
@@ -329,6 +331,34 @@ def test_a_won_game_has_no_hint_and_the_worker_job_reads_a_record() -> None:
     assert game.won and advise(game).status is HintStatus.NONE
     fresh = new_game("bakers-dozen", seed=3)
     assert advise_record(fresh.to_record(), budget=5.0).move == hints[0].move
+
+
+#: Baker's Dozen 8: the first 32 hints of a search of 20 positions, all guesses, before a guess could put a
+#: card back where it was after progress. The 5♦ left the 6♣ at move 18 (7 cards home); 16 are home now.
+BAKERS_NO_MOVE = (
+    "t1>f t2>f t9>f t1>f t13>f t4>f t7>t4 t11>t8 t11>f t6>t3 t10>t5 t10>t4 t10>t4 t12>t10 t1>t5 t1>t8 t4>t13 "
+    "t12>t8 t12>t3 t12>f t13>f t6>t13 t6>f t6>f t13>f t4>f t13>f t4>f t7>t13 t7>f t3>t7 t5>t13"
+)
+
+
+def test_a_guess_puts_a_card_back_where_it_was_once_more_cards_have_gone_home() -> None:
+    """The hint said "no move" here, though the position is won (a larger search finds the win): each legal
+    move put a card back where an earlier move took it from. Moving the 5♦ back onto the 6♣ after nine cards
+    went home is progress, not a shuffle; taking back the last move, or a card put back with nothing gone home
+    since, is still refused, and the position it leads to is new."""
+    game = new_game("bakers-dozen", seed=8)
+    for move in BAKERS_NO_MOVE.split():
+        game.apply(move)
+    left, seen = places_left(game), positions_seen(game)
+    five = placing(game, "t8>t7")
+    assert five is not None and five.onto is not None and left[(five.card, five.onto)] == 7
+    assert cards_home(game) == 16 and not puts_back(game, "t8>t7", left)
+    assert puts_back(game, "t13>t5", left) and takes_back(game, "t13>t5"), "the last move undone: refused"
+    assert puts_back(game, "t7>t3", left), "put back with no card home since: refused"
+    assert fresh_move(game, seen, left) == "t8>t7"
+    hint = advise(game, max_nodes=20)
+    assert (hint.status, hint.move) == (HintStatus.GUESS, "t8>t7"), "it said none"
+    assert advise(game, max_nodes=2000).status is HintStatus.SURE, "moves were left, and a win"
 
 
 #: Limited, seed 679636: 114 moves into a deal the solver cannot decide in a hint's budget. The first fresh

@@ -10,6 +10,7 @@ from typing import Any
 from client.tui.cards import card_label
 from engine.solitaire import GAMES
 from engine.solitaire.errors import RULE_CODES
+from engine.solitaire.hints import NO_NEW_MOVE
 
 CARD = re.compile(r"\b([2-9TJQKA])([SHDC])\b")
 PILE = re.compile(r"^([stwfp])(\d+(?:\.\d+)?)?$")
@@ -177,8 +178,8 @@ def hint_words(status: str, move: str | None, state: dict[str, Any] | None = Non
     hints.``"""
     if status == "lost":
         return "This game can no longer be won."
-    if move is None:
-        return "No move left that does not go back to an earlier position."
+    if move is None:  # ``none``: the engine's words, so every client says the same
+        return f"{NO_NEW_MOVE[0].upper()}{NO_NEW_MOVE[1:]}."
     key = "d" if move == "s" else "Enter"
     if status == "sure":
         return f"Hint: {move_words(move, state)} ({key}) - a sure win: keep following the hints."

@@ -7,14 +7,16 @@ A hint has a status (``HintStatus``):
   does not start by taking back the last move when another winning line does not.
 - ``guess``: no win was found within the budget (and no proof of loss either); the move is a reasonable one
   that reaches a position not seen before in this game and never puts a card back on a card it was taken off
-  earlier in the game (or back in an empty column, if it was taken from one): so it never undoes a move,
-  never shuffles a card to and fro (between the two 7♠ of a two-deck game, or with a stock turn between),
-  and following guesses never goes round in a circle. Nor does it lead where a short search of its own
+  earlier in the game (or back in an empty column, if it was taken from one) unless more cards have gone to
+  the foundations since (``puts_back``): so it never undoes a move, never shuffles a card to and fro
+  (between the two 7♠ of a two-deck game, or with a stock turn between), and following guesses never goes
+  round in a circle. (Refusing such a move even after progress said "no move" where moves were left:
+  Baker's Dozen 5.) Nor does it lead where a short search of its own
   proves the game lost: each candidate is searched briefly with the time left (``_probe``), so a player who
   undoes out of a lost position is not sent back into it.
 - ``lost``: the solver proved that no win is left from this position (or no legal move is left); no move.
-- ``none``: moves are left, but each returns to a position this game has been in already (or puts a card
-  back where it was); no move.
+- ``none``: moves are left, but each returns to a position this game has been in already, puts a card back
+  where it was with no progress since, or is proved lost; no move (``NO_NEW_MOVE`` says so).
 
 ``advise`` works a hint out (it searches: run it off the event loop, ``server.workers``); ``advise_within``
 gives it a budget of CPU time, the measure the winnable lists (``engine.solitaire.winnable``) were proved
@@ -315,22 +317,35 @@ def placing(game: Game, move: str) -> Placing | None:
     return Placing(card, left, onto)
 
 
-def places_left(game: Game) -> set[tuple[int, int]]:
+def places_left(game: Game) -> dict[tuple[int, int], int]:
     """Every ``(card, the card it lay on)`` (``Placing.left``) some move of ``game``'s history took a card
-    off: where a guess never puts that card back."""
-    left: set[tuple[int, int]] = set()
+    off, with the cards on the foundations just after the latest such move (``cards_home``): where a guess
+    puts that card back only once more cards have gone home since (``puts_back``)."""
+    left: dict[tuple[int, int], int] = {}
     for replay, move in _replayed(game):
         step = placing(replay, move)
         if step is not None and step.left is not None:
-            left.add((step.card, step.left))
+            left[(step.card, step.left)] = cards_home(replay) + (step.onto is None)
     return left
 
 
-def _puts_back(game: Game, move: str, left: set[tuple[int, int]]) -> bool:
-    """True when ``move`` puts its card back on a card (or an empty column) it was taken off (``left``, from
-    ``places_left``). A card going up to a foundation never goes back."""
+def cards_home(game: Game) -> int:
+    """The cards on the foundations of a column game (Lucas's aces dealt there counted); 0 for Pyramid,
+    where no move puts a card back (``placing``)."""
+    return sum(game.foundation_height) if isinstance(game, ColumnGame) else 0
+
+
+def puts_back(game: Game, move: str, left: dict[tuple[int, int], int]) -> bool:
+    """True when ``move`` puts its card back on a card (or in an empty column) it was taken off (``left``,
+    from ``places_left``) and no more cards are on the foundations than just after it was taken off: a
+    shuffle to and fro. Once more have gone home the move is progress, not a detour: the position differs
+    in what matters, and ``positions_seen`` still keeps guesses out of circles. A card going up to a
+    foundation never goes back."""
     step = placing(game, move)
-    return step is not None and step.onto is not None and (step.card, step.onto) in left
+    if step is None or step.onto is None:
+        return False
+    then = left.get((step.card, step.onto))
+    return then is not None and cards_home(game) <= then
 
 
 def takes_back(game: Game, move: str) -> bool:
@@ -345,7 +360,11 @@ def takes_back(game: Game, move: str) -> bool:
     if after._key() == before._key():
         return True
     step = placing(before, last)
-    return step is not None and step.left is not None and _puts_back(game, move, {(step.card, step.left)})
+    return (
+        step is not None
+        and step.left is not None
+        and puts_back(game, move, {(step.card, step.left): cards_home(game)})
+    )
 
 
 def _ordered_moves(game: Game) -> list[str]:
@@ -355,13 +374,13 @@ def _ordered_moves(game: Game) -> list[str]:
 
 
 def fresh_moves(
-    game: Game, seen: set[Hashable], left: set[tuple[int, int]] | None = None
+    game: Game, seen: set[Hashable], left: dict[tuple[int, int], int] | None = None
 ) -> Iterator[tuple[str, Game]]:
     """The moves, in the solver's order of preference (then any other legal move), that lead to a position
-    not in ``seen`` and put no card back on a card they were taken off (``left``, from ``places_left``),
-    each with the position it leads to (a copy)."""
+    not in ``seen`` and put no card back on a card they were taken off with no card gone home since
+    (``left``, from ``places_left``; ``puts_back``), each with the position it leads to (a copy)."""
     for text in _ordered_moves(game):
-        if left and _puts_back(game, text, left):
+        if left and puts_back(game, text, left):
             continue
         after = game.copy()
         after.apply(text)
@@ -369,9 +388,14 @@ def fresh_moves(
             yield text, after
 
 
-def fresh_move(game: Game, seen: set[Hashable], left: set[tuple[int, int]] | None = None) -> str | None:
+def fresh_move(game: Game, seen: set[Hashable], left: dict[tuple[int, int], int] | None = None) -> str | None:
     """The first of ``fresh_moves``; None when there is none."""
     return next((text for text, _ in fresh_moves(game, seen, left)), None)
+
+
+#: What a client says for a ``none`` hint (the terminal client and ``barbu solitaire play`` with this text,
+#: the browser, ``web/js/solitaire.js``, and ``docs/protocol.md`` in the same words).
+NO_NEW_MOVE = "no new move left: every move left goes back to an earlier position or into a lost one"
 
 
 def hint_text(status: str, move: str | None) -> str:
@@ -383,7 +407,7 @@ def hint_text(status: str, move: str | None) -> str:
     if status == HintStatus.LOST:
         return "this game can no longer be won"
     if move is None:
-        return "no move left that does not go back to an earlier position"
+        return NO_NEW_MOVE
     if status == HintStatus.SURE:
         return f"hint: {move} (a sure win: keep following the hints)"
     return f"no sure win found; a reasonable move: {move}"

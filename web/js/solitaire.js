@@ -233,7 +233,8 @@ export function solitaireScreen(app, roomId) {
       case "sure": return `Hint: ${hintText(reply.move)} (following the hints wins this game).`;
       case "guess": return `Hint: no sure win found; a reasonable move: ${hintText(reply.move)}.`;
       case "lost": return "Hint: this game can no longer be won. Undo to go back.";
-      case "none": return "Hint: no move that does not go back to an earlier position. Undo to go back.";
+      // The engine's words (engine/solitaire/hints.py NO_NEW_MOVE), as the terminal client says them.
+      case "none": return "Hint: no new move left: every move left goes back to an earlier position or into a lost one. Undo to go back.";
       default: return reply.move ? `Hint: ${hintText(reply.move)}.` : "No move is left.";
     }
   }
