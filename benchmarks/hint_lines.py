@@ -14,16 +14,9 @@ import sys
 import time
 from collections.abc import Sequence
 
-from engine.solitaire import GAMES, new_game, solve
+from engine.solitaire import new_game, solve
 from engine.solitaire.lines import shorten, wins
-from engine.solitaire.winnable import list_key, winnable_seeds
-
-#: The lists with their own options besides each game's defaults (as ``scripts/winnable_seeds.py``).
-VARIANTS: list[tuple[str, dict[str, object]]] = [
-    ("pyramid", {"draw": 3}),
-    ("bakers-dozen", {"kings": "stay"}),
-    ("bakers-dozen", {"build": "any-suit"}),
-]
+from engine.solitaire.winnable import list_key, option_sets, winnable_seeds
 
 
 def main(argv: Sequence[str] | None = None) -> int:
@@ -36,7 +29,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     print("|---|---|---|---|")
     status = 0
     before = after = 0
-    for name, options in [(name, {}) for name in GAMES] + VARIANTS:
+    for name, options in option_sets():
         cells, slowest, long, short = [], 0.0, 0, 0
         for seed in winnable_seeds(name, options)[: args.deals]:
             game = new_game(name, options, seed=seed)

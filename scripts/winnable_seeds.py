@@ -1,10 +1,10 @@
 """Regenerate ``engine/solitaire/winnable_seeds.py``: the seeds the server deals "winnable" games from.
 
 Usage: ``python scripts/winnable_seeds.py [--deals N] [--budget S] [--margin M] [--keep K] [--json FILE ...]
-[--jobs J] [--only KEY ...]``. For each list (every game with its default options, and the variants in
-``VARIANTS``) the candidates are deals 1..N, the seeds listed now, and those of the ``--json`` files (written
+[--jobs J] [--only KEY ...]``. For each list (``engine.solitaire.winnable.option_sets``: every game with its
+default options, and with each option changed alone) the candidates are deals 1..N, the seeds listed now, and those of the ``--json`` files (written
 by ``python -m benchmarks.winnability --seeds FILE``). A candidate is kept when the first hint of its deal
-(``engine.solitaire.hints.advise_within``, which solves from the deal) is ``sure`` within a budget of
+(``engine.solitaire.winnable.proves_winnable``, which solves from the deal) is ``sure`` within a budget of
 ``S / M`` seconds of CPU time: so a hint within the server's budget of ``S`` seconds (``ServerConfig.hint_budget``) proves it
 with room to spare on a busy machine. At most K seeds are kept per list; the seeds dropped from a list are
 printed. Rerun it whenever the solver changes: a list must hold only deals the solver on main proves.
@@ -23,19 +23,10 @@ from typing import Any
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from engine.solitaire import GAMES, new_game  # noqa: E402
-from engine.solitaire.hints import HintStatus, advise_within  # noqa: E402
-from engine.solitaire.winnable import list_key, winnable_seeds  # noqa: E402
+from engine.solitaire import new_game  # noqa: E402
+from engine.solitaire.winnable import MARGIN, list_key, option_sets, proves_winnable, winnable_seeds  # noqa: E402
 from server.config import ServerConfig  # noqa: E402
 
-#: Option sets with their own list besides each game's defaults.
-VARIANTS: list[tuple[str, dict[str, object]]] = [
-    ("pyramid", {"draw": 3}),
-    ("bakers-dozen", {"kings": "stay"}),
-    ("bakers-dozen", {"build": "any-suit"}),
-]
-#: The hint budget divided by this is the CPU time a listed deal's first hint is proved in.
-MARGIN = 2.0
 OUT = ROOT / "engine" / "solitaire" / "winnable_seeds.py"
 
 HEADER = '''"""Seeds proved winnable, per game and options (written by ``scripts/winnable_seeds.py``; do not edit).
@@ -53,7 +44,7 @@ def proved(job: tuple[str, dict[str, Any], int, float]) -> tuple[int, bool]:
     """(seed, True when the first hint of the deal is ``sure`` within ``seconds`` of CPU time) for the job
     ``(game, options, seed, seconds)``; a module-level function, so worker processes run it."""
     name, options, seed, seconds = job
-    return seed, advise_within(new_game(name, options, seed=seed), seconds, None).status is HintStatus.SURE
+    return seed, proves_winnable(name, options, seed, budget=seconds, wall=False)
 
 
 def check(name: str, options: dict[str, Any], seeds: list[int], seconds: float, jobs: int) -> list[int]:
@@ -103,7 +94,7 @@ def main() -> int:
         for key, seeds in json.loads(path.read_text()).items():
             extra.setdefault(key, []).extend(seeds)
     lists: dict[str, list[int]] = {}
-    for name, options in [(name, {}) for name in GAMES] + VARIANTS:
+    for name, options in option_sets():
         key = list_key(new_game(name, options, seed=0))
         before = list(winnable_seeds(name, options))
         if args.only and key not in args.only:
