@@ -34,7 +34,11 @@ def run_play(args: argparse.Namespace, options: dict[str, object]) -> int:
         if seed is None and winnable:
             seed = pick_winnable(args.game, options, random.SystemRandom())
             if seed is None:
-                raise RecordError("options", f"no deals of {args.game} with these options are known winnable")
+                raise RecordError(
+                    "options",
+                    f"no deal of {args.game} with these options is known winnable: play it without --winnable"
+                    " (a server finds winnable deals for any options: open it there)",
+                )
         if seed is None:
             seed = random.SystemRandom().randrange(1 << 31)
         game = new_game(args.game, options, seed=seed)

@@ -71,6 +71,7 @@ from server.solitaire_room import SolitaireRoom
 from server.store import RoomRow, Store, StoreUnavailable
 from server.tokens import revoke_if_password_changed
 from server.waiting_seats import WaitingSeats
+from server.winnable_finder import WinnableFinder
 from server.workers import WorkerPool, unavailable
 
 log = logging.getLogger(__name__)
@@ -245,6 +246,8 @@ class Lobby:
         self.budgets = AddressBudgets(config.address_rate, config.address_burst)
         self.config = config
         self.workers = unavailable() if workers is None else workers
+        #: Winnable seeds for ``open-solitaire`` and ``new-deal``, searched for where no list is shipped.
+        self.finder = WinnableFinder(store, self.workers, config)
         self.rooms: dict[str, Room] = {}
         self.online = OnlinePlayers()
         # ("password" or "token", address) -> its recent wrong passwords or resume tokens
@@ -321,6 +324,7 @@ class Lobby:
         timers; later disconnects change nothing."""
         self.touch_tokens(list(self.online))
         self.closing = True
+        self.finder.stop()
         for room in self.rooms.values():
             room.stop()
 
@@ -786,6 +790,7 @@ class Lobby:
                     winnable,
                     self.address_key(peer),
                     chosen,
+                    finder=self.finder,
                 )
                 finishing = [other.abandon() for other in unfinished]
             for finish in finishing:

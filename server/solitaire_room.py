@@ -31,7 +31,6 @@ from __future__ import annotations
 
 import asyncio
 import logging
-import random
 import secrets
 import time
 from collections.abc import Callable, Hashable
@@ -40,7 +39,6 @@ from typing import Any, ClassVar
 from engine.solitaire import GAMES, Game, IllegalMove, RecordError, new_game
 from engine.solitaire.hints import Hint as Advice
 from engine.solitaire.hints import HintLine, advise_record, position_key
-from engine.solitaire.winnable import is_winnable, pick_winnable
 from protocol import (
     AutoMoves,
     Error,
@@ -64,6 +62,7 @@ from server.peer import Peer
 from server.room import Room
 from server.solitaire_daily import daily_secret, daily_seed, today
 from server.store import RoomRow, Store
+from server.winnable_finder import WinnableFinder, known_winnable
 from server.workers import WorkerBusy, WorkerClosed, WorkerError
 
 log = logging.getLogger(__name__)
@@ -98,8 +97,9 @@ class SolitaireRoom(Room):
         self.player = player
         self.game = game
         self.daily = daily
-        #: Dealt from a seed the solver proved winnable (``engine.solitaire.winnable``).
-        self.winnable = is_winnable(game)
+        #: Dealt from a seed the solver proved winnable (a shipped list, ``engine.solitaire.winnable``, or
+        #: one this server found, ``server.winnable_finder``).
+        self.winnable = known_winnable(store, game)
         #: Dealt from a seed its player gave (``open-solitaire`` or ``new-deal`` with ``seed``): the player
         #: knows it, so watchers are told it too while the game is played (``_public_seed``).
         self.chosen = False
@@ -128,19 +128,23 @@ class SolitaireRoom(Room):
         winnable: bool = False,
         origin: str | None = None,
         chosen: bool = False,
+        *,
+        finder: WinnableFinder,
     ) -> SolitaireRoom:
         """Deal ``game`` with ``options`` from ``seed`` for ``player``; store the room (with ``origin``, where
         it was opened from: ``Room.origin``). ``seed`` None deals
-        a random deal the solver proved winnable with ``winnable``, else the day's deal when ``options`` are
-        all defaults, else a random deal; a deal with a seed is never the day's deal. ``chosen``: the player
-        gave ``seed``, so it is shown while the game is played.
+        a random deal the solver proved winnable with ``winnable`` (``finder.pick``: a shipped list, or the
+        seeds the server found), else the day's deal when ``options`` are all defaults, else a random deal; a
+        deal with a seed is never the day's deal. ``chosen``: the player gave ``seed``, so it is shown while
+        the game is played.
 
         Raises:
             ProtocolError: ``unknown-game`` (field ``game``), ``unknown-option`` (field ``options``: a name
                 the game does not have or a value it does not take), ``daily-played`` (field ``seed``: the
                 player finished the day's deal of ``game`` today, or is playing it in another room),
-                ``no-winnable-deals`` (field ``options``: ``winnable`` asked for options no list of proved
-                deals covers), ``not-winnable`` (field ``seed``: ``winnable`` with a seed not proved winnable).
+                ``no-winnable-deals`` (field ``options``: ``winnable`` asked for options for which no deal
+                is known winnable yet; the words say whether the server is looking), ``not-winnable`` (field
+                ``seed``: ``winnable`` with a seed not proved winnable).
             StoreUnavailable: the store cannot write; no room was stored.
         """
         day = today()
@@ -148,15 +152,8 @@ class SolitaireRoom(Room):
         if winnable:
             new_room_game(game, options, 0)  # a bad game or option is refused as without winnable
             if seed is None:
-                picked = pick_winnable(game, options, random.SystemRandom())
-                if picked is None:
-                    raise ProtocolError(
-                        "no-winnable-deals",
-                        f"no deals of {game} with these options are known winnable; ask without winnable",
-                        field="options",
-                    )
-                seed = picked
-            elif not is_winnable(new_room_game(game, options, seed)):
+                seed = finder.pick(game, options)
+            elif not known_winnable(store, new_room_game(game, options, seed)):
                 raise ProtocolError(
                     "not-winnable", f"deal {seed} is not one the solver proved winnable", field="seed"
                 )

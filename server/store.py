@@ -28,6 +28,9 @@ only. Schema (version 1):
 - ``chat(id, room, name, text, at)``: the last chat lines of each Barbu table (``add_chat`` keeps the newest
   ``keep`` of a room), so they come back after a restart and follow the players to a rematch. Added to older
   stores on open (no new schema version: nothing else changed).
+- ``winnable(list, seed, found)``: the seeds the server proved winnable itself, for option sets no shipped
+  list covers (``server.winnable_finder``), by list name (``engine.solitaire.winnable.list_key``, e.g.
+  ``pyramid draw=3 stock-top=true``), with when each was found. Added to older stores on open, as ``chat``.
 - ``meta(key, value)``: ``schema`` (the schema version), ``daily-secret`` (the random secret the day's
   deals are derived from, created on first use and kept), ``origin-secret`` (the key of the rooms'
   ``origin`` hashes, the same), ``password-salt`` and ``password-check`` (a salted
@@ -102,6 +105,8 @@ CREATE INDEX IF NOT EXISTS results_day ON results(day, game);
 CREATE TABLE IF NOT EXISTS chat(
     id INTEGER PRIMARY KEY, room INTEGER NOT NULL, name TEXT NOT NULL, text TEXT NOT NULL, at REAL NOT NULL);
 CREATE INDEX IF NOT EXISTS chat_room ON chat(room, id);
+CREATE TABLE IF NOT EXISTS winnable(
+    list TEXT NOT NULL, seed INTEGER NOT NULL, found REAL NOT NULL, PRIMARY KEY(list, seed));
 """
 
 
@@ -658,6 +663,31 @@ class Store:
         except sqlite3.OperationalError:  # no chat table: a read-only store from an older version
             return []
         return [{"name": str(name), "text": str(text)} for name, text in reversed(rows)]
+
+    # Winnable deals found ---------------------------------------------------------------------------
+
+    def add_winnable(self, list_name: str, seed: int) -> None:
+        """Keep ``seed`` as proved winnable for the option set named ``list_name`` (``list_key``); a seed kept
+        already stays as it was.
+
+        Raises:
+            StoreUnavailable: the store cannot write; nothing was added.
+        """
+        self._write(
+            "INSERT OR IGNORE INTO winnable(list, seed, found) VALUES(?, ?, ?)",
+            (list_name, seed, time.time()),
+        )
+
+    def winnable(self, list_name: str) -> list[int]:
+        """The seeds kept for ``list_name`` (``add_winnable``), oldest found first (none from a read-only
+        store of an older version, which has no such table)."""
+        try:
+            rows = self._db.execute(
+                "SELECT seed FROM winnable WHERE list=? ORDER BY found, seed", (list_name,)
+            ).fetchall()
+        except sqlite3.OperationalError:  # no winnable table: a read-only store from an older version
+            return []
+        return [int(seed) for (seed,) in rows]
 
     # Settings ---------------------------------------------------------------------------------------
 

@@ -5,17 +5,25 @@ from __future__ import annotations
 
 import io
 from argparse import Namespace
+from pathlib import Path
 
 import pytest
 
 from cli.solitaire_play import run_play
 from client import ServerError
-from engine.solitaire import GAMES, new_game
+from engine.solitaire import GAMES, Outcome, new_game, solve
+from engine.solitaire.lines import wins
 from engine.solitaire.winnable import is_winnable, list_key, winnable_seeds
 from engine.solitaire.winnable_seeds import SEEDS
 from server import BarbuServer
 from server.solitaire_daily import daily_secret, daily_seed, today
-from tests.conftest import Connect
+from server.store import Store
+from server.winnable_finder import FINDER, FOUND_PER_LIST
+from tests.conftest import Connect, StartServer, until
+from tests.test_store_faults import _writes
+
+#: An option set no shipped list covers (two options changed), most of whose deals are won at once.
+UNSHIPPED: tuple[str, dict[str, object]] = ("bakers-dozen", {"kings": "stay", "build": "any-suit"})
 
 
 def unlisted(game: str, options: dict[str, object] | None = None) -> int:
@@ -33,7 +41,7 @@ def test_every_game_has_a_list_and_the_keys_name_the_options() -> None:
         assert seeds and seeds == sorted(set(seeds)), key
     for name in GAMES:
         assert winnable_seeds(name), name
-    assert not winnable_seeds("pyramid", {"stock-top": True})
+    assert not winnable_seeds(*UNSHIPPED)
 
 
 async def test_open_solitaire_winnable_deals_a_listed_seed(server: BarbuServer, connect: Connect) -> None:
@@ -52,9 +60,6 @@ async def test_open_solitaire_winnable_deals_a_listed_seed(server: BarbuServer, 
 
 async def test_winnable_refusals(server: BarbuServer, connect: Connect) -> None:
     alice = await connect(server, "alice")
-    with pytest.raises(ServerError) as no_list:
-        await alice.open_solitaire("pyramid", {"stock-top": True}, winnable=True)
-    assert (no_list.value.code, no_list.value.field) == ("no-winnable-deals", "options")
     with pytest.raises(ServerError) as not_listed:
         await alice.open_solitaire("streets", seed=unlisted("streets"), winnable=True)
     assert (not_listed.value.code, not_listed.value.field) == ("not-winnable", "seed")
@@ -113,3 +118,101 @@ def test_play_winnable_on_the_command_line(
     refused = Namespace(game="limited", seed=unlisted("limited"), out=None, winnable=True)
     assert run_play(refused, {}) == 1
     assert "not one the solver proved winnable" in capsys.readouterr().err
+    name, options = UNSHIPPED
+    no_list = Namespace(game=name, seed=None, out=None, winnable=True)
+    assert run_play(no_list, options) == 1
+    assert "play it without --winnable" in capsys.readouterr().err, "the refusal says what to do"
+
+
+def _rooms(server: BarbuServer) -> int:
+    assert server.store is not None
+    return len(server.store.rooms())
+
+
+async def test_winnable_deals_for_options_without_a_list_are_found_in_the_background(
+    start_server: StartServer, connect: Connect
+) -> None:
+    """No list is shipped for the options: the first ask is refused, saying the server is looking and what
+    to do meanwhile, and changes nothing; the worker pool proves seeds meanwhile, the store keeps them, and
+    the next asks (``open-solitaire``, ``new-deal``) deal from them, after a restart too."""
+    name, options = UNSHIPPED
+    key = list_key(new_game(name, options, seed=0))
+    server = await start_server(hint_budget=2.0)  # 1 s of CPU per deal: proofs do not hang on a busy machine
+    alice = await connect(server, "alice")
+    with pytest.raises(ServerError) as refused:
+        await alice.open_solitaire(name, options, winnable=True)
+    assert (refused.value.code, refused.value.field) == ("no-winnable-deals", "options")
+    assert "looking for some now" in refused.value.message
+    assert refused.value.message.endswith("ask again in a minute, or ask without winnable")
+    assert _rooms(server) == 0, "a refusal changes nothing"
+    store, lobby, workers = server.store, server.lobby, server.workers
+    assert store is not None and lobby is not None and workers is not None
+    await until(lambda: len(store.winnable(key)) == FOUND_PER_LIST, "the seeds found", timeout=120)
+    await until(lambda: not lobby.finder.searching(key), "the search to stop")
+    assert workers.finished >= FOUND_PER_LIST and workers.pending(FINDER) == 0, "the pool did the work"
+    found = store.winnable(key)
+    for seed in found[:3]:  # each replays to a win
+        deal = new_game(name, options, seed=seed)
+        result = solve(deal, timeout=30)
+        assert result.outcome is Outcome.SOLVABLE and wins(deal, result.moves), seed
+    snap = await alice.open_solitaire(name, options, winnable=True)
+    assert (
+        snap.view is not None
+        and snap.view["winnable"] is True
+        and snap.view["options"]
+        == {
+            "kings": "stay",
+            "build": "any-suit",
+        }
+    )
+    assert store.room(int(snap.room)).config["seed"] in found
+    again = await alice.new_deal(snap.room)  # unasked: winnable like the old deal
+    assert again.view is not None and again.view["winnable"] is True
+    assert store.room(int(again.room)).config["seed"] in found
+    chosen = await alice.open_solitaire(name, options, seed=found[0], winnable=True)  # a found seed given
+    assert chosen.view is not None and chosen.view["winnable"] is True
+    await alice.close()
+    await server.stop()
+    server = await start_server(hint_budget=2.0)
+    alice = await connect(server, "alice")
+    assert server.lobby is not None
+    back = server.lobby.rooms[chosen.room]
+    assert getattr(back, "winnable", None) is True, "a restored room still knows its deal is winnable"
+    snap = await alice.open_solitaire(name, options, winnable=True)
+    assert server.store is not None and server.store.room(int(snap.room)).config["seed"] in found
+    assert not server.lobby.finder.searching(key), "enough seeds are kept: no new search"
+
+
+async def test_a_seed_found_while_the_store_cannot_write_is_not_kept_and_the_search_goes_on(
+    start_server: StartServer, connect: Connect, caplog: pytest.LogCaptureFixture
+) -> None:
+    name, options = UNSHIPPED
+    key = list_key(new_game(name, options, seed=0))
+    server = await start_server(hint_budget=2.0)
+    store = server.store
+    assert store is not None
+    alice = await connect(server, "alice")
+    with pytest.raises(ServerError) as refused:
+        await alice.open_solitaire(name, options, winnable=True)  # the search starts
+    assert refused.value.code == "no-winnable-deals"
+    _writes(server, False)
+    kept = store.winnable(key)  # the first deal takes a worker's start: most likely none yet
+    await until(lambda: any("not kept" in r.getMessage() for r in caplog.records), "a seed lost", timeout=120)
+    assert store.winnable(key) == kept, "nothing was written meanwhile"
+    _writes(server, True)
+    await until(lambda: len(store.winnable(key)) > len(kept), "a seed kept again", timeout=120)
+    snap = await alice.open_solitaire(name, options, winnable=True)
+    assert snap.view is not None and snap.view["winnable"] is True
+
+
+def test_the_store_keeps_found_seeds_once_each_by_list(tmp_path: Path) -> None:
+    store = Store(tmp_path / "s.sqlite3")
+    try:
+        store.add_winnable("pyramid draw=3 stock-top=true", 7)
+        store.add_winnable("pyramid draw=3 stock-top=true", 3)
+        store.add_winnable("pyramid draw=3 stock-top=true", 7)
+        store.add_winnable("bakers-dozen build=any-suit kings=stay", 9)
+        assert store.winnable("pyramid draw=3 stock-top=true") == [7, 3]
+        assert store.winnable("streets") == []
+    finally:
+        store.close()
