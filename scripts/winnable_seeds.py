@@ -7,7 +7,7 @@ by ``python -m benchmarks.winnability --seeds FILE``). A candidate is kept when 
 (``engine.solitaire.winnable.proves_winnable``, which solves from the deal) is ``sure`` within a budget of
 ``S / M`` seconds of CPU time: so a hint within the server's budget of ``S`` seconds (``ServerConfig.hint_budget``) proves it
 with room to spare on a busy machine. At most K seeds are kept per list; the seeds dropped from a list are
-printed. Rerun it whenever the solver changes: a list must hold only deals the solver on main proves.
+printed. The file is written again after each list, so a run cut short keeps the lists it finished. Rerun it whenever the solver changes: a list must hold only deals the solver on main proves.
 """
 
 from __future__ import annotations
@@ -93,18 +93,17 @@ def main() -> int:
     for path in args.json:
         for key, seeds in json.loads(path.read_text()).items():
             extra.setdefault(key, []).extend(seeds)
-    lists: dict[str, list[int]] = {}
-    for name, options in option_sets():
-        key = list_key(new_game(name, options, seed=0))
-        before = list(winnable_seeds(name, options))
+    sets = [(list_key(new_game(name, options, seed=0)), name, options) for name, options in option_sets()]
+    lists = {key: list(winnable_seeds(name, options)) for key, name, options in sets}
+    for key, name, options in sets:
         if args.only and key not in args.only:
-            lists[key] = before
             continue
+        before = lists[key]
         candidates = before + extra.get(key, []) + list(range(1, args.deals + 1))
         lists[key] = check(name, options, candidates, args.budget / args.margin, args.jobs)[: args.keep]
         dropped = sorted(set(before) - set(lists[key]))
-        print(f"{key}: {len(lists[key])} seeds; dropped {dropped or 'none'}", flush=True)
-    write(lists)
+        print(f"{key}: {len(lists[key])} seeds {lists[key]}; dropped {dropped or 'none'}", flush=True)
+        write(lists)  # after each list: a run cut short keeps the lists it finished
     return 0
 
 
