@@ -18,7 +18,7 @@ from engine.solitaire.winnable_seeds import SEEDS
 from server import BarbuServer
 from server.solitaire_daily import daily_secret, daily_seed, today
 from server.store import Store
-from server.winnable_finder import FINDER, FOUND_PER_LIST
+from server.winnable_finder import FINDER
 from tests.conftest import Connect, StartServer, until
 from tests.test_store_faults import _writes
 
@@ -130,13 +130,14 @@ def _rooms(server: BarbuServer) -> int:
 
 
 async def test_winnable_deals_for_options_without_a_list_are_found_in_the_background(
-    start_server: StartServer, connect: Connect
+    start_server: StartServer, connect: Connect, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     """No list is shipped for the options: the first ask is refused, saying the server is looking and what
     to do meanwhile, and changes nothing; the worker pool proves seeds meanwhile, the store keeps them, and
     the next asks (``open-solitaire``, ``new-deal``) deal from them, after a restart too."""
     name, options = UNSHIPPED
     key = list_key(new_game(name, options, seed=0))
+    monkeypatch.setattr("server.winnable_finder.FOUND_PER_LIST", 3)  # the search stops sooner
     server = await start_server(hint_budget=2.0)  # 1 s of CPU per deal: proofs do not hang on a busy machine
     alice = await connect(server, "alice")
     with pytest.raises(ServerError) as refused:
@@ -147,9 +148,16 @@ async def test_winnable_deals_for_options_without_a_list_are_found_in_the_backgr
     assert _rooms(server) == 0, "a refusal changes nothing"
     store, lobby, workers = server.store, server.lobby, server.workers
     assert store is not None and lobby is not None and workers is not None
-    await until(lambda: len(store.winnable(key)) == FOUND_PER_LIST, "the seeds found", timeout=120)
+    bob = await connect(server, "bob")  # a player's hints are answered while the search goes on
+    played = await bob.open_solitaire("bakers-dozen", seed=3)
+    for _ in range(3):
+        hint = await bob.hint(played.room)
+        assert hint.status == "sure" and hint.move is not None
+        await bob.move(played.room, hint.move)
+    await until(lambda: len(store.winnable(key)) == 3, "the seeds found", timeout=120)
     await until(lambda: not lobby.finder.searching(key), "the search to stop")
-    assert workers.finished >= FOUND_PER_LIST and workers.pending(FINDER) == 0, "the pool did the work"
+    assert len(store.winnable(key)) == 3, "it stops once it has found enough"
+    assert workers.finished >= 3 and workers.pending(FINDER) == 0, "the pool did the work"
     found = store.winnable(key)
     for seed in found[:3]:  # each replays to a win
         deal = new_game(name, options, seed=seed)
