@@ -128,6 +128,8 @@ class WinnableFinder:
         while len(self.store.winnable(key)) < FOUND_PER_LIST and self._tried.get(key, 0) < MAX_TRIES:
             while self.workers.running or self.workers.queued:
                 await asyncio.sleep(IDLE_WAIT)  # players' jobs first: the search takes only an idle pool
+            # No await between that look and ``run`` queueing the job: searches of several option sets see
+            # each other's job and take turns, one deal in the pool at a time.
             seed = self.rng.randrange(1, 2**SEED_BITS)
             try:
                 proved = await self.workers.run(

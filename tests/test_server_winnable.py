@@ -154,7 +154,17 @@ async def test_winnable_deals_for_options_without_a_list_are_found_in_the_backgr
         hint = await bob.hint(played.room)
         assert hint.status == "sure" and hint.move is not None
         await bob.move(played.room, hint.move)
-    await until(lambda: len(store.winnable(key)) == 3, "the seeds found", timeout=120)
+    with pytest.raises(ServerError):  # a second search: the two take turns, one deal in the pool at a time
+        await alice.open_solitaire("pyramid", {"draw": 3, "stock-top": True}, winnable=True)
+    most = 0
+
+    def found_all() -> bool:
+        nonlocal most
+        most = max(most, workers.pending(FINDER))
+        return len(store.winnable(key)) == 3
+
+    await until(found_all, "the seeds found", timeout=120)
+    assert most == 1, "one of the searches' deals in the pool at a time"
     await until(lambda: not lobby.finder.searching(key), "the search to stop")
     assert len(store.winnable(key)) == 3, "it stops once it has found enough"
     assert workers.finished >= 3 and workers.pending(FINDER) == 0, "the pool did the work"
