@@ -2,12 +2,14 @@
 
 Usage: ``python scripts/winnable_seeds.py [--deals N] [--budget S] [--margin M] [--keep K] [--json FILE ...]
 [--jobs J] [--only KEY ...]``. For each list (``engine.solitaire.winnable.option_sets``: every game with its
-default options, and with each option changed alone) the candidates are deals 1..N, the seeds listed now, and those of the ``--json`` files (written
-by ``python -m benchmarks.winnability --seeds FILE``). A candidate is kept when the first hint of its deal
-(``engine.solitaire.winnable.proves_winnable``, which solves from the deal) is ``sure`` within a budget of
-``S / M`` seconds of CPU time: so a hint within the server's budget of ``S`` seconds (``ServerConfig.hint_budget``) proves it
-with room to spare on a busy machine. At most K seeds are kept per list; the seeds dropped from a list are
-printed. The file is written again after each list, so a run cut short keeps the lists it finished. Rerun it whenever the solver changes: a list must hold only deals the solver on main proves.
+default options, and with each option changed alone) the candidates are deals 1..N, the seeds listed now,
+and those of the ``--json`` files (written by ``python -m benchmarks.winnability --seeds FILE``). A candidate
+is kept when the first hint of its deal (``engine.solitaire.winnable.proves_winnable``, which solves from the
+deal) is ``sure`` within a budget of ``S / M`` seconds of CPU time: so a hint within the server's budget of
+``S`` seconds (``ServerConfig.hint_budget``) proves it with room to spare on a busy machine. At most K seeds
+are kept per list; the seeds dropped from a list are printed. The file is written again after each list, so
+a run cut short keeps the lists it finished. Rerun it whenever the solver changes: a list must hold only
+deals the solver on main proves.
 """
 
 from __future__ import annotations

@@ -22,7 +22,7 @@ from engine.solitaire.hints import (
     advise,
     advise_record,
     advise_within,
-    cards_home,
+    foundation_cards,
     fresh_move,
     hint_clock,
     places_left,
@@ -111,10 +111,12 @@ def test_following_hints_on_any_deal_ends_in_a_win_a_loss_or_no_move(
             step = placing(replay, move)
             if statuses[k] is HintStatus.GUESS and step is not None and step.onto is not None:
                 then = taken_off.get((step.card, step.onto))
-                assert then is None or cards_home(replay) > then, f"{seed} {k}: put back with no progress"
+                assert then is None or foundation_cards(replay) > then, (
+                    f"{seed} {k}: put back with no progress"
+                )
             replay.apply(move)
             if step is not None and step.left is not None:
-                taken_off[(step.card, step.left)] = cards_home(replay)
+                taken_off[(step.card, step.left)] = foundation_cards(replay)
             if k < guesses:
                 assert replay._key() not in seen, f"guess {k} of {seed} went back to a position seen"
             seen.add(replay._key())
@@ -352,7 +354,7 @@ def test_a_guess_puts_a_card_back_where_it_was_once_more_cards_have_gone_home() 
     left, seen = places_left(game), positions_seen(game)
     five = placing(game, "t8>t7")
     assert five is not None and five.onto is not None and left[(five.card, five.onto)] == 7
-    assert cards_home(game) == 16 and not puts_back(game, "t8>t7", left)
+    assert foundation_cards(game) == 16 and not puts_back(game, "t8>t7", left)
     assert puts_back(game, "t13>t5", left) and takes_back(game, "t13>t5"), "the last move undone: refused"
     assert puts_back(game, "t7>t3", left), "put back with no card home since: refused"
     assert fresh_move(game, seen, left) == "t8>t7"

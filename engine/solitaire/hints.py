@@ -11,7 +11,7 @@ A hint has a status (``HintStatus``):
   the foundations since (``puts_back``): so it never undoes a move, never shuffles a card to and fro
   (between the two 7♠ of a two-deck game, or with a stock turn between), and following guesses never goes
   round in a circle. (Refusing such a move even after progress said "no move" where moves were left:
-  Baker's Dozen 5.) Nor does it lead where a short search of its own
+  Baker's Dozen 8.) Nor does it lead where a short search of its own
   proves the game lost: each candidate is searched briefly with the time left (``_probe``), so a player who
   undoes out of a lost position is not sent back into it.
 - ``lost``: the solver proved that no win is left from this position (or no legal move is left); no move.
@@ -319,17 +319,17 @@ def placing(game: Game, move: str) -> Placing | None:
 
 def places_left(game: Game) -> dict[tuple[int, int], int]:
     """Every ``(card, the card it lay on)`` (``Placing.left``) some move of ``game``'s history took a card
-    off, with the cards on the foundations just after the latest such move (``cards_home``): where a guess
-    puts that card back only once more cards have gone home since (``puts_back``)."""
+    off, with the cards on the foundations just after the latest such move (``foundation_cards``): where a
+    guess puts that card back only once more cards have gone home since (``puts_back``)."""
     left: dict[tuple[int, int], int] = {}
     for replay, move in _replayed(game):
         step = placing(replay, move)
         if step is not None and step.left is not None:
-            left[(step.card, step.left)] = cards_home(replay) + (step.onto is None)
+            left[(step.card, step.left)] = foundation_cards(replay) + (step.onto is None)
     return left
 
 
-def cards_home(game: Game) -> int:
+def foundation_cards(game: Game) -> int:
     """The cards on the foundations of a column game (Lucas's aces dealt there counted); 0 for Pyramid,
     where no move puts a card back (``placing``)."""
     return sum(game.foundation_height) if isinstance(game, ColumnGame) else 0
@@ -345,7 +345,7 @@ def puts_back(game: Game, move: str, left: dict[tuple[int, int], int]) -> bool:
     if step is None or step.onto is None:
         return False
     then = left.get((step.card, step.onto))
-    return then is not None and cards_home(game) <= then
+    return then is not None and foundation_cards(game) <= then
 
 
 def takes_back(game: Game, move: str) -> bool:
@@ -363,7 +363,7 @@ def takes_back(game: Game, move: str) -> bool:
     return (
         step is not None
         and step.left is not None
-        and puts_back(game, move, {(step.card, step.left): cards_home(game)})
+        and puts_back(game, move, {(step.card, step.left): foundation_cards(game)})
     )
 
 
