@@ -10,18 +10,14 @@ from typing import Any
 
 import pytest
 
-from engine.solitaire import GAMES, Outcome, from_record, new_game, solve
-from engine.solitaire.winnable import is_winnable, winnable_seeds
+from engine.solitaire import Outcome, from_record, new_game, solve
+from engine.solitaire.winnable import is_winnable, option_sets, winnable_seeds
 from server.config import ServerConfig
 
 ROOT = Path(__file__).resolve().parent.parent
 
-#: Every list: each game with its default options, and the variants with their own list.
-LISTS: list[tuple[str, dict[str, Any]]] = [(name, {}) for name in GAMES] + [
-    ("pyramid", {"draw": 3}),
-    ("bakers-dozen", {"kings": "stay"}),
-    ("bakers-dozen", {"build": "any-suit"}),
-]
+#: Every list of winnable deals: each game with its default options, and with each option changed alone.
+LISTS = option_sets()
 
 
 @pytest.mark.parametrize(("game", "options"), LISTS)
