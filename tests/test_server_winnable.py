@@ -224,6 +224,23 @@ async def test_a_seed_found_while_the_store_cannot_write_is_not_kept_and_the_sea
     assert snap.view is not None and snap.view["winnable"] is True
 
 
+async def test_a_search_that_has_used_its_tries_says_so(
+    server: BarbuServer, connect: Connect, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr("server.winnable_finder.MAX_TRIES", 0)  # as after 400 deals tried in vain
+    alice = await connect(server, "alice")
+    with pytest.raises(ServerError) as refused:
+        await alice.open_solitaire(*UNSHIPPED, winnable=True)
+    assert refused.value.code == "no-winnable-deals"
+    assert refused.value.message == (
+        "the server tried 0 deals of Baker's Dozen with these options and proved none winnable; "
+        "ask without winnable"
+    )
+    assert server.lobby is not None and not server.lobby.finder.searching(
+        list_key(new_game(*UNSHIPPED, seed=0))
+    )
+
+
 def test_the_store_keeps_found_seeds_once_each_by_list(tmp_path: Path) -> None:
     store = Store(tmp_path / "s.sqlite3")
     try:
