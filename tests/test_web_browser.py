@@ -1074,16 +1074,22 @@ async def test_a_dropped_player_at_a_waiting_table_shows_the_seat_kept(
 
 
 async def _away_counts_down(page: Page, words: str) -> None:
-    """A seat's away badge on ``page`` reads ``words`` and its seconds (the grace, 60 s, at most), and two
-    seconds later fewer."""
+    """A seat's away badge on ``page`` reads ``words`` and its seconds (the grace, 60 s, at most), then
+    fewer: waited for, not slept (a loaded machine's page ticks late)."""
     badge = page.locator(".seat .badge.away")
     await badge.wait_for()
     pattern = re.escape(words) + r" (\d+) s"
     first = re.search(pattern, await badge.inner_text())
-    assert first is not None, await badge.inner_text()
-    await page.wait_for_timeout(2100)
-    later = re.search(pattern, await badge.inner_text())
-    assert later is not None and int(later[1]) < int(first[1]) <= 60
+    assert first is not None and int(first[1]) <= 60, await badge.inner_text()
+    await page.wait_for_function(
+        """([prefix, first]) => {
+          const badge = document.querySelector('.seat .badge.away');
+          const text = badge ? badge.textContent : '';
+          return text.startsWith(prefix) && Number(text.slice(prefix.length).split(' ')[0]) < first;
+        }""",
+        arg=[words + " ", int(first[1])],
+        timeout=20_000,
+    )
 
 
 async def test_the_must_double_rule_ticks_and_locks_the_declarers_box(

@@ -94,3 +94,68 @@ export function select(label, options, value, onChange, props = {}) {
 export function tapWord() {
   return matchMedia("(pointer: coarse)").matches ? "tap" : "click";
 }
+
+/**
+ * Nodes kept from one draw to the next, by key. A screen that redraws whole from its state builds its
+ * controls (and the boxes they sit in) through one of these, so that each stays the same node in the same
+ * place while a push redraws the page: a click is a press and a release on one node, and a button swapped
+ * between the two (a friend sat down meanwhile) gets no click at all. `fill` leaves a node that stays a
+ * child where it is, so a kept button inside kept boxes is never taken out of the page.
+ */
+export class Kept {
+  constructor() {
+    this.nodes = new Map();
+  }
+
+  /**
+   * The `tag` element kept under `key`, made the first time; every call sets its `props` again (as `h`
+   * does, but `on` only the first time: handlers made at each draw belong in `button`) and makes
+   * `children` its children.
+   */
+  el(key, tag, props = {}, ...children) {
+    let el = this.nodes.get(key);
+    if (!el) {
+      el = h(tag, { on: props.on });
+      this.nodes.set(key, el);
+    }
+    setProps(el, props);
+    return fill(el, ...children);
+  }
+
+  /**
+   * The button kept under `key` (also its `data-focus` unless `props` names another), with the label
+   * (text or children) and the click handler of the latest draw.
+   */
+  button(key, label, onClick, props = {}) {
+    let el = this.nodes.get(key);
+    if (!el) {
+      el = button(label, () => el.onPress(), { "data-focus": key });
+      this.nodes.set(key, el);
+    }
+    el.onPress = onClick;
+    setProps(el, { type: "button", "data-focus": key, ...props });
+    if (typeof label === "string") {
+      if (el.textContent !== label) el.textContent = label;
+    } else fill(el, label);
+    return el;
+  }
+}
+
+/** Set `props` (as `h` reads them, `on` and `text` aside) on `el`, and drop those set before and not now. */
+function setProps(el, props) {
+  const before = el.keptProps || new Set();
+  const now = new Set();
+  for (const [key, value] of Object.entries(props || {})) {
+    if (key === "on" || key === "text" || value === null || value === undefined || value === false) continue;
+    now.add(key);
+    if (key === "class") {
+      if (el.className !== value) el.className = value;
+    } else if (key === "style") for (const [name, v] of Object.entries(value)) el.style.setProperty(name, v);
+    else {
+      const text = value === true ? "" : String(value);
+      if (el.getAttribute(key) !== text) el.setAttribute(key, text);
+    }
+  }
+  for (const key of before) if (!now.has(key)) key === "class" ? (el.className = "") : el.removeAttribute(key);
+  el.keptProps = now;
+}

@@ -1,7 +1,7 @@
 // The Barbu table screen: joins the room (its seat back, or watching), keeps the latest snapshot, and
 // redraws. The engine decides what a seat may see: after the events of an action the page asks for a fresh
 // snapshot (one at a time, coalesced) rather than rebuilding views itself; `turn` pushes bring the view at once.
-import { button, fill, h } from "./dom.js";
+import { Kept, button, fill, h } from "./dom.js";
 import { finishedRanking } from "./table_score.js";
 import { refusalText } from "./table_prompt.js";
 import { PHONE, bringIntoView, focusPlayable, renderTable, tickClocks } from "./table_view.js";
@@ -15,6 +15,7 @@ export function tableScreen(app, roomId) {
     room: roomId, me: session.name, snapshot: null, summary: null, turnSeq: -1, clock: null,
     scored: null, dismissed: 0, flash: null, chat: [], notice: "", noticeAt: null, sheetOpen: false, standins: [], watchers: [], standinAt: {}, freedAt: {},
     summaryOpen: false, handCards: null, handRow: null, // the hand's card buttons, kept from draw to draw
+    kept: new Kept(), // the felt, the seats and their buttons, the prompt area: the same nodes from draw to draw
     offer: null, // { text, label, act }: what happened to the player's seat while away, and the button to sit again
   };
   const frame = h("div", { class: "table-screen" });

@@ -139,10 +139,20 @@ function owedLine(view, me) {
 export function offerBox(state) {
   const offer = state.offer;
   if (!offer) return null;
-  return h("div", { class: "offer", role: "alert" },
-    h("p", {}, offer.text),
-    offer.label ? button(offer.label, offer.act, { class: "primary", "data-focus": "offer" }) : null,
-    noticeLine(state, "offer"));
+  const kept = state.kept;
+  // Kept (box, text, button): the button under the pointer stays the same node while pushes redraw the
+  // table; one sit at a time, the button given back once the sit is answered.
+  const sit = offer.label ? kept.button("offer", offer.label, async () => {
+    if (sit.disabled) return;
+    sit.disabled = true;
+    try {
+      await offer.act();
+    } finally {
+      sit.disabled = false;
+    }
+  }, { class: "primary" }) : null;
+  return kept.el("offer-box", "div", { class: "offer", role: "alert" },
+    kept.el("offer-text", "p", {}, offer.text), sit, noticeLine(state, "offer"));
 }
 
 /**

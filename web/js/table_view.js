@@ -30,10 +30,11 @@ export function renderTable(frame, state, actions) {
   keepFocus(frame, () => fill(frame,
     header(state, actions),
     noticeLine(state, null),
-    h("div", { class: "felt", role: "region", "aria-label": "the table" },
+    // Kept, down to the seats' buttons: a "Sit here" pressed as a push redraws the table still sits.
+    state.kept.el("felt", "div", { class: "felt", role: "region", "aria-label": "the table" },
       SEATS.map((seat) => seatBox(seat, place(seat, bottom), state, actions)),
       h("div", { class: "center" }, center(state, actions, bottom), phone && view ? lastTrick(view) : null)),
-    h("div", { class: "prompt", "aria-live": "polite" }, offerBox(state), prompt(state, actions), refusalLine(state)),
+    state.kept.el("prompt", "div", { class: "prompt", "aria-live": "polite" }, offerBox(state), prompt(state, actions), refusalLine(state)),
     snap.seat && view ? handRow(state, actions) : null,
     h("div", { class: "side" },
       view ? scorePanel(snap, view) : null,
@@ -116,20 +117,23 @@ function seatBox(seat, where, state, actions) {
   const doing = toMove ? PHASE_WORDS[view.phase] || "to play" : "";
   if (toMove) lines.push(h("div", { class: "turn" }, doing, countdown(state)));
   const host = !state.summary || !state.summary.host || state.summary.host === state.me;
+  const kept = state.kept;
+  const buttons = (...children) => kept.el(`buttons-${seat}`, "div", { class: "buttons" }, children);
   if (!name && snap.state === "waiting") {
-    lines.push(h("div", { class: "buttons" },
-      snap.seat ? null : button("Sit here", () => actions.sit(seat), { "data-focus": `sit-${seat}` }),
-      host ? button("Add bot", () => actions.request("add-bot", { seat }, `seat-${seat}`), { "data-focus": `bot-${seat}` }) : null));
+    lines.push(buttons(
+      snap.seat ? null : kept.button(`sit-${seat}`, "Sit here", () => actions.sit(seat)),
+      host ? kept.button(`bot-${seat}`, "Add bot", () => actions.request("add-bot", { seat }, `seat-${seat}`)) : null));
   } else if (name && name.startsWith("bot:") && snap.state === "waiting" && host) {
-    lines.push(h("div", { class: "buttons" }, button("Remove bot", () => actions.request("remove-bot", { seat }, `seat-${seat}`), { "data-focus": `unbot-${seat}` })));
+    lines.push(buttons(kept.button(`unbot-${seat}`, "Remove bot", () => actions.request("remove-bot", { seat }, `seat-${seat}`))));
   } else if (name && name !== state.me && snap.state === "waiting" && state.summary && state.summary.host === state.me) {
     // The host frees the seat of a player who never lets the match start; they cannot sit here again.
-    lines.push(h("div", { class: "buttons" }, button("Remove player", () => {
+    lines.push(buttons(kept.button(`unseat-${seat}`, "Remove player", () => {
       if (confirm(`Remove ${name} from this table? They cannot sit here again.`)) actions.request("remove-player", { seat }, `seat-${seat}`);
-    }, { "data-focus": `unseat-${seat}` })));
+    })));
   }
   lines.push(noticeLine(state, `seat-${seat}`));
-  return h("section", { class: `seat ${where}${toMove ? " to-move" : ""}`, "aria-label": `${SEAT_NAMES[seat]}: ${playerText(name)}${toMove ? `, ${doing}` : ""}` }, h("span", { class: "seat-letter", "aria-hidden": "true" }, SEAT_NAMES[seat]), lines);
+  return kept.el(`seat-${seat}`, "section", { class: `seat ${where}${toMove ? " to-move" : ""}`, "aria-label": `${SEAT_NAMES[seat]}: ${playerText(name)}${toMove ? `, ${doing}` : ""}` },
+    kept.el(`letter-${seat}`, "span", { class: "seat-letter", "aria-hidden": "true" }, SEAT_NAMES[seat]), lines);
 }
 
 /**

@@ -1,0 +1,93 @@
+"""The browser client after a third review of whole hands played as a desktop host and a phone friend, in
+Debian's Chromium against a real server: a click whose press and release straddle a redraw (a push came
+between) still lands, on a seat's "Sit here" and an offer's "Sit again"; coming back says what happened to
+every seat held; a stand-in's plays are told; plain words for bots, results and login errors; bots for some
+seats only; and small things (the address after a log out, a resigned solitaire, the score box). Skipped,
+naming the package, when Chromium is not installed."""
+
+from __future__ import annotations
+
+from collections.abc import Awaitable, Callable
+
+import pytest
+from playwright.async_api import Locator, Page
+
+from client import Connection
+from server import BarbuServer
+from tests.browser import MISSING, chromium_found
+from tests.conftest import StartServer, until
+from tests.test_web_browser import OpenPage, _host_table, _login, browser, open_page
+
+pytestmark = pytest.mark.skipif(not chromium_found(), reason=MISSING)
+__all__ = ["browser", "open_page"]  # the fixtures, shared with the other browser tests
+
+
+async def _click_across_a_redraw(page: Page, target: Locator, push: Callable[[], Awaitable[None]]) -> None:
+    """A real click on ``target`` whose press and release straddle a redraw of the table: the mouse goes
+    down on it, ``push()`` makes the server push something that redraws the page (its header, rebuilt at
+    every draw, is marked before and found unmarked after), then the mouse goes up."""
+    await target.wait_for()
+    box = await target.bounding_box()
+    assert box is not None
+    await page.mouse.move(box["x"] + box["width"] / 2, box["y"] + box["height"] / 2)
+    await page.mouse.down()
+    await page.evaluate("document.querySelector('.table-head').dataset.old = '1'")
+    await push()
+    await page.wait_for_function("() => !document.querySelector('.table-head').dataset.old")
+    await page.mouse.up()
+
+
+async def _watcher(server: BarbuServer, name: str, room: str) -> Connection:
+    """``name`` logged in over a real connection, watching ``room`` (every page there gets a ``players``
+    push, and redraws)."""
+    conn = await Connection.connect(server.url)
+    await conn.login(name)
+    await conn.watch(room)
+    return conn
+
+
+async def test_sit_here_lands_though_a_push_redraws_the_table_mid_click(
+    start_server: StartServer, open_page: OpenPage
+) -> None:
+    """A friend opening the invite link clicks "Sit here" while a push redraws the table (under load, the
+    page's own `players` push as it starts watching comes just then): the press and the release meet the
+    same button, and the friend sits. The seat's buttons were built anew at every draw, so such a click was
+    lost and the host never saw the friend seated."""
+    server = await start_server()
+    ann = await open_page()
+    room, table = await _host_table(ann, server, "ann", "kept")
+    ali = await open_page()
+    await _login(ali, f"{server.share_url}#table={room}", "ali")
+    bob: list[Connection] = []
+
+    async def bob_watches() -> None:
+        bob.append(await _watcher(server, "bob", room))
+
+    await _click_across_a_redraw(ali, ali.locator("[data-focus=sit-E]"), bob_watches)
+    await until(lambda: table.seats[1].owner == "ali", "ali seated by the click")
+    await ann.wait_for_selector(".seat:has-text('ali')")
+    await bob[0].close()
+
+
+async def test_sit_again_lands_though_a_push_redraws_the_table_mid_click(
+    start_server: StartServer, open_page: OpenPage
+) -> None:
+    """The host's seat at a waiting table was freed while away: a real click on the offer's "Sit again"
+    (press, then a friend sits down and the table redraws, then release) sits them again, and the offer goes."""
+    server = await start_server(grace=0.5)
+    lobby = server.lobby
+    assert lobby is not None
+    page = await open_page()
+    room, table = await _host_table(page, server, "ann", "saturday")
+    await lobby.online["ann"].ws.close(1011, "the phone switched app")
+    await until(lambda: table.seats[0].owner is None, "the seat freed after the grace")
+    bob = await Connection.connect(server.url)
+    await bob.login("bob")
+
+    async def bob_sits() -> None:
+        await bob.sit(room, "E")
+
+    await _click_across_a_redraw(page, page.locator(".offer button:has-text('Sit again')"), bob_sits)
+    await until(lambda: table.seats[0].owner == "ann", "seated again by the click")
+    await page.locator(".offer").wait_for(state="detached")
+    await bob.close()
