@@ -14,9 +14,10 @@ from playwright.async_api import Locator, Page
 
 from client import Connection
 from server import BarbuServer
+from server.barbu_table import BarbuTable
 from tests.browser import MISSING, chromium_found
-from tests.conftest import StartServer, until
-from tests.test_web_browser import OpenPage, _host_table, _login, browser, open_page
+from tests.conftest import StartServer, until, until_dropped
+from tests.test_web_browser import OpenPage, _host_table, _login, _table, browser, open_page
 
 pytestmark = pytest.mark.skipif(not chromium_found(), reason=MISSING)
 __all__ = ["browser", "open_page"]  # the fixtures, shared with the other browser tests
@@ -91,3 +92,47 @@ async def test_sit_again_lands_though_a_push_redraws_the_table_mid_click(
     await until(lambda: table.seats[0].owner == "ann", "seated again by the click")
     await page.locator(".offer").wait_for(state="detached")
     await bob.close()
+
+
+async def test_back_at_a_seat_in_play_names_every_waiting_seat_freed_elsewhere(
+    start_server: StartServer, open_page: OpenPage
+) -> None:
+    """ann holds a seat in play at "friday" and seats at two waiting tables, "saturday" and "sunday"; away
+    past the grace, she opens the bare address: she lands at friday, told above it that both waiting seats
+    were freed, each with "Go to … and sit again"; that button leads to the table, whose "Sit again" sits her."""
+    server = await start_server(grace=0.5, bot_delay=0.05)
+    page = await open_page()
+    friday, playing = await _host_table(page, server, "ann", "friday")
+    for seat in "ESW":
+        await page.click(f"[data-focus=bot-{seat}]")
+    await until(lambda: playing.state == "playing", "friday's match to start")
+    waiting: dict[str, tuple[str, BarbuTable]] = {}
+    for name in ("saturday", "sunday"):
+        await page.click("text=Lobby")
+        await page.wait_for_selector("#table-name")
+        await page.fill("#table-name", name)
+        await page.click("text=Create and sit down")
+        await page.wait_for_selector("[data-focus^=bot-]")
+        room = page.url.rpartition("=")[2]
+        waiting[name] = (room, _table(server, room))
+    context = page.context
+    await page.close()
+    await until_dropped(server, "ann")
+
+    def freed() -> bool:
+        return all(seat.owner != "ann" for _, table in waiting.values() for seat in table.seats)
+
+    await until(freed, "the waiting seats freed")
+    page = await context.new_page()
+    await page.goto(server.share_url)
+    for name, (room, _) in waiting.items():
+        news = page.locator(f"#news [data-freed='{room}']")
+        await news.wait_for()
+        assert f"Your seat at table “{name}” (North) was freed after 1 s away." in await news.inner_text()
+        assert await news.locator(f"button:has-text('Go to “{name}” and sit again')").count() == 1
+    assert page.url.endswith(f"#table={friday}")
+    room, table = waiting["saturday"]
+    await page.click(f"#news [data-freed='{room}'] button:has-text('sit again')")
+    await page.locator(".table-screen .offer [data-focus=offer]:has-text('Sit again')").click()
+    await until(lambda: table.seats[0].owner == "ann", "seated again at saturday")
+    assert await page.locator(f"#news [data-freed='{room}']").count() == 0

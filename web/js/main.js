@@ -1,13 +1,14 @@
 // The browser client's entry point: the session, the header, and the screens chosen by the address's
 // hash: #lobby, #table=ID (also the invite link), #solitaire=ID, #replay=ID.
-import { button, fill } from "./dom.js";
+import { button, fill, h } from "./dom.js";
 import { showLogin } from "./login.js";
 import { lobbyScreen } from "./lobby.js";
 import { replayScreen } from "./replay.js";
 import { Session } from "./session.js";
 import { solitaireScreen } from "./solitaire.js";
 import { tableScreen } from "./table.js";
-import { lastWaitingSeat } from "./waiting_seat.js";
+import { forgetWaitingSeat, freedText, waitingSeat, waitingSeatRooms } from "./waiting_seat.js";
+import { SEAT_NAMES } from "./words.js";
 
 const SCREENS = { lobby: lobbyScreen, table: tableScreen, solitaire: solitaireScreen, replay: replayScreen };
 
@@ -53,6 +54,8 @@ function route() {
   // The address names the screen shown (a reload or a copied address comes back to it): "" or an unknown
   // hash shows the lobby, and says so.
   if (location.hash !== hashOf(name, id)) history.replaceState(history.state, "", hashOf(name, id));
+  // A freed seat's news above the screen goes once its table is shown: the table says it itself.
+  for (const box of document.querySelectorAll("#news [data-freed]")) if (name === "table" && box.dataset.freed === id) box.remove();
   app.screen = SCREENS[name](app, id);
   document.title = app.screen.title || "Barbu";
   root.focus({ preventScroll: true });
@@ -81,21 +84,44 @@ async function logOut() {
 }
 
 /**
- * After a resume with seats held and no screen asked for, go back to the seat (table or solitaire); with no
- * seat held but one this browser's player held at a waiting table (freed while they were away), to that
- * table, which says so. True when it showed that screen.
+ * After a resume with no screen asked for: back to the seat held (table or solitaire); with none held, to the
+ * last waiting table where this browser's player held a seat (freed while they were away), which says so.
+ * Every other such seat freed meanwhile is said above that screen (`tellFreedSeats`). True when it showed a
+ * screen.
  */
 async function backToSeat() {
   if (location.hash.length > 1) return false;
-  const freed = lastWaitingSeat(session.name);
-  if (!session.rooms.length) {
-    if (freed) go("table", freed, { replace: true });
-    return Boolean(freed);
-  }
+  const held = waitingSeatRooms(session.name);
+  if (!session.rooms.length && !held.length) return false;
   const { rooms } = await session.request("list-rooms");
   const mine = rooms.find((room) => room.room === session.rooms[0]);
   if (mine) go(mine.kind === "barbu" ? "table" : "solitaire", mine.room, { replace: true });
-  return Boolean(mine);
+  else if (held.length) go("table", held[held.length - 1], { replace: true });
+  tellFreedSeats(rooms, mine ? mine.room : held[held.length - 1]);
+  return Boolean(mine || held.length);
+}
+
+/**
+ * Coming back (`rooms`: the lobby's list), every seat this browser's player held at a table waiting for
+ * players and freed meanwhile, but at table `shown` (which says it itself), is said above the screen, with
+ * a button to that table (which offers to sit again) and one to dismiss it.
+ */
+function tellFreedSeats(rooms, shown) {
+  const news = document.getElementById("news");
+  const freed = waitingSeatRooms(session.name).filter((id) => id !== shown).map((id) => rooms.find((room) => room.room === id))
+    .filter((room) => room && room.kind === "barbu" && room.state !== "over" && !Object.values(room.players).includes(session.name));
+  fill(news, freed.map((room) => {
+    const held = waitingSeat(session.name, room.room);
+    const box = h("div", { class: "offer", role: "alert", "data-freed": room.room },
+      h("p", {}, freedText(held, SEAT_NAMES[held.seat] || held.seat),
+        room.state === "waiting" ? " The table still waits for players." : " The match has started without you."),
+      button(room.state === "waiting" ? `Go to “${room.name}” and sit again` : `Go to “${room.name}”`, () => {
+        box.remove();
+        go("table", room.room);
+      }, { class: "primary", "data-focus": `freed-${room.room}` }),
+      " ", button("Dismiss", () => { forgetWaitingSeat(session.name, room.room); box.remove(); }, { "data-focus": `dismiss-${room.room}` }));
+    return box;
+  }));
 }
 
 session.addEventListener("push", (event) => app.screen && app.screen.onPush(event.detail));

@@ -45,11 +45,10 @@ export function waitingSeat(player, room) {
   return all()[key(player, room)] || null;
 }
 
-/** The room of the last waiting table where `player` held a seat on this server, or null. */
-export function lastWaitingSeat(player) {
+/** Every room of a waiting table where `player` held a seat on this server, oldest first. */
+export function waitingSeatRooms(player) {
   const prefix = `${location.host}|${player}|`;
-  const rooms = Object.keys(all()).filter((k) => k.startsWith(prefix)).map((k) => k.slice(prefix.length));
-  return rooms.length ? rooms[rooms.length - 1] : null;
+  return Object.keys(all()).filter((k) => k.startsWith(prefix)).map((k) => k.slice(prefix.length));
 }
 
 /** "Your seat at table “friday” (North) was freed after 60 s away.": what happened to a seat held at a
