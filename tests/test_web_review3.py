@@ -13,6 +13,8 @@ import pytest
 from playwright.async_api import Locator, Page
 
 from client import Connection
+from client.tui.cards import card_label
+from engine.cards import texts
 from server import BarbuServer
 from server.barbu_table import BarbuTable
 from tests.browser import MISSING, chromium_found
@@ -136,3 +138,42 @@ async def test_back_at_a_seat_in_play_names_every_waiting_seat_freed_elsewhere(
     await page.locator(".table-screen .offer [data-focus=offer]:has-text('Sit again')").click()
     await until(lambda: table.seats[0].owner == "ann", "seated again at saturday")
     assert await page.locator(f"#news [data-freed='{room}']").count() == 0
+
+
+async def test_back_at_the_seat_a_player_is_told_what_the_stand_in_played(
+    start_server: StartServer, open_page: OpenPage
+) -> None:
+    """ann drops during the match past the grace; a stand-in plays a card of her hand; on coming back the
+    prompt says which, from the hand this browser last showed: "While you were away a bot played 8♦ for
+    you." (or the cards, when several)."""
+    server = await start_server(grace=0.3, bot_delay=0.4)
+    page = await open_page()
+    room, table = await _host_table(page, server, "ann", "friday")
+    bob = await Connection.connect(server.url)  # connected elsewhere: the match is not paused without ann
+    await bob.login("bob")
+    await bob.sit(room, "E")
+    for seat in "SW":
+        await page.click(f"[data-focus=bot-{seat}]")
+    await until(lambda: table.state == "playing", "the start")
+    await bob.leave(room)  # a bot stands in for bob at once; bob stays connected
+    await page.wait_for_function("() => document.querySelectorAll('.hand [data-card]').length === 13")
+    shown = set(await page.eval_on_selector_all(".hand [data-card]", "els => els.map(e => e.dataset.card)"))
+    context = page.context
+    await page.close()
+    await until_dropped(server, "ann")
+    match = table.match
+    assert match is not None
+    await until(lambda: len(texts(match.hand.hands[0])) <= 12, "the stand-in to play for ann", 60)
+    page = await context.new_page()
+    await page.goto(server.share_url)
+    told = page.locator(".prompt .away-plays")
+    await told.wait_for()
+    text = await told.inner_text()
+    left = set(await page.eval_on_selector_all(".hand [data-card]", "els => els.map(e => e.dataset.card)"))
+    named = {card for card in shown if card_label(card) in text}
+    assert text.startswith("While you were away a bot played"), text
+    assert named and named <= shown - left, (text, shown - left)
+    assert (
+        text.endswith(" for you.") if len(named) == 1 else f"played {len(named)} cards for you: " in text
+    ), text
+    await bob.close()

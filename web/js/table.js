@@ -5,6 +5,7 @@ import { Kept, button, fill, h } from "./dom.js";
 import { finishedRanking } from "./table_score.js";
 import { refusalText } from "./table_prompt.js";
 import { PHONE, bringIntoView, focusPlayable, renderTable, tickClocks } from "./table_view.js";
+import { awayPlaysText, heldCards, keepHeldCards } from "./away_plays.js";
 import { forgetWaitingSeat, freedText, keepWaitingSeat, waitingSeat } from "./waiting_seat.js";
 import { SEAT_NAMES } from "./words.js";
 
@@ -15,6 +16,7 @@ export function tableScreen(app, roomId) {
     room: roomId, me: session.name, snapshot: null, summary: null, turnSeq: -1, clock: null,
     scored: null, dismissed: 0, flash: null, chat: [], notice: "", noticeAt: null, sheetOpen: false, standins: [], watchers: [], standinAt: {}, freedAt: {},
     summaryOpen: false, handCards: null, handRow: null, // the hand's card buttons, kept from draw to draw
+    awayPlays: null, comeback: true, held: null, // what a bot played for this seat while away; whether to look; the hand last shown
     kept: new Kept(), // the felt, the seats and their buttons, the prompt area: the same nodes from draw to draw
     offer: null, // { text, label, act }: what happened to the player's seat while away, and the button to sit again
   };
@@ -46,8 +48,14 @@ export function tableScreen(app, roomId) {
     act: async (action) => {
       // A refused action is told by the control that sent it (the prompt), in people's words.
       state.refusal = "";
+      state.awayPlays = null; // playing on: what was played while away is old news
       try {
-        return await session.request("act", { room: roomId, seat: state.snapshot.seat, action });
+        const done = await session.request("act", { room: roomId, seat: state.snapshot.seat, action });
+        if (action.action === "play" && state.held) { // played by the player: not to be told as a bot's on a reload
+          state.held = { ...state.held, cards: state.held.cards.filter((card) => card !== action.card) };
+          keepHeldCards(session.name, roomId, state.held);
+        }
+        return done;
       } catch (failure) {
         state.refusal = refusalText(failure.message, state.snapshot);
         draw();
@@ -113,6 +121,13 @@ export function tableScreen(app, roomId) {
       keepWaitingSeat(session.name, roomId, snapshot.seat, snapshot.name, state.summary ? state.summary.grace : null);
     } else if (snapshot.seat || snapshot.state !== "waiting") forgetWaitingSeat(session.name, roomId);
     if (snapshot.seat) state.offer = null; // seated again: the offer is done with
+    // Back at the seat (the page opened, or the connection back): what was played for it meanwhile is said.
+    if (snapshot.seat && snapshot.view && snapshot.view.phase !== "over") {
+      if (state.comeback) state.awayPlays = awayPlaysText(state.held || heldCards(session.name, roomId), snapshot.view, snapshot.seat);
+      state.held = { hand: snapshot.view.hand_number, cards: [...snapshot.view.hand] };
+      keepHeldCards(session.name, roomId, state.held);
+    }
+    if (snapshot.seat) state.comeback = false;
     if (first && early) {
       state.standins = early.standins || [];
       state.watchers = early.spectators || [];
@@ -296,7 +311,7 @@ export function tableScreen(app, roomId) {
         refresh();
       }
     },
-    onReconnect() { join(); },
+    onReconnect() { state.comeback = true; join(); },
     unmount() {
       closed = true;
       clearInterval(ticker);
