@@ -77,7 +77,7 @@ async def test_on_a_phone_the_solitaire_board_stays_put_while_a_hint_comes_and_g
 
 
 #: Each seat column's head on the open score sheet: its words, and whether they are shown whole (no part of
-#: it cut off: "bot (h…").
+#: it cut off: "bot, h…").
 HEADS = """() => [...document.querySelectorAll('dialog.sheet thead th[scope=col]')].map((th) => {
   const cut = [th, ...th.querySelectorAll('*')].filter((el) => el.scrollWidth > el.clientWidth + 0.5);
   return { text: th.innerText.replace(/\\s+/g, ' ').trim(), whole: cut.length === 0, right: th.getBoundingClientRect().right };
@@ -120,7 +120,7 @@ async def test_on_a_phone_the_score_sheet_tells_the_bots_columns_apart(
     for seat, name in names.items():
         assert name == ("you" if mine is not None and "NESW"[mine] == seat else "bot"), names
     label = await page.get_attribute("dialog.sheet thead th[scope=col]:last-child", "aria-label")
-    assert label is not None and "bot (heuristic)" in label, label
+    assert label is not None and "bot, heuristic" in label, label
 
 
 #: What the page's player clicks when asked, the first found: no double, a contract (its trump suit or

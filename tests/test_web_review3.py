@@ -177,3 +177,16 @@ async def test_back_at_the_seat_a_player_is_told_what_the_stand_in_played(
         text.endswith(" for you.") if len(named) == 1 else f"played {len(named)} cards for you: " in text
     ), text
     await bob.close()
+
+
+async def test_a_bot_seat_reads_bot_and_its_policy_without_brackets_in_brackets(
+    server: BarbuServer, open_page: OpenPage
+) -> None:
+    """A bot's seat reads "bot, heuristic", and so inside the brackets naming a seat's player ("East (bot,
+    heuristic)"): "bot (heuristic)" made "East (bot (heuristic))"."""
+    page = await open_page()
+    await _host_table(page, server, "ann", "friday")
+    await page.click("[data-focus=bot-E]")
+    seat = page.locator(".seat:has-text('East')")
+    await seat.locator(".who:has-text('bot, heuristic')").wait_for()
+    assert "bot (" not in await page.inner_text(".felt")

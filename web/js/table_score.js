@@ -14,7 +14,7 @@ export function seatOrder(snap) {
  * The seats' column heads: the seat letter, and with `names` its player beside it on one line, "N bot",
  * "S you", "E ann", so that two bots' columns (the same name) are told apart by the seat written with the
  * name, and the words are short enough to be shown whole on a phone: a bot is "bot" when the table's bots
- * all play the same policy (its title and the screen reader say which), "bot (search)" when they differ.
+ * all play the same policy (its title and the screen reader say which), "bot, search" when they differ.
  */
 function seatHeads(snap, names = true) {
   const policies = new Set(SEATS.map((s) => snap.players[s]).filter((p) => p && p.startsWith("bot:")));

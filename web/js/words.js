@@ -109,10 +109,13 @@ export const POLICIES = [
   ["random", "beginner (random)"],
 ];
 
-/** A player's name as shown: bots as "bot (heuristic)". */
+/**
+ * A player's name as shown: a bot as "bot, heuristic" (its policy), which reads whole inside the brackets
+ * that name a seat's player ("East (bot, heuristic)"), where "bot (heuristic)" made brackets in brackets.
+ */
 export function playerText(name) {
   if (!name) return "empty";
-  if (name.startsWith("bot:")) return `bot (${name.slice(4)})`;
+  if (name.startsWith("bot:")) return `bot, ${name.slice(4)}`;
   return name;
 }
 
