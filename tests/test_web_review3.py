@@ -19,7 +19,7 @@ from server import BarbuServer
 from server.barbu_table import BarbuTable
 from tests.browser import MISSING, chromium_found
 from tests.conftest import StartServer, until, until_dropped
-from tests.test_web_browser import OpenPage, _host_table, _login, _table, browser, open_page
+from tests.test_web_browser import PHONE_SCREEN, OpenPage, _host_table, _login, _table, browser, open_page
 
 pytestmark = pytest.mark.skipif(not chromium_found(), reason=MISSING)
 __all__ = ["browser", "open_page"]  # the fixtures, shared with the other browser tests
@@ -190,3 +190,41 @@ async def test_a_bot_seat_reads_bot_and_its_policy_without_brackets_in_brackets(
     seat = page.locator(".seat:has-text('East')")
     await seat.locator(".who:has-text('bot, heuristic')").wait_for()
     assert "bot (" not in await page.inner_text(".felt")
+
+
+#: A hand's results once the seat is asked its next question (table_score.js), on a desktop or a `phone`:
+#: whether they are open, the line's words, and the same after a click on the line.
+RESULTS_BESIDE = """async (phone) => {
+  const { handSummary } = await import('/js/table_score.js');
+  const snap = { seat: 'S', players: { N: 'nan', E: 'eve', S: 'sam', W: 'wes' }, view: null };
+  const scored = {
+    hand_number: 3, declarer: 'N', contract: 'no-tricks',
+    contract_scores: { N: -4, E: -2, S: -6, W: -14 }, settlements: { N: 0, E: 0, S: 0, W: 0 },
+    scores: { N: -4, E: -2, S: -6, W: -14 }, totals: { N: -4, E: -2, S: -6, W: -14 },
+  };
+  const state = { summaryOpen: null };
+  const box = handSummary(snap, scored, () => {}, state, phone);
+  document.getElementById('app').replaceChildren(box);
+  const line = box.querySelector('summary');
+  const before = { open: box.open, line: line.innerText };
+  line.click();
+  await new Promise((done) => setTimeout(done, 0));  // the toggle event
+  return { before, after: { open: box.open, line: line.innerText, kept: state.summaryOpen } };
+}"""
+
+
+async def test_a_hands_results_stand_beside_the_question_on_a_desktop_and_show_all_on_a_phone(
+    server: BarbuServer, open_page: OpenPage
+) -> None:
+    """Asked the next question, a desktop shows the last hand's results open beside it (there is room); a
+    phone folds them to one line that says "Show all", and a tap opens them (kept open through redraws)."""
+    desktop = await open_page()
+    await desktop.goto(server.share_url)
+    seen = await desktop.evaluate(RESULTS_BESIDE, False)
+    assert seen["before"]["open"] and "Show all" not in seen["before"]["line"], seen
+    phone = await open_page(**PHONE_SCREEN)
+    await phone.goto(server.share_url)
+    seen = await phone.evaluate(RESULTS_BESIDE, True)
+    assert not seen["before"]["open"], seen
+    assert seen["before"]["line"] == "Hand 3 results: you −6, total −6 · Show all", seen
+    assert seen["after"] == {"open": True, "line": "Hand 3 results: you −6, total −6", "kept": True}, seen

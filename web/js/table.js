@@ -15,7 +15,7 @@ export function tableScreen(app, roomId) {
   const state = {
     room: roomId, me: session.name, snapshot: null, summary: null, turnSeq: -1, clock: null,
     scored: null, dismissed: 0, flash: null, chat: [], notice: "", noticeAt: null, sheetOpen: false, standins: [], watchers: [], standinAt: {}, freedAt: {},
-    summaryOpen: false, handCards: null, handRow: null, // the hand's card buttons, kept from draw to draw
+    summaryOpen: null, handCards: null, handRow: null, // the hand's card buttons, kept from draw to draw
     awayPlays: null, comeback: true, held: null, // what a bot played for this seat while away; whether to look; the hand last shown
     kept: new Kept(), // the felt, the seats and their buttons, the prompt area: the same nodes from draw to draw
     offer: null, // { text, label, act }: what happened to the player's seat while away, and the button to sit again
@@ -303,7 +303,7 @@ export function tableScreen(app, roomId) {
         if (event.event === "turn") setClock(event.turn_left_ms, message.seq);
         if (event.event === "hand-scored") {
           state.scored = event;
-          state.summaryOpen = false;
+          state.summaryOpen = null; // the new results: open on a desktop, folded on a phone
         }
         if (event.event === "trick-won" && state.snapshot && state.snapshot.view) {
           state.flash = { ...event, hand: state.snapshot.view.hand_number, until: Date.now() + 1500 };

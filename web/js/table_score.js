@@ -123,9 +123,11 @@ export function scoreSheet(snap, view, close) {
  * hand-scored event; its row of the view's history (when there) says who doubled whom. With `folded` (the
  * table screen's state, once the seat is asked its next question) it is one line, "Hand 3 results: you −4,
  * total −12" (with the player's net from doubles when they settled any: "you +5 (doubles −25), total 5"),
- * that opens on a tap (`folded.summaryOpen` keeps it open through redraws).
+ * whose results open beside the question on a desktop, where there is room, and on a `phone` open on a tap
+ * of the line's "Show all" (`folded.summaryOpen`, null until the player opens or closes it, keeps their
+ * choice through redraws).
  */
-export function handSummary(snap, scored, dismiss, folded = null) {
+export function handSummary(snap, scored, dismiss, folded = null, phone = false) {
   const line = (label, values, sign = true) => h("tr", {}, h("th", { scope: "row" }, label), seatCells(snap, (s) => sign ? signed(values[s]) : numberText(values[s])));
   const history = (snap.view && snap.view.history) || [];
   const row = history.find((r) => r.hand_number === scored.hand_number) || scored;
@@ -147,8 +149,10 @@ export function handSummary(snap, scored, dismiss, folded = null) {
   // the line may be all they see of the hand ("you +5 (doubles −25), total 5").
   const fromDoubles = me && scored.settlements[me] ? ` (doubles ${signed(scored.settlements[me])})` : "";
   const gist = me ? `: you ${signed(scored.scores[me])}${fromDoubles}, total ${numberText(scored.totals[me])}` : "";
-  const box = h("details", { class: "summary folded", "aria-label": `hand ${scored.hand_number} summary`, open: Boolean(folded.summaryOpen) },
-    h("summary", { "data-focus": "open-summary" }, `Hand ${scored.hand_number} results${gist}`),
+  const open = folded.summaryOpen === null || folded.summaryOpen === undefined ? !phone : folded.summaryOpen;
+  const box = h("details", { class: "summary folded", "aria-label": `hand ${scored.hand_number} summary`, open },
+    h("summary", { "data-focus": "open-summary" }, `Hand ${scored.hand_number} results${gist}`,
+      phone ? h("span", { class: "show-all" }, " · ", h("span", { class: "why-link" }, "Show all")) : null),
     h("h2", {}, title), body);
   box.addEventListener("toggle", () => { folded.summaryOpen = box.open; });
   return box;

@@ -203,10 +203,10 @@ function center(state, actions, bottom) {
   }
   const fresh = scored && scored.hand_number === view.hand_number - 1 && state.dismissed !== scored.hand_number;
   if (fresh && view.trick.cards.length === 0 && view.tricks.length === 0 && !(view.plays || []).length && !Object.values(view.rows).some((row) => row.length)) {
-    // Once the seat is asked something (the contract, a double) the last hand's results fold to one line
-    // above the question, and open on a tap.
+    // Once the seat is asked something (the contract, a double) the last hand's results stand beside the
+    // question on a desktop; a phone, short of room, folds them to one line that opens on a tap.
     const asked = Boolean(state.snapshot.seat && view.to_move === state.snapshot.seat && view.legal);
-    return handSummary(state.snapshot, scored, actions.dismiss, asked ? state : null);
+    return handSummary(state.snapshot, scored, actions.dismiss, asked ? state : null, PHONE.matches);
   }
   if (view.contract === "dominoes") return dominoRows(view.rows, view.finish_order);
   let trick = view.trick;
