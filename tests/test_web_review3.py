@@ -228,3 +228,26 @@ async def test_a_hands_results_stand_beside_the_question_on_a_desktop_and_show_a
     assert not seen["before"]["open"], seen
     assert seen["before"]["line"] == "Hand 3 results: you −6, total −6 · Show all", seen
     assert seen["after"] == {"open": True, "line": "Hand 3 results: you −6, total −6", "kept": True}, seen
+
+
+async def test_login_name_errors_say_what_to_do(server: BarbuServer, open_page: OpenPage) -> None:
+    """An empty name is told "Type a name." in the page's words (not the browser's bubble); a name in use,
+    or one too like it, is told to pick another; nothing is logged in meanwhile."""
+    ann = await Connection.connect(server.url)
+    await ann.login("ann")
+    page = await open_page()
+    await page.goto(server.share_url)
+    await page.fill("#login-name", "   ")
+    await page.click("text=Log in")
+    error = page.locator(".login .error")
+    await error.filter(has_text="Type a name.").wait_for()
+    for typed, words in (
+        ("ann", "“ann” is in use by someone connected now: pick another name."),
+        ("Ann", "“Ann” is too like “ann”, who is playing here: pick another name."),
+    ):
+        await page.fill("#login-name", typed)
+        await page.click("text=Log in")
+        await error.filter(has_text=words).wait_for()
+    assert await page.locator("#login-name").count() == 1  # still at the login form
+    assert server.lobby is not None and set(server.lobby.online) == {"ann"}
+    await ann.close()
