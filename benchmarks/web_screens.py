@@ -66,7 +66,7 @@ async def screens(server: BarbuServer, out: Path, scheme: str, size: str) -> Non
         await page.fill("#table-name", f"Screens {tag}")
         await page.select_option("select[name=bot_policy]", "heuristic")
         await page.select_option("select[name=rotation]", "each-hand")
-        await page.check("#fill-bots")
+        await page.select_option("select[name=bots]", "3")
         await page.select_option("select[name=turn_time]", "60")
         await shoot(page, out, f"lobby-{tag}")
         await page.click("text=Create and sit down")

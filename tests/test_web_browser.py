@@ -88,7 +88,7 @@ async def _bot_table(
     await page.fill("#table-name", name)
     for select, value in choices.items():
         await page.select_option(f"select[name={select}]", value)
-    await page.check("#fill-bots")
+    await page.select_option("select[name=bots]", "3")
     await page.click("text=Create and sit down")
     await page.wait_for_selector(shown)
     return page.url.rpartition("=")[2]
@@ -643,7 +643,7 @@ async def test_the_turn_clock_agrees_across_pages_a_reload_and_a_server_restart(
     assert await ann.input_value("select[name=bot_policy]") == "random"  # the server's default
     await ann.fill("#table-name", "clock")
     await ann.select_option("select[name=turn_time]", "60")
-    await ann.check("#fill-bots")
+    await ann.select_option("select[name=bots]", "3")
     await ann.click("text=Create and sit down")
     first = await _clock(ann)  # the clock shows once it is ann's turn (bots keep their own pace)
     room = ann.url.rpartition("=")[2]
@@ -696,7 +696,7 @@ async def test_focus_rings_for_the_keyboard_only_and_plain_words_for_screen_read
     page = await open_page()
     await _login(page, server.share_url, "kim")
     await page.wait_for_selector("#table-name")
-    await page.check("#fill-bots")
+    await page.select_option("select[name=bots]", "3")
     await page.click("text=Create and sit down")
     await page.wait_for_selector(".hand .card")
     # Reloaded (no key pressed, no click since), the page focuses its main area itself: no ring round it.
@@ -774,7 +774,7 @@ async def test_on_a_phone_the_question_or_hand_comes_into_view_on_the_seats_turn
     page = await open_page(viewport={"width": 360, "height": 560}, is_mobile=True, has_touch=True)
     await _login(page, server.share_url, "pia")
     await page.wait_for_selector("#table-name")
-    await page.check("#fill-bots")
+    await page.select_option("select[name=bots]", "3")
     await page.click("text=Create and sit down")
     await page.wait_for_selector(".hand .card")
     seen = 0
@@ -968,7 +968,7 @@ async def test_the_keyboard_keeps_its_place(start_server: StartServer, open_page
     cut = await page.evaluate(FORM_CUT)  # every choice of the new-table form fits its select on a desktop
     assert cut == [], cut
     await page.fill("#table-name", "keys")
-    await page.check("#fill-bots")
+    await page.select_option("select[name=bots]", "3")
     await page.click("text=Create and sit down")
     await page.wait_for_selector(".seat.bottom")
     played = 0

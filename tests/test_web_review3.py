@@ -251,3 +251,22 @@ async def test_login_name_errors_say_what_to_do(server: BarbuServer, open_page: 
     assert await page.locator("#login-name").count() == 1  # still at the login form
     assert server.lobby is not None and set(server.lobby.online) == {"ann"}
     await ann.close()
+
+
+async def test_a_new_table_takes_one_two_or_three_bots(server: BarbuServer, open_page: OpenPage) -> None:
+    """The new-table form asks "Bots at the table": none, 1, 2 or 3; with 1 the host sits with one bot on
+    the next seat, the two others left for friends."""
+    page = await open_page()
+    await _login(page, server.share_url, "ann")
+    await page.wait_for_selector("#table-name")
+    choices = await page.eval_on_selector_all("select[name=bots] option", "els => els.map(e => e.value)")
+    assert choices == ["0", "1", "2", "3"]
+    assert "Bots at the table" in await page.inner_text(".new-table")
+    assert await page.locator("#fill-bots").count() == 0
+    await page.fill("#table-name", "friday")
+    await page.select_option("select[name=bots]", "1")
+    await page.click("text=Create and sit down")
+    await page.wait_for_selector(".seat:has-text('bot, heuristic')")
+    table = _table(server, page.url.rpartition("=")[2])
+    assert [seat.owner for seat in table.seats] == ["ann", "bot:heuristic", None, None]
+    assert table.state == "waiting"

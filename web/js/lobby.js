@@ -123,7 +123,7 @@ function newTableForm(app) {
   const told = session.defaultPolicy;
   const policies = !told || POLICIES.some(([spec]) => spec === told) ? POLICIES : [...POLICIES, [told, `the server's default (${told})`]];
   const policy = { value: told || POLICIES[0][0] };
-  const fillBots = h("input", { type: "checkbox", id: "fill-bots" });
+  const bots = { count: 0 }; // bots sat at the other seats once the host is seated: 0 to 3
   const error = h("p", { class: "error", role: "alert" });
   const form = h("form", { class: "new-table" },
     h("label", { class: "field" }, h("span", {}, "Table name"), name),
@@ -131,7 +131,8 @@ function newTableForm(app) {
       select(label, choices, choices[0][0], (value) => { if (value === choices[0][0]) delete variants[key]; else variants[key] = value; }, { name: key })),
     select("Turn timer", [["", "no limit"], [15, "15 seconds"], [30, "30 seconds"], [60, "1 minute"], [120, "2 minutes"]], "", (value) => { timer.value = value; }, { name: "turn_time" }),
     select("Bots play", policies, policy.value, (value) => { policy.value = value; }, { name: "bot_policy" }),
-    h("label", { class: "check" }, fillBots, " Fill the other three seats with bots"),
+    select("Bots at the table", [[0, "none: friends fill the seats"], [1, "1 bot"], [2, "2 bots"], [3, "3 bots: play at once"]], 0,
+      (value) => { bots.count = Number(value); }, { name: "bots" }),
     h("button", { type: "submit", class: "primary" }, "Create and sit down"),
     error,
   );
@@ -143,9 +144,9 @@ function newTableForm(app) {
         name: name.value.trim(), variants, turn_time: timer.value ? Number(timer.value) : null, bot_policy: policy.value,
       });
       const snapshot = await session.request("sit", { room: created.room });
-      if (fillBots.checked) {
-        for (const seat of SEATS) if (seat !== snapshot.seat) await session.request("add-bot", { room: created.room, seat });
-      }
+      // The first free seats after the host's, clockwise: with one or two bots, friends take the rest.
+      const others = [1, 2, 3].map((i) => SEATS[(SEATS.indexOf(snapshot.seat) + i) % 4]);
+      for (const seat of others.slice(0, bots.count)) await session.request("add-bot", { room: created.room, seat });
       app.go("table", created.room);
     } catch (failure) {
       error.textContent = failure.message;
