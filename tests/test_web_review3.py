@@ -270,3 +270,52 @@ async def test_a_new_table_takes_one_two_or_three_bots(server: BarbuServer, open
     table = _table(server, page.url.rpartition("=")[2])
     assert [seat.owner for seat in table.seats] == ["ann", "bot:heuristic", None, None]
     assert table.state == "waiting"
+
+
+async def test_log_out_leaves_the_bare_address(server: BarbuServer, open_page: OpenPage) -> None:
+    """Log out from the lobby: the page comes back at the bare address, no "#" or screen left in it."""
+    page = await open_page()
+    await _login(page, server.share_url, "ann")
+    await page.wait_for_selector("#table-name")
+    assert page.url.endswith("#lobby")
+    await page.click("text=Log out")
+    await page.wait_for_selector("#login-name")
+    assert page.url == server.share_url, page.url
+
+
+async def test_a_resigned_solitaire_shows_no_move_buttons(server: BarbuServer, open_page: OpenPage) -> None:
+    """Once a game is resigned it takes no move: Undo, Redo, Hint and Auto go; New deal and Lobby stay."""
+    page = await open_page()
+    await _login(page, server.share_url, "pat")
+    await page.wait_for_selector("#game")
+    await page.select_option("#game", "forty-thieves")
+    await page.click("text=Play a random deal")
+    await page.wait_for_selector("[data-focus=undo]")
+    page.once("dialog", lambda dialog: dialog.accept())  # yes, give up this game
+    await page.click("text=Resign")
+    await page.wait_for_selector(".result.resigned")
+    buttons = await page.eval_on_selector_all(".controls button", "els => els.map(e => e.innerText)")
+    assert buttons == ["New deal", "Lobby"], buttons
+
+
+#: The lines the text of the score box's "This hand" row head takes, drawn in a box squeezed to 200 pixels
+#: (long names and scores leave it that little room on a 360-pixel phone).
+THIS_HAND_LINES = """() => {
+  document.querySelector('.scores').style.width = '200px';
+  const th = [...document.querySelectorAll('.scores th[scope=row]')].find((el) => el.textContent === 'This hand');
+  const range = document.createRange();
+  range.selectNodeContents(th);
+  return new Set([...range.getClientRects()].map((r) => Math.round(r.top))).size;
+}"""
+
+
+async def test_this_hand_stays_on_one_line_in_the_score_box_on_a_phone(
+    server: BarbuServer, open_page: OpenPage
+) -> None:
+    page = await open_page(**PHONE_SCREEN)
+    await _login(page, server.share_url, "ann")
+    await page.wait_for_selector("#table-name")
+    await page.select_option("select[name=bots]", "3")
+    await page.click("text=Create and sit down")
+    await page.wait_for_selector(".scores th:has-text('This hand')")
+    assert await page.evaluate(THIS_HAND_LINES) == 1

@@ -79,7 +79,8 @@ async function logOut() {
     : `A bot plays it until you come back (none of its players connected, the match waits): log in again as ${session.name} on this browser to take it back.`;
   if (seated && !confirm(`You hold a seat at “${seated.name}”. ${kept} Log out?`)) return;
   session.logout(Boolean(seated));
-  location.hash = "";
+  // The bare address: `location.hash = ""` left a "#" (and the screen logged out of) behind.
+  history.replaceState(null, "", location.pathname);
   location.reload();
 }
 

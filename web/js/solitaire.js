@@ -167,7 +167,8 @@ export function solitaireScreen(app, roomId) {
     const view = state.view;
     if (!state.snapshot.seat) return h("p", {}, `You are watching ${view.player} play.`);
     const over = Boolean(view.result);
-    return h("div", { class: "buttons controls" },
+    // A finished game (won, lost, resigned) takes no move: its move buttons go, a new deal and the lobby stay.
+    return h("div", { class: "buttons controls" }, over ? null : [
       button("Undo", () => send("undo"), { disabled: !view.can_undo, "data-focus": "undo" }),
       button("Redo", () => send("redo"), { disabled: !view.can_redo, "data-focus": "redo" }),
       button(state.thinking ? "Thinking…" : "Hint", async () => {
@@ -182,8 +183,8 @@ export function solitaireScreen(app, roomId) {
           state.notice = hintWords(reply);
         }
         draw();
-      }, { disabled: over || view.daily !== null || state.thinking, title: view.daily ? "no hints on the day's deal" : null, "data-focus": "hint", "aria-busy": state.thinking ? "true" : null }),
-      button("Auto", () => send("auto"), { disabled: over, title: "every safe move to the foundations", "data-focus": "auto" }),
+      }, { disabled: view.daily !== null || state.thinking, title: view.daily ? "no hints on the day's deal" : null, "data-focus": "hint", "aria-busy": state.thinking ? "true" : null }),
+      button("Auto", () => send("auto"), { title: "every safe move to the foundations", "data-focus": "auto" })],
       button("New deal", async () => {
         if (!over && !confirm(endGameQuestion(view))) return;
         const snap = await send("new-deal", { seed: randomSeed() });
