@@ -18,8 +18,8 @@ from engine.cards import texts
 from server import BarbuServer
 from server.barbu_table import BarbuTable
 from tests.browser import MISSING, chromium_found
-from tests.conftest import StartServer, until, until_dropped
-from tests.test_web_browser import PHONE_SCREEN, OpenPage, _host_table, _login, _table, browser, open_page
+from tests.conftest import StartServer, server_table, until, until_dropped
+from tests.test_web_browser import PHONE_SCREEN, OpenPage, _host_table, _login, browser, open_page
 
 pytestmark = pytest.mark.skipif(not chromium_found(), reason=MISSING)
 __all__ = ["browser", "open_page"]  # the fixtures, shared with the other browser tests
@@ -116,7 +116,7 @@ async def test_back_at_a_seat_in_play_names_every_waiting_seat_freed_elsewhere(
         await page.click("text=Create and sit down")
         await page.wait_for_selector("[data-focus^=bot-]")
         room = page.url.rpartition("=")[2]
-        waiting[name] = (room, _table(server, room))
+        waiting[name] = (room, server_table(server, room))
     context = page.context
     await page.close()
     await until_dropped(server, "ann")
@@ -267,7 +267,7 @@ async def test_a_new_table_takes_one_two_or_three_bots(server: BarbuServer, open
     await page.select_option("select[name=bots]", "1")
     await page.click("text=Create and sit down")
     await page.wait_for_selector(".seat:has-text('bot, heuristic')")
-    table = _table(server, page.url.rpartition("=")[2])
+    table = server_table(server, page.url.rpartition("=")[2])
     assert [seat.owner for seat in table.seats] == ["ann", "bot:heuristic", None, None]
     assert table.state == "waiting"
 
