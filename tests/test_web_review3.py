@@ -25,18 +25,23 @@ pytestmark = pytest.mark.skipif(not chromium_found(), reason=MISSING)
 __all__ = ["browser", "open_page"]  # the fixtures, shared with the other browser tests
 
 
-async def _click_across_a_redraw(page: Page, target: Locator, push: Callable[[], Awaitable[None]]) -> None:
-    """A real click on ``target`` whose press and release straddle a redraw of the table: the mouse goes
-    down on it, ``push()`` makes the server push something that redraws the page (its header, rebuilt at
-    every draw, is marked before and found unmarked after), then the mouse goes up."""
+async def _click_across_a_redraw(
+    page: Page, target: Locator, push: Callable[[], Awaitable[None]], fresh: str = ".table-head"
+) -> None:
+    """A real click on ``target`` whose press and release straddle a redraw of the screen: the mouse goes
+    down on it, ``push()`` makes the server push something that redraws the page (the element ``fresh``
+    selects, built anew at every draw (the table's header), is marked before and found unmarked after),
+    then the mouse goes up."""
     await target.wait_for()
     box = await target.bounding_box()
     assert box is not None
     await page.mouse.move(box["x"] + box["width"] / 2, box["y"] + box["height"] / 2)
     await page.mouse.down()
-    await page.evaluate("document.querySelector('.table-head').dataset.old = '1'")
+    await page.evaluate("(fresh) => { document.querySelector(fresh).dataset.old = '1'; }", fresh)
     await push()
-    await page.wait_for_function("() => !document.querySelector('.table-head').dataset.old")
+    await page.wait_for_function(
+        "(fresh) => { const el = document.querySelector(fresh); return el && !el.dataset.old; }", arg=fresh
+    )
     await page.mouse.up()
 
 

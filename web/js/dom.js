@@ -136,7 +136,12 @@ export class Kept {
     setProps(el, { type: "button", "data-focus": key, ...props });
     if (typeof label === "string") {
       if (el.textContent !== label) el.textContent = label;
-    } else fill(el, label);
+    } else {
+      // A label of elements (a contract's name and its words, a suit's symbol) is made anew at every draw:
+      // put in only when it reads differently, so the span the pointer went down on stays in the page.
+      const fresh = fill(document.createElement("span"), label);
+      if (fresh.innerHTML !== el.innerHTML) fill(el, [...fresh.childNodes]);
+    }
     return el;
   }
 }

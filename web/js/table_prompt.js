@@ -1,7 +1,7 @@
 // What the seat to act is asked: the contract (with trump suit or starting rank), the doubles (with the
 // doubles owed and the must-double rule), the redoubles, or a card (or a pass in Dominoes). Others are told
 // whom the table waits for.
-import { button, h, tapWord } from "./dom.js";
+import { h, tapWord } from "./dom.js";
 import { CONTRACTS, PHASE_WORDS, RANKS, SEAT_NAMES, SUIT_NAMES, SUIT_SYMBOLS, cardsInText, contractText, playerText, rankText } from "./words.js";
 
 /** The prompt area's content for the current state. */
@@ -21,8 +21,9 @@ export function prompt(state, actions) {
   if (view.phase === "double") return doubling(state, actions, "double");
   if (view.phase === "redouble") return doubling(state, actions, "redouble");
   const pass = view.legal.find((a) => a.action === "pass");
-  return h("p", { class: "your-turn" }, pass
-    ? ["You have no card to play: ", button("Pass", () => actions.act({ action: "pass" }), { class: "primary", "data-focus": "pass" })]
+  const kept = state.kept; // the line and its Pass stay the same nodes while pushes redraw the table
+  return kept.el("your-turn", "p", { class: "your-turn" }, pass
+    ? ["You have no card to play: ", kept.button("pass", "Pass", () => actions.act({ action: "pass" }), { class: "primary" })]
     : tapWord() === "tap" ? "Your turn: play a highlighted card (tap it)." : "Your turn: play a highlighted card (click it, or Tab to it and press Enter).");
 }
 
@@ -32,40 +33,54 @@ export function pausedLine() {
     "None of its players is connected; the match goes on where it was when one of them comes back.");
 }
 
+/**
+ * The declarer's choice of contract, then of the trump suit or the starting rank. Its buttons and the boxes
+ * they sit in are kept (`state.kept`): a press whose release comes after a push redrew the table still
+ * chooses.
+ */
 function contractChooser(state, actions) {
+  const kept = state.kept;
   const legal = state.snapshot.view.legal;
   const names = [...new Set(legal.map((a) => a.contract))];
   const sub = state.contractPick;
   if (sub === "trumps") {
-    return choiceBox("Trumps: choose the trump suit", legal.filter((a) => a.contract === "trumps").map((a) =>
-      button([h("span", { "aria-hidden": "true" }, SUIT_SYMBOLS[a.trump]), ` ${SUIT_NAMES[a.trump]}`], () => { state.contractPick = null; actions.act(a); }, { class: `suit-${a.trump}`, "data-focus": `trump-${a.trump}`, "aria-label": `${SUIT_NAMES[a.trump]} are trumps` })), state, actions);
+    return choiceBox("trumps", "Trumps: choose the trump suit", legal.filter((a) => a.contract === "trumps").map((a) =>
+      kept.button(`trump-${a.trump}`, [h("span", { "aria-hidden": "true" }, SUIT_SYMBOLS[a.trump]), ` ${SUIT_NAMES[a.trump]}`], () => { state.contractPick = null; actions.act(a); }, { class: `suit-${a.trump}`, "aria-label": `${SUIT_NAMES[a.trump]} are trumps` })), state, actions);
   }
   if (sub === "dominoes") {
     const ranks = legal.filter((a) => a.contract === "dominoes").sort((a, b) => RANKS.indexOf(a.start_rank) - RANKS.indexOf(b.start_rank));
-    return choiceBox("Dominoes: choose the starting rank", ranks.map((a) =>
-      button(rankText(a.start_rank), () => { state.contractPick = null; actions.act(a); }, { "data-focus": `rank-${a.start_rank}`, "aria-label": `start from ${rankText(a.start_rank)}` })), state, actions,
+    return choiceBox("dominoes", "Dominoes: choose the starting rank", ranks.map((a) =>
+      kept.button(`rank-${a.start_rank}`, rankText(a.start_rank), () => { state.contractPick = null; actions.act(a); }, { "aria-label": `start from ${rankText(a.start_rank)}` })), state, actions,
     h("p", { class: "explain" }, "Each suit's row must be opened with the card of this rank; then a row grows one rank at a time, up towards the ace and down towards the 2. ",
       "You play first. Whoever cannot play passes; the first out of cards scores most."));
   }
-  return h("div", { class: "choice", role: "group", "aria-labelledby": "contract-title" },
+  return kept.el("contract-choice", "div", { class: "choice", role: "group", "aria-labelledby": "contract-title" },
     h("h2", { id: "contract-title" }, "You declare: choose the contract"),
-    h("div", { class: "contracts" }, names.map((name) => button(
+    kept.el("contracts", "div", { class: "contracts" }, names.map((name) => kept.button(`contract-${name}`,
       [h("b", {}, CONTRACTS[name][0]), h("small", {}, CONTRACTS[name][1])],
       () => {
         if (name === "trumps" || name === "dominoes") { state.contractPick = name; actions.redraw(); } else actions.act({ action: "contract", contract: name });
       },
-      { class: "contract", "data-focus": `contract-${name}`, "data-contract": name }))));
+      { class: "contract", "data-contract": name }))));
 }
 
-function choiceBox(title, buttons, state, actions, explain = null) {
-  return h("div", { class: "choice", role: "group", "aria-label": title },
+/** The second step of a contract (`key`: "trumps", "dominoes"): its kept box, its `buttons` and Back. */
+function choiceBox(key, title, buttons, state, actions, explain = null) {
+  const kept = state.kept;
+  return kept.el(`${key}-choice`, "div", { class: "choice", role: "group", "aria-label": title },
     h("h2", {}, title),
     explain,
-    h("div", { class: "buttons" }, buttons),
-    button("Back", () => { state.contractPick = null; actions.redraw(); }, { "data-focus": "back" }));
+    kept.el(`${key}-buttons`, "div", { class: "buttons" }, buttons),
+    kept.button("back", "Back", () => { state.contractPick = null; actions.redraw(); }));
 }
 
+/**
+ * The doubling (`kind` "double") or redoubling dialog of the seat to act. Its boxes, buttons and the boxes
+ * they sit in are kept (`state.kept`), so a tick or a press straddling a redraw lands; what is ticked lives
+ * in `state.targetsPick`, read when a box changes.
+ */
 function doubling(state, actions, kind) {
+  const kept = state.kept;
   const snap = state.snapshot;
   const view = snap.view;
   const me = snap.seat;
@@ -75,16 +90,23 @@ function doubling(state, actions, kind) {
   const chosen = state.targetsPick || (state.targetsPick = new Set(forced ? [forced] : []));
   const boxes = targets.map((seat) => {
     const locked = seat === forced;
-    const box = h("input", { type: "checkbox", "data-focus": `target-${seat}`, "data-seat": seat, checked: chosen.has(seat), disabled: locked, "aria-describedby": locked ? "must-note" : null });
-    box.addEventListener("change", () => { if (box.checked) chosen.add(seat); else chosen.delete(seat); state.refusal = ""; });
-    return h("label", { class: "check" }, box, ` ${SEAT_NAMES[seat]}: ${playerText(snap.players[seat])}${seat === view.declarer ? ", the declarer" : ""}${locked ? " (must be doubled)" : ""}`);
+    const box = kept.el(`target-${seat}`, "input", {
+      type: "checkbox", "data-focus": `target-${seat}`, "data-seat": seat, disabled: locked, "aria-describedby": locked ? "must-note" : null,
+      on: { change: () => { // made once for the kept box: the ticks of the dialog now shown
+        const picked = state.targetsPick || (state.targetsPick = new Set());
+        if (box.checked) picked.add(seat); else picked.delete(seat);
+        state.refusal = "";
+      } },
+    });
+    box.checked = chosen.has(seat); // the property: the attribute says only how a fresh box starts
+    return kept.el(`target-label-${seat}`, "label", { class: "check" }, box, ` ${SEAT_NAMES[seat]}: ${playerText(snap.players[seat])}${seat === view.declarer ? ", the declarer" : ""}${locked ? " (must be doubled)" : ""}`);
   });
   const notes = [];
   if (kind === "double") {
     const declarer = SEAT_NAMES[view.declarer];
     const only = view.contract === "trumps" || view.contract === "dominoes" ? " (in Trumps and Dominoes only the declarer may be doubled)" : "";
     notes.push(h("p", {}, `${contractText(view.contract, view.trump, view.start_rank)} by ${declarer}${only}.`));
-    notes.push(owedLine(view, me));
+    notes.push(owedLine(kept, view, me));
     if (view.must_double) notes.push(h("p", { class: "must", id: "must-note" }, `You must double ${declarer} (${playerText(snap.players[view.declarer])}) this hand: you still owe as many doubles as they have hands left to declare.`));
   } else {
     const by = view.doubles.filter(([, b]) => b === me).map(([a]) => SEAT_NAMES[a]);
@@ -107,14 +129,14 @@ function doubling(state, actions, kind) {
     if (found) actions.act(found);
     else actions.act({ action: kind, targets: wanted }); // the server says which rule it breaks
   };
-  return h("div", { class: "choice", role: "group", "aria-labelledby": "double-title" },
+  return kept.el("double-choice", "div", { class: "choice", role: "group", "aria-labelledby": "double-title" },
     h("h2", { id: "double-title" }, kind === "double" ? "Doubling: whom do you double?" : "Redoubling"),
     notes,
-    h("div", { class: "targets" }, boxes),
-    h("div", { class: "buttons" },
-      button(kind === "double" ? "Double the ticked players" : "Redouble the ticked players", submit, { class: "primary", "data-focus": "submit-double" }),
+    kept.el("targets", "div", { class: "targets" }, boxes),
+    kept.el("double-buttons", "div", { class: "buttons" },
+      kept.button("submit-double", kind === "double" ? "Double the ticked players" : "Redouble the ticked players", submit, { class: "primary" }),
       view.legal.some((a) => a.targets.length === 0)
-        ? button(kind === "double" ? "No double" : "No redouble", () => { state.targetsPick = null; actions.act({ action: kind, targets: [] }); }, { "data-focus": "no-double" })
+        ? kept.button("no-double", kind === "double" ? "No double" : "No redouble", () => { state.targetsPick = null; actions.act({ action: kind, targets: [] }); })
         : null));
 }
 
@@ -122,12 +144,13 @@ function doubling(state, actions, kind) {
  * The doubles the seat still owes the declarer, with the must-double rule in plain words behind a "Why?"
  * (docs/rules/barbu.md, Doubling 4): a newcomer is told what "owe" means where the word is shown.
  */
-function owedLine(view, me) {
+function owedLine(kept, view, me) {
   const owed = view.doubles_owed[me] || 0;
   const declarer = SEAT_NAMES[view.declarer];
   const still = owed ? `You still owe ${declarer} ${owed} double${owed === 1 ? "" : "s"}.` : `You have doubled ${declarer} twice already.`;
-  return h("details", { class: "why", "aria-label": "doubles you owe, and why" },
-    h("summary", {}, h("span", {}, still), " ", h("span", { class: "why-link" }, "Why?")),
+  // Kept: "Why?" pressed as the table redraws still opens, and stays open through the redraws after.
+  return kept.el("owed", "details", { class: "why", "aria-label": "doubles you owe, and why" },
+    kept.el("owed-summary", "summary", {}, h("span", {}, still), " ", h("span", { class: "why-link" }, "Why?")),
     h("p", {}, `A double is a side bet with one player on who scores better this hand. The rule: over the seven hands ${declarer} declares, `,
       `each other player must double ${declarer} at least twice. Once you owe as many doubles as ${declarer} has hands left to declare, you must double them: their box comes ticked.`));
 }

@@ -1,0 +1,131 @@
+"""Every control a player presses survives a redraw between its press and its release, in Debian's Chromium
+against a real server: the contract buttons, the doubling dialog, a playable card of the hand and a lobby
+table's button are kept nodes (web/js/dom.js ``Kept``), so a push (a chat line, a lobby refresh) that
+redraws the screen while the mouse is down does not put a new button under it and lose the click.
+Skipped, naming the package, when Chromium is not installed."""
+
+from __future__ import annotations
+
+import time
+
+import pytest
+from playwright.async_api import Page
+
+from client import Connection
+from engine.cards import SEATS, texts
+from server import BarbuServer
+from server.barbu_table import BarbuTable
+from tests.browser import MISSING, chromium_found
+from tests.conftest import server_table, until
+from tests.test_web_browser import OpenPage, _first_choice, browser, open_page
+from tests.test_web_review3 import _click_across_a_redraw
+
+pytestmark = pytest.mark.skipif(not chromium_found(), reason=MISSING)
+__all__ = ["browser", "open_page"]  # the fixtures, shared with the other browser tests
+
+
+class AskedSeat:
+    """A table of four players over real connections, played on (the drivers' choice) until a seat is
+    asked ``phase`` ("contract", "double", "play"); that seat's player then comes back in the browser by
+    their resume token. ``page`` shows the seat; ``others`` are the three other seats' connections."""
+
+    page: Page
+    others: dict[str, Connection]
+    room: str
+    table: BarbuTable
+    seat: str
+
+    @classmethod
+    async def open(cls, server: BarbuServer, open_page: OpenPage, phase: str) -> AskedSeat:
+        """Seat the four players, play until ``phase`` is asked, and open the asked seat's page."""
+        asked = cls()
+        conns = {seat: await Connection.connect(server.url) for seat in SEATS}
+        for seat, conn in conns.items():
+            await conn.login(f"p{seat.lower()}")
+        asked.room = await conns["N"].create_table("kept")
+        for seat, conn in conns.items():
+            await conn.sit(asked.room, seat)
+        asked.table = server_table(server, asked.room)
+        await until(lambda: asked.table.match is not None, "the start")
+        deadline = time.monotonic() + 60
+        while True:
+            assert time.monotonic() < deadline
+            match = asked.table.match
+            assert match is not None and match.to_move is not None
+            seat = SEATS[match.to_move]
+            if match.phase == phase:
+                break
+            view = (await conns[seat].snapshot(asked.room)).view
+            assert view is not None
+            await conns[seat].act(asked.room, seat, _first_choice(view))  # applied before the reply
+        asked.seat = seat
+        mine = conns.pop(seat)
+        token = mine.token
+        await mine.close()
+        asked.others = conns
+        asked.page = await open_page()
+        await asked.page.add_init_script(f"localStorage.setItem('barbu.token', {token!r})")
+        await asked.page.goto(server.share_url)
+        return asked
+
+    async def chat(self) -> None:
+        """Another seat says something: every page at the table gets a ``chat`` push and redraws."""
+        await next(iter(self.others.values())).chat(self.room, "good luck")
+
+    async def close(self) -> None:
+        """Close the other seats' connections."""
+        for conn in self.others.values():
+            await conn.close()
+
+
+async def test_a_contract_pressed_as_a_chat_line_redraws_the_table_is_chosen(
+    server: BarbuServer, open_page: OpenPage
+) -> None:
+    """The declarer presses "No tricks"; a chat line redraws the table; the release chooses the contract.
+    The contract buttons were built anew at every draw, so the click was lost."""
+    asked = await AskedSeat.open(server, open_page, "contract")
+    target = asked.page.locator("[data-contract=no-tricks]")
+    await _click_across_a_redraw(asked.page, target, asked.chat)
+    match = asked.table.match
+    assert match is not None
+    await until(lambda: match.hand.contract == "no-tricks", "the contract chosen by the click")
+    await asked.close()
+
+
+async def test_a_double_pressed_as_a_chat_line_redraws_the_table_doubles(
+    server: BarbuServer, open_page: OpenPage
+) -> None:
+    """A seat ticks the declarer, presses "Double the ticked players"; a chat line redraws the table
+    (the tick stays); the release doubles the declarer."""
+    asked = await AskedSeat.open(server, open_page, "double")
+    match = asked.table.match
+    assert match is not None
+    declarer = SEATS[match.hand.declarer]
+    box = asked.page.locator(f"input[data-seat={declarer}]")
+    if not await box.is_checked():
+        await box.click()
+    target = asked.page.locator("[data-focus=submit-double]")
+    await _click_across_a_redraw(asked.page, target, asked.chat)
+    doubled = (SEATS.index(asked.seat), match.hand.declarer)
+    await until(lambda: doubled in match.hand.doubles, "the declarer doubled by the click")
+    await asked.close()
+
+
+async def test_a_card_pressed_as_a_chat_line_redraws_the_table_is_played(
+    server: BarbuServer, open_page: OpenPage
+) -> None:
+    """The seat to play presses a playable card; a chat line redraws the table; the release plays it."""
+    asked = await AskedSeat.open(server, open_page, "play")
+    target = asked.page.locator(".hand .card.playable").first
+    await target.wait_for()
+    card = await target.get_attribute("data-card")
+    assert card is not None
+    match = asked.table.match
+    assert match is not None
+    held = match.hand.hands[SEATS.index(asked.seat)]
+    assert card in texts(held)
+    await _click_across_a_redraw(asked.page, target, asked.chat)
+    await until(
+        lambda: card not in texts(match.hand.hands[SEATS.index(asked.seat)]), f"{card} played by the click"
+    )
+    await asked.close()
