@@ -17,8 +17,8 @@ from server import BarbuServer
 from server.barbu_table import BarbuTable
 from tests.browser import MISSING, chromium_found
 from tests.conftest import server_table, until
-from tests.test_web_browser import OpenPage, _first_choice, browser, open_page
-from tests.test_web_review3 import _click_across_a_redraw
+from tests.test_web_browser import OpenPage, _first_choice, _login, browser, open_page
+from tests.test_web_review3 import _click_across_a_redraw, _watcher
 
 pytestmark = pytest.mark.skipif(not chromium_found(), reason=MISSING)
 __all__ = ["browser", "open_page"]  # the fixtures, shared with the other browser tests
@@ -129,3 +129,28 @@ async def test_a_card_pressed_as_a_chat_line_redraws_the_table_is_played(
         lambda: card not in texts(match.hand.hands[SEATS.index(asked.seat)]), f"{card} played by the click"
     )
     await asked.close()
+
+
+async def test_a_lobby_table_opened_across_a_refresh_opens(server: BarbuServer, open_page: OpenPage) -> None:
+    """In the lobby (refreshed every 3 s), a player presses a table's "Open (sit or watch)"; a refresh
+    redraws the tables (someone starts watching that table); the release opens the table. The tables'
+    cards were built anew at every refresh, so the click was lost."""
+    bea = await Connection.connect(server.url)
+    await bea.login("bea")
+    room = await bea.create_table("bea's table")
+    await bea.sit(room, "N")
+    page = await open_page()
+    await _login(page, server.share_url, "ann")
+    card = f".room[data-room='{room}']"
+    watchers: list[Connection] = []
+
+    async def cai_watches() -> None:
+        watchers.append(await _watcher(server, "cai", room))
+
+    await _click_across_a_redraw(
+        page, page.locator(f"[data-focus=table-{room}]"), cai_watches, fresh=f"{card} .seats-list"
+    )
+    await page.wait_for_url(f"**#table={room}")
+    await page.wait_for_selector(".felt")
+    await watchers[0].close()
+    await bea.close()

@@ -1,5 +1,5 @@
 // The lobby: tables (live), a new table, solitaire games with the day's deals, finished matches to replay.
-import { button, fill, h, keepFocus, select } from "./dom.js";
+import { Kept, button, fill, h, keepFocus, select } from "./dom.js";
 import { gamePicker } from "./solitaire_picker.js";
 import { POLICIES, SEATS, SEAT_NAMES, VARIANTS, countText, numberText, playerText, variantsText } from "./words.js";
 
@@ -13,6 +13,9 @@ export function lobbyScreen(app) {
   const daily = h("div", { class: "daily" });
   const matches = h("div", { class: "matches" });
   const picker = gamePicker(app);
+  // Each table's and game's card and button are the same nodes from one refresh to the next: a click
+  // whose press comes before a refresh and its release after still opens the table.
+  const kept = new Kept();
   fill(root,
     h("section", { class: "panel", "aria-labelledby": "tables-title" }, h("h2", { id: "tables-title" }, "Tables"), tables),
     h("section", { class: "panel", "aria-labelledby": "new-title" }, h("h2", { id: "new-title" }, "New table"), newTableForm(app)),
@@ -25,8 +28,8 @@ export function lobbyScreen(app) {
     const barbu = reply.rooms.filter((room) => room.kind === "barbu");
     const others = reply.rooms.filter((room) => room.kind === "solitaire" && !room.result); // being played
     keepFocus(root, () => { // a refresh leaves the keyboard user on the control they were on
-      fill(tables, barbu.length ? barbu.map((room) => tableCard(app, room)) : h("p", {}, "No table yet: start one below."));
-      fill(watchable, others.length ? h("h3", {}, "Games being played") : null, others.map((room) => solitaireCard(app, room)));
+      fill(tables, barbu.length ? barbu.map((room) => tableCard(app, kept, room)) : h("p", {}, "No table yet: start one below."));
+      fill(watchable, others.length ? h("h3", {}, "Games being played") : null, others.map((room) => solitaireCard(app, kept, room)));
       fill(daily, dailyTables(reply.daily));
     });
   }
@@ -68,34 +71,36 @@ function seatLetter(seat) {
   return [h("b", { "aria-hidden": "true" }, seat), h("span", { class: "sr-only" }, `${SEAT_NAMES[seat]}:`)];
 }
 
-function tableCard(app, room) {
+/** A Barbu table's card in the lobby: its seats, state and rules, and the button to open it (kept in `kept`). */
+function tableCard(app, kept, room) {
   const mine = Object.values(room.players).includes(app.session.name);
   const seats = SEATS.map((seat) => h("li", {},
     seatLetter(seat), " ", playerText(room.players[seat]),
     room.away.includes(seat) ? h("span", { class: "mark" }, " (away)") : null));
   const over = room.state === "over";
-  return h("article", { class: `room${over ? " over" : ""}`, "data-room": room.room },
+  return kept.el(`room-${room.room}`, "article", { class: `room${over ? " over" : ""}`, "data-room": room.room },
     h("h3", {}, room.name, over ? h("span", { class: "muted" }, " — finished") : null),
     h("p", { class: "muted" }, stateText(room), " · ", `${room.spectators} watching`,
       room.turn_time ? ` · ${room.turn_time} s a turn` : "", " · ", variantsText(room.variants)),
     h("ul", { class: "seats-list" }, seats),
     over && room.rematch
-      ? button("Another match started: join it", () => app.go("table", room.rematch), { class: "primary", "data-focus": `rematch-${room.room}` })
-      : button(mine && !over ? "Back to my seat" : over ? "See the final ranking" : room.state === "waiting" ? "Open (sit or watch)" : "Watch",
-        () => app.go("table", room.room), { class: mine && !over ? "primary" : "", "data-focus": `table-${room.room}` }),
+      ? kept.button(`rematch-${room.room}`, "Another match started: join it", () => app.go("table", room.rematch), { class: "primary" })
+      : kept.button(`table-${room.room}`, mine && !over ? "Back to my seat" : over ? "See the final ranking" : room.state === "waiting" ? "Open (sit or watch)" : "Watch",
+        () => app.go("table", room.room), { class: mine && !over ? "primary" : "" }),
   );
 }
 
-function solitaireCard(app, room) {
+/** A solitaire game being played, in the lobby: its moves and watchers, and the button to watch it (kept). */
+function solitaireCard(app, kept, room) {
   const mine = room.players.player === app.session.name;
   // The day's deal being played: the server shows it to nobody else until it is finished (daily-private).
   const hidden = !mine && room.watchable === false;
-  return h("article", { class: "room" },
+  return kept.el(`game-card-${room.room}`, "article", { class: "room" },
     h("h3", {}, room.name),
     h("p", { class: "muted" }, room.result ? `finished: ${room.result}` : countText(room.moves, "move"), " · ", `${room.spectators} watching`),
     hidden
-      ? button("Watch once finished", () => {}, { disabled: true, title: "the day's deal cannot be watched until it is finished", "data-focus": `game-${room.room}` })
-      : button(mine ? "Back to my game" : "Watch", () => app.go("solitaire", room.room), { "data-focus": `game-${room.room}` }),
+      ? kept.button(`game-${room.room}`, "Watch once finished", () => {}, { disabled: true, title: "the day's deal cannot be watched until it is finished" })
+      : kept.button(`game-${room.room}`, mine ? "Back to my game" : "Watch", () => app.go("solitaire", room.room)),
   );
 }
 
