@@ -1,6 +1,6 @@
 """Every control a player presses survives a redraw between its press and its release, in Debian's Chromium
 against a real server: the contract buttons, the doubling dialog, a playable card of the hand and a lobby
-table's button are kept nodes (web/js/dom.js ``Kept``), so a push (a chat line, a lobby refresh) that
+table's button and the solitaire's Undo are kept nodes (web/js/dom.js ``Kept``), so a push (a chat line, a lobby refresh) that
 redraws the screen while the mouse is down does not put a new button under it and lose the click.
 Skipped, naming the package, when Chromium is not installed."""
 
@@ -15,9 +15,10 @@ from client import Connection
 from engine.cards import SEATS, texts
 from server import BarbuServer
 from server.barbu_table import BarbuTable
+from server.solitaire_room import SolitaireRoom
 from tests.browser import MISSING, chromium_found
 from tests.conftest import server_table, until
-from tests.test_web_browser import OpenPage, _first_choice, _login, browser, open_page
+from tests.test_web_browser import OpenPage, _first_choice, _login, _solitaire_deal, browser, open_page
 from tests.test_web_review3 import _click_across_a_redraw, _watcher
 
 pytestmark = pytest.mark.skipif(not chromium_found(), reason=MISSING)
@@ -154,3 +155,24 @@ async def test_a_lobby_table_opened_across_a_refresh_opens(server: BarbuServer, 
     await page.wait_for_selector(".felt")
     await watchers[0].close()
     await bea.close()
+
+
+async def test_a_solitaire_undo_pressed_as_a_hint_redraws_the_board_undoes(
+    server: BarbuServer, open_page: OpenPage
+) -> None:
+    """After a move, the player presses Undo; a hint asked meanwhile (by the keyboard) redraws the screen
+    while the mouse is down; the release undoes the move. The control buttons were built anew at every
+    draw, so the click was lost."""
+    page = await open_page()
+    await _solitaire_deal(page, server.share_url, "sol", "forty-thieves")
+    assert server.lobby is not None
+    room = next(r for r in server.lobby.rooms.values() if isinstance(r, SolitaireRoom))
+    await page.click("[data-pile=s]")  # the stock turns: a move
+    await until(lambda: room.game.moves == 1, "the stock turned")
+    await page.wait_for_selector("[data-focus=undo]:not([disabled])")
+
+    async def ask_a_hint() -> None:
+        await page.evaluate("document.querySelector('[data-focus=hint]').click()")
+
+    await _click_across_a_redraw(page, page.locator("[data-focus=undo]"), ask_a_hint)
+    await until(lambda: room.game.moves == 0, "the move undone by the click")

@@ -1,6 +1,6 @@
 // The solitaire screen: play (click a source, then a target; double-click sends a card home), undo, redo,
 // hint, auto, new deal, resign; or watch someone else's game.
-import { button, fill, h, redraw, tapWord } from "./dom.js";
+import { Kept, fill, h, redraw, tapWord } from "./dom.js";
 import { randomSeed } from "./solitaire_picker.js";
 import { layoutView, pileText } from "./solitaire_view.js";
 import { cardText, cardsInText, countText, solitaireText } from "./words.js";
@@ -45,6 +45,9 @@ export function solitaireScreen(app, roomId) {
   const { session, root } = app;
   // `hinted`: the notice is a hint's answer (shown as a hint even without a move: lost, or none left).
   const state = { snapshot: null, view: null, pick: null, hint: null, hinted: false, thinking: false, notice: "" };
+  // The control buttons stay the same nodes from draw to draw: an Undo pressed as a hint's answer redraws
+  // the screen still undoes.
+  const kept = new Kept();
   const frame = h("div", { class: "solitaire-screen" });
   fill(root, frame);
   let closed = false;
@@ -168,10 +171,10 @@ export function solitaireScreen(app, roomId) {
     if (!state.snapshot.seat) return h("p", {}, `You are watching ${view.player} play.`);
     const over = Boolean(view.result);
     // A finished game (won, lost, resigned) takes no move: its move buttons go, a new deal and the lobby stay.
-    return h("div", { class: "buttons controls" }, over ? null : [
-      button("Undo", () => send("undo"), { disabled: !view.can_undo, "data-focus": "undo" }),
-      button("Redo", () => send("redo"), { disabled: !view.can_redo, "data-focus": "redo" }),
-      button(state.thinking ? "Thinking…" : "Hint", async () => {
+    return kept.el("controls", "div", { class: "buttons controls" }, over ? null : [
+      kept.button("undo", "Undo", () => send("undo"), { disabled: !view.can_undo }),
+      kept.button("redo", "Redo", () => send("redo"), { disabled: !view.can_redo }),
+      kept.button("hint", state.thinking ? "Thinking…" : "Hint", async () => {
         state.thinking = true; // the solver may take a moment: say so, and ask once
         state.pick = null;
         draw();
@@ -183,15 +186,15 @@ export function solitaireScreen(app, roomId) {
           state.notice = hintWords(reply);
         }
         draw();
-      }, { disabled: view.daily !== null || state.thinking, title: view.daily ? "no hints on the day's deal" : null, "data-focus": "hint", "aria-busy": state.thinking ? "true" : null }),
-      button("Auto", () => send("auto"), { title: "every safe move to the foundations", "data-focus": "auto" })],
-      button("New deal", async () => {
+      }, { disabled: view.daily !== null || state.thinking, title: view.daily ? "no hints on the day's deal" : null, "aria-busy": state.thinking ? "true" : null }),
+      kept.button("auto", "Auto", () => send("auto"), { title: "every safe move to the foundations" })],
+      kept.button("new-deal", "New deal", async () => {
         if (!over && !confirm(endGameQuestion(view))) return;
         const snap = await send("new-deal", { seed: randomSeed() });
         if (snap) app.go("solitaire", snap.room);
-      }, { "data-focus": "new-deal" }),
-      over ? null : button("Resign", () => { if (confirm("Give up this game?")) send("resign"); }),
-      button("Lobby", () => app.go("lobby")));
+      }),
+      over ? null : kept.button("Resign", "Resign", () => { if (confirm("Give up this game?")) send("resign"); }),
+      kept.button("Lobby", "Lobby", () => app.go("lobby")));
   }
 
   function draw() {
