@@ -6,9 +6,6 @@ day's deal never lost by accident, and a watcher following the player to a new d
 
 from __future__ import annotations
 
-import asyncio
-import time
-
 import pytest
 from prompt_toolkit.application import create_app_session
 from prompt_toolkit.data_structures import Size
@@ -20,7 +17,6 @@ from cli.main import main
 from client.tui.app import TuiApp
 from client.tui.barbu_screen import side_lines
 from client.tui.cards import card_label
-from client.tui.model import TRICK_PAUSE, TableModel
 from client.tui.solitaire_words import turned_text
 from engine.cards import RANKS, SUITS
 from protocol import Removed
@@ -131,20 +127,6 @@ async def test_a_refused_card_says_the_rule(server: BarbuServer, connect: Connec
         pipe.send_text(":" + missing.lower() + ENTER)  # typed: refused by the client, by the same rule
         label = shown + {"S": "♠", "H": "♥", "D": "♦", "C": "♣"}[missing[-1]]
         await until(lambda: tui.model.notice == f"You do not hold {label}.", "the typed card refused")
-
-
-async def test_the_table_is_redrawn_when_a_held_trick_ends(monkeypatch: pytest.MonkeyPatch) -> None:
-    with create_pipe_input() as pipe, create_app_session(input=pipe, output=DummyOutput()):
-        tui = TuiApp("ws://127.0.0.1:1", name="ann")
-        tui.model.table = table = TableModel(room="1", seat="S", state="playing")
-        drawn: list[float] = []
-        monkeypatch.setattr(tui, "invalidate", lambda: drawn.append(time.monotonic()))
-        won = time.monotonic()
-        table.keep_trick({"leader": "S", "cards": ["2S", "3S", "4S", "5S"], "winner": "E"}, 1, now=won)
-        task = asyncio.get_running_loop().create_task(tui._tick())
-        await asyncio.sleep(TRICK_PAUSE + 0.3)
-        task.cancel()
-        assert any(won + TRICK_PAUSE <= t < won + TRICK_PAUSE + 0.3 for t in drawn), drawn
 
 
 async def test_a_seed_out_of_range_is_one_line(server: BarbuServer) -> None:

@@ -128,7 +128,7 @@ def test_the_last_trick_of_a_hand_shows_beside_its_summary() -> None:
     table = TableModel(room="1", seat="S", state="playing", me="ann")
     table.players = {s: ("ann" if s == "S" else f"bot:{s}") for s in SEATS}
     table.set_view({"seat": "S", "hand_number": 1, "hands_total": 28, "phase": "play", "tricks": []}, 40)
-    event_text(
+    table.take_event(
         {
             "event": "trick-won",
             "trick_number": 13,
@@ -136,7 +136,7 @@ def test_the_last_trick_of_a_hand_shows_beside_its_summary() -> None:
             "cards": ["QH", "8H", "3S", "9H"],
             "winner": "N",
         },
-        table,
+        40,
     )
     event_text({"event": "hand-scored", "hand_number": 1, "scores": {}, "totals": {}}, table)
     table.set_view({"seat": "S", "hand_number": 2, "hands_total": 28, "phase": "contract", "tricks": []}, 41)

@@ -320,20 +320,6 @@ def test_every_key_hint_line_fits_80_columns() -> None:
     assert all(width(hint) <= 80 for hint in KEY_HINTS.values()), KEY_HINTS
 
 
-def test_a_finished_trick_is_held_a_moment_even_when_the_next_card_comes_at_once() -> None:
-    match = Match.new(21)
-    bots = [make_policy("heuristic", s) for s in range(4)]
-    to_first_trick_won(match, bots)
-    table = seated(match, 0)
-    finished = match.view(0)["tricks"][-1]
-    table.keep_trick(finished, now=time.monotonic())  # the trick-won event, just now
-    step(match, bots)  # a bot leads at once
-    seated(match, 0, table)
-    assert table.shown_trick() == finished and "won by" in text(table_lines(table))
-    table.trick_won_at = time.monotonic() - 60  # the pause is over: the new trick shows
-    assert table.shown_trick() is None and "won by" not in text(table_lines(table))
-
-
 def test_questions_are_not_kept_in_the_log_and_wide_lobbies_show_long_names() -> None:
     model = Model("ws://x")
     model.ask("Give your seat to a bot? (y: yes, any other key: no)")

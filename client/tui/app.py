@@ -7,7 +7,6 @@ import asyncio
 import contextlib
 import getpass
 import textwrap
-import time
 from collections.abc import Awaitable, Callable, Coroutine
 from typing import Any
 
@@ -45,7 +44,7 @@ from client.tui.lobby_screen import (
     LobbyScreen,
     lobby_lines,
 )
-from client.tui.model import TRICK_PAUSE, Model, TableModel
+from client.tui.model import Model, TableModel
 from client.tui.refusals import typed_card_refusal
 from client.tui.session import NETWORK_ERRORS, RETRY_DELAYS, Session, refusal_text
 from client.tui.sheet_screen import SHEET_TOP_LINES, sheet_lines, sheet_top
@@ -528,21 +527,13 @@ class TuiApp:
         self.spawn(self._tick())
 
     async def _tick(self) -> None:
-        """Redraw every second while a dropped seat counts down to its stand-in or a turn timer runs, and just
-        after a held trick's pause ends (cards that came during the pause show then, without waiting for a key)."""
+        """Redraw every second while a dropped seat counts down to its stand-in or a turn timer runs."""
         while True:
-            table = self.model.table
-            now = time.monotonic()
-            wake = now + 1.0
-            if table is not None and table.last_trick is not None and now < table.trick_won_at + TRICK_PAUSE:
-                wake = min(wake, table.trick_won_at + TRICK_PAUSE + 0.05)
-            await asyncio.sleep(max(wake - now, 0.01))
+            await asyncio.sleep(1.0)
             table = self.model.table
             if table is None:
                 continue
-            since = time.monotonic() - table.trick_won_at
-            held = table.last_trick is not None and since < TRICK_PAUSE + 1.1
-            if table.standin_at or table.freed_at or held or table.turn_ends is not None:
+            if table.standin_at or table.freed_at or table.turn_ends is not None:
                 self.invalidate()
 
     async def _poll_lobby(self) -> None:

@@ -4,7 +4,6 @@ notation: suit symbols and ``10`` for tens (``client.sheet.contract_label``, ``c
 
 from __future__ import annotations
 
-import time
 from typing import Any
 
 from client.sheet import contract_label
@@ -56,11 +55,10 @@ def sentence(text: str) -> str:
 
 
 def event_text(event: dict[str, Any], table: TableModel) -> str:
-    """A one-line account of ``event`` at ``table`` (empty for events not worth a line). A ``trick-won``
-    event also becomes the table's last trick; ``hand-scored`` its end-of-hand summary."""
+    """A one-line account of ``event`` at ``table`` (empty for events not worth a line). A ``hand-scored``
+    event also becomes the table's end-of-hand summary (``TableModel.take_event`` keeps a trick won)."""
     kind = event.get("event")
     if kind == "trick-won":
-        table.keep_trick({k: event.get(k) for k in ("leader", "cards", "winner")}, now=time.monotonic())
         cards = " ".join(card_label(str(c)) for c in event.get("cards", []))
         return f"Trick {event.get('trick_number')} ({cards}) won by {who(table, event.get('winner'))}."
     if kind in ACTED:

@@ -12,13 +12,11 @@ from collections import deque
 from dataclasses import dataclass, field
 from typing import Any
 
-from engine.cards import SEATS
+from engine.cards import RANKS, SEATS
 
 CHAT_LINES = 50
 #: Log entries kept for all places together (each table's log, the solitaire room's, the lobby's).
 ENTRIES = 400
-#: Seconds a finished trick stays on the table at least, even when the next card comes sooner (a bot).
-TRICK_PAUSE = 1.5
 
 
 @dataclass
@@ -53,7 +51,6 @@ class TableModel:
     view: dict[str, Any] | None = None
     last_trick: dict[str, Any] | None = None
     last_trick_hand: int = 0
-    trick_won_at: float = 0.0
     chat: deque[str] = field(default_factory=lambda: deque(maxlen=CHAT_LINES))
     stale: bool = False
     summary: dict[str, Any] | None = None
@@ -71,6 +68,8 @@ class TableModel:
     turn_time: float | None = None
     grace: float | None = None
     paused: bool = False
+    #: Whether events still go into ``view`` (``take_event``): not once its hand is scored.
+    following: bool = True
 
     def turn_left(self, ms: Any) -> None:
         """Take the server's ``turn_left_ms`` (``snapshot``, ``turn``, the public ``turn`` event): the turn
@@ -108,6 +107,7 @@ class TableModel:
             return
         self.seq = seq
         self.view = view
+        self.following = True
         if view is None:
             return
         number = int(view.get("hand_number") or 0)
@@ -116,28 +116,57 @@ class TableModel:
         elif number != self.last_trick_hand:
             self.last_trick = None
 
-    def keep_trick(self, trick: dict[str, Any], hand_number: int | None = None, now: float = 0.0) -> None:
+    def keep_trick(self, trick: dict[str, Any], hand_number: int | None = None) -> None:
         """Remember ``trick`` (``{leader, cards, winner}``) as the last finished one, of ``hand_number``
-        (None: the hand being shown), won at ``now`` (``time.monotonic()``; 0: long ago, no pause to hold)."""
-        if now:
-            self.trick_won_at = now
+        (None: the hand being shown)."""
         self.last_trick = trick
         shown = (self.view or {}).get("hand_number") or 0
         self.last_trick_hand = int(shown if hand_number is None else hand_number)
 
-    def holding_trick(self) -> bool:
-        """Whether the last finished trick was won less than ``TRICK_PAUSE`` seconds ago."""
-        return self.last_trick is not None and time.monotonic() - self.trick_won_at < TRICK_PAUSE
-
     def shown_trick(self) -> dict[str, Any] | None:
-        """The finished trick still on the table: the last one of this hand while the next has no card, and
-        for ``TRICK_PAUSE`` seconds after it was won even if the next card came sooner."""
+        """The finished trick still on the table: the last one of this hand until the next trick's first
+        card (``docs/client.md``: the next card clears it at once, so the table never lags the log)."""
         view = self.view or {}
         if self.last_trick is None or self.last_trick_hand != view.get("hand_number"):
             return None
-        if (view.get("trick") or {}).get("cards") and not self.holding_trick():
+        if (view.get("trick") or {}).get("cards"):
             return None
         return self.last_trick
+
+    def take_event(self, event: dict[str, Any], seq: int) -> None:
+        """Put a public ``event`` of action ``seq`` into the view at once (``card-played``, ``passed``,
+        ``trick-won``, ``turn``): the table then shows what the log and the turn line say as they say it,
+        not one snapshot later. The snapshot asked for after it replaces this view; one older than ``seq``
+        no longer can. Other events (a contract, a double, a hand scored) wait for that snapshot."""
+        if self.view is None or seq < self.seq or not self.following:
+            return
+        view, kind, seat = dict(self.view), event.get("event"), event.get("seat")
+        if kind in ("hand-scored", "match-over"):  # the next hand's view comes with the snapshot
+            self.following = False
+            return
+        if kind == "card-played" and isinstance(seat, str):
+            _play(view, seat, str(event.get("card")))
+        elif kind == "passed" and isinstance(seat, str) and view.get("start_rank") is not None:
+            view["plays"] = [*(view.get("plays") or []), [seat, None]]
+        elif kind == "trick-won":
+            trick = {k: event.get(k) for k in ("leader", "cards", "winner")}
+            winner = str(event.get("winner"))
+            view["tricks"] = [*(view.get("tricks") or []), trick]
+            view["trick"] = {"leader": winner, "cards": []}
+            won = dict(view.get("tricks_won") or {})
+            view["tricks_won"] = {**won, winner: int(won.get(winner, 0)) + 1}
+            self.view = view
+            self.keep_trick(trick)
+        elif kind == "turn":
+            # Whose turn it is; this seat's legal actions come with its own ``turn`` push, right after. The
+            # action may have had events not followed here (a contract, a double): its snapshot must still
+            # be taken, so ``seq`` stays.
+            view.update(to_move=seat, phase=event.get("phase") or view.get("phase"), legal=None)
+            self.view = view
+            return
+        else:
+            return
+        self.view, self.seq = view, seq
 
     def showing_summary(self) -> bool:
         """Whether the end-of-hand summary is up: a hand was scored and no key pressed since, nor a card played
@@ -192,6 +221,26 @@ class TableModel:
             and v.get("to_move") == self.seat
             and bool(v.get("legal"))
         )
+
+
+def _play(view: dict[str, Any], seat: str, card: str) -> None:
+    """``seat`` played ``card``: on the trick (a new one when the last is complete or none is started) or,
+    in Dominoes, on its suit's row; out of the seat's hand (``view`` is changed in place, its parts copied)."""
+    if view.get("start_rank") is not None:  # Dominoes: the rows, low to high
+        rows = dict(view.get("rows") or {})
+        row = [*rows.get(card[-1], []), card]
+        rows[card[-1]] = sorted(row, key=lambda c: RANKS.index(c[0]))
+        view["rows"], view["plays"] = rows, [*(view.get("plays") or []), [seat, card]]
+    else:
+        trick = view.get("trick") or {}
+        cards = list(trick.get("cards") or [])
+        view["trick"] = {"leader": trick.get("leader") if cards else seat, "cards": [*cards, card]}
+    if view.get("seat") == seat:
+        view["hand"] = [c for c in view.get("hand") or [] if c != card]
+    sizes = dict(view.get("hand_sizes") or {})
+    if seat in sizes:
+        sizes[seat] = max(int(sizes[seat]) - 1, 0)
+    view["hand_sizes"] = sizes
 
 
 @dataclass

@@ -328,6 +328,7 @@ class Session:
         elif isinstance(push, EventPush):
             if push.event.get("event") == "turn" and push.seq >= table.seq:
                 table.turn_left(push.event.get("turn_left_ms"))
+            table.take_event(push.event, push.seq)  # the table shows it as the log says it
             text = event_text(push.event, table)
             self._told(table.room, push.event)
             if text:
@@ -400,14 +401,9 @@ class Session:
             own.turn_left(push.turn_left_ms)
         elif isinstance(push, EventPush):
             event = push.event
-            if event.get("event") == "turn" and event.get("seat") != own.seat and own.view is not None:
-                own.view = {
-                    **own.view,
-                    "to_move": event.get("seat"),
-                    "phase": event.get("phase"),
-                    "legal": [],
-                }
+            if event.get("event") == "turn" and push.seq >= own.seq:
                 own.turn_left(event.get("turn_left_ms"))
+            own.take_event(event, push.seq)
             text = event_text(event, own)
             self._told(own.room, event)
             if text:
