@@ -77,6 +77,9 @@ log = logging.getLogger(__name__)
 #: The chat lines a table keeps and sends in its snapshots (a player joining or coming back reads them).
 CHAT_HISTORY = 20
 
+#: Seconds the seat to move has at least when a paused match goes on (``docs/protocol.md`` "A table nobody
+#: is at waits"): the few it had left would run out before the player coming back saw the table.
+RESUME_TURN_MIN = 15.0
 #: What plays for a human whose turn timer ran out: quick, whatever the table's bot policy.
 TIMER_POLICY = "heuristic"
 #: The events that tell a seat's own action (they carry ``by`` when the turn timer or a stand-in played it).
@@ -963,10 +966,17 @@ class BarbuTable(Room):
         else:
             frozen, self._frozen = self._frozen, None
             if frozen is not None:
-                self._deadline = (frozen[0], frozen[1], now + frozen[2])
+                self._deadline = (frozen[0], frozen[1], now + self._time_on_resuming(frozen[2]))
             log.info("table %s: resumed", self.room_id)
         self.listing_changed()
         return True
+
+    def _time_on_resuming(self, left: float) -> float:
+        """The seconds the seat to move has when a paused match goes on: what it had left, but at least
+        ``RESUME_TURN_MIN`` (a player coming back needs the time to see the table again), never more than the
+        whole turn (``turn_time``, or ``config.idle_turn`` at a table without a timer)."""
+        span = self.turn_time if self.turn_time is not None else self.config.idle_turn
+        return left if span is None else min(max(left, RESUME_TURN_MIN), span)
 
     def _auto_policy(self, index: int) -> str:
         """The policy spec that plays for seat ``index`` now: its bot's, the table's stand-in, or the turn

@@ -10,7 +10,7 @@ import asyncio
 from client import Connection
 from protocol import Players, Snapshot
 from server import BarbuServer
-from server.barbu_table import BarbuTable
+from server.barbu_table import RESUME_TURN_MIN, BarbuTable
 from tests.conftest import (
     Connect,
     StartServer,
@@ -161,3 +161,21 @@ async def test_a_restored_table_waits_for_its_players(start_server: StartServer,
     back = await next_of(ann, Snapshot)
     assert back.seat == "N" and back.seq == seq and not back.paused
     await _plays_on(table, seq)
+
+
+async def test_a_player_back_at_a_paused_table_has_a_usable_turn(
+    server: BarbuServer, connect: Connect
+) -> None:
+    """Paused with less than ``RESUME_TURN_MIN`` seconds left, the seat to move gets that much on resuming
+    (never more than the table's ``turn_time``): with the 3 s it kept, the timer played before the player
+    coming back had seen the table."""
+    ann = await connect(server, "ann")
+    room, table = await playing_with_bots(server, ann, "short fuse", turn_time=16)
+    await _play_until(table, room, {"N": ann}, "N")
+    await until(lambda: (table.turn_left_ms() or 16_000) < 14_000, "less than 14 s left", timeout=20)
+    token = await drop(server, ann)
+    assert table.paused
+    ann = await connect(server)
+    await ann.resume(token)
+    back = await next_of(ann, Snapshot)
+    assert back.turn_left_ms is not None and RESUME_TURN_MIN * 1000 - 1000 < back.turn_left_ms <= 16_000

@@ -47,14 +47,29 @@ def _panel_says(tui: TuiApp, words: str) -> bool:
 
 async def test_a_watcher_sees_the_table_pause_and_go_on(server: BarbuServer, connect: Connect) -> None:
     ann = await connect(server, "ann")
-    room, _ = await playing_with_bots(server, ann, "lights out")
+    room, _ = await playing_with_bots(server, ann, "lights out", turn_time=60)
     async with running_tui(server.url, "viv") as (tui, _pipe):
         await tui.watch(room)
         await until(lambda: tui.model.table is not None and tui.model.table.view is not None, "watching")
         token = await drop(server, ann)
         await until(lambda: _panel_says(tui, PAUSED), "the panel to say the table is paused")
+        watched = tui.model.table
+        assert watched is not None and watched.turn_clock() == ""  # the server's clock stands still
+        assert not any("the timer plays" in line for line in away_lines(watched))
         assert any("The table is paused" in line for line in tui.model.log)
         back = await connect(server)
         await back.resume(token)
         await until(lambda: not _panel_says(tui, PAUSED), "the panel to drop it")
+        await until(lambda: watched.turn_clock() != "" or watched.seq > 0, "the clock again, or a move")
         assert any("The table goes on" in line for line in tui.model.log)
+
+
+def test_the_turn_clock_is_hidden_while_paused() -> None:
+    players = {"N": "ann", "E": "bot:heuristic", "S": "bob", "W": "bot:heuristic"}
+    table = TableModel(room="1", state="playing", players=players, away=["S"])
+    table.view = {"to_move": "S", "phase": "play"}
+    table.standin_at = {"S": 10_000.0}
+    table.turn_left(3000)
+    assert table.turn_clock() == "3s"
+    table.take_players(Players(room="1", state="playing", players=players, away=["N", "S"], paused=True))
+    assert table.turn_clock() == "" and not any("timer" in line for line in away_lines(table))

@@ -286,7 +286,7 @@ def away_lines(table: TableModel) -> list[str]:
             continue
         who = f"{seat} {table.player(seat)} (away)"
         text = f"{duration(deadline - now)}: a bot takes {who}"
-        timer = None if table.turn_ends is None or table.stale else table.turn_ends - now
+        timer = None if table.turn_ends is None or table.stale or table.paused else table.turn_ends - now
         if timer is not None and (table.view or {}).get("to_move") == seat and timer < deadline - now:
             text = f"{duration(timer)}: the timer plays {who}"
         out.append(text)

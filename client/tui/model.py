@@ -78,7 +78,7 @@ class TableModel:
 
     def turn_clock(self) -> str:
         """The seconds left before the turn timer plays for the seat to move, as ``12s`` (empty: none runs)."""
-        if self.turn_ends is None or self.stale:
+        if self.turn_ends is None or self.stale or self.paused:  # paused: the server's clock stands still
             return ""
         return f"{max(self.turn_ends - time.monotonic(), 0):.0f}s"
 
@@ -204,6 +204,8 @@ class TableModel:
         self.standin_at = {s: now + float(v) for s, v in getattr(push, "standin_in", {}).items()}
         self.freed_at = {s: now + float(v) for s, v in getattr(push, "freed_in", {}).items()}
         self.paused = bool(getattr(push, "paused", False))
+        if self.paused:  # no timer runs meanwhile (``turn_left_ms`` nil); the snapshot on resuming says it
+            self.turn_ends = None
 
     def own_seat(self) -> str | None:
         """The seat this client's player (``me``) owns here, whether they sit in it or look on (the match

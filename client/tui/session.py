@@ -338,7 +338,7 @@ class Session:
             table.chat.append(f"{push.name}: {push.text}")
             self.model.note(f"{push.name} says: {push.text}", f"table:{table.room}")
         elif isinstance(push, Players):
-            changed = table.state != push.state
+            changed = table.state != push.state or table.paused != push.paused  # a clock to take again
             for notice in seat_notices(table, push, self.model.name):
                 self.model.news(notice)
             table.take_players(push)
