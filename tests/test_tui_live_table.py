@@ -6,10 +6,12 @@ each card as the log says it was played."""
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
-from client.tui.barbu_screen import table_lines
+from client.tui.barbu_screen import BarbuScreen, side_lines, summary_lines, table_lines
 from client.tui.cards import card_label
+from client.tui.events import event_text
 from client.tui.model import TableModel
 from engine.barbu import Match, make_policy
 from engine.cards import SEATS
@@ -76,3 +78,32 @@ async def test_a_watcher_sees_each_card_as_it_is_said(start_server: StartServer,
         await tui.watch(room)
         await until(lambda: len(checked) + len(missing) >= 40, "forty cards played", timeout=60)
         assert not missing, (missing, checked)
+
+
+def test_the_last_hands_summary_is_right_before_its_snapshot() -> None:
+    """At the match's end the summary drawn from the ``hand-scored`` event alone (the first frame) is the
+    one drawn once the final snapshot comes: its doubles, its totals beside it, and "the match's end"."""
+    match = Match.new(11)
+    bots = [make_policy("heuristic", s) for s in range(4)]
+    table = TableModel(room="1", seat="N", state="playing", players={s: f"p{s}" for s in SEATS})
+    seq = 0
+    while not match.over:
+        mover = match.to_move
+        assert mover is not None
+        table.set_view(match.view(0), seq)  # each snapshot before the action
+        events = match.apply(mover, bots[mover].choose(match.view(mover), match.legal_actions(mover)))
+        seq += 1
+        if not any(e.kind == "hand-scored" for e in events):
+            continue
+        for event in events:
+            if event.visible_to(0):
+                table.take_event(event.to_wire(), seq)
+                event_text(event.to_wire(), table)
+        first = text(summary_lines(table))
+        panel = text(side_lines(table, BarbuScreen()))
+        table.set_view(match.view(0), seq)  # the snapshot asked for after the events
+        assert first == text(summary_lines(table)), table.summary
+        for seat in SEATS:  # the panel's totals are the summary's (its contract column: the hand scored)
+            assert re.search(rf"^{seat} .* {match.totals[SEATS.index(seat)]}$", panel, re.M), (seat, panel)
+    assert "the match's end" in text(summary_lines(table))
+    assert any(row["doubles"] for row in (table.view or {})["history"])  # the frames had doubles to show

@@ -566,6 +566,10 @@ def side_lines(
     out.append(("class:label", f"{'Seat':<{names + 3}}{'contract':>8}{'total':>7}\n"))  # the contract's alone
     hand_scores = view.get("contract_scores", {})
     totals = view.get("totals", {})
+    if summary and table.summary is not None:  # after the hand scored: the totals the summary says
+        totals = table.summary.get("totals", totals)
+        if view.get("hand_number") == table.summary.get("hand_number"):
+            hand_scores = table.summary.get("contract_scores", hand_scores)
     for seat in SEATS:
         name = fit(_seat_name(table, seat), names)
         out.append(("", f"{seat} {name} {hand_scores.get(seat, 0):>8} {totals.get(seat, 0):>6}\n"))
@@ -707,7 +711,9 @@ def summary_lines(table: TableModel, cols: int = TABLE_WIDTH) -> StyleAndTextTup
         pairs = ["  ".join(compact[i : i + 3]) for i in range(0, len(compact), 3)]
     out.append(("class:label", "Settlements:\n" if pairs else "No doubles this hand.\n"))
     out += [("", shorten(line, cols, cut="end") + "\n") for line in pairs]
-    over = (table.view or {}).get("phase") == "over"
+    view = table.view or {}
+    # The last hand's number says it at once; the view says "over" only once its snapshot comes.
+    over = view.get("phase") == "over" or int(number or 0) >= int(view.get("hands_total") or 28)
     out.append(("class:dim", "Any key: the match's end." if over else "Any key: back to the table."))
     return out
 

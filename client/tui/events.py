@@ -68,8 +68,13 @@ def event_text(event: dict[str, Any], table: TableModel) -> str:
             return sentence(f"{_is(table, event.get('seat'))} last (place 4).")
         return sentence(f"{_is(table, event.get('seat'))} out, place {event.get('place')}.")
     if kind == "hand-scored":
-        table.summary, table.summary_seen = dict(event), False
         scored = event.get("hand_number")
+        view = table.view or {}
+        # The event has no doubles: the view of the hand just scored holds them, final, until the snapshot
+        # of the next hand brings its history row (without them the summary said "No doubles this hand").
+        same = {k: view.get(k) for k in ("doubles", "redoubles", "trump", "start_rank")}
+        table.summary = {**same, **event} if view.get("hand_number") == scored else dict(event)
+        table.summary_seen = False
         table.summary_trick = table.last_trick if table.last_trick_hand == scored else None
         scores = event.get("scores", {})
         mine = scores.get(table.seat) if table.seat else None

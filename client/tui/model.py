@@ -141,8 +141,9 @@ class TableModel:
         if self.view is None or seq < self.seq or not self.following:
             return
         view, kind, seat = dict(self.view), event.get("event"), event.get("seat")
+        view["legal"] = None  # any card moves the turn on: legal actions come with the seat's turn push
         if kind in ("hand-scored", "match-over"):  # the next hand's view comes with the snapshot
-            self.following = False
+            self.view, self.following = view, False
             return
         if kind == "card-played" and isinstance(seat, str):
             _play(view, seat, str(event.get("card")))
@@ -161,7 +162,7 @@ class TableModel:
             # Whose turn it is; this seat's legal actions come with its own ``turn`` push, right after. The
             # action may have had events not followed here (a contract, a double): its snapshot must still
             # be taken, so ``seq`` stays.
-            view.update(to_move=seat, phase=event.get("phase") or view.get("phase"), legal=None)
+            view.update(to_move=seat, phase=event.get("phase") or view.get("phase"))
             self.view = view
             return
         else:
