@@ -1156,6 +1156,9 @@ async def test_a_hint_says_a_lost_game_offering_undo_and_a_guess_as_a_guess(
     await page.add_init_script(SEED_ONE)
     await _solitaire_deal(page, server.share_url, "hil", "pyramid")
     assert _solitaire_seeds(server) == {("pyramid", 1)}
+    await page.click("text=Hint")  # before any move: the deal itself is lost
+    fresh = await page.wait_for_selector(".hint:has-text('cannot be won')")
+    assert fresh is not None and await fresh.inner_text() == "Hint: this deal cannot be won."
     await page.click("[data-pile=s]")  # a move to undo
     await page.wait_for_selector("text=1 move ·")
     await page.click("text=Hint")

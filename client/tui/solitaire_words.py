@@ -175,9 +175,10 @@ def refusal_words(text: str, state: dict[str, Any] | None = None) -> str:
 def hint_words(status: str, move: str | None, state: dict[str, Any] | None = None) -> str:
     """A hint (``docs/protocol.md``, reply ``hint``) in words with the key that makes it, a Pyramid move by
     its cards in ``state`` (``move_words``): ``Hint: turn the stock (d) - a sure win: keep following the
-    hints.``"""
+    hints.``; a deal lost from the start, before any move: ``This deal cannot be won.``"""
     if status == "lost":
-        return "This game can no longer be won."
+        fresh = state is not None and state.get("moves") == 0
+        return "This deal cannot be won." if fresh else "This game can no longer be won."
     if move is None:  # ``none``: the engine's words, so every client says the same
         return f"{NO_NEW_MOVE[0].upper()}{NO_NEW_MOVE[1:]}."
     key = "d" if move == "s" else "Enter"

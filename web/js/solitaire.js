@@ -236,7 +236,9 @@ export function solitaireScreen(app, roomId) {
     switch (reply.status) {
       case "sure": return `Hint: ${hintText(reply.move)} (following the hints wins this game).`;
       case "guess": return `Hint: no sure win found; a reasonable move: ${hintText(reply.move)}.`;
-      case "lost": return "Hint: this game can no longer be won. Undo to go back.";
+      case "lost": return state.view.moves === 0  // lost from the start: nothing to undo
+        ? "Hint: this deal cannot be won."
+        : "Hint: this game can no longer be won. Undo to go back.";
       // The engine's words (engine/solitaire/hints.py NO_NEW_MOVE), as the terminal client says them.
       case "none": return "Hint: no new move left: every move left goes back to an earlier position or into a lost one. Undo to go back.";
       default: return reply.move ? `Hint: ${hintText(reply.move)}.` : "No move is left.";
