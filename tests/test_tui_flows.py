@@ -329,6 +329,11 @@ async def test_the_days_deal_asks_from_the_moment_it_is_opened(server: BarbuServ
         pipe.send_text("q")
         await until(lambda: tui.pending is None and room.view["moves"] == 1, "no, and the move's state")
         assert room.view["result"] is None and tui.model.solitaire is room
+        pipe.send_text("q")  # quitting says the day's deal waits, as Esc does
+        await until(lambda: tui.pending is not None, "the quit question")
+        assert "The day's deal of Pyramid is kept: it waits for you." in tui.question
+        pipe.send_text("n")
+        await until(lambda: tui.pending is None, "answered no")
         assert server.store is not None and not server.store.has_result(room.view["daily"], "pyramid", "dot")
 
 

@@ -346,7 +346,9 @@ def build_key_bindings(tui: TuiApp) -> KeyBindings:
         held = table_ is not None and table_.seat is not None
         waiting = table_ is not None and table_.state == "waiting"
         grace = None if table_ is None else table_.grace
-        tui.confirm(quit_question(held, tui.local, waiting, grace), lambda: event.app.exit(result=0))
+        daily = tui.daily_in_play() if tui.screen == "solitaire" else ""
+        question = quit_question(held, tui.local, waiting, grace, daily)
+        tui.confirm(question, lambda: event.app.exit(result=0))
 
     @kb.add("r", filter=table)
     def _rematch(event: E) -> None:
@@ -472,12 +474,17 @@ def build_key_bindings(tui: TuiApp) -> KeyBindings:
 OWN_JOB_KEYS = frozenset({"c", "l", "s", "?"})
 
 
-def quit_question(held: bool, local: bool, waiting: bool = False, grace: float | None = None) -> str:
+def quit_question(
+    held: bool, local: bool, waiting: bool = False, grace: float | None = None, daily: str = ""
+) -> str:
     """The question ``q`` asks: a seat held at a server is played by a bot meanwhile, or, before the match
     starts (``waiting``), kept for the table's ``grace`` seconds (None: not known) and then freed; a local
-    game's server stops with the client, so nothing plays until it is run again."""
+    game's server stops with the client, so nothing plays until it is run again; the unfinished day's deal
+    of ``daily`` (a game's title; empty: none shows) waits for the player, as leaving it by Esc says."""
     if local:
         return "Quit barbu? The game is kept: it goes on from here when you run it again."
+    if daily:
+        return f"Quit barbu? The day's deal of {daily} is kept: it waits for you."
     if not held:
         return "Quit barbu?"
     if waiting:
