@@ -340,9 +340,11 @@ class Connection:
         options: dict[str, Any] | None = None,
         seed: int | None = None,
         winnable: bool = False,
+        random: bool = False,
     ) -> Snapshot:
         """Open a solitaire room of ``game`` with ``options``, dealt from ``seed`` (None: the day's deal, or
-        with ``winnable`` a random deal the solver proved winnable), and play it; returns its snapshot
+        with ``winnable`` a random deal the solver proved winnable, with ``random`` a random deal the server
+        chooses and shows only once the game is over), and play it; returns its snapshot
         (``view`` is the solitaire view). Another unfinished solitaire room of this player is finished first
         (resigned).
 
@@ -351,7 +353,7 @@ class Connection:
                 ``no-winnable-deals``, ``not-winnable``.
         """
         request = OpenSolitaire(
-            id=self.next_id(), game=game, options=options or {}, seed=seed, winnable=winnable
+            id=self.next_id(), game=game, options=options or {}, seed=seed, winnable=winnable, random=random
         )
         return await self.request(request, Snapshot)
 

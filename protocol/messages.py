@@ -192,8 +192,8 @@ class Rematch(Message):
 @dataclass(frozen=True)
 class OpenSolitaire(Message):
     """Open a solitaire room of ``game`` (``docs/rules/solitaire.md``) with its ``options`` and deal ``seed``
-    (nil: the day's deal); with ``winnable`` only a deal the solver proved winnable; the opener plays it,
-    others may watch."""
+    (nil: the day's deal, or with ``random`` a deal the server chooses and shows only at the end); with
+    ``winnable`` only a deal the solver proved winnable; the opener plays it, others may watch."""
 
     TYPE = "open-solitaire"
     id: int = _field(metadata=_ID)
@@ -201,6 +201,7 @@ class OpenSolitaire(Message):
     options: dict[str, str | int | bool] = _field(default_factory=dict, metadata={"max_len": 16})
     seed: int | None = _field(default=None, metadata=_ID)
     winnable: bool = False
+    random: bool = False
 
 
 @dataclass(frozen=True)

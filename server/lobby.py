@@ -368,6 +368,7 @@ class Lobby:
                 request.seed,
                 request.winnable,
                 chosen=request.seed is not None,
+                random=request.random,
             )
         elif isinstance(request, ListGames):
             peer.send(Games(id=request.id, games=[info.to_dict() for info in GAMES.values()]))
@@ -766,9 +767,10 @@ class Lobby:
         seed: int | None,
         winnable: bool = False,
         chosen: bool = False,
+        random: bool = False,
     ) -> None:
         """Deal a solitaire room for ``peer``'s player and seat them (the reply is its snapshot; ``chosen``:
-        whether the player gave ``seed``); the
+        whether the player gave ``seed``; ``random``: no seed is a random deal, never the day's); the
         player's other unfinished solitaire room is finished in the same store transaction
         (``SolitaireRoom.abandon``): a refusal (or a store that cannot write) changes nothing."""
         player = peer.player
@@ -791,6 +793,7 @@ class Lobby:
                     self.address_key(peer),
                     chosen,
                     finder=self.finder,
+                    random_deal=random,
                 )
                 finishing = [other.abandon() for other in unfinished]
             for finish in finishing:

@@ -130,11 +130,12 @@ class SolitaireRoom(Room):
         chosen: bool = False,
         *,
         finder: WinnableFinder,
+        random_deal: bool = False,
     ) -> SolitaireRoom:
         """Deal ``game`` with ``options`` from ``seed`` for ``player``; store the room (with ``origin``, where
         it was opened from: ``Room.origin``). ``seed`` None deals
         a random deal the solver proved winnable with ``winnable`` (``finder.pick``: a shipped list, or the
-        seeds the server found), else the day's deal when ``options`` are all defaults, else a random deal; a
+        seeds the server found), else the day's deal when ``options`` are all defaults and not ``random_deal``, else a random deal; a
         deal with a seed is never the day's deal. ``chosen``: the player gave ``seed``, so it is shown while
         the game is played.
 
@@ -158,8 +159,8 @@ class SolitaireRoom(Room):
                     "not-winnable", f"deal {seed} is not one the solver proved winnable", field="seed"
                 )
         if seed is None:
-            if new_room_game(game, options, 0).to_record()["options"]:
-                seed = secrets.randbits(48)
+            if random_deal or new_room_game(game, options, 0).to_record()["options"]:
+                seed = secrets.randbits(48)  # chosen here: hidden from watchers until the game is over
             else:
                 check_daily_unplayed(store, player, game, day)
                 seed, daily = daily_seed(daily_secret(store), game, day), day

@@ -887,19 +887,22 @@ class TuiApp:
         options: dict[str, Any] | None = None,
         seed: int | None = None,
         winnable: bool = False,
+        random: bool = False,
     ) -> None:
         """Open a server room of solitaire ``game`` with ``options`` (``seed`` None: the day's deal, or with
-        ``winnable`` a deal the solver proved winnable) and show it once the server has dealt it; when the
+        ``winnable`` a deal the solver proved winnable, with ``random`` a random deal the server chooses) and
+        show it once the server has dealt it; when the
         day's deal is in play, only after the player confirms (opening another game resigns it, and one game
         a day counts). The games list stays open until the room is: a refusal is read over it."""
         daily = self.daily_in_play()
         if daily:
             question = f"Your day's deal of {daily} is not finished: opening another game resigns it, and one game a day counts. Open anyway?"
             self.confirm(
-                question, lambda: self.spawn(self._open_solitaire(game, options or {}, seed, winnable))
+                question,
+                lambda: self.spawn(self._open_solitaire(game, options or {}, seed, winnable, random)),
             )
             return
-        self.spawn(self._open_solitaire(game, options or {}, seed, winnable))
+        self.spawn(self._open_solitaire(game, options or {}, seed, winnable, random))
 
     def daily_in_play(self) -> str:
         """The title of the day's deal this client plays and has not finished (empty: none). It is in play
@@ -913,9 +916,9 @@ class TuiApp:
         return str(room.view.get("title", "solitaire"))
 
     async def _open_solitaire(
-        self, game: str, options: dict[str, Any], seed: int | None, winnable: bool
+        self, game: str, options: dict[str, Any], seed: int | None, winnable: bool, random: bool = False
     ) -> None:
-        if await self.session.open_solitaire(game, options, seed, winnable):
+        if await self.session.open_solitaire(game, options, seed, winnable, random):
             self.lobby.picking = False
             self._show_solitaire()
             assert self.solitaire is not None

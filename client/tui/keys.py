@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import secrets
 from typing import TYPE_CHECKING
 
 from prompt_toolkit.filters import Condition, Filter
@@ -203,7 +202,7 @@ def build_key_bindings(tui: TuiApp) -> KeyBindings:
 
     @kb.add("r", filter=games)
     def _open_random(event: E) -> None:
-        tui.open_solitaire(tui.lobby.game_name(), seed=secrets.randbits(48))
+        tui.open_solitaire(tui.lobby.game_name(), random=True)  # the server chooses: hidden from watchers
 
     @kb.add("w", filter=games)
     def _open_winnable(event: E) -> None:

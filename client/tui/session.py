@@ -13,7 +13,6 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
-import secrets
 from collections.abc import Awaitable, Callable, Coroutine, Sequence
 from typing import Any, TypeVar
 
@@ -669,11 +668,17 @@ class Session:
     # Solitaire --------------------------------------------------------------------------------------
 
     async def open_solitaire(
-        self, game: str, options: dict[str, Any], seed: int | None, winnable: bool = False
+        self,
+        game: str,
+        options: dict[str, Any],
+        seed: int | None,
+        winnable: bool = False,
+        random: bool = False,
     ) -> bool:
         """Open a solitaire room of ``game`` (``seed`` None: the day's deal, or with ``winnable`` a deal the
-        solver proved winnable) and make it the current one."""
-        snap = await self.call(lambda c: c.open_solitaire(game, options, seed, winnable))
+        solver proved winnable, with ``random`` a random deal the server chooses: its seed is not shown to
+        watchers before the game is over, ``docs/protocol.md``) and make it the current one."""
+        snap = await self.call(lambda c: c.open_solitaire(game, options, seed, winnable, random))
         if snap is None:
             return False
         self._take_snapshot(snap)
@@ -691,10 +696,9 @@ class Session:
         async def send(conn: Connection) -> bool:
             if kind == "move" and move is not None:
                 await conn.move(room.room, move)
-            elif kind == "new-deal":
-                seed = secrets.randbits(48)  # chosen here, so the player may be told it
-                self._take_snapshot(await conn.new_deal(room.room, seed))
-                self._keep_seed(seed)
+            elif kind == "new-deal":  # the server chooses the seed: watchers see it only at the end
+                self._take_snapshot(await conn.new_deal(room.room))
+                self._keep_seed(None)
             else:
                 calls = {"undo": conn.undo, "redo": conn.redo, "auto": conn.auto, "resign": conn.resign}
                 await calls[kind](room.room)
