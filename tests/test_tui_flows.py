@@ -282,6 +282,8 @@ async def test_the_host_removes_a_player_by_keys_and_the_removed_player_is_back_
         told = await next_of(griefer, Removed)
         assert (told.reason, told.by) == ("host", "hal")
         await until(lambda: tui.model.table is not None and tui.model.table.players.get("E") is None, "freed")
+        assert "You removed griefer from seat E." in tui.model.log  # not "griefer left seat E."
+        assert not any("left seat E" in line for line in tui.model.log)
     # The removed player's terminal: back in the lobby, told why.
     async with running_tui(server.url, "ivy") as (tui, pipe):
         host = await connect(server, "host")

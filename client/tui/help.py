@@ -27,7 +27,7 @@ Games list   Enter the day's deal   r a random deal   w a winnable deal
 Barbu table  Left/Right choose a card   Enter play it   :  type a card (qs, 10h)
              Contract: Up/Down, Enter (Trumps asks the suit, Dominoes the rank),
              Esc back.  Doubles: Up/Down, Space ticks a player, Enter sends
-             (nobody ticked = no double).  p pass in Dominoes.   b add a bot
+             (none ticked: no double)  p pass (Dominoes)  b/f bot(s)  r rematch
              s sheet  c chat (PgUp/PgDn)  x seat to a bot  k remove a player
              Marks: D dealer, * declarer, turn in colour, Nt tricks taken,
              ▸ the trick's leader; bright cards are playable, dim ones are not.

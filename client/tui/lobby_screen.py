@@ -216,8 +216,8 @@ def lobby_lines(
     if screen.picking:
         return games_lines(screen, model)
     out: StyleAndTextTuples = [("class:title", f"Lobby of {model.url} - you are {model.name}\n\n")]
-    if not model.rooms:
-        out.append(("class:dim", "No tables yet. Press n to open one.\n"))
+    if not model.rooms:  # no column heads over nothing: the line says what to do
+        return [*out, ("class:dim", "No tables yet. Press n to open one.\n")]
     shown = listed_rooms(model.rooms)
     names, seats = lobby_columns(shown, cols)
     out.append(

@@ -70,6 +70,8 @@ class TableModel:
     paused: bool = False
     #: Whether events still go into ``view`` (``take_event``): not once its hand is scored.
     following: bool = True
+    #: Seats this client (the host) asked to free (``remove-player``): their news says the host removed them.
+    removing: set[str] = field(default_factory=set)
 
     def turn_left(self, ms: Any) -> None:
         """Take the server's ``turn_left_ms`` (``snapshot``, ``turn``, the public ``turn`` event): the turn

@@ -616,7 +616,11 @@ class Session:
         await self.refresh_rooms()
 
     async def remove_player(self, room: str, seat: str) -> None:
-        """Free ``seat`` at ``room`` before the start (the host only); the player there is told."""
+        """Free ``seat`` at ``room`` before the start (the host only); the player there is told, and the news
+        here says the host removed them (not that they left)."""
+        table = self.model.table
+        if table is not None and table.room == room:
+            table.removing.add(seat)  # the players push may come before the reply
         await self.call(lambda c: c.remove_player(room, seat))
         await self.refresh_rooms()
 
@@ -735,7 +739,11 @@ def seat_notices(table: TableModel, push: Players, me: str) -> list[str]:
         if owner is not None and before is None:
             out.append(f"{name} joined (seat {seat}).")
         elif owner is None and before is not None and before != me:
-            out.append(f"{table.player(seat)} left seat {seat}.")
+            if seat in table.removing:
+                table.removing.discard(seat)
+                out.append(f"You removed {table.player(seat)} from seat {seat}.")
+            else:
+                out.append(f"{table.player(seat)} left seat {seat}.")
     # The first push after joining lists who watched already: only those who come later are news.
     watchers = set(push.spectators) - set(table.spectators) - {me} if table.spectators_known else set()
     for name in sorted(watchers):
