@@ -49,6 +49,28 @@ def test_events_keep_the_view_as_the_engine_has_it() -> None:
             assert not shown.get("legal")  # this seat's legal actions come only with its turn push
 
 
+def test_a_view_already_holding_an_action_takes_none_of_its_events_again() -> None:
+    """A snapshot can come between an action's pushes (``docs/protocol.md``, "Order of pushes"): its events,
+    of a ``seq`` the view already holds, must not play the card a second time."""
+    match = Match.new(5)
+    bot = make_policy("heuristic", 0)
+    while match.phase != "play":
+        mover = match.to_move
+        assert mover is not None
+        match.apply(
+            mover, make_policy("heuristic", mover).choose(match.view(mover), match.legal_actions(mover))
+        )
+    mover = match.to_move
+    assert mover is not None
+    events = match.apply(mover, bot.choose(match.view(mover), match.legal_actions(mover)))
+    table = TableModel(room="1")
+    table.set_view(match.view(None), 7)  # the snapshot after action 7: its card is on the trick
+    before = dict(table.view or {})
+    for event in events:
+        table.take_event(event.to_wire(), 7)
+    assert {k: (table.view or {})[k] for k in FOLLOWED} == {k: before[k] for k in FOLLOWED}
+
+
 async def test_a_watcher_sees_each_card_as_it_is_said(start_server: StartServer, connect: Connect) -> None:
     """A watcher of four bots: each ``card-played`` push, once taken, is on the drawn table (or, the trick
     it ended, in the finished trick kept there), before any snapshot comes."""

@@ -67,7 +67,7 @@ async def test_the_summary_stays_through_the_next_contract_until_a_key(
     helper = await connect(server, "helper")
     async with running_tui(server.url, "sue") as (tui, pipe):
         table = await seat_with_bots(tui, pipe, server, helper, offset=1)  # a bot declares hands 1-7
-        await play_first_legal_until(tui, lambda: table.summary is not None, "hand 1 scored")
+        await play_first_legal_until(tui, lambda: table.summary is not None, "hand 1 scored", limit=90)
         await until(
             lambda: table.my_turn and (table.view or {}).get("hand_number") == 2, "sue's double in hand 2"
         )

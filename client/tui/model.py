@@ -45,6 +45,8 @@ class TableModel:
     seat: str | None = None
     state: str = "waiting"
     seq: int = -1
+    #: The ``seq`` of the last whole view taken (``set_view``): events of that action or older are in it.
+    viewed: int = -1
     players: dict[str, Any] = field(default_factory=dict)
     away: list[str] = field(default_factory=list)
     variants: dict[str, Any] = field(default_factory=dict)
@@ -107,7 +109,7 @@ class TableModel:
         new hand clears the last one (it was the previous hand's)."""
         if seq < self.seq:
             return
-        self.seq = seq
+        self.seq = self.viewed = seq
         self.view = view
         self.following = True
         if view is None:
@@ -140,7 +142,9 @@ class TableModel:
         ``trick-won``, ``turn``): the table then shows what the log and the turn line say as they say it,
         not one snapshot later. The snapshot asked for after it replaces this view; one older than ``seq``
         no longer can. Other events (a contract, a double, a hand scored) wait for that snapshot."""
-        if self.view is None or seq < self.seq or not self.following:
+        # A view of action ``seq`` already holds its events (a snapshot may come between an action's pushes):
+        # taking them again would play a card twice.
+        if self.view is None or seq < self.seq or seq <= self.viewed or not self.following:
             return
         view, kind, seat = dict(self.view), event.get("event"), event.get("seat")
         view["legal"] = None  # any card moves the turn on: legal actions come with the seat's turn push
