@@ -10,7 +10,7 @@ a closing handshake given ``END_WITHIN`` seconds once its close frame is written
 seconds, the kernel's send buffer fixed, pings beyond their budget closing it
 (``server.peer.BoundedConnection``), ``max_size`` from the config once logged in and 16 KiB in at most 64
 fragments before (``server.peer.BEFORE_LOGIN``; larger messages close the connection with 1009, as do
-messages in more than ``websockets``' 4,096 fragments: its ``MAX_FRAGMENTS``, docs/protocol.md).
+messages in more than ``server.peer.LOGGED_IN_FRAGMENTS`` fragments once logged in, docs/protocol.md).
 Connections beyond ``max_connections`` in all, or ``max_connections_per_address`` from one address, are
 refused with HTTP 503 before the upgrade (``over_capacity``); a listener out of file descriptors (EMFILE)
 is logged once a second at most, and so are asyncio's lines for writes to lost connections

@@ -57,6 +57,9 @@ READ_CHUNK = 4096
 #: logged-in connection (``ServerConfig.max_frame``, 1 MiB, and websockets' 4,096 fragments) 50
 #: connections each sending most of a message held 32 MiB more until their login deadline.
 BEFORE_LOGIN = (REQUEST_LIMITS.max_frame, 64)
+#: Fragments a logged-in client's message may come in (websockets' own 4,096 let a free login hold ~560 KB
+#: of empty fragments, or most of a long message, per connection for as long as it stays connected).
+LOGGED_IN_FRAGMENTS = 256
 
 
 class BoundedConnection(ServerConnection):
@@ -89,9 +92,10 @@ class BoundedConnection(ServerConnection):
     #: Pings the client may send back to back (``ServerConfig.ping_burst``).
     ping_burst: ClassVar[float] = 10.0
     #: The longest message in bytes once logged in (``ServerConfig.max_frame``); before, ``BEFORE_LOGIN``.
-    max_message: ClassVar[int] = 1 << 20
-    #: Fragments a message may come in; None: websockets' own limit (``logged_in``).
-    max_fragments: int | None = BEFORE_LOGIN[1]
+    max_message: ClassVar[int] = 1 << 16
+    #: Fragments a message may come in (``BEFORE_LOGIN``, then ``LOGGED_IN_FRAGMENTS``).
+    max_fragments: int = BEFORE_LOGIN[1]
+    _logged_in = False
     _fragments = 0
     #: Bytes of frames its ``Peer`` holds in its own queue, not yet handed to the connection.
     held = 0
@@ -123,10 +127,12 @@ class BoundedConnection(ServerConnection):
             self.transport.abort()
 
     def logged_in(self) -> None:
-        """Lift the bounds of ``BEFORE_LOGIN``: messages of up to ``max_message`` bytes, in as many fragments
-        as websockets allows (``MAX_FRAGMENTS``)."""
+        """Ease the bounds of ``BEFORE_LOGIN``: messages of up to ``max_message`` bytes (a little over the
+        protocol's ``max_frame``, so a request just too long gets ``too-large`` rather than a close), in at
+        most ``LOGGED_IN_FRAGMENTS`` fragments."""
         self.protocol.max_message_size = self.max_message
-        self.max_fragments = None
+        self.max_fragments = LOGGED_IN_FRAGMENTS
+        self._logged_in = True
 
     def process_event(self, event: Event) -> None:
         if self._failed:
@@ -141,8 +147,10 @@ class BoundedConnection(ServerConnection):
                     return
             elif event.opcode in (Opcode.TEXT, Opcode.BINARY, Opcode.CONT):
                 self._fragments = self._fragments + 1 if event.opcode is Opcode.CONT else 1
-                if self.max_fragments is not None and self._fragments > self.max_fragments:
-                    why = f"more than {self.max_fragments} fragments before login"
+                if self._fragments > self.max_fragments:
+                    why = f"more than {self.max_fragments} fragments" + (
+                        "" if self._logged_in else " before login"
+                    )
                     self._fail(CloseCode.MESSAGE_TOO_BIG, why, why)
                     return
         super().process_event(event)

@@ -7,18 +7,18 @@ from __future__ import annotations
 
 import asyncio
 import json
+from collections.abc import AsyncIterator
 from pathlib import Path
 
 import msgpack
 import pytest
 import websockets
-from websockets.asyncio.messages import MAX_FRAGMENTS
 from websockets.exceptions import InvalidStatus
 
 from client import ServerError
 from server import BarbuServer
 from server.addresses import address_group, forwarded_client
-from server.peer import BEFORE_LOGIN
+from server.peer import BEFORE_LOGIN, LOGGED_IN_FRAGMENTS
 from server.solitaire_room import SolitaireRoom
 from tests.conftest import Connect, StartServer, until
 
@@ -257,14 +257,14 @@ async def _logged_in_json(
 async def test_a_message_in_too_many_fragments_closes_the_connection_as_the_protocol_says(
     server: BarbuServer,
 ) -> None:
-    """Logged in, websockets' own limit; before the login, ``BEFORE_LOGIN``'s 64 (``test_flood_bounds``)."""
-    limit = MAX_FRAGMENTS
+    """Logged in, ``LOGGED_IN_FRAGMENTS``; before the login, ``BEFORE_LOGIN``'s 64 (``test_flood_bounds``)."""
+    limit = LOGGED_IN_FRAGMENTS
     text = (ROOT / "docs" / "protocol.md").read_text()
     assert f"more than {limit:,} WebSocket fragments" in text
     assert f"in more than {BEFORE_LOGIN[1]} fragments" in text
     ws = await _logged_in_json(server, "patient", hello_fragments=BEFORE_LOGIN[1])
     try:
-        await _in_fragments(ws, {"type": "list-rooms", "id": 3}, 1000)
+        await _in_fragments(ws, {"type": "list-rooms", "id": 3}, limit)
         assert json.loads(await asyncio.wait_for(ws.recv(), 20))["type"] == "rooms"
     finally:
         await ws.close()
@@ -273,3 +273,27 @@ async def test_a_message_in_too_many_fragments_closes_the_connection_as_the_prot
     with pytest.raises(websockets.ConnectionClosed) as closed:
         await asyncio.wait_for(ws.recv(), 20)
     assert closed.value.rcvd is not None and closed.value.rcvd.code == 1009
+
+
+async def test_a_logged_in_unfinished_long_message_closes_the_connection_past_64_kib(
+    server: BarbuServer,
+) -> None:
+    """Logged in, a message's fragments are held until its last: one that keeps sending 16 KB fragments of a
+    message it never finishes is closed (1009) once past the 64 KiB bound, not held up to 1 MiB as long as
+    it stays connected (a free login could make 95 connections hold ~100 MiB)."""
+    ws = await _logged_in_json(server, "hoarder")
+
+    async def endless() -> AsyncIterator[bytes]:
+        for _ in range(63):  # 1,008,000 bytes, never the last fragment
+            yield b"x" * 16000
+        await asyncio.Event().wait()
+
+    sending = asyncio.create_task(ws.send(endless()))
+    try:
+        with pytest.raises(websockets.ConnectionClosed) as closed:
+            await asyncio.wait_for(ws.recv(), 20)
+        assert closed.value.rcvd is not None and closed.value.rcvd.code == 1009
+    finally:
+        sending.cancel()
+        await asyncio.gather(sending, return_exceptions=True)
+        await ws.close()
