@@ -395,7 +395,7 @@ def fresh_move(game: Game, seen: set[Hashable], left: dict[tuple[int, int], int]
 
 #: What a client says for a ``none`` hint (the terminal client and ``barbu solitaire play`` with this text,
 #: the browser, ``web/js/solitaire.js``, and ``docs/protocol.md`` in the same words).
-NO_NEW_MOVE = "no new move left: every move left goes back to an earlier position or into a lost one"
+NO_NEW_MOVE = "no new move left: every move left goes back to an earlier position, puts a card back where it was, or leads into a lost one"
 
 
 def hint_text(status: str, move: str | None) -> str:

@@ -240,7 +240,7 @@ export function solitaireScreen(app, roomId) {
         ? "Hint: this deal cannot be won."
         : "Hint: this game can no longer be won. Undo to go back.";
       // The engine's words (engine/solitaire/hints.py NO_NEW_MOVE), as the terminal client says them.
-      case "none": return "Hint: no new move left: every move left goes back to an earlier position or into a lost one. Undo to go back.";
+      case "none": return "Hint: no new move left: every move left goes back to an earlier position, puts a card back where it was, or leads into a lost one. Undo to go back.";
       default: return reply.move ? `Hint: ${hintText(reply.move)}.` : "No move is left.";
     }
   }
