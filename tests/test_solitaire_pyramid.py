@@ -141,3 +141,16 @@ def test_state_never_shows_the_stock() -> None:
 @pytest.mark.parametrize("move", ["p7.1+p\u0667.2", "p07.6", "p7.06", "p\u00b2.1", "p7.\u0036\u0301"])
 def test_only_ascii_numbers_without_leading_zeros_name_pyramid_cards(move: str) -> None:
     assert "no pile" in rule_of(pyramid(), move)
+
+
+def test_a_pair_reads_the_same_whichever_card_is_named_first() -> None:
+    """``p3.3+p3.1`` and ``p3.1+p3.3`` are one move, always written as the legal list writes it: a hint of
+    Pyramid 115 said ``p3.3+p3.1`` (the solver found the pair the other way) while ``legal`` had the other
+    order, so a client matching the hint against ``legal`` as text missed it."""
+    game: Game = new_game("pyramid", seed=115)
+    pairs = [move for move in game.legal_moves() if "+" in move]
+    assert pairs
+    for move in pairs:
+        first, second = move.split("+")
+        assert game._text(game._parse(f"{second}+{first}")) == move
+        assert game._text(game._parse(move)) == move

@@ -223,5 +223,7 @@ def test_a_hint_says_what_it_is_worth_and_offers_undo_when_lost() -> None:
     assert screen.message == "This game can no longer be won. u: undo, x: resign, n: new deal"
     assert screen.hint is None
     screen.hinted(None, "none")
-    assert screen.message.startswith("No new move left: every move left goes back to an earlier position, puts")
+    assert screen.message.startswith(
+        "No new move left: every move left goes back to an earlier position, puts"
+    )
     assert "into a lost one. u: undo" in screen.message

@@ -283,7 +283,12 @@ class PyramidGame(Piles, Game):
         kind, a, b = move
         if kind == TURN_KIND:
             return "s"
-        return self._pile_name(a) + (f"+{self._pile_name(b)}" if b >= 0 else "")
+        if b < 0:
+            return self._pile_name(a)
+        # A pair is one move whichever card is named first: named in one order (the lower place first), so a
+        # hint's move reads as the same move in the legal list (the solver may find the pair either way).
+        a, b = sorted((a, b))
+        return f"{self._pile_name(a)}+{self._pile_name(b)}"
 
     def _pile(self, name: str, text: str) -> int:
         if name == "s":
