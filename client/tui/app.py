@@ -739,6 +739,7 @@ class TuiApp:
             self.ask("table", TABLE_NAME_PROMPT, text)
             return True  # the form and its settings stay, the name in the input line to be shortened
         elif mode == "table" and self.lobby.form is not None:
+            self._clear_refusal("A table name holds at most ")  # a name that fits: its refusal is old news
             if text:
                 self.lobby.form.name = text
             elif not self.lobby.form.name and self.lobby.form.suggested:
@@ -746,6 +747,13 @@ class TuiApp:
             elif not self.lobby.form.name:
                 self.lobby.form = None
         return False
+
+    def _clear_refusal(self, opening: str) -> None:
+        """Empty the notice line if it still holds the refusal starting with ``opening``: what it refused has
+        now been done right (the log keeps the refusal; any other notice stays)."""
+        if self.model.notice_error and self.model.notice.startswith(opening):
+            self.model.clear_notice()
+            self.invalidate()
 
     # Actions used by the key bindings ---------------------------------------------------------------
 
