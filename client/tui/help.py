@@ -87,7 +87,7 @@ No Hearts                                                    (Left/Right: pages)
 Every heart in your tricks costs 2 points, and the Ace of hearts 6: -30 in all.
 
 Hearts may not be led unless the leader holds nothing but hearts (a table's
-`heart-lead` variant may say instead: not until a heart has been discarded,
+heart-lead variant may say instead: not until a heart has been discarded,
 or hearts led freely).
 The hand ends once all 13 hearts have been taken.
 """,
@@ -108,7 +108,7 @@ The declarer names the trump suit (♠ ♥ ♣ ♦) with the contract.
 Follow suit if you can; if you cannot, you must play a trump if you have one;
 only without a trump may you discard any card. The highest trump in a trick
 wins it, else the highest card of the suit led.
-(A table's `trump-duty` variant may say: follow only; or overtrump - beat the
+(A table's trump-duty variant may say: follow only; or overtrump - beat the
 trumps already played when you can.)
 Doubles in Trumps: only the declarer may be doubled.
 """,
