@@ -1,5 +1,6 @@
 """A fresh reviewer's small points of issue 10 (fourth round): a refusal on the notice line goes once what it
-refused is done right; help pages are plain text, no markdown left.
+refused is done right; help pages are plain text, no markdown left;
+the key line shows the keys that apply (a pass in Dominoes, none while the others double).
 
 Flows run against a real server on loopback (fixtures in ``conftest.py``, helpers in ``test_tui.py``).
 """
@@ -10,11 +11,15 @@ import re
 
 import pytest
 
+from client.tui.app import KEY_HINTS
 from client.tui.help import pages
+from client.tui.model import TableModel
+from engine.cards import SEATS
 from engine.solitaire import GAMES
 from server import BarbuServer
 from tests.conftest import until
-from tests.test_tui import ENTER, running_tui
+from tests.test_tui import ENTER, running_tui, screen_lines
+from tests.test_tui_match_review import offline_tui
 
 
 async def test_the_table_name_refusal_goes_once_a_shortened_name_is_taken(server: BarbuServer) -> None:
@@ -37,3 +42,17 @@ MARKDOWN = re.compile(r"`|\*\*|__|^#+ |\[[^]]*\]\(", re.MULTILINE)  # code, bold
 def test_every_help_page_is_plain_text(game: str | None) -> None:
     for number, page in enumerate(pages(game), 1):
         assert not MARKDOWN.search(page), (game, number, MARKDOWN.findall(page))
+
+
+async def test_the_key_line_shows_the_pass_in_dominoes_and_no_card_keys_while_others_double() -> None:
+    async with offline_tui() as (tui, _pipe):
+        table = TableModel(room="1", name="t", seat="S", state="playing", me="ann")
+        table.players = {s: ("ann" if s == "S" else f"bot:{s}") for s in SEATS}
+        base = {"seat": "S", "hand_number": 3, "hands_total": 28, "hand": ["3C"], "contract": "dominoes"}
+        table.set_view({**base, "phase": "play", "to_move": "S", "legal": [{"action": "pass"}]}, 5)
+        tui.model.table = table
+        tui.show("table")
+        assert screen_lines(tui)[-1].strip() == KEY_HINTS["table-pass"]
+        table.set_view({**base, "contract": "barbu", "phase": "double", "to_move": "E", "legal": []}, 6)
+        assert screen_lines(tui)[-1].strip() == KEY_HINTS["table-others"]
+        assert "Enter play" not in screen_lines(tui)[-1]

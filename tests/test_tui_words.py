@@ -125,7 +125,7 @@ def test_the_key_line_of_each_state() -> None:
         match = Match.new(3)
         tui.model.table = table = seated(match, 0)
         tui.show("table")
-        assert key_line(tui) == KEY_HINTS["table"]
+        assert key_line(tui) == KEY_HINTS["table-others"]  # another seat chooses the contract
         table.seat = None
         assert "you watch this table" in key_line(tui) and "Enter play" not in key_line(tui)
         table.seat, table.view = "N", None

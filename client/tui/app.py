@@ -74,6 +74,8 @@ KEY_HINTS = {
     "table": "←→ card  Enter play  : type a card  s sheet  c chat  l lobby  t game  ? help",
     "table-contract": "↑↓ contract  Enter choose  Esc back  s sheet  c chat  l lobby  t game  ? help",
     "table-double": "↑↓ seat  Space tick  Enter send  s sheet  c chat  l lobby  t game  ? help",
+    "table-pass": "Enter or p: pass, no card fits a row  s sheet  c chat  l lobby  t game  ? help",
+    "table-others": "s sheet  c chat  l lobby  t game  ? help   the other seats decide now",
     "table-waiting": "b bot  f fill  k remove a player  c chat  x leave the seat  l lobby  ? help",
     "table-waiting-guest": "c chat  x leave the seat  l lobby  ? help   waiting for the host's players",
     "table-watching": "you watch this table   s sheet  c chat  x stop watching  l lobby  ? help",
@@ -274,6 +276,10 @@ class TuiApp:
                 return KEY_HINTS["table-double"]
             if table.my_turn and phase == "contract":
                 return KEY_HINTS["table-contract"]
+            if table.my_turn and all(a.get("action") == "pass" for a in table.view.get("legal") or []):
+                return KEY_HINTS["table-pass"]  # Dominoes, no card fits a row: no card to choose
+            if not table.my_turn and phase in ("contract", "double", "redouble"):
+                return KEY_HINTS["table-others"]  # not this player's decision: no card or seat keys
         if self.screen == "solitaire" and self.solitaire is not None and self.solitaire.room.watching:
             return KEY_HINTS["solitaire-watching"]
         if self.screen == "solitaire" and self.solitaire is not None and self.solitaire.room.over():
