@@ -581,6 +581,7 @@ class TuiApp:
         kinds = {str(r.get("room")): r.get("kind") for r in self.model.rooms}
         for room in self.session.held:
             if kinds.get(room) != "solitaire" and await self.session.sit(room):
+                self.session.note_arrival(room)
                 self._show_room(room)
                 return True
         return False

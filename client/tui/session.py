@@ -357,6 +357,8 @@ class Session:
         the ``old`` table, in its log, the player would never read it); at the old table when the seat cannot
         be taken."""
         moved = await self.sit(room)
+        if moved:
+            self.note_arrival(room, rematch=True)
         self.model.say(said, place=f"table:{room if moved else old}")
         self.on_change()
 
@@ -586,6 +588,18 @@ class Session:
             self._take_summary(table)
         self.on_change()
         return True
+
+    def note_arrival(self, room: str, rematch: bool = False) -> None:
+        """Start the log of table ``room`` just taken again (a resume, or a rematch followed), empty until
+        then, with the hand it is at: ``Back at hand 5 of 28.``, or ``Hand 1 of 28: the match begins.`` at a
+        ``rematch``; nothing while its view (so the hand) is not known."""
+        table = self.model.table
+        view = (table.view or {}) if table is not None and table.room == room else {}
+        number, total = view.get("hand_number"), view.get("hands_total")
+        if number is None or total is None:
+            return
+        said = f"Hand 1 of {total}: the match begins." if rematch else f"Back at hand {number} of {total}."
+        self.model.note(said, f"table:{room}")
 
     def _take_summary(self, table: TableModel) -> None:
         """What the lobby's list says of ``table``: its host, next match, turn timer and grace period."""
