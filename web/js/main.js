@@ -128,6 +128,13 @@ function tellFreedSeats(rooms, shown) {
 session.addEventListener("push", (event) => app.screen && app.screen.onPush(event.detail));
 session.addEventListener("resumed", () => app.screen && app.screen.onReconnect && app.screen.onReconnect());
 session.addEventListener("status", (event) => { document.getElementById("status").textContent = event.detail; });
+// Another tab took this session: a "Play here" button beside the status resumes here (taking it back).
+session.addEventListener("taken", () => {
+  const status = document.getElementById("status");
+  document.getElementById("play-here")?.remove(); // one button, however often it is taken
+  const here = button("Play here", () => { here.remove(); session.takeBack(); }, { class: "primary", id: "play-here" });
+  status.after(here);
+});
 window.addEventListener("hashchange", route);
 
 (async () => {

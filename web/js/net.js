@@ -18,7 +18,7 @@ export function serverUrl() {
 
 /**
  * One connection. `open()` connects and says hello; `request(type, fields)` resolves with the reply (or
- * rejects with ServerError / Error("connection closed")). Events: "push" (detail: the message), "close".
+ * rejects with ServerError / Error("connection closed")). Events: "push" (detail: the message), "close" (detail: {code, reason}).
  */
 export class Connection extends EventTarget {
   constructor() {
@@ -40,13 +40,14 @@ export class Connection extends EventTarget {
         }, reject);
       });
       ws.addEventListener("message", (event) => this.receive(event.data));
-      ws.addEventListener("close", () => {
+      ws.addEventListener("close", (closed) => {
         const lost = new Error("connection closed");
         lost.code = "closed";
         for (const { reject: fail } of this.pending.values()) fail(lost);
         this.pending.clear();
         reject(lost);
-        this.dispatchEvent(new Event("close"));
+        // detail: the close code and reason, so that the session can tell "resumed elsewhere" from a drop
+        this.dispatchEvent(new CustomEvent("close", { detail: { code: closed.code, reason: closed.reason } }));
       });
     });
   }

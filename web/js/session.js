@@ -1,7 +1,11 @@
 // The player's session: log in or resume with the token kept in localStorage, and reconnect (resume) when
 // the connection drops. Events: "push" (a server push), "status" (detail: words for the status line),
-// "resumed" (the session is back after a drop: screens ask again for what they show).
+// "resumed" (the session is back after a drop: screens ask again for what they show), "taken" (another tab
+// or window of this browser resumed with the same token: this one stops and offers to take the seat back).
 import { Connection } from "./net.js";
+
+// The server's close reason when the same token resumed on a newer connection (docs/protocol.md, code 1000).
+const RESUMED_ELSEWHERE = "resumed on another connection";
 
 const TOKEN = "barbu.token";
 const NAME = "barbu.name";
@@ -47,7 +51,7 @@ export class Session extends EventTarget {
   async start() {
     this.conn = new Connection();
     this.conn.addEventListener("push", (event) => this.dispatchEvent(new CustomEvent("push", { detail: event.detail })));
-    this.conn.addEventListener("close", () => this.dropped());
+    this.conn.addEventListener("close", (event) => this.dropped(event.detail));
     await this.conn.open();
     this.status("");
     this.retry = 0;
@@ -120,8 +124,18 @@ export class Session extends EventTarget {
     this.dispatchEvent(new CustomEvent("status", { detail: text }));
   }
 
-  dropped() {
+  /**
+   * The connection closed (`closed`: its code and reason). Resumed in another tab or window of this browser
+   * (same stored token): stop here, or the two tabs would take the seat from each other forever; the page
+   * offers "Play here" (takeBack). Any other close: resume after a growing wait (1, 2, 4… 10 s).
+   */
+  dropped(closed = {}) {
     if (this.closing) return;
+    if (closed.code === 1000 && closed.reason === RESUMED_ELSEWHERE) {
+      this.status("This game is open in another tab or window.");
+      this.dispatchEvent(new Event("taken"));
+      return;
+    }
     const wait = Math.min(10, 2 ** this.retry);
     this.retry += 1;
     this.status(`Connection lost: trying again in ${wait} s…`);
@@ -134,5 +148,13 @@ export class Session extends EventTarget {
         // start() failed before its close event: dropped() runs again from that event
       }
     }, wait * 1000);
+  }
+
+  /** Take the seat back in this tab after another one resumed it ("Play here"): resume with the token. */
+  async takeBack() {
+    this.retry = 0;
+    const back = await this.start();
+    if (back) this.dispatchEvent(new Event("resumed"));
+    else location.reload(); // the token is gone: start over at the login form
   }
 }

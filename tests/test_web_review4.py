@@ -1,0 +1,79 @@
+"""The browser client after a fourth review, in Debian's Chromium against a real server: two tabs of one
+browser (one stored token) do not take the seat from each other forever; the tab taken over says so and
+offers "Play here". Skipped, naming the package, when Chromium is not installed."""
+
+from __future__ import annotations
+
+import pytest
+from playwright.async_api import Page
+
+from server import BarbuServer
+from tests.browser import MISSING, chromium_found
+from tests.conftest import until
+from tests.test_web_browser import OpenPage, _login, browser, open_page
+
+pytestmark = pytest.mark.skipif(not chromium_found(), reason=MISSING)
+__all__ = ["browser", "open_page"]  # the fixtures, shared with the other browser tests
+
+TAKEN = "This game is open in another tab or window."
+
+# Counts the WebSockets a page opens, so that "it stopped retrying" is checked by count, not by a wait.
+COUNT_SOCKETS = """
+(() => {
+  const Real = window.WebSocket;
+  window.__sockets = 0;
+  window.WebSocket = class extends Real {
+    constructor(...args) { super(...args); window.__sockets += 1; }
+  };
+})();
+"""
+
+
+async def _sockets(page: Page) -> int:
+    return int(await page.evaluate("window.__sockets"))
+
+
+async def _taken_and_stays_put(page: Page) -> None:
+    """``page`` was taken over: it says so, offers "Play here", and opens no new connection however long
+    its timers run (the page's clock is run 60 s ahead, past every retry wait of a dropped connection)."""
+    await page.wait_for_function(
+        "(words) => document.getElementById('status').textContent === words", arg=TAKEN
+    )
+    await page.locator("#play-here").wait_for()
+    before = await _sockets(page)
+    await page.clock.run_for(60_000)
+    assert await _sockets(page) == before
+    assert await page.locator("#status").text_content() == TAKEN
+
+
+async def test_a_second_tab_takes_the_seat_and_the_first_stops_then_takes_it_back(
+    server: BarbuServer, open_page: OpenPage
+) -> None:
+    first = await open_page()
+    context = first.context
+    await context.add_init_script(COUNT_SOCKETS)
+    await first.clock.install()
+    await _login(first, server.share_url, "twotabs")
+    await first.wait_for_selector("#game")
+    assert server.lobby is not None
+    lobby = server.lobby
+    await until(lambda: "twotabs" in lobby.online, "the first tab logged in")
+    at_first = lobby.online["twotabs"]
+
+    second = await context.new_page()  # same browser: same localStorage, so the same token
+    await second.clock.install()
+    await second.goto(server.share_url)
+    await second.wait_for_selector("#game")
+    await until(lambda: lobby.online.get("twotabs") not in (None, at_first), "the second tab resumed")
+    at_second = lobby.online["twotabs"]
+
+    await _taken_and_stays_put(first)
+    assert lobby.online["twotabs"] is at_second
+    assert await second.locator("#play-here").count() == 0
+
+    await first.click("#play-here")  # take it back here: now the second tab is the one taken over
+    await until(lambda: lobby.online.get("twotabs") not in (None, at_second), "the first tab took it back")
+    await first.wait_for_function("document.getElementById('status').textContent === ''")
+    assert await first.locator("#play-here").count() == 0
+    await _taken_and_stays_put(second)
+    assert lobby.online["twotabs"] is not at_second
