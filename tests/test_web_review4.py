@@ -1,6 +1,6 @@
 """The browser client after a fourth review, in Debian's Chromium against a real server: two tabs of one
 browser (one stored token) do not take the seat from each other forever; the tab taken over says so and
-offers "Play here". Skipped, naming the package, when Chromium is not installed."""
+offers "Play here"; long names with no spaces never make a phone's page wider than its screen. Skipped, naming the package, when Chromium is not installed."""
 
 from __future__ import annotations
 
@@ -8,9 +8,9 @@ import pytest
 from playwright.async_api import Page
 
 from server import BarbuServer
-from tests.browser import MISSING, chromium_found
+from tests.browser import MISSING, PHONE, chromium_found
 from tests.conftest import until
-from tests.test_web_browser import OpenPage, _login, browser, open_page
+from tests.test_web_browser import OpenPage, _bot_table, _login, browser, open_page
 
 pytestmark = pytest.mark.skipif(not chromium_found(), reason=MISSING)
 __all__ = ["browser", "open_page"]  # the fixtures, shared with the other browser tests
@@ -77,3 +77,21 @@ async def test_a_second_tab_takes_the_seat_and_the_first_stops_then_takes_it_bac
     assert await first.locator("#play-here").count() == 0
     await _taken_and_stays_put(second)
     assert lobby.online["twotabs"] is not at_second
+
+
+async def _page_width(page: Page) -> int:
+    return int(await page.evaluate("document.documentElement.scrollWidth"))
+
+
+async def test_long_names_with_no_spaces_keep_the_phone_page_within_its_screen(
+    server: BarbuServer, open_page: OpenPage
+) -> None:
+    long_name, table_name = "N" * 24, "W" * 40
+    phone = {"viewport": PHONE, "is_mobile": True, "has_touch": True}
+    host = await open_page(**phone)
+    await _bot_table(host, server.share_url, long_name, table_name)
+    assert await _page_width(host) <= PHONE["width"], "the table screen"
+    visitor = await open_page(**phone)  # every visitor's lobby lists the table and its host
+    await _login(visitor, server.share_url, "visitor")
+    await visitor.get_by_text(table_name[:20], exact=False).first.wait_for()
+    assert await _page_width(visitor) <= PHONE["width"], "the lobby"
