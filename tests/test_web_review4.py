@@ -95,3 +95,28 @@ async def test_long_names_with_no_spaces_keep_the_phone_page_within_its_screen(
     await _login(visitor, server.share_url, "visitor")
     await visitor.get_by_text(table_name[:20], exact=False).first.wait_for()
     assert await _page_width(visitor) <= PHONE["width"], "the lobby"
+
+
+async def test_a_request_lost_with_the_connection_says_so_and_the_reconnect_clears_it(
+    server: BarbuServer, open_page: OpenPage
+) -> None:
+    page = await open_page()
+    await page.clock.install()
+    await _bot_table(page, server.share_url, "lossy", "lossy table")
+    await page.clock.pause_at(await page.evaluate("Date.now()") + 1000)  # the retry waits until run_for
+    assert server.lobby is not None
+    lobby = server.lobby
+    first = lobby.online["lossy"]
+    await first.ws.close(1011, "going away for a test")
+    await page.wait_for_function(
+        "() => document.getElementById('status').textContent.startsWith('Connection lost')", polling=50
+    )
+    await page.fill("[aria-label='chat message']", "hello")
+    await page.click("text=Send")
+    notice = page.locator(".notice")
+    await notice.wait_for()
+    assert await notice.text_content() == "Connection lost: trying again…"
+    await page.clock.run_for(15_000)
+    await until(lambda: "lossy" in lobby.online and lobby.online["lossy"] is not first, "the page to resume")
+    await page.wait_for_function("() => document.getElementById('status').textContent === ''", polling=50)
+    await notice.wait_for(state="detached")

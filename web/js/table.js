@@ -27,6 +27,11 @@ export function tableScreen(app, roomId) {
   let closed = false;
   let early = null; // a `players` push that came before the first snapshot: kept for when it comes
 
+  // A request that failed because the connection dropped is told in the status line's words, never as the
+  // raw "connection closed"; the reconnect (onReconnect) clears it.
+  const LOST = "Connection lost: trying again…";
+  const failed = (failure) => (failure.code === "closed" ? LOST : failure.message);
+
   const actions = {
     // `at`: where the control that sent it is ("seat-E", "chat"): a refusal is told there, in view.
     request: async (type, fields, at = null) => {
@@ -35,7 +40,7 @@ export function tableScreen(app, roomId) {
       try {
         return await session.request(type, { room: roomId, ...fields });
       } catch (failure) {
-        state.notice = state.snapshot ? refusalText(failure.message, state.snapshot) : failure.message;
+        state.notice = failure.code === "closed" ? LOST : state.snapshot ? refusalText(failure.message, state.snapshot) : failure.message;
         state.noticeAt = at;
         draw();
         const line = frame.querySelector(".notice");
@@ -98,7 +103,7 @@ export function tableScreen(app, roomId) {
         app.go("table", state.rematch);
       } catch (failure) {
         if (failure.code === "seat-taken" || failure.code === "not-seated") app.go("table", state.rematch);
-        else { state.notice = failure.message; draw(); }
+        else { state.notice = failed(failure); draw(); }
       }
     },
   };
@@ -178,7 +183,7 @@ export function tableScreen(app, roomId) {
         take(await session.request("snapshot", { room: roomId }));
       } while (dirty && !closed);
     } catch (failure) {
-      state.notice = failure.message;
+      state.notice = failed(failure);
     } finally {
       inflight = false;
     }
@@ -206,7 +211,7 @@ export function tableScreen(app, roomId) {
       take(await session.request("watch", { room: roomId }));
       showOffer();
     } catch (failure) {
-      state.notice = failure.message;
+      state.notice = failed(failure);
       draw();
     }
   }
@@ -311,7 +316,11 @@ export function tableScreen(app, roomId) {
         refresh();
       }
     },
-    onReconnect() { state.comeback = true; join(); },
+    onReconnect() {
+      state.comeback = true;
+      if (state.notice === LOST) { state.notice = ""; state.noticeAt = null; }
+      join();
+    },
     unmount() {
       closed = true;
       clearInterval(ticker);
