@@ -19,7 +19,15 @@ from server import BarbuServer
 from server.barbu_table import BarbuTable
 from tests.browser import MISSING, chromium_found
 from tests.conftest import StartServer, server_table, until, until_dropped
-from tests.test_web_browser import PHONE_SCREEN, OpenPage, _host_table, _login, browser, open_page
+from tests.test_web_browser import (
+    PHONE_SCREEN,
+    OpenPage,
+    _host_table,
+    _login,
+    _solitaire_deal,
+    browser,
+    open_page,
+)
 
 pytestmark = pytest.mark.skipif(not chromium_found(), reason=MISSING)
 __all__ = ["browser", "open_page"]  # the fixtures, shared with the other browser tests
@@ -291,11 +299,7 @@ async def test_log_out_leaves_the_bare_address(server: BarbuServer, open_page: O
 async def test_a_resigned_solitaire_shows_no_move_buttons(server: BarbuServer, open_page: OpenPage) -> None:
     """Once a game is resigned it takes no move: Undo, Redo, Hint and Auto go; New deal and Lobby stay."""
     page = await open_page()
-    await _login(page, server.share_url, "pat")
-    await page.wait_for_selector("#game")
-    await page.select_option("#game", "forty-thieves")
-    await page.click("text=Play a random deal")
-    await page.wait_for_selector("[data-focus=undo]")
+    await _solitaire_deal(page, server.share_url, "pat", "forty-thieves", shown="[data-focus=undo]")
     page.once("dialog", lambda dialog: dialog.accept())  # yes, give up this game
     await page.click("text=Resign")
     await page.wait_for_selector(".result.resigned")

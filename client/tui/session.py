@@ -325,13 +325,7 @@ class Session:
                 table.turn_left(push.turn_left_ms)
             table.set_view(push.view, push.seq)
         elif isinstance(push, EventPush):
-            if push.event.get("event") == "turn" and push.seq >= table.seq:
-                table.turn_left(push.event.get("turn_left_ms"))
-            table.take_event(push.event, push.seq)  # the table shows it as the log says it
-            text = event_text(push.event, table)
-            self._told(table.room, push.event)
-            if text:
-                self.model.news(text)
+            self._take_event(table, push)
             self.request_refresh()
         elif isinstance(push, ChatPush):
             table.chat.append(f"{push.name}: {push.text}")
@@ -401,18 +395,23 @@ class Session:
             own.set_view(push.view, push.seq)
             own.turn_left(push.turn_left_ms)
         elif isinstance(push, EventPush):
-            event = push.event
-            if event.get("event") == "turn" and push.seq >= own.seq:
-                own.turn_left(event.get("turn_left_ms"))
-            own.take_event(event, push.seq)
-            text = event_text(event, own)
-            self._told(own.room, event)
-            if text:
-                self.model.news(text, own.room)
+            self._take_event(own, push, own.room)
         elif isinstance(push, ChatPush):
             own.chat.append(f"{push.name}: {push.text}")
             self.model.note(f"{push.name} says: {push.text}", f"table:{own.room}")
         return True
+
+    def _take_event(self, table: TableModel, push: EventPush, room: str | None = None) -> None:
+        """A public event of ``table``: its turn clock, its view (the table shows it as the log says it), the
+        hands told, and its line in the news of ``room`` (None: the table shown)."""
+        event = push.event
+        if event.get("event") == "turn" and push.seq >= table.seq:
+            table.turn_left(event.get("turn_left_ms"))
+        table.take_event(event, push.seq)
+        text = event_text(event, table)
+        self._told(table.room, event)
+        if text:
+            self.model.news(text, room)
 
     def _told(self, room: str, event: dict[str, Any]) -> None:
         """A ``hand-scored`` event of ``room`` is in the log: that many hands are told."""
