@@ -136,10 +136,10 @@ def test_the_last_trick_of_a_hand_shows_beside_its_summary() -> None:
             "cards": ["QH", "8H", "3S", "9H"],
             "winner": "N",
         },
-        40,
+        41,  # the action after the view's: a view already holds its own action's events
     )
     event_text({"event": "hand-scored", "hand_number": 1, "scores": {}, "totals": {}}, table)
-    table.set_view({"seat": "S", "hand_number": 2, "hands_total": 28, "phase": "contract", "tricks": []}, 41)
+    table.set_view({"seat": "S", "hand_number": 2, "hands_total": 28, "phase": "contract", "tricks": []}, 42)
     assert table.showing_summary()
     panel = text(side_lines(table, BarbuScreen()))
     assert "Last trick, won by N:" in panel and "Q♥" in panel and "9♥" in panel
