@@ -19,6 +19,7 @@ from engine.solitaire.hints import (
     Hint,
     HintLine,
     HintStatus,
+    Placing,
     advise,
     advise_record,
     advise_within,
@@ -452,3 +453,34 @@ def test_hint_then_undo_when_lost_never_leads_back_into_a_position_called_lost()
         game.apply(hint.move)
         assert position_key(game) not in called_lost, f"{hint.status} {hint.move} after {game.history}"
     assert len(called_lost) >= 8, "the case needs several lost verdicts"
+
+
+#: Deals with ``foundation-back`` where guesses sent a card up to a foundation and straight back down onto
+#: another column (the same card: either copy of a two-deck card), with a search of 20 positions.
+FOUNDATION_BACK = [("indian", 2), ("maria", 6)]
+
+
+@pytest.mark.parametrize(("name", "seed"), FOUNDATION_BACK)
+def test_guesses_never_send_a_card_straight_back_through_a_foundation(name: str, seed: int) -> None:
+    """With ``foundation-back`` a card may come down from a foundation; a guess never takes down the card the
+    last move put up, nor puts up the card the last move took down, and hinting still always ends."""
+    game = new_game(name, {"foundation-back": True}, seed=seed)
+    hints, _ = follow_hints(game, max_nodes=20, limit=600)
+    last = hints[-1]
+    assert game.won or (last.move is None and last.status in (HintStatus.LOST, HintStatus.NONE))
+    replay = new_game(name, {"foundation-back": True}, seed=seed)
+    before: Placing | None = None
+    downs = 0
+    for hint, move in zip(hints, game.history, strict=False):
+        step = placing(replay, move)
+        assert step is not None or move == "s"
+        if hint.status is HintStatus.GUESS and before is not None and step is not None:
+            up_then_down = before.onto is None and step.down
+            down_then_up = before.down and step.onto is None
+            assert not (step.card == before.card and (up_then_down or down_then_up)), (
+                f"guess {len(replay.history)} {move} sends the card of {replay.history[-1]} back"
+            )
+        downs += step is not None and step.down
+        before = step
+        replay.apply(move)
+    assert downs, "the guesses took cards down from the foundations: the deal tests the rule"

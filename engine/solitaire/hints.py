@@ -8,9 +8,10 @@ A hint has a status (``HintStatus``):
 - ``guess``: no win was found within the budget (and no proof of loss either); the move is a reasonable one
   that reaches a position not seen before in this game and never puts a card back on a card it was taken off
   earlier in the game (or back in an empty column, if it was taken from one) unless more cards have gone to
-  the foundations since (``puts_back``): so it never undoes a move, never shuffles a card to and fro
-  (between the two 7♠ of a two-deck game, or with a stock turn between), and following guesses never goes
-  round in a circle. (Refusing such a move even after progress said "no move" where moves were left:
+  the foundations since (``puts_back``), nor sends the card of the last move straight back through a
+  foundation (up then down, or with ``foundation-back`` down then up: ``through_foundation``): so it never
+  undoes a move, never shuffles a card to and fro (between the two 7♠ of a two-deck game, or with a stock
+  turn between), and following guesses never goes round in a circle. (Refusing such a move even after progress said "no move" where moves were left:
   Baker's Dozen 8.) Nor does it lead where a short search of its own
   proves the game lost: each candidate is searched briefly with the time left (``_probe``), so a player who
   undoes out of a lost position is not sent back into it.
@@ -186,7 +187,7 @@ def _guess(
     ``none``."""
     late = _late(clock, deadline)
     lost = 0
-    for text, after in fresh_moves(game, positions_seen(game), places_left(game)):
+    for text, after in fresh_moves(game, positions_seen(game), places_left(game), last_placing(game)):
         if position_key(after) in known_lost:
             lost += 1
             continue
@@ -283,11 +284,13 @@ class Placing:
         left: the card it lay on (``EMPTY``: it was alone in its column); None when it came from the waste,
             the stock or a foundation, where no move puts it back.
         onto: the card it goes on (``EMPTY``: an empty column); None when it goes to a foundation.
+        down: it comes down from a foundation (rule ``foundation-back``).
     """
 
     card: int
     left: int | None
     onto: int | None
+    down: bool = False
 
 
 def placing(game: Game, move: str) -> Placing | None:
@@ -314,7 +317,7 @@ def placing(game: Game, move: str) -> Placing | None:
     else:
         card = card_of(game.foundation_suit[src - FOUNDATION], game.foundation_height[src - FOUNDATION])
     onto = (game.columns[dst][-1] if game.columns[dst] else EMPTY) if 0 <= dst < FOUNDATION else None
-    return Placing(card, left, onto)
+    return Placing(card, left, onto, down=src >= FOUNDATION)
 
 
 def places_left(game: Game) -> dict[tuple[int, int], int]:
@@ -348,22 +351,49 @@ def puts_back(game: Game, move: str, left: dict[tuple[int, int], int]) -> bool:
     return then is not None and foundation_cards(game) <= then
 
 
+def through_foundation(game: Game, move: str, last: Placing | None) -> bool:
+    """True when ``move`` (legal in ``game``'s position) sends back through a foundation the card that
+    ``game``'s last move (``last``, its ``Placing``; None: no last move) sent through one: the last move put
+    the card up and ``move`` takes it down again, or the last move took it down (rule ``foundation-back``)
+    and ``move`` puts it straight back up. In a two-deck game either copy counts: up from one column and
+    down onto another is the card moved between them by a round trip, not progress (Indian 2: ``t5>f`` then
+    ``f1>t10``, the same 3♣; Maria 6: ``t9>f`` then ``f2>t7``)."""
+    if last is None or not (last.down or last.onto is None):
+        return False
+    step = placing(game, move)
+    if step is None or step.card != last.card:
+        return False
+    return step.down if last.onto is None else step.onto is None
+
+
+def last_placing(game: Game) -> Placing | None:
+    """The ``Placing`` of ``game``'s last move (None without a move, or for a stock turn or Pyramid)."""
+    before = _before_last(game)
+    return None if before is None else placing(before, game.history[-1])
+
+
+def _before_last(game: Game) -> Game | None:
+    """The position before ``game``'s last move, replayed from the deal (None without a move)."""
+    if not game.history:
+        return None
+    return from_record({**game.to_record(), "moves": game.history[:-1]})
+
+
 def takes_back(game: Game, move: str) -> bool:
     """True when ``move`` (legal in ``game``'s position) takes back ``game``'s last move: it comes back to
-    the position before it, or puts the card that move took off a card (or an empty column) back there."""
-    if not game.history:
+    the position before it, puts the card that move took off a card (or an empty column) back there, or
+    sends the card that move sent through a foundation back through one (``through_foundation``)."""
+    before = _before_last(game)
+    if before is None:
         return False
-    *earlier, last = game.history
-    before = from_record({**game.to_record(), "moves": earlier})
     after = game.copy()
     after.apply(move)
     if after._key() == before._key():
         return True
-    step = placing(before, last)
-    return (
-        step is not None
-        and step.left is not None
-        and puts_back(game, move, {(step.card, step.left): foundation_cards(game)})
+    step = placing(before, game.history[-1])
+    return step is not None and (
+        through_foundation(game, move, step)
+        or (step.left is not None and puts_back(game, move, {(step.card, step.left): foundation_cards(game)}))
     )
 
 
@@ -374,13 +404,18 @@ def _ordered_moves(game: Game) -> list[str]:
 
 
 def fresh_moves(
-    game: Game, seen: set[Hashable], left: dict[tuple[int, int], int] | None = None
+    game: Game,
+    seen: set[Hashable],
+    left: dict[tuple[int, int], int] | None = None,
+    last: Placing | None = None,
 ) -> Iterator[tuple[str, Game]]:
     """The moves, in the solver's order of preference (then any other legal move), that lead to a position
-    not in ``seen`` and put no card back on a card they were taken off with no card gone home since
-    (``left``, from ``places_left``; ``puts_back``), each with the position it leads to (a copy)."""
+    not in ``seen``, put no card back on a card they were taken off with no card gone home since
+    (``left``, from ``places_left``; ``puts_back``) and do not send the card of the last move (``last``,
+    from ``last_placing``) back through a foundation (``through_foundation``), each with the position it
+    leads to (a copy)."""
     for text in _ordered_moves(game):
-        if left and puts_back(game, text, left):
+        if (left and puts_back(game, text, left)) or through_foundation(game, text, last):
             continue
         after = game.copy()
         after.apply(text)
