@@ -654,9 +654,9 @@ async def test_wide_and_alike_names_keep_the_columns(server: BarbuServer, connec
     await bots[2].watch(room)
     async with running_tui(server.url, "ann") as (tui, pipe):
         await tui.session.refresh_rooms()
-        expected = "  漢漢漢漢漢…漢漢漢漢漢  waiting    N:表表…表表 E:heur…a8-1 S:- W:heur…a8-2" + "   1"
+        expected = "  漢漢漢漢漢…漢漢漢漢漢  waiting    N:表表…表表 E:heur…a8-1 S:- W:heur…a8-2" + "    1"
         assert expected in screen_lines(tui), "\n".join(screen_lines(tui))
-        assert width(expected) == 79
+        assert width(expected) == 80  # the count ends under "watch", in the last column
         pipe.send_text(ENTER)
         await until(
             lambda: (

@@ -45,10 +45,12 @@ TABLE_NAME_PROMPT = f"Table name (at most {TABLE_NAME_LIMIT} characters): "
 #: columns share their room by what the rows need (``lobby_columns``); the seats never get less than they
 #: need up to ``SEATS_COLUMN``, where four names cut to ``LOBBY_NAME_WIDTH`` still read.
 NAME_COLUMN, STATE_COLUMN, SEATS_COLUMN = 22, 10, 39
+#: The watch count's column, right-aligned under its head (the seats' column ends right before it).
+WATCH_COLUMN = 5
 #: The widest a table name's column gets (the 40 characters a name may have).
 NAME_COLUMN_MAX = 40
 #: The lobby's column heads.
-NAME_HEAD, SEATS_HEAD = "table or room", "seats, or who plays"
+NAME_HEAD, SEATS_HEAD, WATCH_HEAD = "table or room", "seats, or who plays", "watch"
 #: A seat's player name in the lobby, its away mark ``?`` included (four seats fit the seats column).
 LOBBY_NAME_WIDTH = 7
 #: The lobby's marks, explained under the list.
@@ -223,7 +225,7 @@ def lobby_lines(
     out.append(
         (
             "class:label",
-            f"  {NAME_HEAD:<{names}} {'state':<{STATE_COLUMN}} {SEATS_HEAD:<{seats - 1}} watch\n",
+            f"  {NAME_HEAD:<{names}} {'state':<{STATE_COLUMN}} {SEATS_HEAD:<{seats}}{WATCH_HEAD:>{WATCH_COLUMN}}\n",
         )
     )
     for i, room in enumerate(shown):
@@ -236,7 +238,8 @@ def lobby_lines(
         name = fit(str(room.get("name", "?")), names)
         seats_text = fit(room_seats(room, seats), seats, cut="end")
         watch = "no" if private else room.get("spectators", 0)
-        line = f"  {name} {fit(room_state(room), STATE_COLUMN)} {seats_text} {watch:>3} "
+        # The count ends under the head's last letter (a room holds 50 watchers at most, or it says "no").
+        line = f"  {name} {fit(room_state(room), STATE_COLUMN)} {seats_text}{watch:>{WATCH_COLUMN}}"
         out += [(style, line), ("", "\n")]
     out.append(("", "\n"))
     if model.rooms:
