@@ -14,9 +14,14 @@ from typing import Any
 import pytest
 
 from client.columns import width
+from client.tui.app import TuiApp
 from client.tui.lobby_screen import LobbyScreen, lobby_lines
 from client.tui.model import Model
-from tests.test_tui import text
+from server import BarbuServer
+from tests.conftest import Connect, StartServer, until
+from tests.test_tui import on_screen, opened_solitaire, opened_table, running_tui, screen_lines, text
+
+LEFT, ESC = "\x1b[D", "\x1b"
 
 
 def columns(line: str) -> dict[int, str]:
@@ -73,3 +78,69 @@ def test_the_lobby_columns_line_up_with_any_names_watchers_and_states(
         count = "no" if room.get("watchable") is False else str(room["spectators"])
         assert line.rstrip().endswith(f" {count}"), line
         assert width(line.rstrip()) - 1 == watch_end, (line, "the count ends under watch")
+
+
+def notice_line(tui: TuiApp) -> str:
+    """The notice line as the screen shows it (the one above the key line)."""
+    return screen_lines(tui)[-2].strip()
+
+
+async def test_a_key_that_does_nothing_says_so_on_one_line_and_not_in_the_log(server: BarbuServer) -> None:
+    async with running_tui(server.url, "kai") as (tui, pipe):
+        logged = tui.model.logged
+        for keys, name in (("z", "z"), ("\x1b[15~", "F5"), ("\x01", "Ctrl-A"), (LEFT, "Left"), ("Z", "Z")):
+            pipe.send_text(keys)
+            said = f"{name} does nothing here; ? for the keys."
+            await until(lambda said=said: notice_line(tui) == said, f"{name} said")  # type: ignore[misc]
+        assert tui.model.logged == logged, tui.model.earlier()  # one line, replaced: the log holds none
+        pipe.send_text("?")  # a key that does something still does it
+        await until(lambda: tui.screen == "help", "the help")
+        pipe.send_text("t")
+        await until(lambda: notice_line(tui) == "t does nothing here; Esc goes back.", "t on the help")
+        pipe.send_text(ESC)
+        await until(lambda: tui.screen == "lobby" and notice_line(tui) == "", "back, the remark gone")
+
+        await opened_table(tui, "quiet", "S")  # waiting for players: no hand, no menu
+        await until(lambda: tui.screen == "table", "the table")
+        pipe.send_text(LEFT)
+        await until(lambda: notice_line(tui) == "Left does nothing here; ? for the keys.", "no hand")
+        pipe.send_text("w")
+        await until(lambda: notice_line(tui) == "w does nothing here; ? for the keys.", "no next match")
+
+        await opened_solitaire(tui, "pyramid", seed=7)
+        pipe.send_text("z")
+        await until(lambda: notice_line(tui) == "z does nothing here; ? for the keys.", "in the room")
+        assert not any("does nothing" in said for _, _, said in tui.model.entries)
+
+
+async def test_t_says_where_the_seat_given_to_a_bot_is_in_the_room_and_the_lobby(
+    start_server: StartServer, connect: Connect
+) -> None:
+    server = await start_server(bot_delay=0.05)  # the match lasts while the test looks
+    helper = await connect(server, "helper")
+    async with running_tui(server.url, "ivy") as (tui, pipe):
+        room = await opened_table(tui, "friday", "S")
+        await helper.watch(room)  # keeps the table open once ivy has left it
+        for seat in "NEW":
+            await tui.session.add_bot(room, seat)
+        await until(lambda: tui.model.table is not None and tui.model.table.state == "playing", "the start")
+        tui.put_summary_away()
+        pipe.send_text("x")
+        await until(lambda: tui.pending is not None, "the question")
+        pipe.send_text("y")
+        await until(lambda: tui.screen == "lobby" and tui.model.table is None, "the lobby")
+        await tui.session.refresh_rooms()
+        pipe.send_text("t")
+        said = (
+            "You have no table nor solitaire room open; a bot plays your seat S at friday: Enter on its row"
+        )
+        await until(lambda: on_screen(tui, said), "t in the lobby")
+
+        screen = await opened_solitaire(tui, "pyramid", seed=7)
+        assert screen.message  # the room's own line, which hid what t said there
+        pipe.send_text("t")
+        said = (
+            "You have no Barbu table open: a bot plays your seat S at friday; sit there again from the lobby"
+        )
+        await until(lambda: on_screen(tui, said), "t in the solitaire room")
+        assert tui.screen == "solitaire"

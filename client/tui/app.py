@@ -64,6 +64,8 @@ TOO_SMALL = f"The terminal is too small ({MIN_COLUMNS}x{MIN_ROWS} needed)."
 CHAT_LIMIT = 500
 #: The notice wraps at word boundaries onto this many lines at most (the log keeps a longer one whole).
 NOTICE_LINES = 3
+#: How the help is left, said when a key does nothing there (``TuiApp.nothing_here``).
+HELP_BACK = "Esc goes back."
 #: The key line of each screen, and of each state of one (``table-watching``, ``table-over`` ...): the keys
 #: that do something there, each at most 80 columns.
 KEY_HINTS = {
@@ -619,6 +621,14 @@ class TuiApp:
                 self.solitaire.message = "Cancelled."  # not the refusal said before the question
         self.invalidate()
 
+    def nothing_here(self, key: str) -> None:
+        """Say that ``key`` (its name as the help writes it: ``z``, ``Enter``, ``F5``) does nothing on this screen
+        as it is now: one line on the notice line, replaced by the next key's, and not kept in the log, so that
+        keys pressed again and again flood nothing."""
+        self.tell(
+            f"{key} does nothing here; {HELP_BACK if self.screen == 'help' else '? for the keys.'}", False
+        )
+
     def summary_up(self) -> bool:
         """Whether the table shown has its end-of-hand summary up (its first key only puts it away)."""
         table = self.model.table
@@ -671,20 +681,65 @@ class TuiApp:
             self._show_solitaire()
         elif target is not None:
             self.show(target)
-        elif self.screen == "lobby":
-            self.model.say("You have no table nor solitaire room open.")
         else:
-            where = "o in the lobby opens one" if order[0] == "solitaire" else "sit at one from the lobby"
-            other = "solitaire room" if order[0] == "solitaire" else "Barbu table"
-            self.model.say(f"You have no {other} open: {where} (l).")
+            self.tell(self._nowhere_to_switch(order[0]))
+
+    def _nowhere_to_switch(self, missing: str) -> str:
+        """Why ``t`` goes nowhere: no ``missing`` game (``table``, ``solitaire``) is open; a seat this player
+        gave to a bot (``x``, or a stand-in took it) is said with how to take it back."""
+        kept = self.kept_seat()
+        bot = f"a bot plays your seat {kept[0]} at {shorten(kept[1], 30)}" if kept else ""
+        if self.screen == "lobby" and bot:
+            return f"You have no table nor solitaire room open; {bot}: Enter on its row takes it back."
+        if self.screen == "lobby":
+            return "You have no table nor solitaire room open."
+        if missing == "solitaire":
+            return "You have no solitaire room open: o in the lobby opens one (l)."
+        if bot:
+            return (
+                f"You have no Barbu table open: {bot}; sit there again from the lobby (l, then Enter on it)."
+            )
+        return "You have no Barbu table open: sit at one from the lobby (l)."
+
+    def kept_seat(self) -> tuple[str, str] | None:
+        """The seat (and its table's name) this player owns in a match the lobby lists but does not sit in: a
+        bot plays it (given with ``x``, or taken by a stand-in) until they sit there again; None: no such."""
+        for room in self.model.rooms:
+            if room.get("kind") == "solitaire" or room.get("state") != "playing":
+                continue
+            if self.model.table is not None and self.model.table.room == str(room.get("room")):
+                continue  # the table shown: its top line says "watching your seat S"
+            players = room.get("players") or {}
+            seat = next((s for s in SEATS if players.get(s) == self.model.name), None)
+            if seat is not None:
+                return seat, str(room.get("name", "?"))
+        return None
+
+    def tell(self, text: str, logged: bool = True) -> None:
+        """Say ``text`` on the notice line of the screen shown: in a solitaire room that is the room's own
+        message line (which hides the model's notice there); elsewhere the notice, kept in the log unless not
+        ``logged`` (a passing remark)."""
+        if self.screen == "solitaire" and self.solitaire is not None:
+            self.solitaire.message = text
+        elif logged:
+            self.model.say(text)
+        else:
+            self.model.ask(text, self.model.place())
+        self.invalidate()
 
     async def _back_to_seat(self) -> None:
         own = self.model.own_table
-        if own is not None and await self.session.back_to_seat():
+        if own is None:
+            return
+        if await self.session.back_to_seat():
             self._show_room(own.room)
+        else:  # refused (said by the request) or no seat to go back to: said where the player still is
+            self.tell(self.model.notice or f"Your seat at {shorten(own.name, 30)} cannot be taken back now.")
 
     def back(self) -> None:
-        """Leave the help or the score sheet."""
+        """Leave the help or the score sheet (and a remark the help's keys made there)."""
+        if self.model.notice.endswith(HELP_BACK):
+            self.model.clear_notice()
         self.screen = self.model.screen = self.back_to
         self.invalidate()
 

@@ -173,39 +173,47 @@ class BarbuScreen:
             seen.update(str(t) for t in a.get("targets", []))
         return [s for s in SEATS if s in seen]
 
-    def move_menu(self, table: TableModel, step: int) -> None:
-        """Move the menu cursor."""
+    def move_menu(self, table: TableModel, step: int) -> bool:
+        """Move the menu cursor; returns whether there is a menu (else the key does nothing)."""
         n = len(self.choices(table))
         if n:
             self.menu = (self.menu + step) % n
+        return n > 0
 
-    def menu_end(self, table: TableModel, last: bool) -> None:
-        """Home/End: the menu's first or last line."""
+    def menu_end(self, table: TableModel, last: bool) -> bool:
+        """Home/End: the menu's first or last line; returns whether there is a menu."""
         self.menu = max(len(self.choices(table)) - 1, 0) if last else 0
+        return bool(self.choices(table))
 
-    def move_card(self, table: TableModel, step: int) -> None:
-        """Move the hand cursor to the next card (the next playable one when it is this seat's turn)."""
+    def move_card(self, table: TableModel, step: int) -> bool:
+        """Move the hand cursor to the next card (the next playable one when it is this seat's turn); returns
+        whether there is a hand to move in (a watcher, or a table waiting for players, has none)."""
         self.sync(table)
         hand = self.hand(table)
         if not hand:
-            return
+            return False
         playable = self.playable(table)
         for _ in range(len(hand)):
             self.card = (self.card + step) % len(hand)
             if not playable or hand[self.card] in playable:
-                return
+                break
+        return True
 
-    def toggle(self, table: TableModel) -> None:
-        """Tick or untick the selected seat in the doubling dialog."""
+    def toggle(self, table: TableModel) -> bool:
+        """Tick or untick the selected seat in the doubling dialog; returns whether it is open."""
         choices = self.choices(table)
         if self.phase(table) in ("double", "redouble") and choices:
             seat = choices[self.menu % len(choices)].stage
             self.ticked ^= {seat}
+            return True
+        return False
 
-    def back(self) -> None:
-        """Leave the trump or rank menu for the contract menu."""
+    def back(self) -> bool:
+        """Leave the trump or rank menu for the contract menu; returns whether one was open."""
+        was = self.stage != "contract"
         self.stage = "contract"
         self.menu = 0
+        return was
 
     def confirm(self, table: TableModel) -> tuple[dict[str, Any] | None, str]:
         """Enter: the wire action to send now (or None) and a notice (why nothing was sent, or empty)."""

@@ -40,6 +40,18 @@ def build_key_bindings(tui: TuiApp) -> KeyBindings:
     sol = on("solitaire")
     playing = Condition(lambda: tui.solitaire is not None and not tui.solitaire.room.watching)
 
+    # A key no binding of this screen takes says so (registered first: any binding of the key that applies,
+    # registered later, goes before it; Keys.Any goes after every named key). prompt-toolkit's own bindings
+    # take the named keys (arrows, F-keys, Ctrl-letters) to ignore them: those are named here one by one.
+    @kb.add(Keys.Any, filter=free)
+    def _unbound(event: E) -> None:
+        key = event.key_sequence[0].key
+        if len(key) == 1 and key.isprintable():  # not a mouse event, a paste, a terminal's reply
+            tui.nothing_here(key_name(event))
+
+    for key in KEY_NAMES:
+        kb.add(key, filter=free, eager=key == "escape")(lambda event: tui.nothing_here(key_name(event)))
+
     @kb.add("y", filter=asking & ~typing)
     def _yes(event: E) -> None:
         tui.answer(True)
@@ -55,7 +67,7 @@ def build_key_bindings(tui: TuiApp) -> KeyBindings:
     def _summary_away(event: E) -> None:
         tui.put_summary_away()
         press = event.key_sequence[0]
-        if press.key in OWN_JOB_KEYS:  # chat, the lobby, the score sheet, help: it does its own job too
+        if press.key in OWN_JOB_KEYS:  # chat, the lobby, the score sheet, the other game, help: its job too
             event.app.key_processor.feed(press, first=True)
 
     @kb.add("c-c")
@@ -137,6 +149,8 @@ def build_key_bindings(tui: TuiApp) -> KeyBindings:
             tui.spawn(tui.watch(str(room["room"])))  # no seat to take: its ranking, as ``w`` shows it
         elif room is not None:
             tui.spawn(tui.sit(str(room["room"])))
+        else:  # no table listed
+            tui.nothing_here(key_name(event))
 
     def sit_at(seat: str) -> None:
         @kb.add(seat, filter=lobby)
@@ -144,6 +158,8 @@ def build_key_bindings(tui: TuiApp) -> KeyBindings:
             room = tui.lobby.selected(tui.model)
             if room is not None:
                 tui.spawn(tui.sit(str(room["room"]), seat))
+            else:
+                tui.nothing_here(key_name(event))
 
     for letter in "NESW":
         sit_at(letter)
@@ -153,6 +169,8 @@ def build_key_bindings(tui: TuiApp) -> KeyBindings:
         room = tui.lobby.selected(tui.model)
         if room is not None:
             tui.spawn(tui.watch(str(room["room"])))
+        else:
+            tui.nothing_here(key_name(event))
 
     @kb.add("b", filter=lobby)
     @kb.add("f", filter=lobby)
@@ -161,6 +179,8 @@ def build_key_bindings(tui: TuiApp) -> KeyBindings:
         if room is not None:
             every = event.key_sequence[0].key == "f"
             tui.spawn(tui.fill_bots(str(room["room"]), room.get("players", {}), every))
+        else:
+            tui.nothing_here(key_name(event))
 
     @kb.add("n", filter=lobby)
     def _new(event: E) -> None:
@@ -217,31 +237,27 @@ def build_key_bindings(tui: TuiApp) -> KeyBindings:
     def current() -> object:
         return tui.model.table
 
+    # Each says so when the table as it is now gives it nothing to do (no hand, no menu, no dialog).
     @kb.add("left", filter=table)
-    def _left(event: E) -> None:
-        if tui.model.table is not None:
-            tui.barbu.move_card(tui.model.table, -1)
-
     @kb.add("right", filter=table)
-    def _right(event: E) -> None:
-        if tui.model.table is not None:
-            tui.barbu.move_card(tui.model.table, 1)
+    def _card(event: E) -> None:
+        step = -1 if event.key_sequence[0].key == Keys.Left else 1
+        if tui.model.table is None or not tui.barbu.move_card(tui.model.table, step):
+            tui.nothing_here(key_name(event))
 
     @kb.add("up", filter=table)
-    def _menu_up(event: E) -> None:
-        if tui.model.table is not None:
-            tui.barbu.move_menu(tui.model.table, -1)
-
     @kb.add("down", filter=table)
-    def _menu_down(event: E) -> None:
-        if tui.model.table is not None:
-            tui.barbu.move_menu(tui.model.table, 1)
+    def _menu(event: E) -> None:
+        step = -1 if event.key_sequence[0].key == Keys.Up else 1
+        if tui.model.table is None or not tui.barbu.move_menu(tui.model.table, step):
+            tui.nothing_here(key_name(event))
 
     @kb.add("home", filter=table)
     @kb.add("end", filter=table)
     def _menu_end(event: E) -> None:
-        if tui.model.table is not None:
-            tui.barbu.menu_end(tui.model.table, event.key_sequence[0].key == Keys.End)
+        last = event.key_sequence[0].key == Keys.End
+        if tui.model.table is None or not tui.barbu.menu_end(tui.model.table, last):
+            tui.nothing_here(key_name(event))
 
     @kb.add("pageup", filter=table)
     def _chat_up(event: E) -> None:
@@ -253,12 +269,13 @@ def build_key_bindings(tui: TuiApp) -> KeyBindings:
 
     @kb.add("space", filter=table)
     def _tick(event: E) -> None:
-        if tui.model.table is not None:
-            tui.barbu.toggle(tui.model.table)
+        if tui.model.table is None or not tui.barbu.toggle(tui.model.table):
+            tui.nothing_here(key_name(event))
 
     @kb.add("escape", filter=table, eager=True)
     def _menu_back(event: E) -> None:
-        tui.barbu.back()
+        if not tui.barbu.back():
+            tui.nothing_here(key_name(event))
 
     @kb.add("enter", filter=table)
     def _confirm(event: E) -> None:
@@ -280,6 +297,8 @@ def build_key_bindings(tui: TuiApp) -> KeyBindings:
             tui.model.say(refusal_text("must-play", "", view, {}), error=True)
         elif table_.my_turn:
             tui.model.say("Only in Dominoes, when no card fits a row, may you pass.", error=True)
+        else:
+            tui.nothing_here(key_name(event))
 
     @kb.add(":", filter=table)
     def _type_card(event: E) -> None:
@@ -332,7 +351,8 @@ def build_key_bindings(tui: TuiApp) -> KeyBindings:
     @kb.add("w", filter=table)
     def _follow(event: E) -> None:
         table_ = tui.model.table
-        if table_ is None or table_.rematch is None:
+        if table_ is None or table_.rematch is None:  # no next match to follow the players to
+            tui.nothing_here(key_name(event))
             return
         if table_.seat is not None or table_.me in table_.players.values():  # the seat kept there
             tui.spawn(tui.sit(table_.rematch))
@@ -352,7 +372,8 @@ def build_key_bindings(tui: TuiApp) -> KeyBindings:
     @kb.add("r", filter=table)
     def _rematch(event: E) -> None:
         table_ = tui.model.table
-        if table_ is None or (table_.view or {}).get("phase") != "over":
+        if table_ is None or (table_.view or {}).get("phase") != "over":  # another match: once it is over
+            tui.nothing_here(key_name(event))
             return
         if table_.host is not None and table_.host != tui.model.name:
             tui.model.say(f"Only the host, {table_.host}, may start another match with these players.")
@@ -468,9 +489,33 @@ def build_key_bindings(tui: TuiApp) -> KeyBindings:
     return kb
 
 
-#: The keys that, pressed while the end-of-hand summary is up, put it away and do their own job too (none
-#: decides anything: a decision key, Enter or Space, a card, only puts the summary away).
-OWN_JOB_KEYS = frozenset({"c", "l", "s", "?"})
+#: The named keys a screen may leave unbound, by prompt-toolkit's name, as the help names them
+#: (``TuiApp.nothing_here``): Ctrl-H, -I and -M are Backspace, Tab and Enter; Ctrl-C quits everywhere.
+KEY_NAMES = {
+    **{key: key.title() for key in ("up", "down", "left", "right", "home", "end", "insert", "delete")},
+    "pageup": "PgUp",
+    "pagedown": "PgDn",
+    "c-i": "Tab",
+    "s-tab": "Shift-Tab",
+    "c-m": "Enter",
+    "escape": "Esc",
+    "c-h": "Backspace",
+    **{f"f{n}": f"F{n}" for n in range(2, 13)},
+    **{f"c-{letter}": f"Ctrl-{letter.upper()}" for letter in "abdefgjklnopqrstuvwxyz"},
+}
+
+
+def key_name(event: KeyPressEvent) -> str:
+    """The key that made ``event`` as the help names it: ``z``, ``Space``, ``Enter``, ``F5``."""
+    key = event.key_sequence[0].key
+    value = key.value if isinstance(key, Keys) else key
+    return KEY_NAMES.get(value) or ("Space" if value == " " else value)
+
+
+#: The keys that, pressed while the end-of-hand summary is up, put it away and do their own job too (chat,
+#: the lobby, the score sheet, the other game, help: none decides anything; a decision key, Enter or Space,
+#: a card, only puts the summary away).
+OWN_JOB_KEYS = frozenset({"c", "l", "s", "t", "?"})
 
 
 def quit_question(

@@ -371,10 +371,11 @@ class Model:
         """Empty the notice line (the log keeps what it said)."""
         self.notice, self.notice_error, self.notice_at = "", False, 0
 
-    def ask(self, text: str) -> None:
-        """Show ``text`` (a question, or its answer) on the notice line without keeping it in the log."""
+    def ask(self, text: str, place: str = "") -> None:
+        """Show ``text`` (a question, or its answer; a passing remark such as ``z does nothing here``) on the
+        notice line without keeping it in the log, in ``place`` (``""``: anywhere, as ``say`` has it)."""
         self.notice, self.notice_error, self.notice_at = text, False, 0
-        self.notice_screens, self.notice_place = self.screens, ""
+        self.notice_screens, self.notice_place = self.screens, place
 
     def note(self, text: str, place: str | None = None, refusal: bool = False) -> None:
         """Keep ``text`` in the log of ``place`` (None: where the player is, ``place()``) without making it
