@@ -19,7 +19,7 @@ from client.tui.lobby_screen import LobbyScreen, lobby_lines
 from client.tui.model import Model
 from server import BarbuServer
 from tests.conftest import Connect, StartServer, until
-from tests.test_tui import on_screen, opened_solitaire, opened_table, running_tui, screen_lines, text
+from tests.test_tui import ENTER, on_screen, opened_solitaire, opened_table, running_tui, screen_lines, text
 
 LEFT, ESC = "\x1b[D", "\x1b"
 
@@ -144,3 +144,36 @@ async def test_t_says_where_the_seat_given_to_a_bot_is_in_the_room_and_the_lobby
         )
         await until(lambda: on_screen(tui, said), "t in the solitaire room")
         assert tui.screen == "solitaire"
+
+
+async def test_a_random_deal_with_moves_made_is_not_resigned_without_asking(server: BarbuServer) -> None:
+    async with running_tui(server.url, "ned") as (tui, pipe):
+        pipe.send_text("o")
+        await until(lambda: tui.lobby.picking, "the games list")
+        pipe.send_text("r")  # a random deal: the server chooses its seed
+        await until(lambda: tui.screen == "solitaire" and tui.model.solitaire is not None, "the deal")
+        first = tui.model.solitaire
+        assert first is not None and not first.view.get("daily")
+        pipe.send_text("n")  # no move made: nothing to resign, no question
+        await until(lambda: tui.model.solitaire is not first, "a new deal at once")
+        assert tui.pending is None
+        room = tui.model.solitaire
+        assert room is not None and tui.solitaire is not None
+        pipe.send_text(":" + tui.solitaire.room.legal()[0] + ENTER)
+        await until(lambda: room.seq > 0, "the move made")
+
+        pipe.send_text("n")
+        await until(lambda: on_screen(tui, "This game is not finished: deal a new one?"), "n asks")
+        pipe.send_text("z")  # any other key: no
+        await until(lambda: tui.pending is None, "answered")
+        pipe.send_text("l")
+        await until(lambda: tui.screen == "lobby", "the lobby")
+        pipe.send_text("or")
+        await until(lambda: on_screen(tui, "is not finished: opening another game resigns it"), "r asks")
+        pipe.send_text("z")
+        await until(lambda: tui.pending is None, "answered again")
+        assert tui.model.solitaire is room and room.view.get("result") is None  # still in play
+        pipe.send_text("r")
+        await until(lambda: tui.pending is not None, "asked again")
+        pipe.send_text("y")
+        await until(lambda: tui.model.solitaire is not room and tui.screen == "solitaire", "the new deal")

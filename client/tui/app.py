@@ -964,15 +964,20 @@ class TuiApp:
         show it once the server has dealt it; when the
         day's deal is in play, only after the player confirms (opening another game resigns it, and one game
         a day counts). The games list stays open until the room is: a refusal is read over it."""
-        daily = self.daily_in_play()
+        daily, moved = self.daily_in_play(), self.moved_in_play()
+
+        def go() -> None:
+            self.spawn(self._open_solitaire(game, options or {}, seed, winnable, random))
+
         if daily:
             question = f"Your day's deal of {daily} is not finished: opening another game resigns it, and one game a day counts. Open anyway?"
+            self.confirm(question, go)
+        elif moved:
             self.confirm(
-                question,
-                lambda: self.spawn(self._open_solitaire(game, options or {}, seed, winnable, random)),
+                f"Your game of {moved} is not finished: opening another game resigns it. Open anyway?", go
             )
-            return
-        self.spawn(self._open_solitaire(game, options or {}, seed, winnable, random))
+        else:
+            go()
 
     def daily_in_play(self) -> str:
         """The title of the day's deal this client plays and has not finished (empty: none). It is in play
@@ -980,6 +985,17 @@ class TuiApp:
         before the first move, and a key pressed right after a move comes before the state it brings."""
         room = self.model.solitaire
         if room is None or room.seat is None or not room.view.get("daily"):
+            return ""
+        if room.view.get("result") is not None:
+            return ""
+        return str(room.view.get("title", "solitaire"))
+
+    def moved_in_play(self) -> str:
+        """The title of the game (not the day's deal: ``daily_in_play``) this client plays, has made a move in
+        and not finished (empty: none): opening another game or dealing anew resigns it, where one without a
+        move leaves nothing behind (the server drops it)."""
+        room = self.model.solitaire
+        if room is None or room.seat is None or room.view.get("daily") or room.seq <= 0:
             return ""
         if room.view.get("result") is not None:
             return ""

@@ -443,9 +443,10 @@ def build_key_bindings(tui: TuiApp) -> KeyBindings:
     ):
         sol_key(key, method)
 
-    def daily_guard(key: str, method: str, question: str, always: str = "") -> None:
+    def daily_guard(key: str, method: str, question: str, always: str = "", moved: str = "") -> None:
         """``key`` asks ``question`` first on the day's deal in play, and ``always`` (if any) on any other
-        game in play (as ``x`` asks at a Barbu table)."""
+        game in play (as ``x`` asks at a Barbu table), or ``moved`` (if any) on one with a move made (which
+        it resigns: ``TuiApp.moved_in_play``)."""
 
         @kb.add(key, filter=sol & playing)
         def _guarded(event: E) -> None:
@@ -456,10 +457,17 @@ def build_key_bindings(tui: TuiApp) -> KeyBindings:
                 tui.confirm(question, getattr(screen, method))
             elif always and not screen.room.over():
                 tui.confirm(always, getattr(screen, method))
+            elif moved and tui.moved_in_play():
+                tui.confirm(moved, getattr(screen, method))
             else:
                 getattr(screen, method)()
 
-    daily_guard("n", "new_deal", "This is the day's deal and one game a day counts: deal a new game instead?")
+    daily_guard(
+        "n",
+        "new_deal",
+        "This is the day's deal and one game a day counts: deal a new game instead?",
+        moved="This game is not finished: deal a new one? It counts as resigned.",
+    )
     daily_guard(
         "x",
         "resign",
