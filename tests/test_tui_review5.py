@@ -18,7 +18,7 @@ from client.tui.app import TuiApp
 from client.tui.lobby_screen import LobbyScreen, lobby_lines
 from client.tui.model import Model
 from server import BarbuServer
-from tests.conftest import Connect, StartServer, until
+from tests.conftest import Connect, StartServer, finished_table, until
 from tests.test_tui import ENTER, on_screen, opened_solitaire, opened_table, running_tui, screen_lines, text
 
 LEFT, ESC = "\x1b[D", "\x1b"
@@ -177,3 +177,23 @@ async def test_a_random_deal_with_moves_made_is_not_resigned_without_asking(serv
         await until(lambda: tui.pending is not None, "asked again")
         pipe.send_text("y")
         await until(lambda: tui.model.solitaire is not room and tui.screen == "solitaire", "the new deal")
+
+
+async def test_a_watcher_who_follows_to_the_next_match_is_told_it_begins(
+    server: BarbuServer, connect: Connect
+) -> None:
+    host = await connect(server, "hal")
+    room = await finished_table(server, host, "rerun")  # hal's seat S, played by a stand-in to the end
+    async with running_tui(server.url, "wes") as (tui, pipe):
+        await tui.watch(room)
+        await until(lambda: tui.model.table is not None and tui.model.table.room == room, "the old table")
+        new = await host.rematch(room)
+        await until(lambda: on_screen(tui, "w to watch it"), "told where the players went")
+        pipe.send_text("w")
+        await until(lambda: tui.model.table is not None and tui.model.table.room == new, "following")
+        assert tui.model.table is not None and tui.model.table.view is None  # waiting for hal
+        await host.sit(new, "S")  # the last seat taken: the match begins
+        begins = "Hand 1 of 28: the match begins."
+        await until(
+            lambda: begins in (tui.model.shown_notice(), *tui.model.earlier()), "said at the new table"
+        )

@@ -72,6 +72,10 @@ class TableModel:
     paused: bool = False
     #: Whether events still go into ``view`` (``take_event``): not once its hand is scored.
     following: bool = True
+    #: Whether this client saw the table waiting for players (its match's start is then news: the log says
+    #: it begins) and whether the log said so (``Hand 1 of 28: the match begins.``, once).
+    seen_waiting: bool = False
+    begin_told: bool = False
     #: Seats this client (the host) asked to free (``remove-player``): their news says the host removed them.
     removing: set[str] = field(default_factory=set)
 

@@ -459,6 +459,9 @@ class Session:
         if not table.newer(snap.state, snap.seq):
             return
         missed = table.view is None or table.stale  # a table (re)entered, or the connection was down
+        fresh = snap.view is not None and snap.view.get("hand_number") == 1 and not snap.view.get("history")
+        begins = table.seen_waiting and table.view is None and fresh  # not a match found well under way
+        table.seen_waiting = table.seen_waiting or snap.state == "waiting"
         table.name, table.seat, table.state = snap.name, snap.seat, snap.state
         table.players, table.away, table.variants = snap.players, snap.away, snap.variants
         if snap.chat:  # the table's last lines: what was said before joining or while away
@@ -475,6 +478,8 @@ class Session:
         if missed and told is not None and len(history) > told:
             self.model.note(missed_text(table, history[told:]), f"table:{snap.room}")
         self.model.told[snap.room] = max(told or 0, len(history))
+        if begins:  # seen waiting, now under way: players and watchers alike read that it begins
+            self._note_begins(table)
 
     def _stop_watching(self, room: str) -> None:
         """Leave ``room``, watched until now, in the background: another room shows instead, and the lobby
@@ -595,10 +600,21 @@ class Session:
         table = self.model.table
         view = (table.view or {}) if table is not None and table.room == room else {}
         number, total = view.get("hand_number"), view.get("hands_total")
-        if number is None or total is None:
+        if number is None or total is None or table is None:
             return
-        said = f"Hand 1 of {total}: the match begins." if rematch else f"Back at hand {number} of {total}."
-        self.model.note(said, f"table:{room}")
+        if rematch:
+            self._note_begins(table)
+        else:
+            self.model.note(f"Back at hand {number} of {total}.", f"table:{room}")
+
+    def _note_begins(self, table: TableModel) -> None:
+        """Start ``table``'s log of its match with ``Hand 1 of 28: the match begins.``, once: for a player
+        seated at a rematch and for anyone (a watcher who followed the players there too) who saw the table
+        waiting when its match starts."""
+        total = (table.view or {}).get("hands_total")
+        if total is not None and not table.begin_told:
+            table.begin_told = True
+            self.model.note(f"Hand 1 of {total}: the match begins.", f"table:{table.room}")
 
     def _take_summary(self, table: TableModel) -> None:
         """What the lobby's list says of ``table``: its host, next match, turn timer and grace period."""
