@@ -378,6 +378,9 @@ class Snapshot(Message):
     chat: list[dict[str, Any]] = _field(default_factory=list)
     #: Milliseconds before the turn timer plays for the seat to move; nil when no turn timer runs.
     turn_left_ms: int | None = None
+    #: Milliseconds before a stand-in takes the seat to move, its connected human idle (no turn timer); nil
+    #: when no such hand-over is coming.
+    idle_left_ms: int | None = None
     #: A Barbu match waiting for one of its players to come back (none of them is connected): nothing plays.
     paused: bool = False
 
@@ -403,6 +406,9 @@ class Turn(Message):
     view: dict[str, Any]
     #: Milliseconds before the turn timer plays for this seat; nil when the table has no turn timer.
     turn_left_ms: int | None = None
+    #: Milliseconds before a stand-in takes this seat if it leaves the turn unplayed (a table without a turn
+    #: timer: the server's ``idle_turn``); nil when no such hand-over is coming.
+    idle_left_ms: int | None = None
 
 
 @dataclass(frozen=True)

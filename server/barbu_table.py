@@ -375,6 +375,7 @@ class BarbuTable(Room):
             view=None if self.match is None else self.match.view(seat),
             chat=list(self.chat),
             turn_left_ms=self.turn_left_ms(),
+            idle_left_ms=self.idle_left_ms(),
             paused=self.paused,
         )
 
@@ -744,6 +745,7 @@ class BarbuTable(Room):
             wire = event.to_wire()
             if event.kind == "turn":
                 wire["turn_left_ms"] = self.turn_left_ms()
+                wire["idle_left_ms"] = self.idle_left_ms()
             if by is not None and event.kind in ACTED and actor in (wire.get("seat"), wire.get("declarer")):
                 wire["by"] = by
             push = EventPush(room=self.room_id, seq=self.seq, event=wire)
@@ -766,6 +768,7 @@ class BarbuTable(Room):
                     seq=self.seq,
                     view=self.match.view(index),
                     turn_left_ms=self.turn_left_ms(),
+                    idle_left_ms=self.idle_left_ms(),
                 )
             )
 
@@ -846,6 +849,29 @@ class BarbuTable(Room):
         ):
             return None
         left = self._turn_deadline(match.to_move) - asyncio.get_running_loop().time()
+        return max(round(left * 1000), 0)
+
+    def idle_left_ms(self) -> int | None:
+        """Milliseconds left before the idle hand-over gives the seat to move to a stand-in (``_idle``: a
+        table without a turn timer, a connected human to move, ``config.idle_turn`` after the turn began; 0
+        once it is due), so that the player and the table are warned; None when no hand-over is coming (a
+        turn timer, a bot or stand-in or a dropped player to move, no ``idle_turn``, the match not in play or
+        paused)."""
+        match = self.match
+        idle_turn = self.config.idle_turn
+        if (
+            self.state != "playing"
+            or self._paused
+            or self.turn_time is not None
+            or idle_turn is None
+            or match is None
+            or match.to_move is None
+        ):
+            return None
+        seat = self.seats[match.to_move]
+        if seat.is_bot or seat.standin or seat.peer is None:
+            return None
+        left = self._turn_deadline(match.to_move, idle_turn) - asyncio.get_running_loop().time()
         return max(round(left * 1000), 0)
 
     def _spawn(self, make: Callable[..., Coroutine[Any, Any, None]], *args: int) -> None:

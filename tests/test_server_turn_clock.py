@@ -93,3 +93,36 @@ async def test_welcome_names_the_servers_default_bot_policy(start_server: StartS
         assert conn.welcome is not None and conn.welcome.bot_policy == told
         await conn.close()
         await server.stop()
+
+
+@both_encodings
+async def test_the_idle_hand_over_is_told_before_it_comes(
+    start_server: StartServer, connect: Connect
+) -> None:
+    """At a table without a turn timer, the seat to move, its player connected, is told how long before a
+    stand-in takes it (``idle_left_ms`` in ``snapshot``, ``turn`` and the public ``turn`` event), the same on
+    every screen; a table with a turn timer has none (its ``turn_left_ms`` says it)."""
+    idle = 60.0
+    server = await start_server(idle_turn=idle)
+    room, by_seat = await four_at_table(server, connect, "idle")
+    seat, snap = await _to_move(by_seat, room)
+    assert snap.turn_left_ms is None
+    assert snap.idle_left_ms is not None and idle * 1000 - 2000 < snap.idle_left_ms <= idle * 1000
+    turn = next(p for p in by_seat[seat].take_pushes() if isinstance(p, Turn))
+    assert turn.idle_left_ms is not None and abs(turn.idle_left_ms - snap.idle_left_ms) < 1000
+    watcher = await connect(server, "watcher")
+    watched = await watcher.watch(room)
+    assert watched.idle_left_ms is not None and abs(watched.idle_left_ms - snap.idle_left_ms) < 1000
+
+    view = (await by_seat[seat].snapshot(room)).view
+    assert view is not None
+    await by_seat[seat].act(room, seat, view["legal"][0])
+    event = None
+    while event is None:
+        push = await watcher.next_push(5)
+        if isinstance(push, EventPush) and push.event["event"] == "turn":
+            event = push.event
+    assert event["idle_left_ms"] is not None and event["idle_left_ms"] > idle * 1000 - 2000
+
+    timed, _ = await four_at_table(server, connect, "timed", turn_time=TURN)
+    assert (await watcher.watch(timed)).idle_left_ms is None
