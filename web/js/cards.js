@@ -29,7 +29,8 @@ export function cardBack(options = {}) {
   return h("span", { class: `card back${options.small ? " small" : ""}`, "aria-hidden": "true" });
 }
 
-const SUIT_ORDER = { S: 0, H: 1, C: 2, D: 3 }; // colours alternate: ♠ ♥ ♣ ♦
+/** Where each suit comes in a hand (colours alternate: ♠ ♥ ♣ ♦); the trump suit buttons follow it too. */
+export const SUIT_ORDER = { S: 0, H: 1, C: 2, D: 3 };
 
 /** `cards` sorted as a hand is held: by suit (alternating colours), high to low within a suit. */
 export function sortHand(cards) {

@@ -1,7 +1,7 @@
 // The lobby: tables (live), a new table, solitaire games with the day's deals, finished matches to replay.
 import { Kept, button, fill, h, keepFocus, select } from "./dom.js";
 import { gamePicker } from "./solitaire_picker.js";
-import { POLICIES, SEATS, SEAT_NAMES, VARIANTS, countText, numberText, playerText, variantsText } from "./words.js";
+import { POLICIES, SEATS, SEAT_NAMES, VARIANTS, countText, numberText, playerText, policyText, variantsText } from "./words.js";
 
 const REFRESH_MS = 3000;
 
@@ -126,7 +126,7 @@ function newTableForm(app) {
   const timer = { value: "" };
   // The server's own default (welcome.bot_policy: barbu serve --bot-policy) comes first chosen.
   const told = session.defaultPolicy;
-  const policies = !told || POLICIES.some(([spec]) => spec === told) ? POLICIES : [...POLICIES, [told, `the server's default (${told})`]];
+  const policies = !told || POLICIES.some(([spec]) => spec === told) ? POLICIES : [...POLICIES, [told, `${policyText(told)}: the server's default`]];
   const policy = { value: told || POLICIES[0][0] };
   const bots = { count: 0 }; // bots sat at the other seats once the host is seated: 0 to 3
   const error = h("p", { class: "error", role: "alert" });

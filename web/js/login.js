@@ -28,8 +28,7 @@ export function showLogin(root, session, done) {
       await session.login(typed, password.value);
       done();
     } catch (failure) {
-      error.textContent = failure.code === "seat-held" ? seatHeldText(failure.message)
-        : failure.code === "name-taken" ? nameTakenText(typed, failure.message) : failure.message;
+      error.textContent = refusalText(typed, failure, session.needsPassword);
     }
   });
   fill(root, form);
@@ -43,6 +42,33 @@ function invitation() {
   const name = new URLSearchParams(location.search).get("at");
   const where = name ? `“${name}” (table ${decodeURIComponent(table[1])})` : `table ${decodeURIComponent(table[1])}`;
   return h("p", { class: "invited" }, `You are invited to ${where}, to sit down or watch.`);
+}
+
+/**
+ * A refusal of `login` (a ServerError: its `code`, `field`, `message`) in a plain sentence saying what to do,
+ * for every refusal the server sends there (server/lobby.py `check_player_name` and `_login`, the `login`
+ * message's own checks in protocol/messages.py; docs/protocol.md, `login`): the server's words are for
+ * programs. A `bad-message` on the name says which rule by its message, the code being the same for all.
+ */
+export function refusalText(typed, failure, needsPassword) {
+  const message = String(failure.message || "");
+  switch (failure.code) {
+    case "seat-held": return seatHeldText(message);
+    case "name-taken": return nameTakenText(typed, message);
+    case "bad-password": return needsPassword ? "Wrong server password: ask whoever runs the server for it." : "This server needs its password: reload the page to type it.";
+    case "slow-down": return "Too many wrong passwords from here lately: wait a minute, then try again.";
+    case "store-unavailable": return "The server cannot save anything just now: try again in a moment.";
+    case "closed": return "Connection lost: try again once the page says it is back.";
+    case "bad-message": break;
+    default: return `Cannot log in: ${message}`;
+  }
+  if (failure.field === "password") return "That password is too long: a server password is at most 128 characters.";
+  if (/longer than/.test(message)) return "That name is too long: a name is at most 24 characters.";
+  if (/shorter than/.test(message)) return "Type a name.";
+  if (/full-width|compatibility/.test(message)) return "Type the name in ordinary letters: full-width letters (like “ａｎｎ”) and other look-alike forms are not allowed.";
+  if (/look like a bot/.test(message)) return "That name would pass for a bot (“bot”, “bot, random”): pick another name.";
+  if (/printable|show as text|blank letters/.test(message)) return "A name is made of letters you can see: no invisible characters (such as a zero-width space), no spaces at either end, no accents standing alone.";
+  return "That name cannot be used: pick another name.";
 }
 
 /** The server's `seat-held` refusal ("NAME holds a seat at 'TABLE': …") in plain words. */

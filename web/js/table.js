@@ -6,6 +6,7 @@ import { finishedRanking } from "./table_score.js";
 import { refusalText } from "./table_prompt.js";
 import { PHONE, bringIntoView, focusPlayable, renderTable, tickClocks } from "./table_view.js";
 import { awayPlaysText, heldCards, keepHeldCards } from "./away_plays.js";
+import { timerPlayText } from "./timer_plays.js";
 import { forgetWaitingSeat, freedText, keepWaitingSeat, waitingSeat } from "./waiting_seat.js";
 import { SEAT_NAMES } from "./words.js";
 
@@ -19,6 +20,8 @@ export function tableScreen(app, roomId) {
     awayPlays: null, comeback: true, held: null, // what a bot played for this seat while away; whether to look; the hand last shown
     kept: new Kept(), // the felt, the seats and their buttons, the prompt area: the same nodes from draw to draw
     offer: null, // { text, label, act }: what happened to the player's seat while away, and the button to sit again
+    idle: null, // { seq, seat, until }: when a stand-in takes the idle seat to move (`idle_left_ms`)
+    timerPlay: null, // { text, mine, hand | standin }: what the turn timer last played for a seat, or a seat's idle hand-over
   };
   const frame = h("div", { class: "table-screen" });
   fill(root, frame);
@@ -54,6 +57,7 @@ export function tableScreen(app, roomId) {
       // A refused action is told by the control that sent it (the prompt), in people's words.
       state.refusal = "";
       state.awayPlays = null; // playing on: what was played while away is old news
+      state.timerPlay = null; // and so is what the timer played for anyone
       try {
         const done = await session.request("act", { room: roomId, seat: state.snapshot.seat, action });
         if (action.action === "play" && state.held) { // played by the player: not to be told as a bot's on a reload
@@ -142,6 +146,7 @@ export function tableScreen(app, roomId) {
     }
     if (Array.isArray(snapshot.chat)) state.chat = snapshot.chat.map((line) => ({ ...line }));
     setClock(snapshot.turn_left_ms, snapshot.seq);
+    setIdle(snapshot.idle_left_ms, snapshot.seq, snapshot.view);
     const view = snapshot.view;
     let reveal = false;
     if (view && view.to_move && snapshot.seq !== state.turnSeq) {
@@ -160,6 +165,34 @@ export function tableScreen(app, roomId) {
   function setClock(leftMs, seq) {
     if (leftMs === undefined) return; // a message that does not carry it: keep what was known
     state.clock = leftMs === null ? null : { seq, until: Date.now() + leftMs };
+  }
+
+  /**
+   * The idle hand-over's clock: the server says how many milliseconds are left before a stand-in takes the
+   * seat to move, its player connected but idle at a table without a turn timer (`idle_left_ms`, nil when
+   * none is coming), so the player and the table are warned before it happens.
+   */
+  function setIdle(leftMs, seq, view) {
+    if (leftMs === undefined) return;
+    state.idle = leftMs === null || !view ? null : { seq, seat: view.to_move, until: Date.now() + leftMs };
+  }
+
+  /**
+   * A `players` push in which a stand-in took a seat whose idle clock had run out: the hand-over the table
+   * was warned of. Said to everyone at the table (the idle player is told by their `removed`), with who is
+   * host since: the same player, for the hand-over changes nothing else (docs/protocol.md, "An idle seat").
+   */
+  function idleHandOver(push) {
+    const idle = state.idle;
+    if (!idle || idle.seat === state.snapshot.seat || state.standins.includes(idle.seat)) return;
+    if (!(push.standins || []).includes(idle.seat) || idle.until - Date.now() > 3000) return;
+    const name = state.snapshot.players[idle.seat];
+    const host = state.summary && state.summary.host === name ? ` ${name} is still the table's host.` : "";
+    state.timerPlay = {
+      text: `${SEAT_NAMES[idle.seat]} (${name}) left the turn unplayed too long: a bot plays the seat until ${name} comes back.${host}`,
+      standin: idle.seat, // said while the bot plays it
+    };
+    state.idle = null;
   }
 
   /**
@@ -198,8 +231,10 @@ export function tableScreen(app, roomId) {
     if (!idle) forgetWaitingSeat(session.name, roomId);
     try {
       if (idle) {
+        state.idle = null;
+        const host = state.summary && state.summary.host === session.name ? " You are still the table's host." : "";
         state.offer = {
-          text: `You left your turn unplayed a long while: a bot now plays your seat (${SEAT_NAMES[message.seat] || message.seat}).`,
+          text: `You left your turn unplayed a long while: a bot now plays your seat (${SEAT_NAMES[message.seat] || message.seat}).${host}`,
           label: "Take my seat back", act: () => actions.sitAgain(message.seat),
         };
       } else {
@@ -274,7 +309,7 @@ export function tableScreen(app, roomId) {
 
   join();
   const ticker = setInterval(() => {
-    if (!closed && (state.clock || Object.keys(state.standinAt).length || Object.keys(state.freedAt).length)) tickClocks(frame, state);
+    if (!closed && (state.clock || state.idle || Object.keys(state.standinAt).length || Object.keys(state.freedAt).length)) tickClocks(frame, state);
   }, 1000);
   PHONE.addEventListener("change", draw); // a phone turned sideways: the other layout
 
@@ -284,11 +319,12 @@ export function tableScreen(app, roomId) {
       if (message.room !== roomId) return;
       if (message.type === "snapshot") take(message);
       else if (message.type === "turn" && !state.snapshot) refresh();
-      else if (message.type === "turn") take({ ...state.snapshot, seq: message.seq, view: message.view, turn_left_ms: message.turn_left_ms });
+      else if (message.type === "turn") take({ ...state.snapshot, seq: message.seq, view: message.view, turn_left_ms: message.turn_left_ms, idle_left_ms: message.idle_left_ms });
       else if (message.type === "players" && !state.snapshot) early = message;
       else if (message.type === "players") {
         Object.assign(state.snapshot, { players: message.players, away: message.away, state: message.state, paused: Boolean(message.paused) });
-        if (message.paused) state.clock = null; // nothing plays meanwhile: no clock runs (the snapshot after says it again)
+        if (message.paused) { state.clock = null; state.idle = null; } // nothing plays meanwhile: no clock runs (the snapshot after says it again)
+        idleHandOver(message);
         state.standins = message.standins || [];
         state.watchers = message.spectators || [];
         setGraceClocks(message);
@@ -305,7 +341,19 @@ export function tableScreen(app, roomId) {
         draw();
       } else if (message.type === "event") {
         const event = message.event;
-        if (event.event === "turn") setClock(event.turn_left_ms, message.seq);
+        if (event.event === "turn") {
+          setClock(event.turn_left_ms, message.seq);
+          if (event.idle_left_ms !== undefined) state.idle = event.idle_left_ms === null ? null : { seq: message.seq, seat: event.seat, until: Date.now() + event.idle_left_ms };
+        }
+        const timed = state.snapshot ? timerPlayText(event, state.snapshot.seat, state.snapshot.players) : null;
+        if (timed) {
+          const hand = state.snapshot.view ? state.snapshot.view.hand_number : 0;
+          state.timerPlay = { text: timed, hand, mine: timed.startsWith("Time ran out:") };
+          if (state.timerPlay.mine && event.event === "card-played" && state.held) { // the page knows it: no "while you were away"
+            state.held = { ...state.held, cards: state.held.cards.filter((card) => card !== event.card) };
+            keepHeldCards(session.name, roomId, state.held);
+          }
+        }
         if (event.event === "hand-scored") {
           state.scored = event;
           state.summaryOpen = null; // the new results: open on a desktop, folded on a phone

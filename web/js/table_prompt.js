@@ -1,6 +1,7 @@
 // What the seat to act is asked: the contract (with trump suit or starting rank), the doubles (with the
 // doubles owed and the must-double rule), the redoubles, or a card (or a pass in Dominoes). Others are told
 // whom the table waits for.
+import { SUIT_ORDER } from "./cards.js";
 import { h, tapWord } from "./dom.js";
 import { CONTRACTS, PHASE_WORDS, RANKS, SEAT_NAMES, SUIT_NAMES, SUIT_SYMBOLS, cardsInText, contractText, playerText, rankText } from "./words.js";
 
@@ -44,13 +45,15 @@ function contractChooser(state, actions) {
   const names = [...new Set(legal.map((a) => a.contract))];
   const sub = state.contractPick;
   if (sub === "trumps") {
-    return choiceBox("trumps", "Trumps: choose the trump suit", legal.filter((a) => a.contract === "trumps").map((a) =>
-      kept.button(`trump-${a.trump}`, [h("span", { "aria-hidden": "true" }, SUIT_SYMBOLS[a.trump]), ` ${SUIT_NAMES[a.trump]}`], () => { state.contractPick = null; actions.act(a); }, { class: `suit-${a.trump}`, "aria-label": `${SUIT_NAMES[a.trump]} are trumps` })), state, actions);
+    // In the order the hand is sorted (♠ ♥ ♣ ♦), so the suit looked at in the hand is found at the same place.
+    const trumps = legal.filter((a) => a.contract === "trumps").sort((a, b) => SUIT_ORDER[a.trump] - SUIT_ORDER[b.trump]);
+    return choiceBox("trumps", "Trumps: choose the trump suit", trumps.map((a) =>
+      kept.button(`trump-${a.trump}`, [h("span", { "aria-hidden": "true" }, SUIT_SYMBOLS[a.trump]), ` ${SUIT_NAMES[a.trump]}`], () => { state.contractPick = null; actions.act(a); }, { class: `suit-${a.trump}`, "aria-label": contractText("trumps", a.trump, null) })), state, actions);
   }
   if (sub === "dominoes") {
     const ranks = legal.filter((a) => a.contract === "dominoes").sort((a, b) => RANKS.indexOf(a.start_rank) - RANKS.indexOf(b.start_rank));
     return choiceBox("dominoes", "Dominoes: choose the starting rank", ranks.map((a) =>
-      kept.button(`rank-${a.start_rank}`, rankText(a.start_rank), () => { state.contractPick = null; actions.act(a); }, { "aria-label": `start from ${rankText(a.start_rank)}` })), state, actions,
+      kept.button(`rank-${a.start_rank}`, rankText(a.start_rank), () => { state.contractPick = null; actions.act(a); }, { "aria-label": contractText("dominoes", null, a.start_rank) })), state, actions,
     h("p", { class: "explain" }, "Each suit's row must be opened with the card of this rank; then a row grows one rank at a time, up towards the ace and down towards the 2. ",
       "You play first. Whoever cannot play passes; the first out of cards scores most."));
   }

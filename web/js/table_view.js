@@ -36,6 +36,7 @@ export function renderTable(frame, state, actions) {
       h("div", { class: "center" }, center(state, actions, bottom), phone && view ? lastTrick(view) : null)),
     state.kept.el("prompt", "div", { class: "prompt", "aria-live": "polite" }, offerBox(state),
       state.awayPlays ? h("p", { class: "away-plays", role: "status" }, state.awayPlays) : null,
+      timerPlayLine(state), idleLine(state),
       prompt(state, actions), refusalLine(state)),
     snap.seat && view ? handRow(state, actions) : null,
     h("div", { class: "side" },
@@ -49,6 +50,20 @@ export function renderTable(frame, state, actions) {
       if (opener) opener.focus();
     }) : null,
   ));
+}
+
+/**
+ * What the turn timer played for a seat whose time ran out (`state.timerPlay`): for the player's own seat
+ * until they act again; for another seat while that hand goes on. A seat's idle hand-over (`standin`) is
+ * said while the stand-in plays it.
+ */
+function timerPlayLine(state) {
+  const said = state.timerPlay;
+  const view = state.snapshot.view;
+  if (!said) return null;
+  if (said.standin && !state.standins.includes(said.standin)) return null;
+  if (!said.mine && !said.standin && (!view || view.hand_number !== said.hand)) return null;
+  return h("p", { class: `timer-play${said.mine ? " mine" : ""}`, role: "status" }, said.text);
 }
 
 function header(state, actions) {
@@ -118,6 +133,7 @@ function seatBox(seat, where, state, actions) {
   }
   const doing = toMove ? PHASE_WORDS[view.phase] || "to play" : "";
   if (toMove) lines.push(h("div", { class: "turn" }, doing, countdown(state)));
+  if (toMove && seat !== snap.seat && idleOf(state, seat)) lines.push(h("div", { class: "idle", role: "status", "data-idle": seat }, idleText(state, seat)));
   const host = !state.summary || !state.summary.host || state.summary.host === state.me;
   const kept = state.kept;
   const buttons = (...children) => kept.el(`buttons-${seat}`, "div", { class: "buttons" }, children);
@@ -162,6 +178,36 @@ function awayText(state, seat) {
   return "away";
 }
 
+/** The idle hand-over is told in its last minute (before it, a player thinking is no news). */
+const IDLE_WARNING_S = 60;
+
+/** The idle clock of `seat` now shown (`state.idle`, of the snapshot's action), or null. */
+function idleOf(state, seat) {
+  const idle = state.idle;
+  return idle && idle.seq === state.snapshot.seq && idle.seat === seat && !state.snapshot.away.includes(seat) ? idle : null;
+}
+
+/**
+ * The warning of the idle hand-over of `seat`, in its last minute: to its player "Your turn is waiting: play
+ * within 42 s, or a bot takes your seat (you may take it back).", on the seat's box "idle: a bot takes the
+ * seat in 42 s"; "" before that minute (the node stays, for `tickClocks` to fill).
+ */
+function idleText(state, seat) {
+  const idle = idleOf(state, seat);
+  const left = idle ? secondsLeft(idle.until) : Infinity;
+  if (left > IDLE_WARNING_S) return "";
+  return seat === state.snapshot.seat
+    ? `Your turn is waiting: play within ${left} s, or a bot takes your seat (you may take it back).`
+    : `idle: a bot takes the seat in ${left} s`;
+}
+
+/** The idle hand-over's warning to the seat's own player, above the question they are asked. */
+function idleLine(state) {
+  const seat = state.snapshot.seat;
+  if (!seat || !idleOf(state, seat)) return null;
+  return h("p", { class: "idle-warning", role: "alert", "data-idle": seat }, idleText(state, seat));
+}
+
 function secondsLeft(until) {
   return Math.max(0, Math.ceil((until - Date.now()) / 1000));
 }
@@ -185,6 +231,10 @@ export function tickClocks(frame, state) {
       clock.textContent = ` ${left} s`;
       clock.setAttribute("aria-label", `${left} seconds left`);
     }
+  }
+  for (const line of frame.querySelectorAll("[data-idle]")) {
+    const text = idleText(state, line.dataset.idle);
+    if (line.textContent !== text) line.textContent = text;
   }
   for (const badge of frame.querySelectorAll("[data-away]")) {
     const text = awayText(state, badge.dataset.away);

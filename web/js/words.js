@@ -103,11 +103,20 @@ export function variantsText(variants) {
   return parts.length ? parts.join("; ") : "standard rules";
 }
 
+/**
+ * The bot policies of the new-table form, each [spec, words]: a policy is named as the seats, the lobby, the
+ * score sheet and the summary name a bot ("bot, random", `policyText`), then what it plays like.
+ */
 export const POLICIES = [
-  ["search", "strong (search: thinks ahead)"],
-  ["heuristic", "steady (heuristic)"],
-  ["random", "beginner (random)"],
+  ["search", `${policyText("search")}: strong, thinks ahead`],
+  ["heuristic", `${policyText("heuristic")}: steady`],
+  ["random", `${policyText("random")}: a beginner, plays any legal card`],
 ];
+
+/** A bot of policy `spec` in words: "bot, heuristic"; every screen names a bot so. */
+export function policyText(spec) {
+  return `bot, ${spec}`;
+}
 
 /**
  * A player's name as shown: a bot as "bot, heuristic" (its policy), which reads whole inside the brackets
@@ -115,7 +124,7 @@ export const POLICIES = [
  */
 export function playerText(name) {
   if (!name) return "empty";
-  if (name.startsWith("bot:")) return `bot, ${name.slice(4)}`;
+  if (name.startsWith("bot:")) return policyText(name.slice(4));
   return name;
 }
 

@@ -1,0 +1,163 @@
+"""The browser client after a fifth review, in Debian's Chromium against a real server: the turn timer's
+plays are said; an idle seat is warned before a bot takes it and the table is told afterwards; the
+starting-rank and trump buttons read as the summary does, in the hand's suit order; every name refusal is a
+plain sentence; a bot's policy reads one way everywhere. Skipped, naming the package, when Chromium is not
+installed."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+from playwright.async_api import Page
+
+from client import Connection
+from engine.cards import SEATS
+from server import BarbuServer
+from server.barbu_table import BarbuTable
+from tests.browser import MISSING, chromium_found
+from tests.conftest import StartServer, server_table
+from tests.test_web_browser import OpenPage, _login, browser, open_page
+from tests.test_web_kept import AskedSeat
+
+pytestmark = pytest.mark.skipif(not chromium_found(), reason=MISSING)
+__all__ = ["browser", "open_page"]  # the fixtures, shared with the other browser tests
+
+
+async def _seated_with_bots(
+    server: BarbuServer, open_page: OpenPage, name: str, **table: object
+) -> tuple[Page, str, BarbuTable]:
+    """``name`` creates a table (``table``: create-table's fields) over a real connection, sits at N with
+    three server bots, and comes back in the browser by their resume token: the page, the room, the table."""
+    conn = await Connection.connect(server.url)
+    await conn.login(name)
+    room = await conn.create_table(f"{name}'s table", **table)  # type: ignore[arg-type]
+    await conn.sit(room, "N")
+    for seat in SEATS[1:]:
+        await conn.add_bot(room, seat)
+    token = conn.token
+    await conn.close()
+    page = await open_page()
+    await page.add_init_script(f"localStorage.setItem('barbu.token', {token!r})")
+    await page.goto(server.share_url)
+    await page.wait_for_selector(".felt")
+    return page, room, server_table(server, room)
+
+
+async def test_the_turn_timer_playing_for_the_seat_is_said(server: BarbuServer, open_page: OpenPage) -> None:
+    """At a table with a 1 s turn timer, the player leaves their turn: the timer acts for them (whatever
+    the turn asks: a contract, a double, a card) and the page says what it did, "Time ran out: the timer
+    … for you.", rather than the seat's cards or the contract changing unexplained."""
+    page, _, _ = await _seated_with_bots(server, open_page, "ann", turn_time=1)
+    line = page.locator(".timer-play.mine")
+    await line.wait_for(timeout=60_000)
+    text = await line.inner_text()
+    assert re.fullmatch(
+        r"Time ran out: the timer (played \S+|passed|passed \(no (re)?double\)|chose .+|(re)?doubled .+) for you\.",
+        text,
+    ), text
+
+
+async def test_an_idle_seat_is_warned_and_the_table_told_after(
+    start_server: StartServer, open_page: OpenPage
+) -> None:
+    """At a table without a turn timer, the host leaves their turn unplayed: before the stand-in takes the
+    seat their page counts down ("play within … s, or a bot takes your seat") and a watcher's page shows it
+    on the seat; afterwards the host is told, and that they are still the host, and the watcher is told
+    whose seat a bot plays now, why, and who is host. Before, the seat changed hands without a word."""
+    server = await start_server(idle_turn=3)
+    watcher = await open_page()
+    conn = await Connection.connect(server.url)
+    await conn.login("ann")
+    room = await conn.create_table("ann's table")
+    await conn.sit(room, "N")
+    for seat in SEATS[1:]:
+        await conn.add_bot(room, seat)
+    token = conn.token
+    await conn.close()
+    await _login(watcher, f"{server.share_url}#table={room}", "bob")
+    await watcher.wait_for_selector(".felt")
+    page = await open_page()
+    await page.add_init_script(f"localStorage.setItem('barbu.token', {token!r})")
+    await page.goto(server.share_url)
+    await page.locator(".idle-warning", has_text="or a bot takes your seat").wait_for(timeout=60_000)
+    await watcher.locator(".seat [data-idle=N]", has_text="a bot takes the seat in").wait_for(timeout=60_000)
+    offer = page.locator(".offer", has_text="a bot now plays your seat (North)")
+    await offer.wait_for(timeout=60_000)
+    assert "You are still the table's host." in await offer.inner_text()
+    news = watcher.locator(".timer-play", has_text="North (ann) left the turn unplayed too long")
+    await news.wait_for(timeout=60_000)
+    assert "ann is still the table's host." in await news.inner_text()
+
+
+async def test_trump_and_starting_rank_buttons_read_as_the_hand_and_the_summary(
+    server: BarbuServer, open_page: OpenPage
+) -> None:
+    """The declarer's trump suit buttons come in the hand's suit order (♠ ♥ ♣ ♦, not ♠ ♥ ♦ ♣), each read as
+    the summary and the score sheet name the contract ("Trumps (spades)"); the starting-rank buttons read
+    "Dominoes from J", not "start from J"."""
+    asked = await AskedSeat.open(server, open_page, "contract")
+    page = asked.page
+    await page.click("[data-contract=trumps]")
+    await page.wait_for_selector("[data-focus^=trump-]")
+    suits = await page.eval_on_selector_all("[data-focus^=trump-]", "els => els.map(e => e.dataset.focus)")
+    assert suits == ["trump-S", "trump-H", "trump-C", "trump-D"], suits
+    labels = await page.eval_on_selector_all("[data-focus^=trump-]", "els => els.map(e => e.ariaLabel)")
+    assert labels == ["Trumps (spades)", "Trumps (hearts)", "Trumps (clubs)", "Trumps (diamonds)"], labels
+    await page.click("[data-focus=back]")
+    await page.click("[data-contract=dominoes]")
+    jack = page.locator("[data-focus=rank-J]")
+    assert await jack.get_attribute("aria-label") == "Dominoes from J"
+    await asked.close()
+
+
+#: Names the server refuses at login, each with the plain sentence the page says for it (the server's own
+#: words, for programs, are not shown).
+REFUSED_NAMES = {
+    "\u200bann": "A name is made of letters you can see",
+    "ａｎｎ": "Type the name in ordinary letters: full-width letters",
+    "bot (random)": "That name would pass for a bot",
+    "\u200b": "A name is made of letters you can see",
+}
+
+
+async def test_every_name_refusal_is_a_plain_sentence(server: BarbuServer, open_page: OpenPage) -> None:
+    """A zero-width, a full-width and a bot-like name, and a name in use, are each refused with a sentence
+    saying what to do; never the server's "name: ..." message."""
+    page = await open_page()
+    await page.goto(server.share_url)
+    error = page.locator(".login .error")
+    for name, said in REFUSED_NAMES.items():
+        await page.fill("#login-name", name)
+        await page.click("text=Log in")
+        await error.filter(has_text=said).wait_for()
+        text = await error.inner_text()
+        assert not text.startswith("name") and "must" not in text, text
+    ann = await Connection.connect(server.url)
+    await ann.login("ann")
+    await page.fill("#login-name", "Ann")
+    await page.click("text=Log in")
+    await error.filter(has_text="is too like “ann”, who is playing here: pick another name.").wait_for()
+    await ann.close()
+
+
+async def test_a_bots_policy_reads_one_way_in_the_form_and_at_the_table(
+    server: BarbuServer, open_page: OpenPage
+) -> None:
+    """The new-table form names each policy as the seats name a bot ("bot, random: a beginner…" beside the
+    seat's "bot, random"), not "beginner (random)" in one place and "bot, random" in another."""
+    page = await open_page()
+    await _login(page, server.share_url, "ann")
+    await page.wait_for_selector("#table-name")
+    options = await page.eval_on_selector_all(
+        "select[name=bot_policy] option", "els => els.map(e => e.textContent)"
+    )
+    assert [option.split(":")[0] for option in options[:3]] == [
+        "bot, search",
+        "bot, heuristic",
+        "bot, random",
+    ]
+    await page.select_option("select[name=bot_policy]", "random")
+    await page.select_option("select[name=bots]", "3")
+    await page.click("text=Create and sit down")
+    await page.locator(".seat .who", has_text="bot, random").first.wait_for()
