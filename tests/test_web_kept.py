@@ -176,3 +176,132 @@ async def test_a_solitaire_undo_pressed_as_a_hint_redraws_the_board_undoes(
 
     await _click_across_a_redraw(page, page.locator("[data-focus=undo]"), ask_a_hint)
     await until(lambda: room.game.moves == 0, "the move undone by the click")
+
+
+#: Marks every node `selectors` finds (a property, which a node made anew does not have), for `_still_marked`.
+MARK = """(selectors) => selectors.map((s) => { const el = document.querySelector(s); if (el) el.__kept = s; return Boolean(el); })"""
+
+#: For each selector, whether the node it finds now is the one marked before, in the page.
+STILL_MARKED = """(selectors) => Object.fromEntries(selectors.map((s) => {
+  const el = document.querySelector(s);
+  return [s, Boolean(el && el.__kept === s && el.isConnected)];
+}))"""
+
+
+async def test_the_tables_header_buttons_and_chat_form_stay_the_same_nodes_through_a_push(
+    server: BarbuServer, open_page: OpenPage
+) -> None:
+    """A chat line redraws the table: the header's buttons (copy the invite link, the score sheet, leave,
+    lobby), the invite link's field and the chat's field and Send are the same nodes after it, so a press
+    straddling the push lands; before, they were built anew at every draw."""
+    asked = await AskedSeat.open(server, open_page, "play")
+    page = asked.page
+    await page.wait_for_selector("[data-focus=sheet]")
+    kept = [
+        "[data-focus=copy]",
+        ".table-head .invite",
+        "[data-focus=sheet]",
+        "[data-focus='Leave table']",
+        "[data-focus=Lobby]",
+        ".table-head",
+        ".chat form.say",
+        ".chat input[data-focus=chat]",
+        ".chat button[type=submit]",
+    ]
+    assert all(await page.evaluate(MARK, kept))
+    await page.fill(".chat input[data-focus=chat]", "half typed")
+    draws = await page.evaluate("() => document.querySelector('[data-draws]').dataset.draws")
+    await asked.chat()
+    await page.wait_for_function(
+        "(d) => document.querySelector('[data-draws]').dataset.draws !== d", arg=draws
+    )
+    assert await page.evaluate(STILL_MARKED, kept) == {selector: True for selector in kept}
+    assert await page.input_value(".chat input[data-focus=chat]") == "half typed"
+    await asked.close()
+
+
+async def test_a_solitaire_card_pressed_as_a_hint_redraws_the_board_is_picked(
+    server: BarbuServer, open_page: OpenPage
+) -> None:
+    """The player presses a card of a column; a hint's answer redraws the board while the mouse is down;
+    the release picks the card (the line says where it now goes). The board's cards were built anew at
+    every draw, so the click was lost."""
+    page = await open_page()
+    await _solitaire_deal(page, server.share_url, "sol", "forty-thieves")
+    target = page.locator(".column .card[data-pile=t1]").last
+
+    async def ask_a_hint() -> None:
+        await page.evaluate("document.querySelector('[data-focus=hint]').click()")
+
+    await _click_across_a_redraw(page, target, ask_a_hint)
+    await page.locator(".message-line", has_text="Moving from column 1").wait_for()
+
+
+#: The summary's and the ranking's buttons drawn twice with one Kept (table_score.js): whether each is the
+#: same node the second time.
+SUMMARY_TWICE = """async () => {
+  const { Kept } = await import('/js/dom.js');
+  const { handSummary, ranking } = await import('/js/table_score.js');
+  const kept = new Kept();
+  const snap = { seat: 'S', room: '9', players: { N: 'nan', E: 'eve', S: 'sam', W: 'wes' }, view: null };
+  const scored = {
+    hand_number: 3, declarer: 'N', contract: 'no-tricks',
+    contract_scores: { N: -4, E: -2, S: -6, W: -14 }, settlements: { N: 0, E: 0, S: 0, W: 0 },
+    scores: { N: -4, E: -2, S: -6, W: -14 }, totals: { N: -4, E: -2, S: -6, W: -14 },
+  };
+  const folded = { summaryOpen: null };
+  const pick = (box) => [box.querySelector('[data-focus=close-summary]'), box.querySelector('.show-all'), box.querySelector('summary')];
+  const first = pick(handSummary(snap, scored, () => {}, folded, true, kept));
+  kept.sweep();
+  const second = pick(handSummary(snap, scored, () => {}, folded, true, kept));
+  kept.sweep();
+  const over = { ...snap, view: { phase: 'over', totals: scored.totals, ranking: [['E'], ['N'], ['S'], ['W']] } };
+  const state = { snapshot: over, me: 'sam', summary: { host: 'sam' }, rematch: null, kept };
+  const actions = { rematch() {}, joinRematch() {} };
+  const again = () => ranking(state, actions).querySelector('[data-focus=rematch]');
+  const rematch = [again(), (kept.sweep(), again())];
+  kept.sweep();
+  state.rematch = '10';
+  const join = () => ranking(state, actions).querySelector('[data-focus=join-rematch]');
+  const joined = [join(), (kept.sweep(), join())];
+  return {
+    summary: first.map((el, i) => Boolean(el) && el === second[i]),
+    rematch: Boolean(rematch[0]) && rematch[0] === rematch[1],
+    join: Boolean(joined[0]) && joined[0] === joined[1],
+  };
+}"""
+
+
+async def test_the_summarys_and_the_rankings_buttons_are_kept(
+    server: BarbuServer, open_page: OpenPage
+) -> None:
+    """The hand summary's Close and its folded line with "Show all", and the ranking's rematch buttons, are
+    the same nodes from one draw to the next (table_score.js, given the table's Kept)."""
+    page = await open_page()
+    await page.goto(server.share_url)
+    seen = await page.evaluate(SUMMARY_TWICE)
+    assert seen == {"summary": [True, True, True], "rematch": True, "join": True}, seen
+
+
+#: A Kept asked for keys "a" and "b", swept, then asked for "b" alone and swept again: what it holds.
+SWEPT = """async () => {
+  const { Kept } = await import('/js/dom.js');
+  const kept = new Kept();
+  const b = kept.button('b', 'B', () => {});
+  kept.el('a', 'div');
+  kept.sweep();
+  const held = [...kept.nodes.keys()].sort();
+  const same = kept.button('b', 'B', () => {}) === b;
+  kept.sweep();
+  return { held, after: [...kept.nodes.keys()], same };
+}"""
+
+
+async def test_kept_lets_go_of_what_a_draw_no_longer_asks_for(
+    server: BarbuServer, open_page: OpenPage
+) -> None:
+    """Kept forgets a key no draw asked for since the last sweep (a table gone from the lobby, an answered
+    prompt), so it does not grow over a long session, and keeps the others' nodes."""
+    page = await open_page()
+    await page.goto(server.share_url)
+    assert await page.evaluate(SWEPT) == {"held": ["a", "b"], "after": ["b"], "same": True}

@@ -34,22 +34,31 @@ __all__ = ["browser", "open_page"]  # the fixtures, shared with the other browse
 
 
 async def _click_across_a_redraw(
-    page: Page, target: Locator, push: Callable[[], Awaitable[None]], fresh: str = ".table-head"
+    page: Page, target: Locator, push: Callable[[], Awaitable[None]], fresh: str | None = None
 ) -> None:
     """A real click on ``target`` whose press and release straddle a redraw of the screen: the mouse goes
-    down on it, ``push()`` makes the server push something that redraws the page (the element ``fresh``
-    selects, built anew at every draw (the table's header), is marked before and found unmarked after),
-    then the mouse goes up."""
+    down on it, ``push()`` makes the server push something that redraws the page, then the mouse goes up.
+    The redraw is seen by the screen's draw count (``data-draws``, counted by the table and solitaire
+    screens, whose nodes stay the same) going up, or, with ``fresh``, by the element it selects, built anew
+    at every draw, being marked before and found unmarked after."""
     await target.wait_for()
     box = await target.bounding_box()
     assert box is not None
     await page.mouse.move(box["x"] + box["width"] / 2, box["y"] + box["height"] / 2)
     await page.mouse.down()
-    await page.evaluate("(fresh) => { document.querySelector(fresh).dataset.old = '1'; }", fresh)
-    await push()
-    await page.wait_for_function(
-        "(fresh) => { const el = document.querySelector(fresh); return el && !el.dataset.old; }", arg=fresh
-    )
+    if fresh is None:
+        draws = await page.evaluate("() => document.querySelector('[data-draws]').dataset.draws")
+        await push()
+        await page.wait_for_function(
+            "(draws) => document.querySelector('[data-draws]').dataset.draws !== draws", arg=draws
+        )
+    else:
+        await page.evaluate("(fresh) => { document.querySelector(fresh).dataset.old = '1'; }", fresh)
+        await push()
+        await page.wait_for_function(
+            "(fresh) => { const el = document.querySelector(fresh); return el && !el.dataset.old; }",
+            arg=fresh,
+        )
     await page.mouse.up()
 
 

@@ -12,16 +12,28 @@ export function cardName(card) {
  * button), `disabled`, `selected`, `small`, `className`.
  */
 export function cardFace(card, options = {}) {
+  const { onClick } = options;
+  const { props, body } = cardParts(card, options);
+  if (!onClick) return h("span", { ...props, role: "img" }, body);
+  return h("button", { ...props, on: { click: onClick } }, body);
+}
+
+/**
+ * What a card face is made of, for a caller that keeps its button (a `Kept` one): `props` (its classes,
+ * label, and as a button `type`, `disabled`, `aria-pressed`) and `body` (the corner and the pip). Options as
+ * `cardFace`'s, `onClick` only telling that it is a button.
+ */
+export function cardParts(card, options = {}) {
   const { label, onClick, disabled, selected, small, className } = options;
   const words = label ? `${cardName(card)}, ${label}` : cardName(card);
   const classes = ["card", `suit-${card[1]}`, small ? "small" : "", selected ? "selected" : "", className || ""];
   const props = { class: classes.join(" ").trim(), "data-card": card, "aria-label": words, title: words };
+  if (onClick) Object.assign(props, { type: "button", disabled: disabled || false, "aria-pressed": selected ? "true" : null });
   const body = [
     h("span", { class: "corner", "aria-hidden": "true" }, h("b", {}, rankText(card[0])), SUIT_SYMBOLS[card[1]]),
     h("span", { class: "pip", "aria-hidden": "true" }, SUIT_SYMBOLS[card[1]]),
   ];
-  if (!onClick) return h("span", { ...props, role: "img" }, body);
-  return h("button", { ...props, type: "button", disabled: disabled || false, "aria-pressed": selected ? "true" : null, on: { click: onClick } }, body);
+  return { props, body };
 }
 
 /** A face-down card (nothing about it is known here). */

@@ -2,20 +2,26 @@
 import { h } from "./dom.js";
 import { noticeLine } from "./table_prompt.js";
 
-/** The chat panel; `state.chat` holds the chat pushes received at this table. */
+/**
+ * The chat panel; `state.chat` holds the chat pushes received at this table. The panel, its line and its
+ * Send are kept (`state.kept`): a push redrawing the table neither takes the half-typed words nor the press
+ * of Send, and the field keeps its own value.
+ */
 export function chatPanel(state, actions) {
-  const input = h("input", { maxlength: 500, "aria-label": "chat message", placeholder: "Say something", "data-focus": "chat", value: state.draft || "" });
-  input.addEventListener("input", () => { state.draft = input.value; });
-  const form = h("form", { class: "say" }, input, h("button", { type: "submit" }, "Send"));
-  form.addEventListener("submit", (event) => {
-    event.preventDefault();
-    const text = input.value.trim();
-    if (!text) return;
-    state.draft = "";
-    actions.request("chat", { text }, "chat");
-  });
+  const kept = state.kept;
+  const input = kept.el("chat-input", "input", { maxlength: 500, "aria-label": "chat message", placeholder: "Say something", "data-focus": "chat" });
+  const form = kept.el("chat-form", "form", {
+    class: "say",
+    on: { submit: (event) => { // made once for the kept form: its kept field
+      event.preventDefault();
+      const text = input.value.trim();
+      if (!text) return;
+      input.value = "";
+      actions.request("chat", { text }, "chat");
+    } },
+  }, input, kept.el("chat-send", "button", { type: "submit" }, "Send"));
   const log = h("ol", { class: "chat-log", "aria-live": "polite", "aria-label": "chat" },
     state.chat.slice(-50).map((m) => h("li", {}, h("b", {}, m.name), " ", m.text)));
   queueMicrotask(() => { log.scrollTop = log.scrollHeight; });
-  return h("section", { class: "chat", "aria-label": "chat" }, h("h3", {}, "Chat"), log, form, noticeLine(state, "chat"));
+  return kept.el("chat", "section", { class: "chat", "aria-label": "chat" }, h("h3", {}, "Chat"), log, form, noticeLine(state, "chat"));
 }

@@ -105,6 +105,17 @@ export function tapWord() {
 export class Kept {
   constructor() {
     this.nodes = new Map();
+    this.drawn = new Set(); // the keys asked for since the last `sweep`
+  }
+
+  /**
+   * Forget every node whose key was not asked for since the last sweep: a screen calls it at the end of each
+   * whole draw, so a table gone from the lobby, a card gone from a column, a prompt answered are let go and
+   * the map does not grow over a long session.
+   */
+  sweep() {
+    for (const key of [...this.nodes.keys()]) if (!this.drawn.has(key)) this.nodes.delete(key);
+    this.drawn.clear();
   }
 
   /**
@@ -113,6 +124,7 @@ export class Kept {
    * `children` its children.
    */
   el(key, tag, props = {}, ...children) {
+    this.drawn.add(key);
     let el = this.nodes.get(key);
     if (!el) {
       el = h(tag, { on: props.on });
@@ -127,6 +139,7 @@ export class Kept {
    * (text or children) and the click handler of the latest draw.
    */
   button(key, label, onClick, props = {}) {
+    this.drawn.add(key);
     let el = this.nodes.get(key);
     if (!el) {
       el = button(label, () => el.onPress(), { "data-focus": key });

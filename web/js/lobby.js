@@ -1,5 +1,5 @@
 // The lobby: tables (live), a new table, solitaire games with the day's deals, finished matches to replay.
-import { Kept, button, fill, h, keepFocus, select } from "./dom.js";
+import { Kept, fill, h, keepFocus, select } from "./dom.js";
 import { gamePicker } from "./solitaire_picker.js";
 import { POLICIES, SEATS, SEAT_NAMES, VARIANTS, countText, numberText, playerText, policyText, variantsText } from "./words.js";
 
@@ -16,6 +16,7 @@ export function lobbyScreen(app) {
   // Each table's and game's card and button are the same nodes from one refresh to the next: a click
   // whose press comes before a refresh and its release after still opens the table.
   const kept = new Kept();
+  const replays = new Kept(); // the finished matches' Replay buttons, asked for apart from the tables
   fill(root,
     h("section", { class: "panel", "aria-labelledby": "tables-title" }, h("h2", { id: "tables-title" }, "Tables"), tables),
     h("section", { class: "panel", "aria-labelledby": "new-title" }, h("h2", { id: "new-title" }, "New table"), newTableForm(app)),
@@ -32,19 +33,23 @@ export function lobbyScreen(app) {
       fill(watchable, others.length ? h("h3", {}, "Games being played") : null, others.map((room) => solitaireCard(app, kept, room)));
       fill(daily, dailyTables(reply.daily));
     });
+    kept.sweep(); // a table or game gone from the list is let go
   }
 
   async function refreshMatches() {
     const reply = await session.request("list-matches");
     // Each match: its replay button and when it finished on one line, then the players by seat with their
     // totals, a list that wraps between players, never inside one.
+    // Kept as the tables are (a list asked again, on a reconnect, leaves a Replay under the pointer in place).
     fill(matches, reply.matches.length
-      ? h("ul", { class: "plain" }, reply.matches.map((match) => h("li", { class: "match" },
-        h("div", { class: "buttons" }, button(`Replay “${match.name}”`, () => app.go("replay", match.match)),
+      ? replays.el("matches-list", "ul", { class: "plain" }, reply.matches.map((match) => replays.el(`match-${match.match}`, "li", { class: "match" },
+        replays.el(`match-buttons-${match.match}`, "div", { class: "buttons" },
+          replays.button(`replay-${match.match}`, `Replay “${match.name}”`, () => app.go("replay", match.match)),
           h("span", { class: "muted" }, `finished ${new Date(match.finished * 1000).toLocaleString()}`)),
         h("ul", { class: "seat-totals", "aria-label": "totals" }, SEATS.map((seat) => h("li", {},
           seatLetter(seat), " ", playerText(match.players[seat]), " ", numberText(match.totals[seat])))))))
       : h("p", {}, "No match has finished on this server yet."));
+    replays.sweep();
   }
 
   const tick = () => refresh().catch(() => {});
@@ -54,7 +59,7 @@ export function lobbyScreen(app) {
   return {
     title: "Barbu — lobby",
     onPush() {},
-    onReconnect() { tick(); },
+    onReconnect() { tick(); refreshMatches().catch(() => {}); },
     unmount() { clearInterval(timer); },
   };
 }

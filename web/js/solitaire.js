@@ -45,8 +45,8 @@ export function solitaireScreen(app, roomId) {
   const { session, root } = app;
   // `hinted`: the notice is a hint's answer (shown as a hint even without a move: lost, or none left).
   const state = { snapshot: null, view: null, pick: null, hint: null, hinted: false, thinking: false, notice: "" };
-  // The control buttons stay the same nodes from draw to draw: an Undo pressed as a hint's answer redraws
-  // the screen still undoes.
+  // The control buttons, the board's cards and piles stay the same nodes from draw to draw: an Undo (or a
+  // card) pressed as a hint's answer redraws the screen still lands.
   const kept = new Kept();
   const frame = h("div", { class: "solitaire-screen" });
   fill(root, frame);
@@ -200,6 +200,7 @@ export function solitaireScreen(app, roomId) {
   function draw() {
     if (closed || !state.view) return;
     const view = state.view;
+    frame.dataset.draws = String(Number(frame.dataset.draws || 0) + 1); // a redraw is told, its nodes staying
     redraw(frame,
       h("header", { class: "table-head" },
         h("h1", {}, view.title),
@@ -209,7 +210,8 @@ export function solitaireScreen(app, roomId) {
       controls(),
       status(),
       message(),
-      layoutView(view.layout, pick, marked));
+      layoutView(view.layout, pick, marked, kept));
+    kept.sweep(); // a card gone from a pile, a button a finished game no longer shows, are let go
   }
 
   /** The line above the board (the move half made, a hint being thought of, a notice): its room is kept

@@ -1,7 +1,7 @@
 // Scores: the running scores with the doubles in force, the score sheet, the end-of-hand summary and the
 // end-of-match ranking. Seat columns start with the viewer's own seat (then clockwise), so a phone shows it
 // without a sideways scroll.
-import { button, h } from "./dom.js";
+import { Kept, button, h } from "./dom.js";
 import { SEATS, SEAT_NAMES, contractText, numberText, playerText, signedText as signed } from "./words.js";
 
 /** The seats as columns: the viewer's own first, then the others clockwise (a watcher: N E S W). */
@@ -125,9 +125,10 @@ export function scoreSheet(snap, view, close) {
  * total −12" (with the player's net from doubles when they settled any: "you +5 (doubles −25), total 5"),
  * whose results open beside the question on a desktop, where there is room, and on a `phone` open on a tap
  * of the line's "Show all" (`folded.summaryOpen`, null until the player opens or closes it, keeps their
- * choice through redraws).
+ * choice through redraws). With `kept` (the table screen's Kept) the box, its folded line with "Show all" and
+ * its Close are the same nodes from one draw to the next, so a press straddling a push still lands.
  */
-export function handSummary(snap, scored, dismiss, folded = null, phone = false) {
+export function handSummary(snap, scored, dismiss, folded = null, phone = false, kept = new Kept()) {
   const line = (label, values, sign = true) => h("tr", {}, h("th", { scope: "row" }, label), seatCells(snap, (s) => sign ? signed(values[s]) : numberText(values[s])));
   const history = (snap.view && snap.view.history) || [];
   const row = history.find((r) => r.hand_number === scored.hand_number) || scored;
@@ -141,21 +142,20 @@ export function handSummary(snap, scored, dismiss, folded = null, phone = false)
         line("Hand", scored.scores),
         line("Total", scored.totals, false))),
     settlementList({ ...row, contract_scores: scored.contract_scores }),
-    button(snap.view && snap.view.phase === "over" ? "The final ranking" : "Close", dismiss, { "data-focus": "close-summary" }),
+    kept.button("close-summary", snap.view && snap.view.phase === "over" ? "The final ranking" : "Close", dismiss),
   ];
-  if (!folded) return h("div", { class: "summary", role: "region", "aria-label": `hand ${scored.hand_number} summary` }, h("h2", {}, title), body);
+  if (!folded) return kept.el("summary-open", "div", { class: "summary", role: "region", "aria-label": `hand ${scored.hand_number} summary` }, h("h2", {}, title), body);
   const me = snap.seat;
   // A settlement of the player's is told on the line too: on a phone the next question comes at once, and
   // the line may be all they see of the hand ("you +5 (doubles −25), total 5").
   const fromDoubles = me && scored.settlements[me] ? ` (doubles ${signed(scored.settlements[me])})` : "";
   const gist = me ? `: you ${signed(scored.scores[me])}${fromDoubles}, total ${numberText(scored.totals[me])}` : "";
   const open = folded.summaryOpen === null || folded.summaryOpen === undefined ? !phone : folded.summaryOpen;
-  const box = h("details", { class: "summary folded", "aria-label": `hand ${scored.hand_number} summary`, open },
-    h("summary", { "data-focus": "open-summary" }, `Hand ${scored.hand_number} results${gist}`,
-      phone ? h("span", { class: "show-all" }, " · ", h("span", { class: "why-link" }, "Show all")) : null),
+  // The toggle is made once for the kept box: `folded` is the table screen's state, the same at every draw.
+  return kept.el("summary-folded", "details", { class: "summary folded", "aria-label": `hand ${scored.hand_number} summary`, open, on: { toggle: (event) => { folded.summaryOpen = event.target.open; } } },
+    kept.el("summary-line", "summary", { "data-focus": "open-summary" }, `Hand ${scored.hand_number} results${gist}`,
+      phone ? kept.el("show-all", "span", { class: "show-all" }, " · ", kept.el("show-all-link", "span", { class: "why-link" }, "Show all")) : null),
     h("h2", {}, title), body);
-  box.addEventListener("toggle", () => { folded.summaryOpen = box.open; });
-  return box;
 }
 
 /** Places from first to last, each a list of seats, from the totals (highest first; equal totals share). */
@@ -192,12 +192,15 @@ export function ranking(state, actions) {
   const snap = state.snapshot;
   const view = snap.view;
   const host = state.summary && state.summary.host === state.me;
+  const kept = state.kept; // the box and its buttons stay the same nodes while pushes redraw the table
   let next = null;
-  if (state.rematch) next = button(snap.seat ? "Take my seat in the next match" : "Watch the next match", () => actions.joinRematch(), { class: "primary" });
-  else if (host) next = button("Another match, same players", () => actions.rematch(), { class: "primary" });
-  return h("div", { class: "summary ranking", role: "region", "aria-label": "final ranking" },
+  if (state.rematch) next = kept.button("join-rematch", snap.seat ? "Take my seat in the next match" : "Watch the next match", () => actions.joinRematch(), { class: "primary" });
+  else if (host) next = kept.button("rematch", "Another match, same players", () => actions.rematch(), { class: "primary" });
+  return kept.el("ranking", "div", { class: "summary ranking", role: "region", "aria-label": "final ranking" },
     h("h2", {}, "The match is over"),
     state.rematch ? h("p", { class: "rematch-note" }, "Another match with the same players has started: join it below.") : null,
     placeList(view.ranking || placesOf(view.totals), snap.players, view.totals, state.me),
-    h("div", { class: "buttons" }, next, h("a", { href: `#replay=${encodeURIComponent(snap.room)}` }, "Replay this match"), h("a", { href: "#lobby" }, "Back to the lobby")));
+    kept.el("ranking-buttons", "div", { class: "buttons" }, next,
+      kept.el("ranking-replay", "a", { href: `#replay=${encodeURIComponent(snap.room)}` }, "Replay this match"),
+      kept.el("ranking-lobby", "a", { href: "#lobby" }, "Back to the lobby")));
 }

@@ -27,19 +27,22 @@ export function renderTable(frame, state, actions) {
   const phone = PHONE.matches;
   // Built inside keepFocus: the kept hand changes as it is built (a played card leaves it), after the focus
   // on it has been noted.
+  const kept = state.kept;
+  // Counted, so that a test (or anyone) can tell a redraw happened now that its nodes stay the same.
+  frame.dataset.draws = String(Number(frame.dataset.draws || 0) + 1);
   keepFocus(frame, () => fill(frame,
     header(state, actions),
     noticeLine(state, null),
     // Kept, down to the seats' buttons: a "Sit here" pressed as a push redraws the table still sits.
     state.kept.el("felt", "div", { class: "felt", role: "region", "aria-label": "the table" },
       SEATS.map((seat) => seatBox(seat, place(seat, bottom), state, actions)),
-      h("div", { class: "center" }, center(state, actions, bottom), phone && view ? lastTrick(view) : null)),
+      kept.el("center", "div", { class: "center" }, center(state, actions, bottom), phone && view ? lastTrick(view) : null)),
     state.kept.el("prompt", "div", { class: "prompt", "aria-live": "polite" }, offerBox(state),
       state.awayPlays ? h("p", { class: "away-plays", role: "status" }, state.awayPlays) : null,
       timerPlayLine(state), idleLine(state),
       prompt(state, actions), refusalLine(state)),
     snap.seat && view ? handRow(state, actions) : null,
-    h("div", { class: "side" },
+    kept.el("side", "div", { class: "side" },
       view ? scorePanel(snap, view) : null,
       view && !phone ? lastTrick(view) : null,
       chatPanel(state, actions)),
@@ -50,6 +53,7 @@ export function renderTable(frame, state, actions) {
       if (opener) opener.focus();
     }) : null,
   ));
+  kept.sweep(); // what this draw did not ask for (an answered prompt, a seat's old buttons) is let go
 }
 
 /**
@@ -66,36 +70,43 @@ function timerPlayLine(state) {
   return h("p", { class: `timer-play${said.mine ? " mine" : ""}`, role: "status" }, said.text);
 }
 
+/**
+ * The table's header: its name, where the match is, who watches, and its buttons. Kept (`state.kept`), box
+ * and buttons: "Score sheet" or "Leave table" pressed as a push redraws the table still opens or leaves.
+ */
 function header(state, actions) {
   const snap = state.snapshot;
   const view = snap.view;
+  const kept = state.kept;
   // The table's name rides along in the query, for the login page of a friend who opens the link to name it.
   const link = `${location.origin}/?at=${encodeURIComponent(snap.name)}#table=${snap.room}`;
-  const linkBox = h("input", { class: "invite", readonly: true, value: link, "aria-label": "invite link" });
-  const copy = button(["Copy ", h("span", { class: "wide-only" }, "invite "), "link"], async () => {
+  const linkBox = kept.el("invite", "input", { class: "invite", readonly: true, value: link, "aria-label": "invite link" });
+  const copy = kept.button("copy", state.copied ? "Link copied" : ["Copy ", h("span", { class: "wide-only" }, "invite "), "link"], async () => {
     try {
       await navigator.clipboard.writeText(link);
     } catch {
       linkBox.select();
       document.execCommand("copy");
     }
+    state.copied = true; // kept through the redraws after: a push does not take the words back
     copy.textContent = "Link copied";
-  }, { "data-focus": "copy" });
+  });
   const where = view
     ? `Hand ${view.hand_number} of ${view.hands_total} · ${contractText(view.contract, view.trump, view.start_rank)}${snap.paused ? " · paused" : ""}`
     : snap.state === "waiting" ? "Waiting for players: the match starts when the four seats are filled" : "";
   const others = state.watchers.filter((name) => name !== state.me); // the viewer is "you are watching"
-  return h("header", { class: "table-head" },
-    h("h1", {}, snap.name),
-    h("p", { class: "where" }, where, snap.seat ? "" : " · you are watching",
+  return kept.el("head", "header", { class: "table-head" },
+    kept.el("head-name", "h1", {}, snap.name),
+    kept.el("head-where", "p", { class: "where" }, where, snap.seat ? "" : " · you are watching",
       others.length ? ` · watching: ${others.join(", ")}` : ""),
-    h("div", { class: "buttons" },
+    kept.el("head-buttons", "div", { class: "buttons" },
       copy, linkBox,
-      view ? button("Score sheet", () => { state.sheetOpen = true; actions.redraw(); }, { "data-focus": "sheet" }) : null,
-      snap.seat && snap.state !== "over" ? button("Leave table", () => {
-        if (snap.state !== "playing" || confirm("Leave? A bot plays your seat until you come back (open the table again).")) actions.leave();
+      view ? kept.button("sheet", "Score sheet", () => { state.sheetOpen = true; actions.redraw(); }) : null,
+      snap.seat && snap.state !== "over" ? kept.button("Leave table", "Leave table", () => {
+        const now = state.snapshot;
+        if (now.state !== "playing" || confirm("Leave? A bot plays your seat until you come back (open the table again).")) actions.leave();
       }) : null,
-      button("Lobby", actions.lobby)));
+      kept.button("Lobby", "Lobby", actions.lobby)));
 }
 
 /**
@@ -248,7 +259,7 @@ function center(state, actions, bottom) {
   const scored = state.scored;
   if (view.phase === "over") { // the last hand's summary first, then the ranking
     const last = view.history.length ? view.history[view.history.length - 1].hand_number : 0;
-    if (scored && scored.hand_number === last && state.dismissed !== last) return handSummary(state.snapshot, scored, actions.dismiss);
+    if (scored && scored.hand_number === last && state.dismissed !== last) return handSummary(state.snapshot, scored, actions.dismiss, null, false, state.kept);
     return ranking(state, actions);
   }
   const fresh = scored && scored.hand_number === view.hand_number - 1 && state.dismissed !== scored.hand_number;
@@ -256,7 +267,7 @@ function center(state, actions, bottom) {
     // Once the seat is asked something (the contract, a double) the last hand's results stand beside the
     // question on a desktop; a phone, short of room, folds them to one line that opens on a tap.
     const asked = Boolean(state.snapshot.seat && view.to_move === state.snapshot.seat && view.legal);
-    return handSummary(state.snapshot, scored, actions.dismiss, asked ? state : null, PHONE.matches);
+    return handSummary(state.snapshot, scored, actions.dismiss, asked ? state : null, PHONE.matches, state.kept);
   }
   if (view.contract === "dominoes") return dominoRows(view.rows, view.finish_order);
   let trick = view.trick;
