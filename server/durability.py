@@ -16,6 +16,11 @@ growing it by every action. That checkpoint holds the store's write lock while i
 one before it left (a few pages) and waits for readers (``RESTART_WAIT`` at most): the event loop's next
 write waits that long at most, and never for an fsync of its own.
 
+A write SQLite cannot make (``StoreUnavailable``: the file-size limit or the disk reached) wakes the thread
+too, to fold the log into the store file and cut it to nothing (a ``TRUNCATE`` checkpoint, once a second at
+most): a WAL file that cannot grow has room again once the log starts over, so play resumes by itself when
+it is only the log that filled the space, where waiting for the next commit to checkpoint would wait forever.
+
 A failed fsync cannot be retried (Linux forgets the error and the unwritten pages): the store is marked
 ``broken`` (every later write is refused, ``store-unavailable``), everyone waiting gets ``StoreUnavailable``
 (their connections are closed, 1011), and the server stops with an error (``barbu serve`` exits 1; systemd
@@ -30,6 +35,7 @@ import logging
 import os
 import sqlite3
 import threading
+import time
 from collections.abc import Callable
 from typing import TypeVar
 
@@ -44,6 +50,9 @@ CHECKPOINT_EVERY = 1000
 #: Seconds the checkpoint that starts the log over waits for the event loop's write or a reader to end
 #: before it gives up, as a passive one (tried again after the next fsync): its own wait holds up writes.
 RESTART_WAIT = 0.1
+#: Seconds between two checkpoints made because a write failed (each failed write asks for one; a bot or a
+#: player trying again asks again).
+RELIEF_EVERY = 1.0
 
 
 class GroupCommit:
@@ -67,11 +76,14 @@ class GroupCommit:
         self._failure: str | None = None
         self._wal: tuple[int, int, int] | None = None  # (fd, st_dev, st_ino) of the WAL file
         self._since_checkpoint = 0
+        self._relieve = False  # a write failed: checkpoint to make room (set from the event loop)
+        self._relieved_at = -RELIEF_EVERY
 
     def start(self) -> None:
         """Start the thread (call from the running event loop); the store's commits now wake it."""
         self._loop = asyncio.get_running_loop()
         self.store.on_commit = self._wake.set
+        self.store.on_write_failure = self._write_failed
         self._thread = threading.Thread(target=self._run, name="barbu-group-commit", daemon=True)
         self._thread.start()
         self._wake.set()  # the writes made while opening the store
@@ -105,6 +117,11 @@ class GroupCommit:
         await asyncio.to_thread(self._thread.join)
         self._thread = None
         self.store.on_commit = None
+        self.store.on_write_failure = None
+
+    def _write_failed(self) -> None:
+        self._relieve = True
+        self._wake.set()
 
     # The thread ----------------------------------------------------------------------------------
 
@@ -128,6 +145,12 @@ class GroupCommit:
                     overgrown = os.fstat(self._wal_fd()).st_size > WAL_LIMIT
                     if overgrown or self._since_checkpoint >= CHECKPOINT_EVERY:
                         checkpointer = self._checkpoint(checkpointer, restart=overgrown)
+                if self._relieve:
+                    self._relieve = False
+                    now = time.monotonic()
+                    if now - self._relieved_at >= RELIEF_EVERY:
+                        self._relieved_at = now
+                        checkpointer = self._checkpoint(checkpointer, restart=True, mode="TRUNCATE")
                 if self._stopping and self.store.commits <= target:
                     return
         finally:
@@ -149,10 +172,13 @@ class GroupCommit:
             self._wal = (fd, opened.st_dev, opened.st_ino)
         return self._wal[0]
 
-    def _checkpoint(self, db: sqlite3.Connection | None, restart: bool) -> sqlite3.Connection | None:
+    def _checkpoint(
+        self, db: sqlite3.Connection | None, restart: bool, mode: str = "RESTART"
+    ) -> sqlite3.Connection | None:
         """Fold the WAL into the store file on the thread's own connection (made on first use): a passive
-        checkpoint, then (``restart``: the WAL file is over ``WAL_LIMIT``) one that makes the next write start
-        the log over, which waits ``RESTART_WAIT`` at most. A failure is logged and tried again later (the
+        checkpoint, then (``restart``: the WAL file is over ``WAL_LIMIT``, or a write failed) one that makes
+        the next write start the log over (``mode`` ``RESTART``; ``TRUNCATE`` also cuts the file to 0 bytes),
+        which waits ``RESTART_WAIT`` at most. A failure is logged and tried again later (the
         WAL only grows meanwhile)."""
         try:
             if db is None:
@@ -163,7 +189,7 @@ class GroupCommit:
             # what came meanwhile while it holds the write lock.
             checkpoint(db, "PASSIVE")
             if restart:
-                checkpoint(db, "RESTART")  # not all done: a reader stayed; the next fsync tries again
+                checkpoint(db, mode)  # not all done: a reader stayed; the next fsync tries again
             self._since_checkpoint = 0
         except sqlite3.Error as exc:
             log.warning("%s: checkpoint failed, tried again later: %s", self.store.path, exc)

@@ -177,6 +177,8 @@ class Store:
     Attributes:
         commits: writes committed so far (a statement outside a ``transaction()``, or a whole transaction).
         on_commit: called after each of them (``GroupCommit`` sets it to wake its thread).
+        on_write_failure: called after a write SQLite could not make (``GroupCommit`` sets it to checkpoint:
+            a WAL file that cannot grow has room again once the log starts over).
         broken: why the store stopped writing for good (a failed fsync), or None.
 
     Raises:
@@ -192,6 +194,7 @@ class Store:
         self.group_commit = group_commit
         self.commits = 0
         self.on_commit: Callable[[], None] | None = None
+        self.on_write_failure: Callable[[], None] | None = None
         self.broken: str | None = None
         self._lock: tuple[int, int] | None = None
         # SQLite makes these beside a WAL store even to read it: the ones this open makes, close removes.
@@ -360,6 +363,8 @@ class Store:
         except sqlite3.IntegrityError:
             raise
         except sqlite3.DatabaseError as exc:  # OperationalError (full, I/O, too big, read-only) included
+            if self.on_write_failure is not None:
+                self.on_write_failure()
             raise StoreUnavailable(f"{self.path}: cannot write the store ({exc})") from exc
         self._committed()
 

@@ -202,13 +202,21 @@ async def four_at_table(
     return room, by_seat
 
 
+def snapshot_state(snapshot: Snapshot) -> dict[str, Any]:
+    """A snapshot's wire map without what differs between two asked for with nothing played between them:
+    its request id and the idle hand-over's countdown (``idle_left_ms``, a clock)."""
+    wire = snapshot.to_wire()
+    del wire["id"]
+    wire.pop("idle_left_ms", None)
+    return wire
+
+
 async def settled_snapshots(by_seat: dict[str, Connection], room: str) -> dict[str, dict[str, Any]]:
-    """Each seat's snapshot (without its id) after a round trip, with all pushes before it discarded."""
+    """Each seat's snapshot state (``snapshot_state``) after a round trip, with all pushes before it
+    discarded."""
     out = {}
     for seat, conn in by_seat.items():
-        wire = (await conn.snapshot(room)).to_wire()
-        del wire["id"]
-        out[seat] = wire
+        out[seat] = snapshot_state(await conn.snapshot(room))
         conn.take_pushes()
     return out
 

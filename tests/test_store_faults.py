@@ -26,11 +26,11 @@ from client.bot import come_back
 from engine.barbu import Action, Match, Variants, action_to_wire
 from engine.cards import SEATS
 from engine.solitaire import new_game
-from protocol import ChatPush, Players, Snapshot, Turn
+from protocol import ChatPush, Players, Turn
 from server import BarbuServer
 from server.barbu_table import BarbuTable
 from server.store import Store
-from tests.conftest import Connect, StartServer, until_dropped
+from tests.conftest import Connect, StartServer, snapshot_state, until_dropped
 from tests.test_server_table_news import next_of
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -92,12 +92,6 @@ async def _refused(call: Any, code: str) -> ServerError:
     return info.value
 
 
-def _state(snapshot: Snapshot) -> dict[str, Any]:
-    wire = snapshot.to_wire()
-    del wire["id"]
-    return wire
-
-
 async def _my_turn(conn: Connection, timeout: float = 20.0) -> Turn:
     while True:
         push = await conn.next_push(timeout)
@@ -126,8 +120,8 @@ async def test_a_store_that_cannot_write_changes_no_room_and_play_resumes(
         turn = await _my_turn(alice)
 
         # The store cannot write: every request that would write is refused, and nothing changes.
-        before = _state(await alice.snapshot(table))
-        solitaire_before = _state(await sol.snapshot(game.room))
+        before = snapshot_state(await alice.snapshot(table))
+        solitaire_before = snapshot_state(await sol.snapshot(game.room))
         listed = len(await alice.list_rooms())
         first.limit_file_size(1)
         action = turn.view["legal"][0]
@@ -136,8 +130,8 @@ async def test_a_store_that_cannot_write_changes_no_room_and_play_resumes(
         await _refused(sol.resign(game.room), "store-unavailable")
         await _refused(sol.open_solitaire("forty-thieves", seed=8), "store-unavailable")
         await _refused(alice.create_table("another"), "store-unavailable")
-        assert _state(await alice.snapshot(table)) == before
-        assert _state(await sol.snapshot(game.room)) == solitaire_before
+        assert snapshot_state(await alice.snapshot(table)) == before
+        assert snapshot_state(await sol.snapshot(game.room)) == solitaire_before
         assert len(await alice.list_rooms()) == listed
         alice.take_pushes()
 
@@ -160,8 +154,8 @@ async def test_a_store_that_cannot_write_changes_no_room_and_play_resumes(
             raise AssertionError(f"{await alice.snapshot(table)}\n{''.join(first.lines)}") from None
         assert turn.seq > acted
         await sol.move(game.room, (await sol.snapshot(game.room)).view["legal"][0])  # type: ignore[index]
-        final = _state(await alice.snapshot(table))
-        solitaire_final = _state(await sol.snapshot(game.room))
+        final = snapshot_state(await alice.snapshot(table))
+        solitaire_final = snapshot_state(await sol.snapshot(game.room))
         token = alice.token
     finally:
         await alice.close()
@@ -184,9 +178,9 @@ async def test_a_store_that_cannot_write_changes_no_room_and_play_resumes(
     try:
         assert token is not None
         assert (await alice.resume(token)).rooms == [table]
-        assert _state(await alice.snapshot(table)) == final
+        assert snapshot_state(await alice.snapshot(table)) == final
         await sol.login("sol")
-        assert _state(await sol.snapshot(game.room)) == solitaire_final
+        assert snapshot_state(await sol.snapshot(game.room)) == solitaire_final
     finally:
         await alice.close()
         await sol.close()
@@ -197,6 +191,48 @@ async def test_a_store_that_cannot_write_changes_no_room_and_play_resumes(
     capsys.readouterr()
     assert barbu(["export", "--db", str(db), game.room]) == 0
     assert json.loads(capsys.readouterr().out)["format"] == "solitaire/1"
+
+
+async def test_a_log_that_cannot_grow_is_folded_into_the_store_and_play_goes_on(
+    tmp_path: Path, serve: list[Serve]
+) -> None:
+    """The file-size limit is set to the WAL file's size while bots play flat out: the next write fails (the
+    log cannot grow), the failure makes the server checkpoint and start the log over, and play goes on by
+    itself without the limit being lifted (it waited for a commit to checkpoint: forever)."""
+    db = tmp_path / "barbu.sqlite3"
+    server = Serve(db, "--bot-delay", "0", "--log-level", "WARNING")
+    serve.append(server)
+    wal = Path(f"{db}-wal")
+    alice = await Connection.connect(server.url, timeout=20)
+    try:
+        await alice.login("alice")
+        table = await alice.create_table("busy")
+        for seat in SEATS:
+            await alice.add_bot(table, seat, "random")
+        async with asyncio.timeout(30):
+            while not wal.exists() or wal.stat().st_size < 160_000:
+                await asyncio.sleep(0.02)
+        limit = wal.stat().st_size
+        assert db.stat().st_size < limit // 2  # the store file has room to take the log in
+        server.limit_file_size(limit)
+        start = (await alice.snapshot(table)).seq
+        async with asyncio.timeout(20):
+            while "cannot write the store" not in "".join(server.lines):
+                await asyncio.sleep(0.05)
+        failed_at = (await alice.snapshot(table)).seq
+        try:
+            async with asyncio.timeout(60):
+                while (await alice.snapshot(table)).seq < failed_at + 3 * max(failed_at - start, 40):
+                    await asyncio.sleep(0.1)
+        except TimeoutError:
+            seq = (await alice.snapshot(table)).seq
+            raise AssertionError(
+                f"play stalled at {seq} (limit at {start}, a write failed at {failed_at})"
+            ) from None
+    finally:
+        await alice.close()
+    assert server.proc.poll() is None
+    assert "Traceback" not in "".join(server.lines)
 
 
 async def test_a_chat_line_the_store_cannot_keep_is_refused_and_nobody_hears_it(
@@ -368,10 +404,10 @@ async def test_the_last_action_of_a_match_waits_for_the_store(
     table = _table(server, room)
     assert table.match is not None and table.match.to_move is not None
     seat = SEATS[table.match.to_move]
-    before = _state(await by_seat["N"].snapshot(room))
+    before = snapshot_state(await by_seat["N"].snapshot(room))
     _writes(server, False)
     await _refused(by_seat[seat].act(room, seat, action_to_wire(action)), "store-unavailable")
-    assert _state(await by_seat["N"].snapshot(room)) == before
+    assert snapshot_state(await by_seat["N"].snapshot(room)) == before
     assert table.state == "playing" and server.store.room(int(room)).status == "playing"
     _writes(server, True)
     await by_seat[seat].act(room, seat, action_to_wire(action))
@@ -393,24 +429,24 @@ async def test_auto_and_opening_another_room_are_all_or_nothing(
     alice = await connect(server, "alice")
     seed = _auto_deal()
     room = (await alice.open_solitaire("forty-thieves", seed=seed)).room
-    before = _state(await alice.snapshot(room))
+    before = snapshot_state(await alice.snapshot(room))
     _writes(server, False)
     await _refused(alice.auto(room), "store-unavailable")
     await _refused(alice.open_solitaire("forty-thieves", seed=seed + 1), "store-unavailable")
     await _refused(alice.new_deal(room), "store-unavailable")
-    assert _state(await alice.snapshot(room)) == before
+    assert snapshot_state(await alice.snapshot(room)) == before
     assert server.store.actions(int(room)) == [] and server.store.room(int(room)).status == "playing"
     assert [r.room_id for r in server.lobby.rooms.values()] == [room]
     _writes(server, True)
     await alice.auto(room)
-    moved = _state(await alice.snapshot(room))
+    moved = snapshot_state(await alice.snapshot(room))
     made = moved["view"]["moves"]
     assert made >= 2 and len(server.store.actions(int(room))) == made == moved["seq"]
 
     # Opening another room resigns this one in the same transaction as the new room's row.
     _writes(server, False)
     await _refused(alice.open_solitaire("forty-thieves", seed=seed + 1), "store-unavailable")
-    assert _state(await alice.snapshot(room)) == moved
+    assert snapshot_state(await alice.snapshot(room)) == moved
     _writes(server, True)
     other = (await alice.open_solitaire("forty-thieves", seed=seed + 1)).room
     row = server.store.room(int(room))
