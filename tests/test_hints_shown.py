@@ -43,6 +43,8 @@ async def test_the_terminal_client_says_a_lost_game_offering_undo_and_a_guess_as
         await until(lambda: "can no longer be won" in sol.message, "the lost hint")
         assert on_screen(tui, "This game can no longer be won. u: undo"), "\n".join(screen_lines(tui))
         tui.open_solitaire("forty-thieves", {}, 1)
+        await until(lambda: tui.pending is not None, "asked before resigning the Pyramid deal with a move")
+        pipe.send_text("y")
         await until(
             lambda: tui.solitaire is not None and tui.solitaire.room.state()["game"] == "forty-thieves",
             "Forty Thieves 1",
