@@ -6,6 +6,7 @@ installed."""
 
 from __future__ import annotations
 
+import asyncio
 import re
 
 import pytest
@@ -58,15 +59,67 @@ async def test_the_turn_timer_playing_for_the_seat_is_said(server: BarbuServer, 
     ), text
 
 
+#: Records in ``window.heard`` the words a screen reader would announce: text changed inside a live region
+#: (``aria-live``, or a role that implies it) that is not "off" (``role="timer"`` is), and a live region put
+#: in with its words (``alert``, ``status``).
+HEARD = """(() => {
+  window.heard = [];
+  const LIVE = { alert: "assertive", status: "polite", log: "polite", timer: "off", marquee: "off" };
+  const own = (el) => (el.hasAttribute("aria-live") ? el.getAttribute("aria-live") : LIVE[el.getAttribute("role")]);
+  const live = (node) => {
+    for (let el = node.nodeType === 1 ? node : node.parentElement; el; el = el.parentElement) {
+      const said = own(el);
+      if (said) return said !== "off";
+    }
+    return false;
+  };
+  new MutationObserver((records) => {
+    for (const record of records) {
+      if (record.type === "characterData") {
+        if (live(record.target) && record.target.data.trim()) heard.push(record.target.data);
+        continue;
+      }
+      for (const node of record.addedNodes) {
+        if (live(node)) { if (node.textContent.trim()) heard.push(node.textContent); continue; }
+        if (node.nodeType !== 1) continue;
+        for (const region of node.querySelectorAll("[role=alert], [role=status]")) {
+          if (live(region) && region.textContent.trim()) heard.push(region.textContent);
+        }
+      }
+    }
+  }).observe(document, { childList: true, subtree: true, characterData: true });
+})();"""
+
+
+async def _heard(page: Page, words: str) -> list[str]:
+    """What ``page`` announced (``HEARD``) that holds ``words``."""
+    heard: list[str] = await page.evaluate("() => window.heard")
+    return [text for text in heard if words in text]
+
+
+async def _ticks(page: Page, timer: str) -> None:
+    """Wait until the countdown ``timer`` (a selector) shows two different numbers of seconds."""
+    first = await page.locator(timer).inner_text()
+    assert re.fullmatch(r"\d+ s", first), first
+    await page.wait_for_function(
+        "([timer, first]) => { const el = document.querySelector(timer); return el && el.textContent !== first; }",
+        arg=[timer, first],
+        timeout=60_000,
+    )
+
+
 async def test_an_idle_seat_is_warned_and_the_table_told_after(
     start_server: StartServer, open_page: OpenPage
 ) -> None:
     """At a table without a turn timer, the host leaves their turn unplayed: before the stand-in takes the
     seat their page counts down ("play within … s, or a bot takes your seat") and a watcher's page shows it
     on the seat; afterwards the host is told, and that they are still the host, and the watcher is told
-    whose seat a bot plays now, why, and who is host. Before, the seat changed hands without a word."""
-    server = await start_server(idle_turn=3)
+    whose seat a bot plays now, why, and who is host. Before, the seat changed hands without a word. A
+    screen reader hears each warning once and then its outcome: the seconds tick in a ``role="timer"``, not
+    announced (before, the whole warning was announced again every second)."""
+    server = await start_server(idle_turn=6)
     watcher = await open_page()
+    await watcher.add_init_script(HEARD)
     conn = await Connection.connect(server.url)
     await conn.login("ann")
     room = await conn.create_table("ann's table")
@@ -79,15 +132,25 @@ async def test_an_idle_seat_is_warned_and_the_table_told_after(
     await watcher.wait_for_selector(".felt")
     page = await open_page()
     await page.add_init_script(f"localStorage.setItem('barbu.token', {token!r})")
+    await page.add_init_script(HEARD)
     await page.goto(server.share_url)
     await page.locator(".idle-warning", has_text="or a bot takes your seat").wait_for(timeout=60_000)
     await watcher.locator(".seat [data-idle=N]", has_text="a bot takes the seat in").wait_for(timeout=60_000)
+    await asyncio.gather(
+        _ticks(page, ".idle-warning [role=timer]"), _ticks(watcher, ".seat [data-idle=N] [role=timer]")
+    )
     offer = page.locator(".offer", has_text="a bot now plays your seat (North)")
     await offer.wait_for(timeout=60_000)
     assert "You are still the table's host." in await offer.inner_text()
     news = watcher.locator(".timer-play", has_text="North (ann) left the turn unplayed too long")
     await news.wait_for(timeout=60_000)
     assert "ann is still the table's host." in await news.inner_text()
+    warned = await _heard(page, "or a bot takes your seat")
+    assert len(warned) == 1 and re.search(r"play within \d+ s, or", warned[0]), await _heard(page, "")
+    assert await _heard(page, "a bot now plays your seat (North)")
+    warned = await _heard(watcher, "a bot takes the seat in")
+    assert len(warned) == 1 and re.search(r"in \d+ s", warned[0]), await _heard(watcher, "")
+    assert await _heard(watcher, "North (ann) left the turn unplayed too long")
 
 
 async def test_trump_and_starting_rank_buttons_read_as_the_hand_and_the_summary(

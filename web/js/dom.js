@@ -135,6 +135,15 @@ export class Kept {
   }
 
   /**
+   * The `tag` element kept under `key` with its `props` set, its children left as they are: for a node
+   * whose words are written in place (a countdown), so a redraw does not put the same words in again and a
+   * screen reader does not hear them again.
+   */
+  held(key, tag, props = {}) {
+    return this.el(key, tag, props, ...(this.nodes.has(key) ? [...this.nodes.get(key).childNodes] : []));
+  }
+
+  /**
    * The button kept under `key` (also its `data-focus` unless `props` names another), with the label
    * (text or children) and the click handler of the latest draw.
    */

@@ -144,7 +144,7 @@ function seatBox(seat, where, state, actions) {
   }
   const doing = toMove ? PHASE_WORDS[view.phase] || "to play" : "";
   if (toMove) lines.push(h("div", { class: "turn" }, doing, countdown(state)));
-  if (toMove && seat !== snap.seat && idleOf(state, seat)) lines.push(h("div", { class: "idle", role: "status", "data-idle": seat }, idleText(state, seat)));
+  if (toMove && seat !== snap.seat && idleOf(state, seat)) lines.push(idleWarning(state, `idle-${seat}`, "div", { class: "idle", role: "status", "data-idle": seat }));
   const host = !state.summary || !state.summary.host || state.summary.host === state.me;
   const kept = state.kept;
   const buttons = (...children) => kept.el(`buttons-${seat}`, "div", { class: "buttons" }, children);
@@ -199,24 +199,51 @@ function idleOf(state, seat) {
 }
 
 /**
- * The warning of the idle hand-over of `seat`, in its last minute: to its player "Your turn is waiting: play
- * within 42 s, or a bot takes your seat (you may take it back).", on the seat's box "idle: a bot takes the
- * seat in 42 s"; "" before that minute (the node stays, for `tickClocks` to fill).
+ * The warning of the idle hand-over of `seat`, in its last minute, as the words around its seconds: to its
+ * player "Your turn is waiting: play within 42 s, or a bot takes your seat (you may take it back).", on the
+ * seat's box "idle: a bot takes the seat in 42 s"; null before that minute.
  */
-function idleText(state, seat) {
+function idleWords(state, seat) {
   const idle = idleOf(state, seat);
   const left = idle ? secondsLeft(idle.until) : Infinity;
-  if (left > IDLE_WARNING_S) return "";
+  if (left > IDLE_WARNING_S) return null;
   return seat === state.snapshot.seat
-    ? `Your turn is waiting: play within ${left} s, or a bot takes your seat (you may take it back).`
-    : `idle: a bot takes the seat in ${left} s`;
+    ? { turn: idle.seq, before: "Your turn is waiting: play within ", left, after: ", or a bot takes your seat (you may take it back)." }
+    : { turn: idle.seq, before: "idle: a bot takes the seat in ", left, after: "" };
+}
+
+/**
+ * The idle warning's box kept under `key` (a live region: `props` give its role and `data-idle`, the seat),
+ * its words written in by `writeIdle`.
+ */
+function idleWarning(state, key, tag, props) {
+  const box = state.kept.held(key, tag, props);
+  writeIdle(box, state);
+  return box;
+}
+
+/**
+ * Write the idle warning of `box.dataset.idle` into `box`, a live region: the words go in once, when the
+ * warning of a turn first shows, and are heard then, with the seconds; the seconds after it are written
+ * into their `role="timer"` span alone (not announced: a countdown read out every second drowns the rest).
+ */
+function writeIdle(box, state) {
+  const words = idleWords(state, box.dataset.idle);
+  const said = words ? `${words.turn}|${words.before}|${words.after}` : "";
+  if (box.idleSaid !== said) {
+    box.idleSaid = said;
+    const seconds = words ? h("span", { class: "idle-left", role: "timer", "aria-live": "off" }, `${words.left} s`) : null;
+    box.replaceChildren(...(words ? [words.before, seconds, words.after] : []));
+  }
+  const timer = box.querySelector(".idle-left");
+  if (timer && words && timer.textContent !== `${words.left} s`) timer.textContent = `${words.left} s`;
 }
 
 /** The idle hand-over's warning to the seat's own player, above the question they are asked. */
 function idleLine(state) {
   const seat = state.snapshot.seat;
   if (!seat || !idleOf(state, seat)) return null;
-  return h("p", { class: "idle-warning", role: "alert", "data-idle": seat }, idleText(state, seat));
+  return idleWarning(state, "idle-warning", "p", { class: "idle-warning", role: "alert", "data-idle": seat });
 }
 
 function secondsLeft(until) {
@@ -243,10 +270,7 @@ export function tickClocks(frame, state) {
       clock.setAttribute("aria-label", `${left} seconds left`);
     }
   }
-  for (const line of frame.querySelectorAll("[data-idle]")) {
-    const text = idleText(state, line.dataset.idle);
-    if (line.textContent !== text) line.textContent = text;
-  }
+  for (const box of frame.querySelectorAll("[data-idle]")) writeIdle(box, state);
   for (const badge of frame.querySelectorAll("[data-away]")) {
     const text = awayText(state, badge.dataset.away);
     if (badge.textContent !== text) badge.textContent = text;
