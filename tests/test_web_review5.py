@@ -59,6 +59,34 @@ async def test_the_turn_timer_playing_for_the_seat_is_said(server: BarbuServer, 
     ), text
 
 
+async def test_the_timer_playing_for_another_seat_is_told_as_theirs(
+    server: BarbuServer, open_page: OpenPage
+) -> None:
+    """At a table with a 1 s turn timer, ann (the page, North) and carl (a connection that never acts, East)
+    both let their time run out: the page marks as ann's own (``.mine``, "… for you") only what the timer
+    played for her seat, and tells carl's as his, "Time ran out for East (carl): …", by the event's seat."""
+    conn = await Connection.connect(server.url)
+    await conn.login("ann")
+    room = await conn.create_table("ann's table", turn_time=1)
+    await conn.sit(room, "N")
+    carl = await Connection.connect(server.url)
+    await carl.login("carl")
+    await carl.sit(room, "E")
+    for seat in ("S", "W"):
+        await conn.add_bot(room, seat)
+    token = conn.token
+    await conn.close()
+    page = await open_page()
+    await page.add_init_script(f"localStorage.setItem('barbu.token', {token!r})")
+    await page.goto(server.share_url)
+    await page.wait_for_selector(".felt")
+    # The line is drawn anew at each timer play: each wait matches the class and the words at once.
+    theirs = page.locator(".timer-play:not(.mine)", has_text="Time ran out for East (carl): the timer")
+    await theirs.wait_for(timeout=60_000)
+    await page.locator(".timer-play.mine", has_text="for you.").wait_for(timeout=60_000)
+    await carl.close()
+
+
 #: Records in ``window.heard`` the words a screen reader would announce: text changed inside a live region
 #: (``aria-live``, or a role that implies it) that is not "off" (``role="timer"`` is), and a live region put
 #: in with its words (``alert``, ``status``).

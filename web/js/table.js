@@ -6,7 +6,7 @@ import { finishedRanking } from "./table_score.js";
 import { refusalText } from "./table_prompt.js";
 import { PHONE, bringIntoView, focusPlayable, renderTable, tickClocks } from "./table_view.js";
 import { awayPlaysText, heldCards, keepHeldCards } from "./away_plays.js";
-import { timerPlayText } from "./timer_plays.js";
+import { timerPlayText, timerSeat } from "./timer_plays.js";
 import { forgetWaitingSeat, freedText, keepWaitingSeat, waitingSeat } from "./waiting_seat.js";
 import { SEAT_NAMES } from "./words.js";
 
@@ -348,7 +348,8 @@ export function tableScreen(app, roomId) {
         const timed = state.snapshot ? timerPlayText(event, state.snapshot.seat, state.snapshot.players) : null;
         if (timed) {
           const hand = state.snapshot.view ? state.snapshot.view.hand_number : 0;
-          state.timerPlay = { text: timed, hand, mine: timed.startsWith("Time ran out:") };
+          // The viewer's own seat by the seats, not by the words (which may change): a watcher has none.
+          state.timerPlay = { text: timed, hand, mine: Boolean(state.snapshot.seat) && timerSeat(event) === state.snapshot.seat };
           if (state.timerPlay.mine && event.event === "card-played" && state.held) { // the page knows it: no "while you were away"
             state.held = { ...state.held, cards: state.held.cards.filter((card) => card !== event.card) };
             keepHeldCards(session.name, roomId, state.held);

@@ -22,15 +22,23 @@ function actedText(event) {
 }
 
 /**
+ * The seat an `event` the turn timer played (`by` "timer") was played for: the declarer of a contract, the
+ * acting seat of the others (docs/protocol.md, "event"); null for any other event.
+ */
+export function timerSeat(event) {
+  if (event.by !== "timer" || !actedText(event)) return null;
+  return (event.event === "contract-chosen" ? event.declarer : event.seat) || null;
+}
+
+/**
  * The words for an `event` the turn timer played (`by` "timer"), or null for any other event: to the seat's
  * own player (`mine`, their seat) "Time ran out: the timer played 7♣ for you."; to the others "Time ran out
  * for East (bob): the timer played 7♣." (`players`: seat -> name, as the snapshot holds them).
  */
 export function timerPlayText(event, mine, players) {
-  if (event.by !== "timer") return null;
-  const seat = event.event === "contract-chosen" ? event.declarer : event.seat;
+  const seat = timerSeat(event);
+  if (!seat) return null;
   const what = actedText(event);
-  if (!what || !seat) return null;
   if (seat === mine) return `Time ran out: the timer ${what} for you.`;
   return `Time ran out for ${SEAT_NAMES[seat]} (${playerText(players[seat])}): the timer ${what}.`;
 }
