@@ -64,6 +64,9 @@ TOO_SMALL = f"The terminal is too small ({MIN_COLUMNS}x{MIN_ROWS} needed)."
 CHAT_LIMIT = 500
 #: The notice wraps at word boundaries onto this many lines at most (the log keeps a longer one whole).
 NOTICE_LINES = 3
+#: The seconds before the idle hand-over (docs/protocol.md, "An idle seat") from which the notice line warns
+#: the player whose turn waits (``TuiApp.idle_warning``).
+IDLE_WARNING = 30.0
 #: How the help is left, said when a key does nothing there (``TuiApp.nothing_here``).
 HELP_BACK = "Esc goes back."
 #: The key line of each screen, and of each state of one (``table-watching``, ``table-over`` ...): the keys
@@ -431,11 +434,29 @@ class TuiApp:
             return table
         return None
 
+    def idle_warning(self) -> str:
+        """``A bot takes your seat in 25 s unless you play.`` in the last ``IDLE_WARNING`` seconds before the
+        idle hand-over gives the seat whose turn waits to a stand-in (``at friday`` when the turn waits at a
+        table not shown); empty otherwise. Drawn afresh each second, never logged: the countdown floods
+        nothing."""
+        table = self.turn_elsewhere()
+        here = self.model.table
+        if table is None and here is not None and here.my_turn:
+            table = here
+        left = None if table is None else table.idle_left()
+        if table is None or left is None or left > IDLE_WARNING:
+            return ""
+        where = "" if table is here and self.where() == "table" else f" at {shorten(table.name, 30)}"
+        return f"A bot takes your seat{where} in {left:.0f} s unless you play."
+
     def _notice(self) -> tuple[str, str]:
-        """The notice line's style and text: a pending question, the solitaire screen's message there, else
-        the model's notice."""
+        """The notice line's style and text: a pending question, the warning before the idle hand-over, the
+        solitaire screen's message there, else the model's notice."""
         if self.pending is not None:
             return "class:warn", self.question
+        warning = self.idle_warning()
+        if warning:
+            return "class:error", warning
         if self.screen == "solitaire" and self.solitaire and self.solitaire.notice():
             return "", self.solitaire.message
         return ("class:error" if self.model.notice_error else "class:notice"), self.model.shown_notice()
@@ -535,13 +556,21 @@ class TuiApp:
         self.spawn(self._tick())
 
     async def _tick(self) -> None:
-        """Redraw every second while a dropped seat counts down to its stand-in or a turn timer runs."""
+        """Redraw every second while a dropped seat counts down to its stand-in, a turn timer or the idle
+        hand-over runs (at the table shown, or at the held seat while another is watched)."""
         while True:
             await asyncio.sleep(1.0)
-            table = self.model.table
+            own, table = self.model.own_table, self.model.table
+            if own is not None and own.idle_ends is not None:
+                self.invalidate()
             if table is None:
                 continue
-            if table.standin_at or table.freed_at or table.turn_ends is not None:
+            if (
+                table.standin_at
+                or table.freed_at
+                or table.turn_ends is not None
+                or table.idle_ends is not None
+            ):
                 self.invalidate()
 
     async def _poll_lobby(self) -> None:

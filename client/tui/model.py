@@ -35,7 +35,9 @@ class TableModel:
     opened the table (from the lobby's list), ``me`` this client's player; ``rematch`` the room of another match with the same players.
     ``turn_ends`` is when (``time.monotonic``) the turn timer plays for the seat to move, counted from the
     server's ``turn_left_ms`` (None: no timer runs); ``turn_time`` the table's turn timer in seconds (from
-    the lobby's list; None: none or not known), ``grace`` the seconds a dropped player's seat is held (from the
+    the lobby's list; None: none or not known); ``idle_ends`` the same for the idle hand-over, from the server's
+    ``idle_left_ms`` (a table without a turn timer: a stand-in takes the seat to move, its player idle; None:
+    none is coming), ``grace`` the seconds a dropped player's seat is held (from the
     lobby's list; None: not known). ``paused``: the match waits, none of its players being
     connected (a watcher sees it so; the players themselves are not there).
     """
@@ -67,6 +69,7 @@ class TableModel:
     rematch: str | None = None
     me: str = ""
     turn_ends: float | None = None
+    idle_ends: float | None = None
     turn_time: float | None = None
     grace: float | None = None
     paused: bool = False
@@ -79,10 +82,21 @@ class TableModel:
     #: Seats this client (the host) asked to free (``remove-player``): their news says the host removed them.
     removing: set[str] = field(default_factory=set)
 
-    def turn_left(self, ms: Any) -> None:
-        """Take the server's ``turn_left_ms`` (``snapshot``, ``turn``, the public ``turn`` event): the turn
-        timer plays for the seat to move that many milliseconds from now (None: no timer runs)."""
-        self.turn_ends = None if ms is None else time.monotonic() + float(ms) / 1000
+    def turn_left(self, ms: Any, idle_ms: Any = None) -> None:
+        """Take the server's ``turn_left_ms`` and ``idle_left_ms`` (``snapshot``, ``turn``, the public ``turn``
+        event): the turn timer plays for the seat to move ``ms`` milliseconds from now, a stand-in takes that
+        seat over ``idle_ms`` milliseconds from now (None: no such clock runs; docs/protocol.md, "An idle
+        seat")."""
+        now = time.monotonic()
+        self.turn_ends = None if ms is None else now + float(ms) / 1000
+        self.idle_ends = None if idle_ms is None else now + float(idle_ms) / 1000
+
+    def idle_left(self) -> float | None:
+        """The seconds left before a stand-in takes the seat to move, its player idle (None: no hand-over is
+        coming, or the view is stale or paused: the server's clock is not known or stands still)."""
+        if self.idle_ends is None or self.stale or self.paused:
+            return None
+        return max(self.idle_ends - time.monotonic(), 0.0)
 
     def turn_clock(self) -> str:
         """The seconds left before the turn timer plays for the seat to move, as ``12s`` (empty: none runs)."""
@@ -216,7 +230,7 @@ class TableModel:
         self.freed_at = {s: now + float(v) for s, v in getattr(push, "freed_in", {}).items()}
         self.paused = bool(getattr(push, "paused", False))
         if self.paused:  # no timer runs meanwhile (``turn_left_ms`` nil); the snapshot on resuming says it
-            self.turn_ends = None
+            self.turn_ends = self.idle_ends = None
 
     def own_seat(self) -> str | None:
         """The seat this client's player (``me``) owns here, whether they sit in it or look on (the match

@@ -322,7 +322,7 @@ class Session:
             return
         elif isinstance(push, Turn):
             if push.seq >= table.seq:
-                table.turn_left(push.turn_left_ms)
+                table.turn_left(push.turn_left_ms, push.idle_left_ms)
             table.set_view(push.view, push.seq)
         elif isinstance(push, EventPush):
             self._take_event(table, push)
@@ -393,7 +393,7 @@ class Session:
             return False
         if isinstance(push, Turn):
             own.set_view(push.view, push.seq)
-            own.turn_left(push.turn_left_ms)
+            own.turn_left(push.turn_left_ms, push.idle_left_ms)
         elif isinstance(push, EventPush):
             self._take_event(own, push, own.room)
         elif isinstance(push, ChatPush):
@@ -406,7 +406,7 @@ class Session:
         hands told, and its line in the news of ``room`` (None: the table shown)."""
         event = push.event
         if event.get("event") == "turn" and push.seq >= table.seq:
-            table.turn_left(event.get("turn_left_ms"))
+            table.turn_left(event.get("turn_left_ms"), event.get("idle_left_ms"))
         table.take_event(event, push.seq)
         text = event_text(event, table)
         self._told(table.room, event)
@@ -470,7 +470,7 @@ class Session:
         self._take_summary(table)
         table.me = self.model.name
         table.set_view(snap.view, snap.seq)
-        table.turn_left(snap.turn_left_ms)
+        table.turn_left(snap.turn_left_ms, snap.idle_left_ms)
         table.paused = snap.paused
         table.stale = False
         history = list((snap.view or {}).get("history") or [])

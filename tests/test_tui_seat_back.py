@@ -1,0 +1,32 @@
+"""The terminal client around a seat a bot plays, against a real server on loopback (fixtures in
+``conftest.py``, helpers in ``test_tui.py``): the notice that a bot plays the seat goes once the player sits
+there again, a player watching their own seat is told about it as about them, the key line says that any
+key puts the end-of-hand summary away, and the player whose turn waits is warned before the idle hand-over
+gives their seat to a stand-in."""
+
+from __future__ import annotations
+
+import re
+
+from tests.conftest import StartServer, until
+from tests.test_tui import opened_table, running_tui, screen_lines
+from tests.test_tui_review import play_first_legal_until
+
+
+async def test_the_player_is_warned_before_the_idle_hand_over(start_server: StartServer) -> None:
+    server = await start_server(idle_turn=20)  # under the warning's 30 s: it shows from the turn's start
+    async with running_tui(server.url, "dozy") as (tui, _pipe):
+        room = await opened_table(tui, "drowsy", "N")
+        for seat in "ESW":
+            await tui.session.add_bot(room, seat)
+        await until(lambda: tui.model.table is not None and tui.model.table.my_turn, "a turn", 30)
+        warning = re.compile(r"A bot takes your seat in \d+ s unless you play\.")
+        await until(lambda: warning.search(" ".join(screen_lines(tui))) is not None, "the warning")
+        assert not any("A bot takes your seat" in line for _, _, line in tui.model.entries)  # never logged
+        table = tui.model.table
+        assert table is not None
+
+        def passed_unwarned() -> bool:
+            return not table.my_turn and warning.search(" ".join(screen_lines(tui))) is None
+
+        await play_first_legal_until(tui, passed_unwarned, "the turn played, the warning gone")
