@@ -310,6 +310,7 @@ async def test_a_seat_left_idle_goes_to_a_bot_and_the_terminal_says_how_to_take_
         await tui.sit(room)  # Enter in the lobby: the seat is taken back
         await until(lambda: tui.screen == "table" and tui.model.table is not None, "at the table again")
         assert tui.model.table is not None and tui.model.table.seat == "N"
+        assert "a bot plays seat N" not in tui.model.notice  # the hand-over's notice goes
 
 
 async def test_the_days_deal_asks_from_the_moment_it_is_opened(server: BarbuServer) -> None:

@@ -123,22 +123,6 @@ async def test_a_resumed_solitaire_room_says_its_seed_and_options_and_t_switches
         await until(lambda: tui.screen == "solitaire", "t: back to the solitaire room")
 
 
-async def test_giving_the_seat_to_a_bot_says_a_bot_plays_it(server: BarbuServer, connect: Connect) -> None:
-    async with running_tui(server.url, "gus") as (tui, pipe):
-        room = await opened_table(tui, "handover", "E")
-        for seat in "NSW":
-            await tui.session.add_bot(room, seat)
-        await until(lambda: tui.model.table is not None and tui.model.table.state == "playing", "the start")
-        pipe.send_text("x")
-        await until(
-            lambda: tui.pending is not None and "Give your seat to a bot?" in tui.question, "the question"
-        )
-        pipe.send_text("y")
-        said = "A bot now plays seat E at handover for you: sit there again"
-        await until(lambda: said in tui.model.notice, "the bot said")
-        assert tui.screen == "lobby" and on_screen(tui, said)
-
-
 async def test_the_turn_clock_counts_down_from_the_servers_turn_left(server: BarbuServer) -> None:
     async with running_tui(server.url, "tia") as (tui, _pipe):
         room = await opened_table(tui, "timed", "S", turn_time=30)

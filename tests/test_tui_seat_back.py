@@ -8,9 +8,41 @@ from __future__ import annotations
 
 import re
 
+from prompt_toolkit.input import PipeInput
+
+from client.tui.app import TuiApp
+from server import BarbuServer
 from tests.conftest import StartServer, until
-from tests.test_tui import opened_table, running_tui, screen_lines
+from tests.test_tui import on_screen, opened_table, running_tui, screen_lines
 from tests.test_tui_review import play_first_legal_until
+
+
+async def seat_given_to_a_bot(tui: TuiApp, pipe: PipeInput, name: str) -> str:
+    """The terminal's player opens table ``name`` at seat E with three bots and, once the match plays, gives
+    the seat to a bot (``x``, ``y``); returns the room id, the player in the lobby."""
+    room = await opened_table(tui, name, "E")
+    for seat in "NSW":
+        await tui.session.add_bot(room, seat)
+    await until(lambda: tui.model.table is not None and tui.model.table.state == "playing", "the start")
+    pipe.send_text("x")
+    await until(
+        lambda: tui.pending is not None and "Give your seat to a bot?" in tui.question, "the question"
+    )
+    pipe.send_text("y")
+    await until(lambda: tui.screen == "lobby" and "A bot now plays" in tui.model.notice, "the bot said")
+    return room
+
+
+async def test_the_bot_notice_goes_once_the_seat_is_taken_back(server: BarbuServer) -> None:
+    async with running_tui(server.url, "gus") as (tui, pipe):
+        room = await seat_given_to_a_bot(tui, pipe, "handover")
+        said = "A bot now plays seat E at handover for you: sit there again"
+        assert on_screen(tui, said)
+        await tui.sit(room)  # Enter on its row in the lobby
+        await until(lambda: tui.screen == "table" and tui.model.table is not None, "at the table again")
+        assert tui.model.table is not None and tui.model.table.seat == "E"
+        assert not on_screen(tui, said)
+        assert "You sit in seat E at handover again: the bot no longer plays it." in tui.model.notice
 
 
 async def test_the_player_is_warned_before_the_idle_hand_over(start_server: StartServer) -> None:

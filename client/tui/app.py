@@ -890,8 +890,9 @@ class TuiApp:
         if seat is None:
             return
         if playing:
-            self.model.say(
-                f"A bot now plays seat {seat} at {name} for you: sit there again (Enter on the table) to take it back."
+            self.model.say_handed_over(
+                f"A bot now plays seat {seat} at {name} for you: sit there again (Enter on the table) to take it back.",
+                table.room,
             )
         else:
             self.model.say(f"You left seat {seat} at {name}.")
@@ -915,6 +916,9 @@ class TuiApp:
         if self.pending is None and self.model.notice_place.startswith("table:"):
             self.model.clear_notice()  # a table's old news or refusal (the log keeps it); the lobby's goes on
         self.show("table")
+        table = self.model.table
+        if table is not None and table.room == room and table.seat is not None:
+            self.model.seat_taken_back(room, table.seat, shorten(table.name, 30))
 
     def _removed_from_table(self) -> None:
         """The server took the player off the table shown (the host removed them, or a bot took their idle

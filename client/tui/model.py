@@ -316,6 +316,8 @@ class Model:
             back to it; its turns and news are followed meanwhile).
         told: for each table seen, how many of its hands the log has told the scores of (coming back to
             it, the log says which hands were played meanwhile).
+        handed_over: the table whose seat the notice says a bot now plays for the player (``x``, or the idle
+            hand-over) and that notice's number in the log (``notice_at``): sitting there again replaces it.
     """
 
     url: str
@@ -338,6 +340,7 @@ class Model:
     entries: deque[tuple[int, str, str]] = field(default_factory=lambda: deque(maxlen=ENTRIES))
     own_table: TableModel | None = None
     told: dict[str, int] = field(default_factory=dict)
+    handed_over: tuple[str, int] | None = None
 
     def say(self, text: str, error: bool = False, place: str | None = None) -> None:
         """Set the notice line (and keep it in the log) of ``place`` (None: where the player is, ``place()``;
@@ -350,6 +353,19 @@ class Model:
         if text:
             self.note(text, self.notice_place, refusal=error)
             self.notice_at = self.logged
+
+    def say_handed_over(self, text: str, room: str) -> None:
+        """Say ``text`` for the lobby, where the player now is: a bot plays their seat at table ``room`` until
+        they sit there again (``seat_taken_back`` then replaces it)."""
+        self.say(text, place="")
+        self.handed_over = (room, self.notice_at)
+
+    def seat_taken_back(self, room: str, seat: str, name: str) -> None:
+        """The player sits in ``seat`` at table ``room`` (its ``name``) again: a notice still saying that a
+        bot plays it there is replaced by one saying they are back (the log keeps both)."""
+        handed, self.handed_over = self.handed_over, None
+        if self.notice_at and handed == (room, self.notice_at):
+            self.say(f"You sit in seat {seat} at {name} again: the bot no longer plays it.")
 
     def shown_notice(self) -> str:
         """The notice as the screen shows it: one said at a table or in a solitaire room only there (news of

@@ -377,10 +377,10 @@ class Session:
                 place="",
             )
         else:
-            self.model.say(
+            self.model.say_handed_over(
                 f"You left your turn at {name} unplayed a long while: a bot plays seat {push.seat} for you. "
                 "Sit there again (Enter in the lobby) to take it back.",
-                place="",
+                push.room,
             )
         self.on_removed()
         self.request_refresh()
