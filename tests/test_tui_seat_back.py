@@ -11,6 +11,10 @@ import re
 from prompt_toolkit.input import PipeInput
 
 from client.tui.app import TuiApp
+from client.tui.model import TableModel
+from client.tui.session import seat_notices
+from engine.cards import SEATS
+from protocol import Players
 from server import BarbuServer
 from tests.conftest import StartServer, until
 from tests.test_tui import on_screen, opened_table, running_tui, screen_lines
@@ -45,6 +49,15 @@ async def test_the_bot_notice_goes_once_the_seat_is_taken_back(server: BarbuServ
         assert "You sit in seat E at handover again: the bot no longer plays it." in tui.model.notice
 
 
+async def test_a_player_watching_their_own_seat_is_told_a_bot_plays_it(server: BarbuServer) -> None:
+    async with running_tui(server.url, "gus") as (tui, pipe):
+        room = await seat_given_to_a_bot(tui, pipe, "mine")
+        await tui.watch(room)  # the snapshot lists no stand-ins: the next players push says a bot plays E
+        said = "A bot plays your seat E now: sit there again from the lobby (l, then Enter on it)."
+        await until(lambda: said in (tui.model.shown_notice(), *tui.model.earlier()), "told about them")
+        assert not any("A bot plays for E" in line for _, _, line in tui.model.entries)
+
+
 async def test_the_player_is_warned_before_the_idle_hand_over(start_server: StartServer) -> None:
     server = await start_server(idle_turn=20)  # under the warning's 30 s: it shows from the turn's start
     async with running_tui(server.url, "dozy") as (tui, _pipe):
@@ -62,3 +75,12 @@ async def test_the_player_is_warned_before_the_idle_hand_over(start_server: Star
             return not table.my_turn and warning.search(" ".join(screen_lines(tui))) is None
 
         await play_first_legal_until(tui, passed_unwarned, "the turn played, the warning gone")
+
+
+def test_ones_own_seat_dropping_while_looked_at_is_said_as_about_them() -> None:
+    players = {s: ("gus" if s == "E" else f"bot:{s}") for s in SEATS}
+    table = TableModel(room="1", seat=None, state="playing", players=players, me="gus", turn_time=15)
+    push = Players(room="1", state="playing", players=players, away=["E"], standin_in={"E": 42.0})
+    assert seat_notices(table, push, "gus") == [
+        "Your seat E is away: a bot plays it in 42 s (meanwhile the 15 s turn timer plays its turns)."
+    ]

@@ -758,7 +758,9 @@ class Session:
 def seat_notices(table: TableModel, push: Players, me: str) -> list[str]:
     """What a ``players`` push changed, in words: who sat down or left, who watches, who dropped (and when
     a bot takes the seat over, or before the start how long the seat is kept), who came back, whether the
-    match paused (none of its players connected) or goes on; nothing about this client's own player."""
+    match paused (none of its players connected) or goes on; nothing about this client's own player but
+    what becomes of their seat while they only look at it (``Your seat E is away``, ``A bot plays your seat E
+    now``)."""
     out = []
     for seat, owner in push.players.items():
         before = table.players.get(seat)
@@ -789,6 +791,7 @@ def seat_notices(table: TableModel, push: Players, me: str) -> list[str]:
         out.append("The table goes on: a player is back.")
     for seat in push.players:
         who = f"{seat} {table.player(seat)}"
+        mine = push.players.get(seat) == me  # their own seat, looked at: said as about them
         if seat == table.seat or push.players.get(seat) != table.players.get(seat):
             continue
         if seat in push.freed_in and seat not in table.freed_at:
@@ -796,14 +799,24 @@ def seat_notices(table: TableModel, push: Players, me: str) -> list[str]:
         elif push.state == "waiting" and seat not in table.freed_at:
             continue  # a kept seat of a rematch, its player not come yet: nobody dropped or came back
         elif seat in push.standin_in and seat not in table.standin_at:
+            whose = "its" if mine else "their"
             timer = (
-                f" (meanwhile the {table.turn_time:.0f} s turn timer plays their turns)"
+                f" (meanwhile the {table.turn_time:.0f} s turn timer plays {whose} turns)"
                 if table.turn_time
                 else ""
             )
-            out.append(f"{who} dropped: a bot plays for them in {duration(push.standin_in[seat])}{timer}.")
+            left = duration(push.standin_in[seat])
+            out.append(
+                f"Your seat {seat} is away: a bot plays it in {left}{timer}."
+                if mine
+                else f"{who} dropped: a bot plays for them in {left}{timer}."
+            )
         elif seat in push.standins and seat not in table.standins:
-            out.append(f"A bot plays for {who} now.")
+            out.append(
+                f"A bot plays your seat {seat} now: sit there again from the lobby (l, then Enter on it)."
+                if mine
+                else f"A bot plays for {who} now."
+            )
         elif seat in table.away and seat not in push.away:
             out.append(f"{who} is back.")
     return out
