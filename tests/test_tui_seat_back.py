@@ -10,7 +10,7 @@ import re
 
 from prompt_toolkit.input import PipeInput
 
-from client.tui.app import TuiApp
+from client.tui.app import KEY_HINTS, TuiApp
 from client.tui.model import TableModel
 from client.tui.session import seat_notices
 from engine.cards import SEATS
@@ -18,6 +18,7 @@ from protocol import Players
 from server import BarbuServer
 from tests.conftest import StartServer, until
 from tests.test_tui import on_screen, opened_table, running_tui, screen_lines
+from tests.test_tui_match_review import offline_tui, scored_table
 from tests.test_tui_review import play_first_legal_until
 
 
@@ -56,6 +57,23 @@ async def test_a_player_watching_their_own_seat_is_told_a_bot_plays_it(server: B
         said = "A bot plays your seat E now: sit there again from the lobby (l, then Enter on it)."
         await until(lambda: said in (tui.model.shown_notice(), *tui.model.earlier()), "told about them")
         assert not any("A bot plays for E" in line for _, _, line in tui.model.entries)
+
+
+async def test_the_key_line_says_any_key_puts_the_summary_away() -> None:
+    async with offline_tui() as (tui, pipe):
+        play = [{"action": "play", "card": "2C"}]
+        tui.model.table = scored_table(
+            {"phase": "play", "contract": "barbu", "hand": ["2C", "3C"], "legal": play}
+        )
+        tui.show("table")
+        assert tui.summary_up()
+        assert screen_lines(tui)[-1].strip() == KEY_HINTS["table-summary"]
+        assert "←→ card" not in screen_lines(tui)[-1]  # the arrows put the summary away, as any key does
+        card = tui.barbu.card
+        pipe.send_text("\x1b[D")  # Left
+        await until(lambda: not tui.summary_up(), "the summary put away by Left")
+        assert tui.barbu.card == card  # the cursor did not move: the key only put the summary away
+        assert "←→ card" in screen_lines(tui)[-1]
 
 
 async def test_the_player_is_warned_before_the_idle_hand_over(start_server: StartServer) -> None:

@@ -80,6 +80,7 @@ KEY_HINTS = {
     "table-contract": "↑↓ contract  Enter choose  Esc back  s sheet  c chat  l lobby  t game  ? help",
     "table-double": "↑↓ seat  Space tick  Enter send  s sheet  c chat  l lobby  t game  ? help",
     "table-pass": "Enter or p: pass, no card fits a row  s sheet  c chat  l lobby  t game  ? help",
+    "table-summary": "any key puts the summary away   s sheet  c chat  l lobby  t game  ? help",
     "table-others": "s sheet  c chat  l lobby  t game  ? help   the other seats decide now",
     "table-waiting": "b bot  f fill  k remove a player  c chat  x leave the seat  l lobby  ? help",
     "table-waiting-guest": "c chat  x leave the seat  l lobby  ? help   waiting for the host's players",
@@ -267,6 +268,10 @@ class TuiApp:
         if self.screen == "lobby" and self.lobby.picking:
             return KEY_HINTS["games"]
         if self.screen == "table" and table is not None:
+            if (
+                self.summary_up()
+            ):  # every key, the arrows too, only puts it away (``c``, ``s``...: their job too)
+                return KEY_HINTS["table-summary"]
             if (table.view or {}).get("phase") == "over" and table.rematch is not None:
                 return KEY_HINTS["table-over-next"]
             if (table.view or {}).get("phase") == "over":
