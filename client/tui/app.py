@@ -268,9 +268,7 @@ class TuiApp:
         if self.screen == "lobby" and self.lobby.picking:
             return KEY_HINTS["games"]
         if self.screen == "table" and table is not None:
-            if (
-                self.summary_up()
-            ):  # every key, the arrows too, only puts it away (``c``, ``s``...: their job too)
+            if self.summary_up():  # every key, an arrow too, only puts it away (c, s...: their job too)
                 return KEY_HINTS["table-summary"]
             if (table.view or {}).get("phase") == "over" and table.rematch is not None:
                 return KEY_HINTS["table-over-next"]
