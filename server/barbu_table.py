@@ -27,11 +27,13 @@ from typing import Any, ClassVar
 
 from engine.barbu import (
     Action,
+    Double,
     Event,
     IllegalAction,
     Match,
     Policy,
     PolicySpecError,
+    Redouble,
     Variants,
     action_from_wire,
     action_to_wire,
@@ -102,6 +104,17 @@ def _store_wait(what: str, room: str, delay: float, exc: StoreUnavailable) -> No
         )
 
 
+def timer_bet(legal: list[Action]) -> Action | None:
+    """What the turn timer plays on a doubling or redoubling turn whose ``legal`` actions are given: the one
+    with the fewest targets, none when the must-double rule (``docs/rules/barbu.md``) allows it, else the
+    declarer alone; None on any other turn (a contract, a card: the timer's policy chooses). A player whose
+    time ran out is not committed to a bet they did not make."""
+    bets = [a for a in legal if isinstance(a, Double | Redouble)]
+    if not bets:
+        return None
+    return min(bets, key=lambda a: (len(a.targets), sorted(a.targets)))
+
+
 @dataclass
 class Seat:
     """One seat: its ``owner`` (player name or ``bot:<policy>``, None when empty), the ``peer`` playing it
@@ -113,6 +126,9 @@ class Seat:
     #: seat held at a waiting table still counts against that address's cap (``WaitingSeats``).
     address: str | None = None
     standin: bool = False
+    #: The human handed the seat to its stand-in (``leave``, or the idle hand-over) rather than dropped:
+    #: only ``sit`` takes it back, not a ``resume`` or ``login`` (which a reload at another table sends).
+    left: bool = False
     grace_timer: asyncio.TimerHandle | None = None
     #: When (``loop.time()``) the pending grace timer ends: a stand-in plays the seat (the match started),
     #: or the seat is freed (the table waits).
@@ -380,8 +396,15 @@ class BarbuTable(Room):
         )
 
     def holds_seat(self, player: str) -> bool:
-        """Whether ``player`` owns a seat here and the match is not over."""
+        """Whether ``player`` owns a seat here and the match is not over (a seat they left to a stand-in
+        too: nobody else may log in by that name meanwhile)."""
         return self.state != "over" and self._seat_of_player(player) is not None
+
+    def gives_back(self, player: str) -> bool:
+        """Whether ``player`` holds a seat here that a ``resume`` or ``login`` takes back: not one they left
+        to a stand-in (``leave``, the idle hand-over), which only ``sit`` at this table takes back."""
+        index = self._seat_of_player(player) if self.state != "over" else None
+        return index is not None and not self.seats[index].left
 
     def plays_here(self, player: str) -> bool:
         """Whether ``player`` owns a seat here (the match over too): they may always watch the table."""
@@ -515,17 +538,19 @@ class BarbuTable(Room):
                 self._free(index)
             elif self.state == "playing":
                 seat.cancel_grace()
-                seat.standin = True
+                seat.standin = seat.left = True
                 self._drive()
             self._presence_changed()  # the last of its humans gone: the match waits
             self._push_players()
 
-    async def player_offline(self, player: str) -> None:
-        """``player``'s connection to the server is gone, though not from a seat here (they had left it, or a
-        stand-in took it while idle): the match pauses if they were the last of its humans connected."""
+    async def presence_changed(self, player: str) -> None:
+        """``player``'s connection to the server came or went, though not at a seat here (they had left it, or
+        a stand-in took it while idle): the match pauses if they were the last of its humans connected, or
+        goes on if it waited for them."""
         async with self.lock:
             if self._seat_of_player(player) is not None and self._presence_changed():
                 self._push_players()
+                self._drive()
 
     async def attach(self, peer: Peer) -> bool:
         """The player is back on ``peer`` (a ``resume`` or ``login``): give their seat back with a snapshot
@@ -537,7 +562,7 @@ class BarbuTable(Room):
         player = _player(peer)
         async with self.lock:
             index = self._seat_of_player(player)
-            if index is None or self.state == "over":
+            if index is None or self.state == "over" or self.seats[index].left:
                 return False
             if self.state == "waiting":
                 try:
@@ -813,6 +838,7 @@ class BarbuTable(Room):
                 self.config.idle_turn,
             )
             seat.peer = None
+            seat.left = True
             peer.rooms.discard(self)
             seat.cancel_grace()
             peer.send(Removed(room=self.room_id, seat=seat_text(index), reason="idle"))
@@ -1014,12 +1040,15 @@ class BarbuTable(Room):
 
     def _auto_commit(self, index: int, name: str, wire: dict[str, Any] | None) -> None:
         """Play for seat ``index`` (under the lock): the worker's answer ``wire`` when it is legal, else what
-        policy ``name`` (or, for a worker policy, ``FALLBACK_POLICY``) chooses in the loop."""
+        policy ``name`` (or, for a worker policy, ``FALLBACK_POLICY``) chooses in the loop; the turn timer
+        bets nothing on a doubling or redoubling turn (``timer_bet``)."""
         match = self.match
         assert match is not None
         legal = match.legal_actions(index)
-        action: Action | None = None
-        if wire is not None:
+        seat = self.seats[index]
+        by = None if seat.is_bot else "stand-in" if seat.standin else "timer"
+        action: Action | None = timer_bet(legal) if by == "timer" else None
+        if action is None and wire is not None:
             try:
                 action = action_from_wire(wire)
             except IllegalAction:
@@ -1034,8 +1063,6 @@ class BarbuTable(Room):
                 "table %s: policy %s chose an illegal action; playing the first legal one", self.room_id, name
             )
             action = legal[0]
-        seat = self.seats[index]
-        by = None if seat.is_bot else "stand-in" if seat.standin else "timer"
         try:
             self._commit(match, index, action, None, None, by)
         except StoreUnavailable as exc:
@@ -1134,7 +1161,7 @@ class BarbuTable(Room):
         seat = self.seats[index]
         seat.cancel_grace()
         seat.connect(peer)
-        seat.standin = False
+        seat.standin = seat.left = False
         self.spectators.discard(peer)
         peer.rooms.add(self)
         resumed = self._presence_changed()  # before the snapshot: it tells the turn clock running again

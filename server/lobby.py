@@ -406,7 +406,7 @@ class Lobby:
             return
         for room in list(self.rooms.values()):
             if isinstance(room, BarbuTable) and room not in rooms and room.holds_seat(player):
-                await room.player_offline(player)
+                await room.presence_changed(player)
 
     # Sessions -------------------------------------------------------------------------------------
 
@@ -529,10 +529,13 @@ class Lobby:
                 await self.disconnected(old)
         peer.log_in(name)
         self.online[name] = peer
-        seated = [room for room in self.rooms.values() if room.holds_seat(name)]
+        seated = [room for room in self.rooms.values() if room.gives_back(name)]
         peer.send(LoggedIn(id=request.id, name=name, token=token, rooms=[r.room_id for r in seated]))
         for room in seated:
             await room.attach(peer)
+        for room in list(self.rooms.values()):
+            if isinstance(room, BarbuTable) and room not in seated and room.holds_seat(name):
+                await room.presence_changed(name)  # a table they left to a stand-in goes on if it waited
 
     # Rooms ----------------------------------------------------------------------------------------
 

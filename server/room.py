@@ -150,7 +150,12 @@ class Room(ABC):
 
     @abstractmethod
     def holds_seat(self, player: str) -> bool:
-        """Whether ``player`` holds a seat in this room that ``attach`` would give back."""
+        """Whether ``player`` holds a seat in this room."""
+
+    def gives_back(self, player: str) -> bool:
+        """Whether ``player`` holds a seat here that ``attach`` gives back (a ``resume`` or ``login``; all
+        they hold, unless a room says otherwise)."""
+        return self.holds_seat(player)
 
     @property
     @abstractmethod

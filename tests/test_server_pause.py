@@ -100,8 +100,9 @@ async def test_a_player_who_left_keeps_the_table_going_until_they_disconnect(
     start_server: StartServer, connect: Connect
 ) -> None:
     """``leave`` hands the seat to a stand-in, which plays while its player is still connected (in the
-    lobby); once their connection goes too, the table waits; a ``resume`` takes the seat back and it
-    goes on."""
+    lobby); once their connection goes too, the table waits; a ``resume`` brings the player back, so it
+    goes on, the stand-in still playing the seat they left (a reload at another table sends a resume:
+    it must not take this seat back, unseen), until ``sit`` takes it back."""
     server = await start_server(bot_delay=0.05)  # the match must not be over before the player goes
     ann = await connect(server, "ann")
     room, table = await playing_with_bots(server, ann, "stepped out")
@@ -118,10 +119,13 @@ async def test_a_player_who_left_keeps_the_table_going_until_they_disconnect(
     assert table.seq == seq and table.paused
 
     ann = await connect(server)
-    assert (await ann.resume(token)).rooms == [room]
-    back = await next_of(ann, Snapshot)
-    assert back.seat == "N" and not back.paused and not table.seats[0].standin
-    await _plays_on(table, seq)
+    assert (await ann.resume(token)).rooms == []
+    await until(lambda: not table.paused, "the table to go on: its player is connected again")
+    await until(lambda: table.seq > seq + 4, "the stand-in and the bots to play on")
+    assert table.seats[0].standin and table.seats[0].peer is None
+    back = await ann.sit(room)
+    assert back.seat == "N" and not table.seats[0].standin
+    await _plays_on(table, table.seq)
 
 
 async def test_a_table_of_bots_alone_plays_on_with_nobody_at_it(

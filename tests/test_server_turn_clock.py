@@ -4,11 +4,16 @@ and the server's default bot policy in ``welcome``: a real server on a loopback 
 from __future__ import annotations
 
 import asyncio
+from typing import Any
 
 from client import Connection
+from engine.barbu import ChooseContract, Double, Redouble
 from protocol import EventPush, Snapshot, Turn
 from server import BarbuServer
+from server.barbu_table import timer_bet
+from tests.barbu_helpers import E, N, S, W, fixed_match
 from tests.conftest import Connect, StartServer, both_encodings, four_at_table
+from tests.test_barbu_doubling import play_hands
 
 TURN = 60.0  # seconds: nobody acts in these tests, so the timer never plays
 
@@ -126,3 +131,33 @@ async def test_the_idle_hand_over_is_told_before_it_comes(
 
     timed, _ = await four_at_table(server, connect, "timed", turn_time=TURN)
     assert (await watcher.watch(timed)).idle_left_ms is None
+
+
+async def test_the_turn_timer_doubles_nobody(server: BarbuServer, connect: Connect) -> None:
+    """Four silent seats, a 1 s timer: it chooses the contract, and on each doubling turn of the hand
+    doubles nobody (the must-double rule forces nothing in a declarer's first hand): a player whose time
+    ran out is not committed to a bet."""
+    room, _ = await four_at_table(server, connect, "bets", turn_time=1)
+    watcher = await connect(server, "watcher")
+    await watcher.watch(room)
+    doubles: list[dict[str, Any]] = []
+    while len(doubles) < 3:
+        push = await watcher.next_push(10)
+        if isinstance(push, EventPush) and push.event["event"] == "doubled":
+            doubles.append(push.event)
+    assert [(d["targets"], d.get("by")) for d in doubles] == [([], "timer")] * 3
+
+
+def test_the_turn_timer_doubles_only_what_the_must_double_rule_forces() -> None:
+    """Two of N's hands left and two doubles owed: the timer doubles N alone; N's redouble turn, none; a
+    contract or a card is its policy's choice (None here)."""
+    match = fixed_match()
+    play_hands(match, 5)
+    assert timer_bet(match.legal_actions(N)) is None  # the contract
+    match.apply(N, ChooseContract("dominoes", None, 5))
+    assert match.hand.must_double == frozenset({E, S, W})
+    for seat in (E, S, W):
+        bet = timer_bet(match.legal_actions(seat))
+        assert bet == Double(frozenset({N}))
+        match.apply(seat, bet)
+    assert timer_bet(match.legal_actions(N)) == Redouble(frozenset())
