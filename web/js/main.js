@@ -52,13 +52,23 @@ function route() {
   }
   const { name, id } = parseHash();
   // The address names the screen shown (a reload or a copied address comes back to it): "" or an unknown
-  // hash shows the lobby, and says so.
-  if (location.hash !== hashOf(name, id)) history.replaceState(history.state, "", hashOf(name, id));
+  // hash shows the lobby, and says so. An invite link's `?at=NAME` was for the login page: once logged in,
+  // it goes, so that no other screen's address carries an old table's name.
+  const address = `${location.pathname}${searchWithoutInvite()}${hashOf(name, id)}`;
+  if (`${location.pathname}${location.search}${location.hash}` !== address) history.replaceState(history.state, "", address);
   // A freed seat's news above the screen goes once its table is shown: the table says it itself.
   for (const box of document.querySelectorAll("#news [data-freed]")) if (name === "table" && box.dataset.freed === id) box.remove();
   app.screen = SCREENS[name](app, id);
   document.title = app.screen.title || "Barbu";
   root.focus({ preventScroll: true });
+}
+
+/** The address's query without the invite's table name (`at`, login.js): "" when nothing else is left. */
+function searchWithoutInvite() {
+  const query = new URLSearchParams(location.search);
+  query.delete("at");
+  const rest = query.toString();
+  return rest ? `?${rest}` : "";
 }
 
 function showWho() {

@@ -8,6 +8,7 @@ import { noticeLine, offerBox, prompt, refusalLine } from "./table_prompt.js";
 import { PHASE_WORDS, SEATS, SEAT_NAMES, SUIT_NAMES, SUIT_SYMBOLS, contractText, countText, numberText, playerText } from "./words.js";
 
 const PLACES = ["bottom", "left", "top", "right"];
+const COPIED_MS = 2000; // how long "Link copied" stands on the button before it offers to copy again
 
 /** Where `seat` sits on screen for a viewer at `bottom`: "bottom", "left", "top" or "right". */
 export function place(seat, bottom) {
@@ -88,7 +89,10 @@ function header(state, actions) {
       linkBox.select();
       document.execCommand("copy");
     }
-    state.copied = true; // kept through the redraws after: a push does not take the words back
+    // Said for a moment (kept through the redraws meanwhile: a push does not take the words back), then the
+    // button offers to copy again.
+    clearTimeout(state.copied);
+    state.copied = setTimeout(() => { state.copied = null; actions.redraw(); }, COPIED_MS);
     copy.textContent = "Link copied";
   });
   const where = view
@@ -114,21 +118,28 @@ function header(state, actions) {
  * `declarer`), in words, for a phone shows no tooltip: "dealer", "★ declarer".
  */
 export function dealerDeclarerMarks(seat, hand) {
-  return [
+  return spaced([
     hand.dealer === seat ? h("span", { class: "badge dealer", title: "dealer: dealt this hand" }, "dealer") : null,
     hand.declarer === seat ? h("span", { class: "badge declarer", title: "declarer" }, h("span", { "aria-hidden": "true" }, "★ "), "declarer") : null,
-  ].filter(Boolean);
+  ]);
+}
+
+/**
+ * `marks` (badges; nulls left out) with a space between each two: the page's text, and so what a screen
+ * reader reads, separates them as the screen does ("declarer away", not "declareraway").
+ */
+function spaced(marks) {
+  return marks.filter(Boolean).flatMap((mark, i) => (i ? [" ", mark] : [mark]));
 }
 
 function seatBox(seat, where, state, actions) {
   const snap = state.snapshot;
   const view = snap.view;
   const name = snap.players[seat];
-  const marks = view ? dealerDeclarerMarks(seat, view) : [];
-  if (state.standins.includes(seat)) marks.push(h("span", { class: "badge away", title: "a stand-in bot plays until they come back" }, "away: bot stands in"));
-  else if (snap.away.includes(seat)) {
-    marks.push(h("span", { class: "badge away", title: "disconnected: the seat is held for them", "data-away": seat }, awayText(state, seat)));
-  }
+  const away = state.standins.includes(seat)
+    ? h("span", { class: "badge away", title: "a stand-in bot plays until they come back" }, "away: bot stands in")
+    : snap.away.includes(seat) ? h("span", { class: "badge away", title: "disconnected: the seat is held for them", "data-away": seat }, awayText(state, seat)) : null;
+  const marks = spaced([...(view ? dealerDeclarerMarks(seat, view) : []), away]);
   const toMove = view && view.to_move === seat;
   const lines = [h("div", { class: "who" }, h("b", {}, playerText(name)), seat === snap.seat ? " (you)" : "", " ", marks)];
   if (view) {

