@@ -13,7 +13,7 @@ from engine.cards import SEATS
 from server import BarbuServer
 from tests.browser import MISSING, chromium_found
 from tests.conftest import until
-from tests.test_web_browser import SEAT_NAMES, OpenPage, _host_table, _login, browser, open_page
+from tests.test_web_browser import PHONE_SCREEN, SEAT_NAMES, OpenPage, _host_table, _login, browser, open_page
 
 pytestmark = pytest.mark.skipif(not chromium_found(), reason=MISSING)
 __all__ = ["browser", "open_page"]  # the fixtures, shared with the other browser tests
@@ -43,6 +43,50 @@ async def test_the_invite_query_goes_once_used_and_link_copied_goes_back(
     await host.wait_for_function(
         "() => document.querySelector('[data-focus=copy]').textContent === 'Copy invite link'", timeout=10_000
     )
+
+
+#: Each select of the new-table form whose options' words do not fit its closed box: the words' width (in
+#: the select's font) against the box's, less its padding and the arrow's room.
+CUT_SELECTS = """() => {
+  const ctx = document.createElement('canvas').getContext('2d');
+  const cut = [];
+  for (const select of document.querySelectorAll('.new-table select')) {
+    const style = getComputedStyle(select);
+    ctx.font = `${style.fontSize} ${style.fontFamily}`;
+    const room = select.clientWidth - parseFloat(style.paddingLeft) - parseFloat(style.paddingRight) - 24;
+    for (const option of select.options) {
+      if (ctx.measureText(option.text).width > room) cut.push(`${select.name}: ${option.text}`);
+    }
+  }
+  return cut;
+}"""
+
+
+async def test_a_phones_new_table_form_fits_and_says_what_the_timer_does(
+    server: BarbuServer, open_page: OpenPage
+) -> None:
+    """At 360 pixels, every option of the new-table form's selects fits its closed box; the whole sentence
+    of the chosen one is said under it, changing with the choice, and the turn timer says what happens when
+    it runs out; a screen reader hears them as the select's description."""
+    page = await open_page(**PHONE_SCREEN)
+    await _login(page, server.share_url, "ann")
+    await page.wait_for_selector("#table-name")
+    assert await page.evaluate(CUT_SELECTS) == []
+
+    async def said(name: str) -> str:
+        text: str = await page.evaluate(
+            "(name) => { const s = document.querySelector(`select[name=${name}]`);"
+            " return document.getElementById(s.getAttribute('aria-describedby')).textContent; }",
+            name,
+        )
+        return text
+
+    assert await said("rotation") == "the same declarer for 7 hands in a row"
+    await page.select_option("select[name=rotation]", "each-hand")
+    assert await said("rotation") == "the declarer moves left every hand"
+    timer = "When it runs out, a legal move is played for you; on a doubling turn, no double."
+    assert await said("turn_time") == timer
+    assert await page.locator(".choice-hint", has_text=timer).is_visible()
 
 
 async def test_a_seats_badges_read_apart(server: BarbuServer, open_page: OpenPage) -> None:

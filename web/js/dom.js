@@ -83,12 +83,29 @@ export function button(label, onClick, props = {}) {
   return h("button", { type: "button", "data-focus": focus, ...props, on: { click: onClick, ...(props.on || {}) } }, label);
 }
 
-/** A labelled <select> of [value, text] options; `onChange(value)` on change. */
+/**
+ * A labelled <select> of [value, text] or [value, text, sentence] options; `onChange(value)` on change.
+ * `props` go to the select, but `hint`: words said under it whatever is chosen, after the chosen option's
+ * sentence (both read by a screen reader as the select's description).
+ */
 export function select(label, options, value, onChange, props = {}) {
-  const el = h("select", props, options.map(([v, t]) => h("option", { value: String(v), selected: String(v) === String(value) }, t)));
-  el.addEventListener("change", () => onChange(el.value));
-  return h("label", { class: "field" }, h("span", {}, label), el);
+  const { hint = null, ...rest } = props;
+  const el = h("select", rest, options.map(([v, t, more]) => h("option", { value: String(v), selected: String(v) === String(value), title: more || null }, t)));
+  // A closed select cuts its words at its width (a phone's 360 pixels): the options carry short words, and
+  // the chosen one's whole sentence (with the `hint`) is said under it, where it wraps.
+  const said = hint || options.some((option) => option[2]) ? h("small", { class: "choice-hint", id: `choice-hint-${++hints}` }) : null;
+  const describe = () => {
+    if (!said) return;
+    const chosen = options.find(([v]) => String(v) === el.value);
+    said.textContent = [chosen && chosen[2], hint].filter(Boolean).join(" ");
+  };
+  if (said) el.setAttribute("aria-describedby", said.id);
+  describe();
+  el.addEventListener("change", () => { describe(); onChange(el.value); });
+  return h("label", { class: "field" }, h("span", {}, label), el, said);
 }
+
+let hints = 0; // the ids of the selects' sentences, one each
 
 /** "click" with a mouse, "tap" on a touch screen (the primary pointer is coarse). */
 export function tapWord() {

@@ -124,6 +124,9 @@ function dailyTables(days) {
         : h("p", { class: "muted" }, "Nobody has finished it yet today."))));
 }
 
+/** What the turn timer does when it runs out (docs/protocol.md, "Seats, stand-ins and timers"). */
+const TIMER_HINT = "When it runs out, a legal move is played for you; on a doubling turn, no double.";
+
 function newTableForm(app) {
   const { session } = app;
   const name = h("input", { id: "table-name", required: true, maxlength: 40, value: `${session.name}'s table` });
@@ -131,7 +134,7 @@ function newTableForm(app) {
   const timer = { value: "" };
   // The server's own default (welcome.bot_policy: barbu serve --bot-policy) comes first chosen.
   const told = session.defaultPolicy;
-  const policies = !told || POLICIES.some(([spec]) => spec === told) ? POLICIES : [...POLICIES, [told, `${policyText(told)}: the server's default`]];
+  const policies = !told || POLICIES.some(([spec]) => spec === told) ? POLICIES : [...POLICIES, [told, policyText(told), "the server's default"]];
   const policy = { value: told || POLICIES[0][0] };
   const bots = { count: 0 }; // bots sat at the other seats once the host is seated: 0 to 3
   const error = h("p", { class: "error", role: "alert" });
@@ -139,9 +142,10 @@ function newTableForm(app) {
     h("label", { class: "field" }, h("span", {}, "Table name"), name),
     VARIANTS.map(([key, label, choices]) =>
       select(label, choices, choices[0][0], (value) => { if (value === choices[0][0]) delete variants[key]; else variants[key] = value; }, { name: key })),
-    select("Turn timer", [["", "no limit"], [15, "15 seconds"], [30, "30 seconds"], [60, "1 minute"], [120, "2 minutes"]], "", (value) => { timer.value = value; }, { name: "turn_time" }),
+    select("Turn timer", [["", "no limit"], [15, "15 seconds"], [30, "30 seconds"], [60, "1 minute"], [120, "2 minutes"]], "", (value) => { timer.value = value; },
+      { name: "turn_time", hint: TIMER_HINT }),
     select("Bots play", policies, policy.value, (value) => { policy.value = value; }, { name: "bot_policy" }),
-    select("Bots at the table", [[0, "none: friends fill the seats"], [1, "1 bot"], [2, "2 bots"], [3, "3 bots: play at once"]], 0,
+    select("Bots at the table", [[0, "none", "friends fill the seats"], [1, "1 bot"], [2, "2 bots"], [3, "3 bots", "play at once"]], 0,
       (value) => { bots.count = Number(value); }, { name: "bots" }),
     h("button", { type: "submit", class: "primary" }, "Create and sit down"),
     error,

@@ -64,15 +64,15 @@ export function solitaireText(message) {
 /** Rule variants of a table, each [key, label, [[value, words], ...]] with the default first. */
 export const VARIANTS = [
   ["heart-lead", "Leading hearts", [
-    ["seed", "as the rules say: none in No hearts, K♥ only alone in Barbu"],
-    ["strict", "never lead a heart unless you hold only hearts"],
-    ["broken", "hearts may be led once one has been discarded"],
+    ["seed", "as the rules say", "as the rules say: none in No hearts, K♥ only alone in Barbu"],
+    ["strict", "only with only hearts", "never lead a heart unless you hold only hearts"],
+    ["broken", "once one is discarded", "hearts may be led once one has been discarded"],
     ["free", "lead anything"],
   ]],
   ["trump-duty", "Trumps: when you cannot follow", [
-    ["ruff", "you must play a trump if you can"],
-    ["follow-only", "play any card"],
-    ["overtrump", "you must play a higher trump if you can"],
+    ["ruff", "must trump", "you must play a trump if you can"],
+    ["follow-only", "any card", "play any card"],
+    ["overtrump", "must overtrump", "you must play a higher trump if you can"],
   ]],
   ["dominoes-scores", "Dominoes scores", [
     ["45/20/5/-5", "45 / 20 / 5 / −5"],
@@ -80,12 +80,12 @@ export const VARIANTS = [
     ["45/20/10/-10", "45 / 20 / 10 / −10"],
   ]],
   ["rotation", "Declarer", [
-    ["block", "the same declarer for 7 hands in a row"],
-    ["each-hand", "the declarer moves left every hand"],
+    ["block", "the same for 7 hands", "the same declarer for 7 hands in a row"],
+    ["each-hand", "moves every hand", "the declarer moves left every hand"],
   ]],
   ["early-end", "Ending a hand", [
-    ["on", "stop as soon as nothing is left to score"],
-    ["off", "always play all 13 tricks"],
+    ["on", "stop early", "stop as soon as nothing is left to score"],
+    ["off", "all 13 tricks", "always play all 13 tricks"],
   ]],
 ];
 
@@ -98,19 +98,20 @@ export function variantsText(variants) {
     if (value === true) value = "on";
     if (value === false) value = "off";
     const found = choices.find(([v]) => v === value);
-    parts.push(`${label}: ${found ? found[1] : value}`);
+    parts.push(`${label}: ${found ? found[2] || found[1] : value}`); // the whole sentence: the lobby has room
   }
   return parts.length ? parts.join("; ") : "standard rules";
 }
 
 /**
- * The bot policies of the new-table form, each [spec, words]: a policy is named as the seats, the lobby, the
- * score sheet and the summary name a bot ("bot, random", `policyText`), then what it plays like.
+ * The bot policies of the new-table form, each [spec, words, what it plays like]: a policy is named as the
+ * seats, the lobby, the score sheet and the summary name a bot ("bot, random", `policyText`); what it plays
+ * like is said under the form's select.
  */
 export const POLICIES = [
-  ["search", `${policyText("search")}: strong, thinks ahead`],
-  ["heuristic", `${policyText("heuristic")}: steady`],
-  ["random", `${policyText("random")}: a beginner, plays any legal card`],
+  ["search", policyText("search"), "strong, thinks ahead"],
+  ["heuristic", policyText("heuristic"), "steady"],
+  ["random", policyText("random"), "a beginner, plays any legal card"],
 ];
 
 /** A bot of policy `spec` in words: "bot, heuristic"; every screen names a bot so. */
