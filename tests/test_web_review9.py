@@ -89,6 +89,32 @@ async def test_a_phones_new_table_form_fits_and_says_what_the_timer_does(
     assert await page.locator(".choice-hint", has_text=timer).is_visible()
 
 
+async def test_a_phones_empty_waste_keeps_its_word_off_the_edges(
+    server: BarbuServer, open_page: OpenPage
+) -> None:
+    """Forty Thieves on a phone, its waste empty: the word "waste" is whole inside its dashed box, clear of
+    its edges (a padding inside the border)."""
+    page = await open_page(**PHONE_SCREEN)
+    await _login(page, server.share_url, "sol")
+    await page.click("text=Play a random deal")
+    await page.wait_for_selector(".slot[data-pile=w]")
+    fit = await page.evaluate(
+        """() => {
+          const slot = document.querySelector('.slot[data-pile=w]');
+          const word = slot.querySelector('span');
+          const range = document.createRange();
+          range.selectNodeContents(word);
+          const text = range.getBoundingClientRect();
+          const box = slot.getBoundingClientRect();
+          const border = parseFloat(getComputedStyle(slot).borderLeftWidth);
+          return { word: word.textContent, whole: word.scrollWidth <= word.clientWidth,
+                   left: text.left - box.left - border, right: box.right - border - text.right };
+        }"""
+    )
+    assert fit["word"] == "waste" and fit["whole"], fit
+    assert fit["left"] >= 2 and fit["right"] >= 2, fit
+
+
 async def test_a_seats_badges_read_apart(server: BarbuServer, open_page: OpenPage) -> None:
     """A seat that is the dealer or the declarer and away shows two badges: the page's text (what a screen
     reader reads) has a space between them, "declarer away", as the screen shows them apart."""
