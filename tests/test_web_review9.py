@@ -6,13 +6,16 @@ lines say so. Skipped, naming the package, when Chromium is not installed."""
 
 from __future__ import annotations
 
+import json
+
 import pytest
+from playwright.async_api import WebSocketRoute
 
 from client import Connection
 from engine.cards import SEATS
 from server import BarbuServer
 from tests.browser import MISSING, chromium_found
-from tests.conftest import until
+from tests.conftest import finished_table, until
 from tests.test_web_browser import PHONE_SCREEN, SEAT_NAMES, OpenPage, _host_table, _login, browser, open_page
 
 pytestmark = pytest.mark.skipif(not chromium_found(), reason=MISSING)
@@ -43,6 +46,74 @@ async def test_the_invite_query_goes_once_used_and_link_copied_goes_back(
     await host.wait_for_function(
         "() => document.querySelector('[data-focus=copy]').textContent === 'Copy invite link'", timeout=10_000
     )
+
+
+#: The doubles' box of a replay: whether it is open, its folded line's height and the page's line height.
+DOUBLES = """() => {
+  const box = document.querySelector('.replay-doubles');
+  const line = box.querySelector('summary');
+  return { open: box.open, height: line.getBoundingClientRect().height,
+           line: parseFloat(getComputedStyle(line).lineHeight) || 24,
+           narration: document.querySelector('.narration').textContent };
+}"""
+
+
+async def test_a_busy_replay_is_asked_again_and_a_phone_folds_its_doubles(
+    server: BarbuServer, open_page: OpenPage
+) -> None:
+    """The server answers the page's first ``replay`` with ``busy`` (faked on the WebSocket): the page says
+    "The server is busy; trying again…" and asks again, which opens the replay. On a phone, the doubles in
+    force are one folded line under the step's words (which no longer list them), opened on a tap and left
+    open from step to step."""
+    host = await Connection.connect(server.url)
+    await host.login("host")
+    room = await finished_table(server, host, "doubled")
+    asked: list[int] = []
+
+    def route(page_side: WebSocketRoute) -> None:
+        server_side = page_side.connect_to_server()
+
+        def from_page(message: str | bytes) -> None:
+            request = json.loads(message) if isinstance(message, str) else {}
+            if request.get("type") == "replay":
+                asked.append(request["id"])
+                if len(asked) == 1:  # the first ask only: the workers are all taken
+                    busy = {
+                        "type": "error",
+                        "id": request["id"],
+                        "code": "busy",
+                        "message": "the workers are busy",
+                    }
+                    page_side.send(json.dumps(busy))
+                    return
+            server_side.send(message)
+
+        page_side.on_message(from_page)
+        server_side.on_message(page_side.send)
+
+    page = await open_page(**PHONE_SCREEN)
+    await page.route_web_socket(lambda url: True, route)
+    await _login(page, f"{server.share_url}#replay={room}", "pat")
+    await page.locator(".busy", has_text="The server is busy; trying again…").wait_for()
+    await page.wait_for_selector(".narration", timeout=20_000)
+    assert len(asked) == 2, asked
+
+    for _ in range(28):  # a hand whose players doubled (random bots double often)
+        await page.click("text=End of hand")
+        if await page.locator(".replay-doubles").count():
+            break
+        await page.click("[aria-label='next hand']")
+    else:
+        pytest.skip("nobody doubled in the whole match")
+    folded = await page.evaluate(DOUBLES)
+    assert not folded["open"], folded
+    assert folded["height"] < 2 * folded["line"], folded  # one line
+    assert "doubled" not in folded["narration"], folded
+    await page.click(".replay-doubles summary")
+    await page.click("[aria-label='one step back']")
+    opened = await page.evaluate(DOUBLES)
+    assert opened["open"], opened
+    await host.close()
 
 
 #: Each select of the new-table form whose options' words do not fit its closed box: the words' width (in

@@ -3,8 +3,11 @@
 import { cardFace, cardName, rankIndex, sortHand } from "./cards.js";
 import { button, fill, h, redraw } from "./dom.js";
 import { doublesText, settlementList } from "./table_score.js";
-import { dealerDeclarerMarks, dominoRows } from "./table_view.js";
+import { PHONE, dealerDeclarerMarks, dominoRows } from "./table_view.js";
 import { SEATS, SEAT_NAMES, cardsInText, contractText, numberText, playerText, signedText } from "./words.js";
+
+/** The pauses before asking again for a replay the server is too busy to lay out: growing, then the last. */
+const BUSY_PAUSES_MS = [500, 1000, 2000, 4000, 8000];
 
 /** The position after the first `step` events of `hand` (a "replay" hand). */
 export function position(hand, step) {
@@ -64,7 +67,7 @@ export function replayScreen(app, matchId) {
   const { session, root } = app;
   const frame = h("div", { class: "replay-screen" });
   fill(root, frame);
-  const state = { data: null, hand: 0, step: 0, playing: null };
+  const state = { data: null, hand: 0, step: 0, playing: null, doublesOpen: null }; // doublesOpen: null until toggled
 
   function go(hand, step) {
     const hands = state.data.hands;
@@ -111,6 +114,19 @@ export function replayScreen(app, matchId) {
     settlementList({ doubles: pos.doubles, redoubles: pos.redoubles, contract_scores: hand.contract_scores })];
   }
 
+  /**
+   * The doubles in force, apart from the step's words (which a screen reader hears at each step): open on a
+   * desktop; on a phone folded to one line, "Doubles in force: 5", so the hands stay in view (opened, it
+   * stays open from step to step, as the player left it).
+   */
+  function doublesBox(doubles) {
+    if (!doubles.length) return null;
+    const open = state.doublesOpen === null ? !PHONE.matches : state.doublesOpen;
+    return h("details", { class: "replay-doubles", open, on: { toggle: (event) => { state.doublesOpen = event.target.open; } } },
+      h("summary", { "data-focus": "doubles" }, `Doubles in force: ${doubles.length}`),
+      h("ul", {}, doubles.map((line) => h("li", {}, line))));
+  }
+
   function draw() {
     const data = state.data;
     const hand = data.hands[state.hand];
@@ -129,7 +145,8 @@ export function replayScreen(app, matchId) {
         button("Hand »", () => go(state.hand + 1, 0), { disabled: state.hand + 1 === data.hands.length, "aria-label": "next hand" }),
         button("End of hand", () => go(state.hand, Infinity)),
         button("Lobby", () => app.go("lobby"))),
-      h("p", { class: "narration", "aria-live": "polite" }, eventText(pos.last, pos), doubles.length ? ` Doubles: ${doubles.join("; ")}.` : ""),
+      h("p", { class: "narration", "aria-live": "polite" }, eventText(pos.last, pos)),
+      doublesBox(doubles),
       h("div", { class: "felt open" }, SEATS.map((seat) => seatHand(pos, seat, data)), h("div", { class: "center" }, center(pos, end))),
       end ? h("section", { class: "panel" }, h("h2", {}, `Hand ${hand.hand_number} result`), result(hand, pos)) : null,
       state.hand === data.hands.length - 1 && end
@@ -148,9 +165,35 @@ export function replayScreen(app, matchId) {
   }
   document.addEventListener("keydown", onKey);
 
-  session.request("replay", { match: matchId }).then((data) => { state.data = data; go(0, 0); })
-    .catch((failure) => fill(frame, h("div", { class: "panel" }, h("p", { role: "alert" }, `Cannot open match ${matchId}: ${failure.message}`), h("a", { href: "#lobby" }, "Back to the lobby"))));
+  let closed = false;
+  let again = null; // the timeout of the next ask, while the server is busy
+
+  /**
+   * Ask for the record; `busy` (the workers cannot lay it out now: docs/protocol.md, "ask again shortly") is
+   * asked again after growing pauses, saying so meanwhile; any other refusal is said with a way back.
+   */
+  async function load(attempt = 0) {
+    try {
+      const data = await session.request("replay", { match: matchId });
+      if (closed) return;
+      state.data = data;
+      go(0, 0);
+    } catch (failure) {
+      if (closed) return;
+      if (failure.code === "busy") {
+        fill(frame, h("div", { class: "panel" }, h("p", { role: "status", class: "busy" }, "The server is busy; trying again…"),
+          h("a", { href: "#lobby" }, "Back to the lobby")));
+        again = setTimeout(() => load(attempt + 1), BUSY_PAUSES_MS[Math.min(attempt, BUSY_PAUSES_MS.length - 1)]);
+        return;
+      }
+      fill(frame, h("div", { class: "panel" }, h("p", { role: "alert" }, `Cannot open match ${matchId}: ${failure.message}`), h("a", { href: "#lobby" }, "Back to the lobby")));
+    }
+  }
+
+  load();
   return { title: "Barbu — replay", onPush() {}, onReconnect() {}, unmount() {
+    closed = true;
+    clearTimeout(again);
     if (state.playing) clearInterval(state.playing);
     document.removeEventListener("keydown", onKey);
   } };
