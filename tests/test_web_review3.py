@@ -166,8 +166,9 @@ async def test_back_at_the_seat_a_player_is_told_what_the_stand_in_played(
     start_server: StartServer, open_page: OpenPage
 ) -> None:
     """ann drops during the match past the grace; a stand-in plays a card of her hand; on coming back the
-    prompt says which, from the hand this browser last showed: "While you were away a bot played 8♦ for
-    you." (or the cards, when several)."""
+    prompt says which, from the hand this browser last showed, and who played it (no turn timer at this
+    table: a stand-in): "While you were away a stand-in bot played 8♦ for you." (or the cards, when
+    several)."""
     server = await start_server(grace=0.3, bot_delay=0.4)
     page = await open_page()
     room, table = await _host_table(page, server, "ann", "friday")
@@ -193,7 +194,7 @@ async def test_back_at_the_seat_a_player_is_told_what_the_stand_in_played(
     text = await told.inner_text()
     left = set(await page.eval_on_selector_all(".hand [data-card]", "els => els.map(e => e.dataset.card)"))
     named = {card for card in shown if card_label(card) in text}
-    assert text.startswith("While you were away a bot played"), text
+    assert text.startswith("While you were away a stand-in bot played"), text
     assert named and named <= shown - left, (text, shown - left)
     assert (
         text.endswith(" for you.") if len(named) == 1 else f"played {len(named)} cards for you: " in text

@@ -59,19 +59,19 @@ async def test_the_turn_timer_playing_for_the_seat_is_said(server: BarbuServer, 
     ), text
 
 
-async def test_the_timer_playing_for_another_seat_is_told_as_theirs(
-    server: BarbuServer, open_page: OpenPage
-) -> None:
-    """At a table with a 1 s turn timer, ann (the page, North) and carl (a connection that never acts, East)
-    both let their time run out: the page marks as ann's own (``.mine``, "… for you") only what the timer
-    played for her seat, and tells carl's as his, "Time ran out for East (carl): …", by the event's seat."""
+async def timed_with_a_friend(
+    server: BarbuServer, open_page: OpenPage, friend: str
+) -> tuple[Page, str, Connection]:
+    """ann creates a table with a 1 s turn timer over a real connection and sits North, ``friend`` (a
+    connection) East, server bots South and West; ann comes back in the browser by her resume token: the
+    page (once it shows the felt), the room, ``friend``'s connection."""
     conn = await Connection.connect(server.url)
     await conn.login("ann")
     room = await conn.create_table("ann's table", turn_time=1)
     await conn.sit(room, "N")
-    carl = await Connection.connect(server.url)
-    await carl.login("carl")
-    await carl.sit(room, "E")
+    other = await Connection.connect(server.url)
+    await other.login(friend)
+    await other.sit(room, "E")
     for seat in ("S", "W"):
         await conn.add_bot(room, seat)
     token = conn.token
@@ -80,6 +80,16 @@ async def test_the_timer_playing_for_another_seat_is_told_as_theirs(
     await page.add_init_script(f"localStorage.setItem('barbu.token', {token!r})")
     await page.goto(server.share_url)
     await page.wait_for_selector(".felt")
+    return page, room, other
+
+
+async def test_the_timer_playing_for_another_seat_is_told_as_theirs(
+    server: BarbuServer, open_page: OpenPage
+) -> None:
+    """At a table with a 1 s turn timer, ann (the page, North) and carl (a connection that never acts, East)
+    both let their time run out: the page marks as ann's own (``.mine``, "… for you") only what the timer
+    played for her seat, and tells carl's as his, "Time ran out for East (carl): …", by the event's seat."""
+    page, _, carl = await timed_with_a_friend(server, open_page, "carl")
     # The line is drawn anew at each timer play: each wait matches the class and the words at once.
     theirs = page.locator(".timer-play:not(.mine)", has_text="Time ran out for East (carl): the timer")
     await theirs.wait_for(timeout=60_000)

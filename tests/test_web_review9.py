@@ -12,11 +12,12 @@ import pytest
 from playwright.async_api import WebSocketRoute
 
 from client import Connection
-from engine.cards import SEATS
+from engine.cards import SEATS, texts
 from server import BarbuServer
 from tests.browser import MISSING, chromium_found
-from tests.conftest import finished_table, until
+from tests.conftest import StartServer, finished_table, server_table, until, until_dropped
 from tests.test_web_browser import PHONE_SCREEN, SEAT_NAMES, OpenPage, _host_table, _login, browser, open_page
+from tests.test_web_review5 import timed_with_a_friend
 
 pytestmark = pytest.mark.skipif(not chromium_found(), reason=MISSING)
 __all__ = ["browser", "open_page"]  # the fixtures, shared with the other browser tests
@@ -229,3 +230,33 @@ async def test_a_watchers_chat_lines_say_so(server: BarbuServer, open_page: Open
     await mine.wait_for()
     assert await mine.locator(".watching").count() == 0
     await wes.close()
+
+
+async def test_a_comeback_names_the_turn_timer_that_played(
+    start_server: StartServer, open_page: OpenPage
+) -> None:
+    """ann's page closes at a table with a turn timer; bob, connected elsewhere, keeps the match going (his
+    seat left to a stand-in); the timer plays a card of ann's before her seat's grace is out. Back, the page
+    says the turn timer played it, not "a bot"."""
+    server = await start_server(bot_delay=0.2)
+    page, room, bob = await timed_with_a_friend(server, open_page, "bob")
+    table = server_table(server, room)
+    await until(lambda: table.state == "playing", "the start")
+    await bob.leave(room)  # a stand-in plays East at once; bob stays connected: the match is not paused
+    await page.wait_for_selector(".hand [data-card]")
+    context = page.context
+    await page.close()
+    await until_dropped(server, "ann")
+    match = table.match
+    assert match is not None
+    hand, held = match.hand_number, len(texts(match.hand.hands[0]))
+    await until(
+        lambda: match.hand_number > hand or len(texts(match.hand.hands[0])) < held, "the timer to play", 40
+    )
+    page = await context.new_page()
+    await page.goto(server.share_url)
+    told = page.locator(".prompt .away-plays")
+    await told.wait_for()
+    text = await told.inner_text()
+    assert text.startswith("While you were away the turn timer played"), text
+    await bob.close()

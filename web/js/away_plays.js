@@ -17,7 +17,10 @@ function key(player, room) {
   return `${location.host}|${player}|${room}`;
 }
 
-/** The hand this browser last showed `player` at `room`: { hand: its number, cards: ["8D", …] }, or null. */
+/**
+ * The hand this browser last showed `player` at `room`: { hand: its number, cards: ["8D", …], at: when
+ * (ms since the epoch), left: true once the player left the seat }, or null.
+ */
 export function heldCards(player, room) {
   return all()[key(player, room)] || null;
 }
@@ -43,22 +46,37 @@ function playedBy(view, seat) {
 }
 
 /**
- * What was played for `seat` while its player was away, from the hand this browser last showed (`before`,
- * as `heldCards` gives it) and the `view` on coming back: "While you were away a bot played 8♦ for you.",
- * "… played 2 cards for you: 8♦, 3♣.", "… played the rest of hand 3 for you, and in this hand 5♠."; null
- * when nothing was played for them (or nothing is known).
+ * Who played for the seat while the page was away, from what the page knows (it heard none of those events,
+ * whose `by` would say): at a table without a turn timer only a stand-in plays a player's seat; with one, the
+ * timer alone when the page saw the seat less than the table's grace ago (no stand-in can have taken it
+ * since) and the player had not left it; a player who left it handed it to a stand-in at once. `table`: the
+ * room summary (`turn_time`, `grace` in seconds), or null.
  */
-export function awayPlaysText(before, view, seat) {
+function whoPlayed(before, table) {
+  if (before.left) return "a stand-in bot";
+  if (!table) return "a bot";
+  if (!table.turn_time) return "a stand-in bot";
+  const seen = typeof before.at === "number" ? Date.now() - before.at : Infinity;
+  return seen < table.grace * 1000 ? "the turn timer" : "the turn timer or a stand-in bot";
+}
+
+/**
+ * What was played for `seat` while its player was away, from the hand this browser last showed (`before`,
+ * as `heldCards` gives it: `at` when it was shown, `left` when the player left the seat) and the `view` on
+ * coming back, naming who played (`whoPlayed`; `table` the room summary): "While you were away the turn
+ * timer played 8♦ for you.", "… a stand-in bot played 2 cards for you: 8♦, 3♣.", "… played the rest of
+ * hand 3 for you, and in this hand 5♠."; null when nothing was played for them (or nothing is known).
+ */
+export function awayPlaysText(before, view, seat, table = null) {
   if (!before || !view || before.hand > view.hand_number) return null;
   const words = (cards) => cards.map(cardText).join(", ");
+  const who = `While you were away ${whoPlayed(before, table)} played`;
   if (before.hand === view.hand_number) {
     const gone = before.cards.filter((card) => !view.hand.includes(card));
     if (!gone.length) return null;
-    return gone.length === 1
-      ? `While you were away a bot played ${words(gone)} for you.`
-      : `While you were away a bot played ${gone.length} cards for you: ${words(gone)}.`;
+    return gone.length === 1 ? `${who} ${words(gone)} for you.` : `${who} ${gone.length} cards for you: ${words(gone)}.`;
   }
   const now = playedBy(view, seat);
   const rest = view.hand_number - before.hand === 1 ? `the rest of hand ${before.hand}` : `hands ${before.hand} to ${view.hand_number - 1}`;
-  return `While you were away a bot played ${rest} for you${now.length ? `, and in this hand ${words(now)}` : ""}.`;
+  return `${who} ${rest} for you${now.length ? `, and in this hand ${words(now)}` : ""}.`;
 }

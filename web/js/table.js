@@ -92,6 +92,11 @@ export function tableScreen(app, roomId) {
     redraw: () => draw(),
     leave: async () => {
       forgetWaitingSeat(session.name, roomId); // left on purpose: nothing to tell on coming back
+      // but what the stand-in, which takes the seat at once, played meanwhile
+      if (state.held) {
+        state.held = { ...state.held, left: true };
+        keepHeldCards(session.name, roomId, state.held);
+      }
       await actions.request("leave", {});
       app.go("lobby");
     },
@@ -132,8 +137,8 @@ export function tableScreen(app, roomId) {
     if (snapshot.seat) state.offer = null; // seated again: the offer is done with
     // Back at the seat (the page opened, or the connection back): what was played for it meanwhile is said.
     if (snapshot.seat && snapshot.view && snapshot.view.phase !== "over") {
-      if (state.comeback) state.awayPlays = awayPlaysText(state.held || heldCards(session.name, roomId), snapshot.view, snapshot.seat);
-      state.held = { hand: snapshot.view.hand_number, cards: [...snapshot.view.hand] };
+      if (state.comeback) state.awayPlays = awayPlaysText(state.held || heldCards(session.name, roomId), snapshot.view, snapshot.seat, state.summary);
+      state.held = { hand: snapshot.view.hand_number, cards: [...snapshot.view.hand], at: Date.now() };
       keepHeldCards(session.name, roomId, state.held);
     }
     if (snapshot.seat) state.comeback = false;
