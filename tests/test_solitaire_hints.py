@@ -33,7 +33,7 @@ from engine.solitaire.hints import (
     puts_back,
     takes_back,
 )
-from engine.solitaire.lines import _cut_loops, shorten, wins
+from engine.solitaire.lines import _cut_loops, _exact, shorten, wins
 from engine.solitaire.winnable import option_sets, winnable_seeds
 from server.config import ServerConfig
 from tests.test_solitaire_support import UNSOLVABLE_BAKERS, deck_for, reversals
@@ -484,3 +484,21 @@ def test_guesses_never_send_a_card_straight_back_through_a_foundation(name: str,
         before = step
         replay.apply(move)
     assert downs, "the guesses took cards down from the foundations: the deal tests the rule"
+
+
+def test_a_sure_line_never_comes_back_to_the_very_same_piles() -> None:
+    """Forty Thieves 35 with foundation-back: the solver's line (795 moves) went 26 times up to a foundation
+    and straight back (``t10>f`` then ``f1>t10``: the very same piles) and the hint kept them, as one
+    renamed move of the loop cut did not replay (a 572-move line); now those returns are cut (508)."""
+    game = new_game("forty-thieves", {"foundation-back": True}, seed=35)
+    assert isinstance(game, ColumnGame)
+    result = solve(game, max_nodes=100_000)  # a node budget, not a clock: the same line on every machine
+    assert result.outcome is Outcome.SOLVABLE and result.moves
+    line = shorten(game, result.moves)
+    assert wins(game, line)
+    replay = game.copy()
+    seen = {_exact(replay)}
+    for move in line:
+        replay.apply(move)
+        assert _exact(replay) not in seen, f"{move} comes back to a position of the line"
+        seen.add(_exact(replay))
