@@ -13,8 +13,9 @@ fragments before (``server.peer.BEFORE_LOGIN``; larger messages close the connec
 messages in more than ``server.peer.LOGGED_IN_FRAGMENTS`` fragments once logged in, docs/protocol.md).
 Connections beyond ``max_connections`` in all, or ``max_connections_per_address`` from one address, are
 refused with HTTP 503 before the upgrade (``over_capacity``); a listener out of file descriptors (EMFILE)
-is logged once a second at most, and so are asyncio's lines for writes to lost connections
-(``LostWriteLines``). Unfinished solitaire rooms idle for ``solitaire_idle`` are finished in the background.
+is logged once a second at most, and so are asyncio's lines for writes to lost connections and every
+line one connection makes (websockets' "connection open" and "connection closed", a connection closed for
+breaking a bound), each kind by itself (``ThrottledLines``). Unfinished solitaire rooms idle for ``solitaire_idle`` are finished in the background.
 """
 
 from __future__ import annotations
@@ -68,7 +69,12 @@ class BarbuServer:
         self.static = StaticFiles()
         self._expiry: asyncio.Task[None] | None = None
         self._accept_errors = Throttle(1.0)
-        self._lost_writes = LostWriteLines()
+        # Logger -> its filter: asyncio's lost writes only; every line of a connection's opening and end.
+        self._log_filters = {
+            "asyncio": ThrottledLines(only=LOST_WRITE),
+            "websockets.server": ThrottledLines(),
+            "server.peer": ThrottledLines(),
+        }
         self.connections = ConnectionCounts()
         self._connection_class = type(
             "Counted",
@@ -114,7 +120,8 @@ class BarbuServer:
         except BaseException:
             await self.stop()  # the store's lock is not left held by a server that never listened
             raise
-        logging.getLogger("asyncio").addFilter(self._lost_writes)
+        for name, lines in self._log_filters.items():
+            logging.getLogger(name).addFilter(lines)
         loop = asyncio.get_running_loop()
         self._loop_handler = loop.get_exception_handler()
         loop.set_exception_handler(self._loop_exception)
@@ -161,7 +168,8 @@ class BarbuServer:
             self._server.close()
             await self._server.wait_closed()
             self._server = None
-        logging.getLogger("asyncio").removeFilter(self._lost_writes)
+        for name, lines in self._log_filters.items():
+            logging.getLogger(name).removeFilter(lines)
         if self.workers is not None:
             await self.workers.close()
             self.workers = None
@@ -201,39 +209,47 @@ class BarbuServer:
         await serve_connection(ws, self.lobby)
 
     def _process_request(self, connection: ServerConnection, request: Request) -> Response | None:
-        """Plain HTTP before any WebSocket: first the connection caps (``over_capacity``: 503; a connection
-        from a trusted reverse proxy counted as the client it forwards), then ``/healthz``, then the browser
-        client's files; None lets a WebSocket handshake go on."""
+        """Plain HTTP before any WebSocket: first ``/healthz`` (answered at the connection caps too: a
+        connection flood must not read as a server down to its monitoring), then the connection caps
+        (``over_capacity``: 503; a connection from a trusted reverse proxy counted as the client it
+        forwards), then the browser client's files; None lets a WebSocket handshake go on."""
         if self.config.trusted_proxies and isinstance(connection, CountedConnection):
             connection.forwarded(request, frozenset(self.config.trusted_proxies))
         return (
-            over_capacity(connection, self.config)
-            or _healthz(connection, request)
+            _healthz(connection, request)
+            or over_capacity(connection, self.config)
             or self.static.respond(request)
         )
 
 
-class LostWriteLines(logging.Filter):
-    """Lets asyncio's ``socket.send() raised exception.`` through at most once every ``interval`` seconds,
-    with the count held back since. asyncio logs it for each write to a connection already lost, after the
-    fifth: websockets writes each pong of a read on its own, so a client that floods pings and resets its
-    connection made thousands of lines a second (the writes themselves do nothing)."""
+#: asyncio's line for each write to a connection already lost, after the fifth: websockets writes each pong
+#: of a read on its own, so a client that floods pings and resets its connection made thousands a second.
+LOST_WRITE = "socket.send() raised exception."
 
-    MESSAGE = "socket.send() raised exception."
 
-    def __init__(self, interval: float = 1.0) -> None:
+class ThrottledLines(logging.Filter):
+    """Lets a logger's lines up to WARNING through at most once every ``interval`` seconds for each kind (its
+    message before formatting), with the count held back since in the line let through: a flood of short
+    connections made a line or two apiece (1,721 connections in 10 s: 357 KB of log). ``only``: throttle
+    that one message alone, let every other line through. Errors always pass."""
+
+    def __init__(self, interval: float = 1.0, only: str | None = None) -> None:
         super().__init__()
-        self._throttle = Throttle(interval)
+        self.interval = interval
+        self.only = only
+        self._kinds: dict[str, Throttle] = {}  # a few: the loggers' message templates
 
     def filter(self, record: logging.LogRecord) -> bool:
         """False for a held-back line; the line let through says how many were held back."""
-        if record.msg != self.MESSAGE:
+        kind = str(record.msg)
+        if record.levelno > logging.WARNING or (self.only is not None and kind != self.only):
             return True
-        held = self._throttle.ready()
+        throttle = self._kinds.setdefault(kind, Throttle(self.interval))
+        held = throttle.ready()
         if held is None:
             return False
-        record.msg = "%s (%d more since the last line: writes to lost connections)"
-        record.args = (self.MESSAGE, held)
+        if held:
+            record.msg = f"{kind} ({held} more since the last line)"  # adds no "%" to format
         return True
 
 

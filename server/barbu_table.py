@@ -1142,6 +1142,7 @@ class BarbuTable(Room):
             self._unsaved_finish = asyncio.get_running_loop().call_later(delay, self._save_finish)
             return
         self._backoff.reset()
+        self.listing_changed()  # now a finished match to list (``list-matches``)
 
     async def _start_later(self) -> None:
         async with self.lock:

@@ -1,7 +1,7 @@
 """What a request costs of its connection's request budget (``ServerConfig.request_rate`` tokens a second,
 ``request_burst`` at most: ``server.ratelimit.TokenBucket``), by its ``type``.
 
-A read answered from memory costs 1. A request that makes the server work harder costs more, so that one
+A read answered from memory costs 1 (5 for ``list-matches``, whose reply is large). A request that makes the server work harder costs more, so that one
 connection keeping within its budget cannot stall everyone else: a game action is a write the store fsyncs
 before the reply; a seat or spectator change writes and tells everyone at the room (a ``players`` push); a
 new room writes and holds memory; a replay or a hint is a worker process's job. A frame that does not decode
@@ -15,6 +15,8 @@ from typing import Any
 
 #: A read answered from memory (``list-rooms``, ``snapshot``, ``chat``...), and any type not listed.
 READ = 1.0
+#: ``list-matches``: a reply of some 26 KB (200 finished matches), kept encoded but sent whole each time.
+LISTING = 5.0
 #: One game action: a store write, fsynced before the reply.
 ACTION = 4.0
 #: A seat or spectator change (a write, a ``players`` push to everyone at the room), a hint (a worker's job).
@@ -25,6 +27,7 @@ HEAVY = 20.0
 BAD_FRAME = CHANGE
 
 COSTS: dict[str, float] = {
+    "list-matches": LISTING,
     **dict.fromkeys(("act", "move", "undo", "redo", "auto", "resign"), ACTION),
     **dict.fromkeys(("sit", "watch", "leave", "add-bot", "remove-bot", "remove-player", "hint"), CHANGE),
     **dict.fromkeys(("create-table", "rematch", "open-solitaire", "new-deal", "replay"), HEAVY),

@@ -41,7 +41,6 @@ from protocol import (
     ListRooms,
     LoggedIn,
     Login,
-    Matches,
     Message,
     NewDeal,
     Ok,
@@ -373,7 +372,7 @@ class Lobby:
         elif isinstance(request, ListGames):
             peer.send(Games(id=request.id, games=[info.to_dict() for info in GAMES.values()]))
         elif isinstance(request, ListMatches):
-            peer.send(Matches(id=request.id, matches=self.finished.listing(self.config.max_listed)))
+            peer.send_frame(self.finished.listing_reply(self.config.max_listed)(request.id))
         elif isinstance(request, GetReplay):
             owner, group = f"player:{peer.player}", f"address:{peer.address}"
             reply = await self.finished.reply(request.match, self.workers, owner, group)
@@ -540,8 +539,10 @@ class Lobby:
     # Rooms ----------------------------------------------------------------------------------------
 
     def listing_changed(self) -> None:
-        """A room changed (or was added or dropped): the next ``list-rooms`` builds the listing afresh."""
+        """A room changed (or was added or dropped): the next ``list-rooms`` builds the listing afresh, and
+        the next ``list-matches`` its own (a match that finished changed its table)."""
         self._listing = None
+        self.finished.changed()
 
     def _current_listing(self) -> Listing:
         """The cached listing, built again (after sweeping idle rooms) when a room changed since, or when it

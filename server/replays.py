@@ -1,8 +1,10 @@
 """Finished Barbu matches, listed and laid out for a replay from their stored records (``list-matches`` and
 ``replay`` requests; the engine's ``match_replay`` replays the record, checking every rule).
 
-A finished match never changes, so ``FinishedMatches`` keeps each listed match's summary and the encoded
-``replay`` replies of the last few matches asked for: a flood of either request reads no record twice.
+A finished match never changes, so ``FinishedMatches`` keeps each listed match's summary, the encoded
+``matches`` reply until a match finishes (``changed``), and the encoded ``replay`` replies of the last few
+matches asked for: a flood of either request reads no record twice, and one of ``list-matches`` neither
+queries the store nor encodes the list again.
 Laying a replay out takes about 0.1 s of CPU (the engine checks all 28 hands) and packing it 25 ms, so both
 run in a worker process (``server.workers``, the requesting player's job), never in the event loop.
 """
@@ -15,7 +17,7 @@ from collections.abc import Callable
 from typing import Any
 
 from engine.barbu import RecordError, match_replay
-from protocol import ProtocolError, Replay
+from protocol import Matches, ProtocolError, Replay, prepacked
 from protocol.codec import filler, packed_around
 from server.barbu_table import BarbuTable
 from server.store import RoomRow, Store, StoreError
@@ -87,14 +89,24 @@ class FinishedMatches:
         self.replays = replays
         self._summaries: dict[tuple[int, float], dict[str, Any]] = {}
         self._replies: OrderedDict[str, Callable[[int], bytes]] = OrderedDict()
+        self._listed: tuple[int, Callable[[int], bytes]] | None = None  # (limit, the encoded reply)
 
-    def listing(self, limit: int) -> list[dict[str, Any]]:
-        """The ``limit`` newest finished matches as ``matches`` entries (``summary``): one query for the
-        ids, and a record read only for a match not listed before."""
+    def changed(self) -> None:
+        """A match may have finished (its record stored): the next ``listing_reply`` lists afresh."""
+        self._listed = None
+
+    def listing_reply(self, limit: int) -> Callable[[int], bytes]:
+        """The encoded ``matches`` reply (msgpack) listing the ``limit`` newest finished matches, as a
+        function of the request id: kept until ``changed``; built with one query for the ids, and a record
+        read only for a match not listed before."""
+        if self._listed is not None and self._listed[0] == limit:
+            return self._listed[1]
         keys = self.store.finished(BarbuTable.kind, limit)
         known = self._summaries
         self._summaries = {key: known.get(key) or summary(self.store.room(key[0])) for key in keys}
-        return list(self._summaries.values())
+        reply = prepacked(Matches(id=0, matches=list(self._summaries.values())).to_wire(), "id")
+        self._listed = (limit, reply)
+        return reply
 
     async def reply(
         self, match: str, workers: WorkerPool, owner: str, group: str | None = None

@@ -692,3 +692,38 @@ async def test_finished_matches_are_read_once_and_their_requests_count_against_t
     replies = [await reader.next_push(5) for _ in range(10)]
     refused = [r for r in replies if isinstance(r, Error)]
     assert len(refused) >= 5 and all(r.code == "slow-down" for r in refused)
+
+
+@both_encodings
+async def test_the_finished_matches_listing_is_kept_encoded_until_a_match_finishes(
+    start_server: StartServer, connect: Connect, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A flood of ``list-matches`` neither queries the store nor encodes the list again; the match that
+    finishes next is listed at once; ``list-matches`` costs 5 of the budget (``server.costs``)."""
+    server = await start_server()
+    store = server.store
+    assert store is not None
+    queries: list[int] = []
+    finished = store.finished
+
+    def counted(kind: str, limit: int) -> Any:
+        queries.append(limit)
+        return finished(kind, limit)
+
+    monkeypatch.setattr(store, "finished", counted)
+    first = await run_bots(server.url, "listed-1", 4, "random", None)
+    reader = await connect(server, "reader")
+    listed = await reader.list_matches()
+    assert [m["match"] for m in listed] == [first.room]
+    asked = len(queries)
+    for _ in range(5):
+        assert await reader.list_matches() == listed
+    assert len(queries) == asked
+    second = await run_bots(server.url, "listed-2", 4, "random", None)
+    assert [m["match"] for m in await reader.list_matches()] == [second.room, first.room]
+    assert server.lobby is not None
+    server.lobby.online["reader"].budget = TokenBucket(rate=1.0, burst=10)
+    for i in range(3):
+        await reader.send_raw(reader.encode({"type": "list-matches", "id": 2000 + i}))
+    replies = [await reader.next_push(5) for _ in range(3)]
+    assert [type(r).__name__ for r in replies] == ["Matches", "Matches", "Error"]

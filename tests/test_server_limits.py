@@ -117,6 +117,15 @@ async def test_connections_over_the_caps_get_503_before_the_upgrade(start_server
     with pytest.raises(InvalidStatus) as info:
         await websockets.connect(server.url, local_addr=("127.0.0.3", 0))
     assert info.value.response.status_code == 503
+    # Monitoring still hears the server is up (from a full address and with the server full).
+    for address in ("127.0.0.1", "127.0.0.3"):
+        reader, writer = await asyncio.open_connection("127.0.0.1", server.port, local_addr=(address, 0))
+        writer.write(b"GET /healthz HTTP/1.1\r\nHost: localhost\r\n\r\n")
+        await writer.drain()
+        head = await asyncio.wait_for(reader.read(1024), 5)
+        writer.close()
+        await writer.wait_closed()
+        assert head.startswith(b"HTTP/1.1 200"), head
     await opened.pop().close()
     await until(lambda: len(server._server.all_connections) == 4 if server._server else False, "a close")
     opened.append(await websockets.connect(server.url, local_addr=("127.0.0.3", 0)))
