@@ -41,6 +41,8 @@ SIDE_WIDTH = 80 - TABLE_WIDTH - 2
 SEAT_NAME_WIDTH = 12
 #: What Enter and ``:`` say to a watcher: a watcher has no card to play.
 WATCHING = "You are watching this table: only its players play (x stops watching)."
+#: What Enter says when the turn came after the screen was drawn: it shows the turn's card instead of playing.
+TURN_BEGAN = "Your turn: the cursor is on your lowest playable card; Enter plays it."
 
 
 @dataclass
@@ -61,7 +63,9 @@ class BarbuScreen:
         menu: index of the selected line of the decision menu.
         stage: ``contract``, ``trump`` or ``rank`` while choosing a contract.
         ticked: seats ticked in the doubling dialog.
-        seq: the view's ``seq`` these cursors were set for (a new view resets them).
+        decision: the view's ``seq`` and whether the seat was to move when these cursors were set (None
+            before the first view): a new one resets them. The seat's ``legal`` comes with its ``turn`` push,
+            which bears the ``seq`` its action's ``event`` already set, so the ``seq`` alone misses the turn.
         chat_shift: how many lines the chat panel is scrolled down (negative: up) from where it starts.
     """
 
@@ -69,7 +73,7 @@ class BarbuScreen:
     menu: int = 0
     stage: str = "contract"
     ticked: set[str] = field(default_factory=set)
-    seq: int = -2
+    decision: tuple[int, bool] | None = None
     chat_shift: int = 0
 
     def scroll_chat(self, lines: int) -> None:
@@ -79,11 +83,14 @@ class BarbuScreen:
 
     # Decisions --------------------------------------------------------------------------------------
 
-    def sync(self, table: TableModel) -> None:
-        """Reset the cursors when a new decision comes up."""
-        if table.seq == self.seq:
-            return
-        self.seq = table.seq
+    def sync(self, table: TableModel) -> bool:
+        """Reset the cursors when a new decision comes up (a new view, or the seat's turn arriving for the
+        view it already shows); returns whether a turn to play began after an earlier view was shown, so the
+        card under the cursor moved to the lowest playable one."""
+        decision = (table.seq, table.my_turn)
+        if decision == self.decision:
+            return False
+        shown, self.decision = self.decision, decision
         self.menu = 0
         self.stage = "contract"
         self.ticked = set()
@@ -95,6 +102,7 @@ class BarbuScreen:
         if playable:  # each turn to play starts on the lowest playable card: Enter never dumps a high one
             self.card = hand.index(min(playable, key=lambda c: (RANKS.index(c[0]), hand.index(c))))
         self.card = min(self.card, max(len(hand) - 1, 0))
+        return bool(playable) and shown is not None
 
     @staticmethod
     def hand(table: TableModel) -> list[str]:
@@ -216,8 +224,11 @@ class BarbuScreen:
         return was
 
     def confirm(self, table: TableModel) -> tuple[dict[str, Any] | None, str]:
-        """Enter: the wire action to send now (or None) and a notice (why nothing was sent, or empty)."""
-        self.sync(table)
+        """Enter: the wire action to send now (or None) and a notice (why nothing was sent, or empty). When
+        the turn arrived after the screen was last drawn, Enter only shows the card the turn starts on: it
+        plays what the player saw highlighted, never a card they were not shown."""
+        if self.sync(table) and self.phase(table) == "play":
+            return None, TURN_BEGAN
         if table.seat is None:
             return None, WATCHING
         if not table.my_turn:

@@ -1,0 +1,105 @@
+"""Issue 10, the fresh reviewer's match in ``./run.sh``: the terminal client's turn cursor, typed moves,
+notices and words."""
+
+from __future__ import annotations
+
+import copy
+from typing import Any
+
+import pytest
+
+from client.tui.barbu_screen import BarbuScreen
+from client.tui.model import TableModel
+from engine.barbu import Match, action_from_wire
+from engine.cards import RANKS, SEATS
+
+
+def _before_a_follow(seed: int) -> tuple[Match, int, dict[str, Any]]:
+    """A No Tricks match at the moment before the seat after the leader must follow suit and holds cards of
+    other suits (some of them lower than its lowest playable card): the match, that seat and the card the
+    seat before it plays."""
+    match = Match.new(seed)
+    match.apply(match.to_move or 0, action_from_wire({"action": "contract", "contract": "no-tricks"}))
+    while match.phase != "play":
+        seat = match.to_move
+        assert seat is not None
+        match.apply(seat, action_from_wire(match.view(seat)["legal"][0]))
+    leader = match.to_move
+    assert leader is not None
+    card = match.view(leader)["legal"][0]
+    return match, (leader + 1) % 4, card
+
+
+def _follow_case() -> tuple[Match, int, dict[str, Any]]:
+    for seed in range(200):
+        match, seat, card = _before_a_follow(seed)
+        hand = match.view(seat)["hand"]
+        suit = str(card["card"])[-1]
+        follows = [c for c in hand if c[-1] == suit]
+        others = [c for c in hand if c[-1] != suit]
+        if (
+            follows
+            and others
+            and min(RANKS.index(c[0]) for c in others) < min(RANKS.index(c[0]) for c in follows)
+        ):
+            return match, seat, card
+    raise AssertionError("no deal where the lowest card cannot follow")
+
+
+def _pushes(table: TableModel, screen: BarbuScreen, match: Match, seat: int, card: dict[str, Any]) -> None:
+    """The seat before ``seat`` plays ``card``: its ``card-played`` and ``turn`` events (the screen drawn
+    between them) and ``seat``'s own ``turn`` push with its view, all of action 5."""
+    before = match.to_move
+    assert before is not None
+    match.apply(before, action_from_wire(card))
+    table.take_event({"event": "card-played", "seat": SEATS[before], "card": card["card"]}, 5)
+    screen.sync(table)
+    table.take_event({"event": "turn", "seat": SEATS[seat], "phase": "play"}, 5)
+    screen.sync(table)
+
+
+@pytest.mark.parametrize("event_first", [True, False])
+def test_each_turn_starts_on_the_lowest_playable_card_whichever_comes_first_event_or_turn(
+    event_first: bool,
+) -> None:
+    match, seat, card = _follow_case()
+    table = TableModel(room="1", name="t", seat=SEATS[seat], state="playing", me="ann")
+    table.players = {s: f"p{s}" for s in SEATS}
+    table.set_view(match.view(seat), 4)
+    screen = BarbuScreen()
+    screen.sync(table)  # the screen drawn while the seat before plays
+    hand = screen.hand(table)
+    screen.card = hand.index(min(hand, key=lambda c: RANKS.index(c[0])))  # a card that cannot follow
+    if event_first:
+        _pushes(table, screen, match, seat, card)
+        table.set_view(match.view(seat), 5)
+    else:
+        after = copy.deepcopy(match)  # the seat's turn push overtakes the events of the same action
+        after.apply(after.to_move or 0, action_from_wire(card))
+        table.set_view(after.view(seat), 5)
+        screen.sync(table)
+        _pushes(table, screen, match, seat, card)
+    screen.sync(table)
+    legal = {str(a["card"]) for a in match.view(seat)["legal"]}
+    hand = screen.hand(table)
+    lowest = min(legal, key=lambda c: (RANKS.index(c[0]), hand.index(c)))
+    assert hand[screen.card] == lowest, (hand[screen.card], legal)
+    assert screen.confirm(table) == ({"action": "play", "card": lowest}, "")
+
+
+def test_enter_plays_only_a_card_it_showed_when_the_turn_arrives_before_the_screen_is_drawn() -> None:
+    match, seat, card = _follow_case()
+    table = TableModel(room="1", name="t", seat=SEATS[seat], state="playing", me="ann")
+    table.players = {s: f"p{s}" for s in SEATS}
+    table.set_view(match.view(seat), 4)
+    screen = BarbuScreen()
+    screen.sync(table)
+    hand = screen.hand(table)
+    shown = screen.card = hand.index(min(hand, key=lambda c: RANKS.index(c[0])))
+    before = match.to_move
+    assert before is not None
+    match.apply(before, action_from_wire(card))
+    table.set_view(match.view(seat), 5)  # the turn comes, and Enter is read before the next render
+    action, notice = screen.confirm(table)
+    assert action is None and "lowest playable" in notice and screen.card != shown
+    assert screen.confirm(table) == ({"action": "play", "card": screen.hand(table)[screen.card]}, "")
