@@ -8,10 +8,16 @@ from typing import Any
 
 import pytest
 
+from client.connection import ConnectionLost
 from client.tui.barbu_screen import BarbuScreen
 from client.tui.model import TableModel
+from client.tui.session import failure_text
+from client.tui.solitaire_screen import MOVE_LENGTH
 from engine.barbu import Match, action_from_wire
 from engine.cards import RANKS, SEATS
+from server import BarbuServer
+from tests.conftest import until
+from tests.test_tui import ENTER, running_tui
 
 
 def _before_a_follow(seed: int) -> tuple[Match, int, dict[str, Any]]:
@@ -103,3 +109,28 @@ def test_enter_plays_only_a_card_it_showed_when_the_turn_arrives_before_the_scre
     action, notice = screen.confirm(table)
     assert action is None and "lowest playable" in notice and screen.card != shown
     assert screen.confirm(table) == ({"action": "play", "card": screen.hand(table)[screen.card]}, "")
+
+
+async def test_an_over_long_typed_move_is_refused_in_one_line_before_it_is_sent(server: BarbuServer) -> None:
+    async with running_tui(server.url, "sol") as (tui, pipe):
+        pipe.send_text("or")  # a random deal of Forty Thieves
+        await until(lambda: tui.screen == "solitaire" and tui.solitaire is not None, "the random deal")
+        await until(lambda: tui.solitaire is not None and tui.solitaire.room.state() != {}, "its state")
+        assert tui.solitaire is not None
+        for move in ("t1>t2" * 1000, "t1>t" + "2" * 2000):
+            seq, tui.solitaire.message = tui.solitaire.room.seq, ""
+            pipe.send_text(":" + move + ENTER)
+            await until(lambda: tui.solitaire is not None and "long" in tui.solitaire.message, "the refusal")
+            message = tui.solitaire.message
+            assert (
+                message == f"That move is too long: a move has at most {MOVE_LENGTH} characters (t3>t5)."
+            ), message
+            assert "\n" not in message and "Trying" not in message and "Request failed" not in message
+            assert "Request failed" not in tui.model.notice and "longer than" not in tui.model.notice
+            assert tui.solitaire.room.seq == seq
+
+
+def test_a_failed_request_always_says_why() -> None:
+    assert failure_text(TimeoutError()) == "Request failed: no reply from the server in time"
+    assert failure_text(ConnectionLost()) == "Request failed: ConnectionLost"
+    assert failure_text(OSError("network is unreachable")) == "Request failed: network is unreachable"

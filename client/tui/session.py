@@ -44,6 +44,20 @@ RETRY_DELAYS = (0.2, 0.5, 1.0, 2.0, 3.0, 5.0)
 #: The server's close reason when the same player resumes on another connection (no reconnect then).
 REPLACED = "resumed on another connection"
 NETWORK_ERRORS = (OSError, ConnectionLost, TimeoutError, ProtocolError)
+#: Said for the server's refusal of a request too long for it (``limit``, ``too-large``), in a reply or in an
+#: ``error`` push (the codec's own words, "msgpack limit exceeded", are not for people).
+TOO_LONG = "That is too long to send: the server refused it."
+
+
+def failure_text(exc: BaseException) -> str:
+    """The notice for a request that got no answer (``exc`` one of ``NETWORK_ERRORS``), never an empty
+    "Request failed:": an exception's text may be empty (a ``TimeoutError`` has none), so its kind is said."""
+    why = str(exc).strip()
+    if not why:
+        why = "no reply from the server in time" if isinstance(exc, TimeoutError) else type(exc).__name__
+    return f"Request failed: {why}"
+
+
 #: Refusals of a login after which retrying cannot help (the user must act).
 FINAL_REFUSALS = ("seat-held", "bad-password")
 
@@ -312,6 +326,8 @@ class Session:
         elif isinstance(push, SolitaireState):
             if solitaire is not None and solitaire.room == push.room:
                 solitaire.take(push.seq, push.view)
+        elif isinstance(push, Error) and push.code in ("limit", "too-large"):  # never a raw "msgpack limit"
+            self.model.say(TOO_LONG, error=True)
         elif isinstance(push, Error):
             self.model.say(f"{push.code}: {push.message}", error=True)
         elif isinstance(push, Removed):
@@ -538,20 +554,16 @@ class Session:
             return await make(conn)
         except ServerError as exc:
             if exc.code in ("limit", "too-large"):  # never the codec's raw "msgpack limit exceeded"
-                self.model.say("That is too long to send: the server refused it.", error=True, place=where)
+                self.model.say(TOO_LONG, error=True, place=where)
             else:
                 why = exc.message if exc.rule is None else f"{exc.message} ({exc.rule})"
                 self.model.say(why, error=True, place=where)
         except ProtocolError as exc:  # the codec refused to send it (a raw "msgpack limit exceeded")
             too_long = exc.code in ("limit", "too-large")
-            why = (
-                "That is too long to send: the server would refuse it."
-                if too_long
-                else f"Request failed: {exc}"
-            )
+            why = "That is too long to send: the server would refuse it." if too_long else failure_text(exc)
             self.model.say(why, error=True, place=where)
         except NETWORK_ERRORS as exc:
-            self.model.say(f"Request failed: {exc or type(exc).__name__}", error=True, place=where)
+            self.model.say(failure_text(exc), error=True, place=where)
         finally:
             self.on_change()
         return None

@@ -10,7 +10,7 @@ new state arrives as a push). Moves use the notation of ``docs/formats.md`` (``t
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, fields
 from typing import Any
 
 from prompt_toolkit.formatted_text import StyleAndTextTuples
@@ -30,10 +30,15 @@ from client.tui.solitaire_words import (
     turned_text,
 )
 from engine.solitaire import GAMES, IllegalMove
+from protocol import Move
 
 #: ``submit(kind, move)``: send solitaire request ``kind`` (``move``, ``undo``, ``redo``, ``auto``, ``hint``,
 #: ``new-deal``, ``resign``) for the current room, ``move`` the move text for ``move``.
 Submit = Callable[[str, str | None], None]
+
+#: The longest move the protocol carries (``Move.move``): a longer typed one is refused here, in one line,
+#: rather than sent for the codec's or the server's raw refusal.
+MOVE_LENGTH: int = next(f for f in fields(Move) if f.name == "move").metadata["max_len"]
 
 
 class SolitaireRoom:
@@ -272,6 +277,10 @@ class SolitaireScreen:
         """Make a move typed in the notation (``t3>t5``); one the view does not list (``s>t4``) goes to the
         server, which makes it or says which rule it breaks."""
         move = move.strip()
+        if len(move) > MOVE_LENGTH:
+            self.source, self.trying = None, None
+            self.message = f"That move is too long: a move has at most {MOVE_LENGTH} characters (t3>t5)."
+            return
         if not self._try([move]) and not self.room.watching:
             self.room.send("move", move)
             self.trying = (move, self.room.state())
