@@ -8,6 +8,7 @@ from typing import Any
 
 import pytest
 
+from client.columns import wrap
 from client.connection import ConnectionLost
 from client.tui.barbu_screen import BarbuScreen
 from client.tui.model import TableModel
@@ -15,9 +16,12 @@ from client.tui.session import failure_text
 from client.tui.solitaire_screen import MOVE_LENGTH
 from engine.barbu import Match, action_from_wire
 from engine.cards import RANKS, SEATS
+from engine.solitaire import GAMES
 from server import BarbuServer
 from tests.conftest import until
-from tests.test_tui import ENTER, running_tui
+from tests.test_tui import DOWN, ENTER, on_screen, running_tui, screen_lines
+from tests.test_tui_newcomer import UP
+from tests.test_tui_seat_back import seat_given_to_a_bot
 
 
 def _before_a_follow(seed: int) -> tuple[Match, int, dict[str, Any]]:
@@ -134,3 +138,26 @@ def test_a_failed_request_always_says_why() -> None:
     assert failure_text(TimeoutError()) == "Request failed: no reply from the server in time"
     assert failure_text(ConnectionLost()) == "Request failed: ConnectionLost"
     assert failure_text(OSError("network is unreachable")) == "Request failed: network is unreachable"
+
+
+async def test_an_old_notice_goes_once_the_player_moves_on_and_never_covers_the_rules_card(
+    server: BarbuServer,
+) -> None:
+    async with running_tui(server.url, "gus") as (tui, pipe):
+        room = await seat_given_to_a_bot(tui, pipe, "away")
+        said = tui.model.notice
+        assert on_screen(tui, said)
+        for key in ("r", DOWN, UP, "o"):
+            tui.model.say_handed_over(said, room)  # as ``x`` left it
+            assert on_screen(tui, said)
+            pipe.send_text(key)
+            await until(lambda: tui.model.shown_notice() == "", f"the notice gone after {key!r}")
+            assert not on_screen(tui, said) and said in tui.model.log  # the log keeps it
+        assert tui.lobby.picking
+        pipe.send_text(DOWN * list(GAMES).index("bakers-dozen"))
+        await until(lambda: tui.lobby.game_name() == "bakers-dozen", "Baker's Dozen")
+        tui.model.say_handed_over(said, room)  # a notice of two lines said in the games list
+        rules = wrap(" ".join(GAMES["bakers-dozen"].rules.split()), 78)
+        shown = screen_lines(tui)
+        assert rules[-1].strip() in [line.strip() for line in shown]
+        assert any(line.startswith(said[:40]) for line in shown)  # and the notice in the line left free

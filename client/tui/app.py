@@ -12,7 +12,7 @@ from typing import Any
 
 from prompt_toolkit.application import Application
 from prompt_toolkit.filters import Condition
-from prompt_toolkit.formatted_text import StyleAndTextTuples, fragment_list_width
+from prompt_toolkit.formatted_text import StyleAndTextTuples, fragment_list_to_text, fragment_list_width
 from prompt_toolkit.layout import (
     ConditionalContainer,
     DynamicContainer,
@@ -176,16 +176,7 @@ class TuiApp:
     def _layout(self) -> Layout:
         self._windows = {
             "login": Window(FormattedTextControl(self._login_text)),
-            "lobby": Window(
-                FormattedTextControl(
-                    lambda: lobby_lines(
-                        self.model,
-                        self.lobby,
-                        self.app.output.get_size().columns,
-                        self.input.text if self.input_mode == "table" else None,
-                    )
-                )
-            ),
+            "lobby": Window(FormattedTextControl(self._lobby_text)),
             "table": HSplit(
                 [
                     VSplit(
@@ -466,10 +457,23 @@ class TuiApp:
 
     def _notice_lines(self) -> list[str]:
         """The notice wrapped to the terminal's width (one line at least, ``NOTICE_LINES`` at most): a refusal
-        such as ``seat-held`` is longer than 80 columns and must be read whole."""
-        width = max(self.app.output.get_size().columns, 20)
-        lines = textwrap.wrap(self._notice()[1], width, max_lines=NOTICE_LINES, placeholder=" ...")
+        such as ``seat-held`` is longer than 80 columns and must be read whole; in the lobby (its list, form or
+        games list) only in the lines its screen leaves free, so that it never hides a game's rules card."""
+        size = self.app.output.get_size()
+        most = NOTICE_LINES
+        if self.screen == "lobby":  # less the status line, the key line and the input line when open
+            free = size.rows - 2 - (self.input_mode is not None) - self._lobby_text_lines()
+            most = max(min(most, free), 1)
+        lines = textwrap.wrap(self._notice()[1], max(size.columns, 20), max_lines=most, placeholder=" ...")
         return lines or [""]
+
+    def _lobby_text(self) -> StyleAndTextTuples:
+        typed = self.input.text if self.input_mode == "table" else None
+        return lobby_lines(self.model, self.lobby, self.app.output.get_size().columns, typed)
+
+    def _lobby_text_lines(self) -> int:
+        """How many lines the lobby screen (its list, form or games list) takes."""
+        return fragment_list_to_text(self._lobby_text()).rstrip("\n").count("\n") + 1
 
     def _notice_text(self) -> StyleAndTextTuples:
         return [(self._notice()[0], "\n".join(self._notice_lines()))]
@@ -746,6 +750,13 @@ class TuiApp:
             if seat is not None:
                 return seat, str(room.get("name", "?"))
         return None
+
+    def moved_on(self) -> None:
+        """The player moved on in the lobby (a list move, ``r``, the games list opened or closed): the notice
+        goes, the log keeps it (``docs/client.md``: old notices do not linger), unless it asks a question."""
+        if self.pending is None and self.model.notice:
+            self.model.clear_notice()
+            self.invalidate()
 
     def tell(self, text: str, logged: bool = True) -> None:
         """Say ``text`` on the notice line of the screen shown: in a solitaire room that is the room's own

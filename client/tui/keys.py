@@ -123,11 +123,13 @@ def build_key_bindings(tui: TuiApp) -> KeyBindings:
     @kb.add("up", filter=on("lobby"))
     def _up(event: E) -> None:
         tui.lobby.move(tui.model, -1)
+        tui.moved_on()
         tui.to_name_field()
 
     @kb.add("down", filter=on("lobby"))
     def _down(event: E) -> None:
         tui.lobby.move(tui.model, 1)
+        tui.moved_on()
         tui.to_name_field()
 
     naming = typing & Condition(lambda: tui.input_mode == "table" and tui.lobby.form is not None)
@@ -139,6 +141,7 @@ def build_key_bindings(tui: TuiApp) -> KeyBindings:
 
     @kb.add("r", filter=lobby)
     def _refresh(event: E) -> None:
+        tui.moved_on()
         tui.spawn(tui.session.refresh_rooms())
 
     @kb.add("enter", filter=lobby)
@@ -191,6 +194,7 @@ def build_key_bindings(tui: TuiApp) -> KeyBindings:
     @kb.add("o", filter=lobby)
     def _games(event: E) -> None:
         tui.lobby.picking = True
+        tui.moved_on()
 
     @kb.add("left", filter=form)
     def _form_left(event: E) -> None:
@@ -215,6 +219,7 @@ def build_key_bindings(tui: TuiApp) -> KeyBindings:
     def _form_cancel(event: E) -> None:
         tui.lobby.form = None
         tui.lobby.picking = False
+        tui.moved_on()
 
     @kb.add("enter", filter=games)
     def _open_game(event: E) -> None:
