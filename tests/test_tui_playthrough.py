@@ -36,9 +36,11 @@ def test_the_doubles_line_says_what_its_notation_means() -> None:
     assert doubles_line([["N", "E"], ["W", "E"], ["N", "S"]]) == "doubles E<NW S<N  (E<NW: N and W doubled E)"
     assert doubles_line([["E", "W"]], [["W", "E"]]) == "doubles W<E!  (W<E!: E doubled W, ! redoubled)"
     crowded = doubles_line([["W", "N"], ["W", "E"], ["N", "S"], ["W", "S"]], [["N", "W"]])
-    assert crowded == "doubles N<W! E<W S<NW  (N<W!: W doubled N)"  # the ! clause left out to fit
+    assert crowded == "doubles N<W! E<W S<NW  (! redoubled)"  # the words left out to fit, never the ! mark
+    lone = doubles_line([["N", "S"], ["E", "S"]], [["S", "N"], ["S", "E"]])
+    assert lone == "doubles S<N!E!  (N, E doubled S; ! redoubled)"  # the group said once, to fit
     three = doubles_line([["E", "N"], ["S", "N"], ["W", "N"]])
     assert three == "doubles N<ESW  (N<ESW: E, S and W doubled N)"
     six = [["E", "N"], ["S", "N"], ["W", "N"], ["W", "E"], ["E", "S"], ["S", "W"]]
-    assert doubles_line(six, [["N", "E"], ["N", "S"]]) == "doubles N<E!S!W E<W S<E W<S"  # no room for words
+    assert doubles_line(six, [["N", "E"], ["N", "S"]]) == "doubles N<E!S!W E<W S<E W<S  (! redoubled)"
     assert '"doubles W<NE!" says N and E doubled W' in " ".join(DOUBLING.split())

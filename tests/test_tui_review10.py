@@ -4,22 +4,32 @@ notices and words."""
 from __future__ import annotations
 
 import copy
+import re
 from typing import Any
 
 import pytest
 
-from client.columns import wrap
+from client.columns import width, wrap
 from client.connection import ConnectionLost
-from client.tui.barbu_screen import BarbuScreen
-from client.tui.model import TableModel
+from client.tui.app import KEY_HINTS
+from client.tui.barbu_screen import BarbuScreen, hand_line, side_lines
+from client.tui.lobby_screen import FORM_ROWS, TableForm, field_help, form_lines
+from client.tui.model import Model, SolitaireModel, TableModel
 from client.tui.session import failure_text
-from client.tui.solitaire_screen import MOVE_LENGTH
+from client.tui.solitaire_screen import (
+    MOVE_LENGTH,
+    SolitaireRoom,
+    SolitaireScreen,
+    pile_rows,
+    solitaire_lines,
+)
+from client.tui.solitaire_words import refusal_words
 from engine.barbu import Match, action_from_wire
 from engine.cards import RANKS, SEATS
-from engine.solitaire import GAMES
+from engine.solitaire import GAMES, new_game
 from server import BarbuServer
 from tests.conftest import until
-from tests.test_tui import DOWN, ENTER, on_screen, running_tui, screen_lines
+from tests.test_tui import DOWN, ENTER, on_screen, running_tui, screen_lines, text
 from tests.test_tui_newcomer import UP
 from tests.test_tui_seat_back import seat_given_to_a_bot
 
@@ -161,3 +171,92 @@ async def test_an_old_notice_goes_once_the_player_moves_on_and_never_covers_the_
         shown = screen_lines(tui)
         assert rules[-1].strip() in [line.strip() for line in shown]
         assert any(line.startswith(said[:40]) for line in shown)  # and the notice in the line left free
+
+
+def test_the_form_says_each_value_whole_and_what_enter_does_while_the_name_is_typed() -> None:
+    form = TableForm(suggested="ann's table")
+    for row in range(1, FORM_ROWS - 2):
+        form.row = row
+        for typed in (None, ""):
+            drawn = text(form_lines(form, typed))
+            assert max(width(line) for line in drawn.splitlines()) <= 80
+            assert " ".join(field_help(form).split()) in " ".join(drawn.split())  # not cut at 80 columns
+    assert "Enter takes it, then Enter opens the table" in text(form_lines(form, ""))
+    assert width(KEY_HINTS["form-name"]) <= 80
+
+
+async def test_the_key_line_says_what_enter_does_in_the_name_field(server: BarbuServer) -> None:
+    async with running_tui(server.url, "ann") as (tui, pipe):
+        pipe.send_text("n")
+        await until(lambda: tui.input_mode == "table", "the table-name prompt")
+        assert screen_lines(tui)[-1].strip() == KEY_HINTS["form-name"]  # Enter there takes the name only
+        pipe.send_text(ENTER)
+        await until(lambda: tui.input_mode is None and tui.lobby.form is not None, "the name taken")
+        assert tui.lobby.form is not None and tui.lobby.form.name == "ann's table"
+        assert screen_lines(tui)[-1].strip() == KEY_HINTS["form"]  # now Enter opens the table
+
+
+def over_table(view: dict[str, Any], seat: str | None) -> TableModel:
+    """A table at its match's end (``view``) seen from ``seat`` (None: a watcher)."""
+    table = TableModel(room="1", name="t", seat=seat, state="over", me="ann")
+    table.players = {s: ("ann" if s == "S" else f"bot:{s}") for s in SEATS}
+    base = {"hand_number": 28, "hands_total": 28, "to_move": None, "legal": None, "ranking": [["N"]]}
+    table.set_view({**base, **view}, 90)
+    return table
+
+
+def test_after_the_match_the_panel_says_it_is_over() -> None:
+    rows = {"rows": {"S": ["6S", "7S"], "H": [], "D": [], "C": []}, "start_rank": "6"}
+    watcher = over_table({"phase": "over", "contract": "dominoes", **rows}, None)
+    panel = text(side_lines(watcher, BarbuScreen()))
+    assert "The match is over." in panel and "play next to a row" not in panel
+    player = over_table({"phase": "over", "contract": "barbu", "hand": []}, "S")
+    player.summary = {"event": "hand-scored", "hand_number": 28, "scores": {}, "totals": {}}
+    assert player.showing_summary()  # the last hand's summary, then the ranking
+    for table in (player, over_table({"phase": "over", "contract": "barbu", "hand": []}, "S")):
+        panel = text(side_lines(table, BarbuScreen()))
+        assert "The match is over." in panel and "The hand is over." not in panel
+        assert text(hand_line(table, BarbuScreen())) == "The match is over."
+
+
+def solitaire(game: str, **state: Any) -> SolitaireScreen:
+    """The solitaire screen of a fresh deal of ``game`` (its state changed by ``state``), nothing sent."""
+    deal = new_game(game, seed=3)
+    view: dict[str, Any] = {
+        "title": GAMES[game].title,
+        "layout": {**deal.state(), **state},
+        "legal": [],
+        "result": None,
+    }
+    model = Model("ws://test")
+    model.solitaire = SolitaireModel(room="1", seat="player", seq=0, view=view)
+    return SolitaireScreen(SolitaireRoom(model, lambda kind, move: None))
+
+
+def test_a_hint_after_a_won_game_says_it_is_won_and_refusals_start_a_sentence() -> None:
+    won = solitaire("forty-thieves", won=True, over=True)
+    won.show_hint()
+    assert won.message == "The game is won: n for a new deal."
+    stuck = solitaire("forty-thieves", over=True)
+    stuck.show_hint()
+    assert stuck.message == "No move left."
+    refused = refusal_words("no hints on the day's deal: everyone plays it unaided (no-hint)")
+    assert refused == "No hints on the day's deal: everyone plays it unaided"
+
+
+def test_a_game_without_a_stock_shows_no_stock_nor_waste() -> None:
+    bakers = text(solitaire_lines(solitaire("bakers-dozen"), 20))
+    assert "Stock" not in bakers and "Waste" not in bakers and "Found." in bakers
+    assert "s" not in pile_rows(solitaire("bakers-dozen").room.state())[0]
+    thieves = text(solitaire_lines(solitaire("forty-thieves"), 20))
+    assert "Stock" in thieves and "Waste" in thieves
+
+
+async def test_sitting_again_the_log_says_what_the_bot_played_meanwhile(server: BarbuServer) -> None:
+    async with running_tui(server.url, "gus") as (tui, pipe):
+        room = await seat_given_to_a_bot(tui, pipe, "meanwhile")
+        await tui.sit(room)  # Enter on its row in the lobby
+        await until(lambda: tui.screen == "table" and tui.model.table is not None, "at the table again")
+        said = [line for line in tui.model.earlier() if line.startswith("While you were away")]
+        played = r"While you were away, the bot played (no card|1 card|\d+ cards) for you\."
+        assert len(said) == 1 and re.fullmatch(played, said[0]), tui.model.earlier()

@@ -76,6 +76,7 @@ KEY_HINTS = {
     "lobby": "Enter sit  w watch  b bot  f fill  n new  o solitaire  t game  ? help  q quit",
     "games": "Up/Down game  Enter day's deal  r random  w winnable  : options, seed  Esc back",
     "form": "Up/Down field  Left/Right change  e name  Enter open the table  Esc cancel",
+    "form-name": "Enter take the name (then Enter opens the table)  Up/Down field  Esc cancel",
     "table": "←→ card  Enter play  : type a card  s sheet  c chat  l lobby  t game  ? help",
     "table-contract": "↑↓ contract  Enter choose  Esc back  s sheet  c chat  l lobby  t game  ? help",
     "table-double": "↑↓ seat  Space tick  Enter send  s sheet  c chat  l lobby  t game  ? help",
@@ -254,8 +255,8 @@ class TuiApp:
         if self.screen == "help":
             return help_hints(self.help_page, self.help_game())
         table = self.model.table
-        if self.screen == "lobby" and self.lobby.form is not None:
-            return KEY_HINTS["form"]
+        if self.screen == "lobby" and self.lobby.form is not None:  # Enter in the name field only takes it
+            return KEY_HINTS["form-name" if self.input_mode == "table" else "form"]
         if self.screen == "lobby" and self.lobby.picking:
             return KEY_HINTS["games"]
         if self.screen == "table" and table is not None:
@@ -900,6 +901,8 @@ class TuiApp:
         if table is None:
             return
         seat, name, playing = table.seat, shorten(table.name, 30), table.state == "playing"
+        if playing and seat is not None:
+            self.model.seat_left(table)
         await self.session.leave()
         if seat is None:
             return

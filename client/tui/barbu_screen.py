@@ -433,9 +433,12 @@ def headline(table: TableModel, cols: int = TABLE_WIDTH, name: str | None = None
 
 
 def doubles_legends(view: dict[str, Any]) -> list[str]:
-    """The table's doubles notation in words by its first group, the longest first: ``E<NW!: N and W doubled
-    E, ! redoubled`` then ``E<NW!: N and W doubled E`` (``client.sheet.doubles_groups``); none when nobody
-    doubled."""
+    """The table's doubles notation in words by its first group, the longest first (the headline shows the
+    first that fits): ``E<NW: N and W doubled E`` (``client.sheet.doubles_groups``); none when nobody
+    doubled. When a redouble is shown, every legend explains its mark: ``E<NW!: N and W doubled E, !
+    redoubled``, then for a lone group said once ``N and W doubled E, ! redoubled`` and ``N, W doubled E; !
+    redoubled``, at the least ``! redoubled`` (the reviewer read ``S<N!E!: N and E doubled S`` without
+    knowing what ``!`` meant)."""
     groups = doubles_groups(view)
     if not groups:
         return []
@@ -443,7 +446,10 @@ def doubles_legends(view: dict[str, Any]) -> list[str]:
     seats = doublers.replace("!", "")
     who = f"{', '.join(seats[:-1])} and {seats[-1]}" if len(seats) > 1 else seats
     said = f"{groups[0]}: {who} doubled {doubled}"
-    return [f"{said}, ! redoubled", said] if any("!" in g for g in groups) else [said]
+    if not any("!" in g for g in groups):
+        return [said]
+    alone = [f"{who} doubled {doubled}, ! redoubled", f"{', '.join(seats)} doubled {doubled}; ! redoubled"]
+    return [f"{said}, ! redoubled", *(alone if len(groups) == 1 else []), "! redoubled"]
 
 
 def table_width(columns: int) -> int:
@@ -528,7 +534,7 @@ def hand_line(table: TableModel, screen: BarbuScreen) -> StyleAndTextTuples:
     if table.seat is None:
         return [("class:dim", "You are watching this table.")]
     view = table.view
-    if view.get("phase") == "over":  # the cards left of a hand ended early are no hand to play
+    if match_ended(table):  # the cards left of a hand ended early are no hand to play
         return [("class:dim", "The match is over.")]
     if table.showing_summary() and (table.summary or {}).get("hand_number") == view.get("hand_number"):
         return [("class:dim", "The hand is over.")]
@@ -554,6 +560,16 @@ def hand_line(table: TableModel, screen: BarbuScreen) -> StyleAndTextTuples:
     return out
 
 
+def match_ended(table: TableModel) -> bool:
+    """Whether the match is over: the view says so, or the summary up is the last hand's (its number says it
+    at once; the view says "over" only once its snapshot comes)."""
+    view = table.view or {}
+    if view.get("phase") == "over":
+        return True
+    last = int(view.get("hands_total") or 28)
+    return table.showing_summary() and int((table.summary or {}).get("hand_number") or 0) >= last
+
+
 def side_lines(
     table: TableModel, screen: BarbuScreen, cols: int = SIDE_WIDTH, rows: int = 13
 ) -> StyleAndTextTuples:
@@ -569,7 +585,10 @@ def side_lines(
     summary = table.showing_summary()
     if summary:  # the hand scored: its last trick, the next hand's view has none yet
         last = table.summary_trick
-    if view.get("rows") and not summary:
+    ended = match_ended(table)
+    if ended:  # beside the ranking (or the last hand's summary): no row to play to, no hand to come
+        out.append(("class:dim", "The match is over.\n"))
+    if view.get("rows") and not summary and not ended:
         out.append(("class:dim", "Dominoes: play next to a row.\n"))
     elif last:
         out.append(("class:label", f"Last trick, won by {last.get('winner')}:\n"))
@@ -577,9 +596,9 @@ def side_lines(
         for i, card in enumerate(last.get("cards", [])):
             out += [("", f" {SEATS[(leader + i) % 4]} "), card_fragment(str(card))]
         out.append(("", "\n"))
-    elif summary:
+    elif summary and not ended:
         out.append(("class:dim", "The hand is over.\n"))
-    else:
+    elif not ended:
         out.append(("class:dim", "No trick yet.\n"))
     names = max(10, min(cols - 18, max(width(_seat_name(table, s)) for s in SEATS)))
     out.append(("class:label", f"{'Seat':<{names + 3}}{'contract':>8}{'total':>7}\n"))  # the contract's alone
@@ -730,10 +749,9 @@ def summary_lines(table: TableModel, cols: int = TABLE_WIDTH) -> StyleAndTextTup
         pairs = ["  ".join(compact[i : i + 3]) for i in range(0, len(compact), 3)]
     out.append(("class:label", "Settlements:\n" if pairs else "No doubles this hand.\n"))
     out += [("", shorten(line, cols, cut="end") + "\n") for line in pairs]
-    view = table.view or {}
-    # The last hand's number says it at once; the view says "over" only once its snapshot comes.
-    over = view.get("phase") == "over" or int(number or 0) >= int(view.get("hands_total") or 28)
-    out.append(("class:dim", "Any key: the match's end." if over else "Any key: back to the table."))
+    out.append(
+        ("class:dim", "Any key: the match's end." if match_ended(table) else "Any key: back to the table.")
+    )
     return out
 
 

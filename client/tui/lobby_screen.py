@@ -290,10 +290,14 @@ def form_lines(form: TableForm, typed: str | None = None) -> StyleAndTextTuples:
         ("class:dim", " (default: no limit)" if timer is None else " then a bot acts for the seat"),
         ("", "\n"),
     ]
-    out.append(("class:label", f"\n  {field_help(form)}\n"))
-    out.append(
-        ("class:dim", "  Type the name; Up/Down: field; Left/Right: change; Enter: open; Esc: cancel\n")
+    out.append(("", "\n"))
+    out += [("class:label", f"  {line}\n") for line in wrap(field_help(form), 76)]
+    keys = (  # while the name is typed, Enter takes it and a second Enter opens the table
+        "Type the name; Enter takes it, then Enter opens the table; Up/Down: field"
+        if typed is not None
+        else "Type the name; Up/Down: field; Left/Right: change; Enter: open; Esc: cancel"
     )
+    out.append(("class:dim", f"  {keys}\n"))
     return out
 
 
@@ -329,7 +333,7 @@ VALUE_HELP: dict[str, dict[Any, str]] = {
 
 
 def field_help(form: TableForm) -> str:
-    """One line of help for the form's focused row: what its value means."""
+    """The help for the form's focused row, what its value means (wrapped by ``form_lines``)."""
     if form.row == 0:
         return "The table's name, as the lobby lists it."
     if form.row == POLICY_ROW:
@@ -337,7 +341,7 @@ def field_help(form: TableForm) -> str:
     if form.row == TIMER_ROW:
         return "The time a seat has to act; then a bot acts for it (off: no limit)."
     key, _, choices = VARIANT_FIELDS[form.row - 1]
-    return shorten(VALUE_HELP[key][choices[form.values[form.row - 1]]], 76, cut="end")
+    return VALUE_HELP[key][choices[form.values[form.row - 1]]]
 
 
 #: The games list's own keys, its first line (at most 80 columns).

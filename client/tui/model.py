@@ -318,6 +318,8 @@ class Model:
             it, the log says which hands were played meanwhile).
         handed_over: the table whose seat the notice says a bot now plays for the player (``x``, or the idle
             hand-over) and that notice's number in the log (``notice_at``): sitting there again replaces it.
+        left_at: for each table whose seat a bot took over (``x``, the idle hand-over), the hand number and
+            how many cards the seat held then: sitting there again, the log says what the bot played meanwhile.
     """
 
     url: str
@@ -341,6 +343,7 @@ class Model:
     own_table: TableModel | None = None
     told: dict[str, int] = field(default_factory=dict)
     handed_over: tuple[str, int] | None = None
+    left_at: dict[str, tuple[int, int]] = field(default_factory=dict)
 
     def say(self, text: str, error: bool = False, place: str | None = None) -> None:
         """Set the notice line (and keep it in the log) of ``place`` (None: where the player is, ``place()``;
@@ -360,9 +363,24 @@ class Model:
         self.say(text, place="")
         self.handed_over = (room, self.notice_at)
 
+    def seat_left(self, table: TableModel) -> None:
+        """A bot now plays the player's seat at ``table`` (``x``, the idle hand-over): remember where the hand
+        was (``left_at``) for ``seat_taken_back``."""
+        view = table.view or {}
+        if view.get("hand_number"):
+            self.left_at[table.room] = (int(view["hand_number"]), len(view.get("hand") or []))
+
     def seat_taken_back(self, room: str, seat: str, name: str) -> None:
         """The player sits in ``seat`` at table ``room`` (its ``name``) again: a notice still saying that a
-        bot plays it there is replaced by one saying they are back (the log keeps both)."""
+        bot plays it there is replaced by one saying they are back (the log keeps both), and the table's log
+        says what the bot played meanwhile in the hand still played (``While you were away, the bot played 3
+        cards for you.``; hands played out meanwhile have their own line, ``missed_text``)."""
+        left = self.left_at.pop(room, None)
+        view = (self.table.view or {}) if self.table is not None and self.table.room == room else {}
+        if left is not None and view.get("hand_number") == left[0]:
+            played = left[1] - len(view.get("hand") or [])
+            what = "no card" if played <= 0 else f"{played} card" + ("s" if played > 1 else "")
+            self.note(f"While you were away, the bot played {what} for you.", f"table:{room}")
         handed, self.handed_over = self.handed_over, None
         if self.notice_at and handed == (room, self.notice_at):
             self.say(f"You sit in seat {seat} at {name} again: the bot no longer plays it.")

@@ -378,6 +378,8 @@ class Session:
         for table in (self.model.table, self.model.own_table):
             if table is not None and table.room == push.room:
                 name = shorten(table.name, 30)
+                if push.reason not in ("host", "too-many-seats"):  # a bot plays the seat: see it back
+                    self.model.seat_left(table)
         if self.model.table is not None and self.model.table.room == push.room:
             self.model.table = None
         if self.model.own_table is not None and self.model.own_table.room == push.room:

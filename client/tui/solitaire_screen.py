@@ -140,8 +140,15 @@ def pile_rows(state: dict[str, Any]) -> list[list[str]]:
         waste = state["waste"]
         wastes = [f"w{k + 1}" for k in range(len(waste))] if waste and isinstance(waste[0], list) else ["w"]
         return [row for row in rows if row] + [["s", *wastes]]
-    top = ["s", "w"] + [f"f{i + 1}" for i in range(len(state["foundations"]))]
+    top = ([] if stockless(state) else ["s", "w"]) + [f"f{i + 1}" for i in range(len(state["foundations"]))]
     return [top, [f"t{i + 1}" for i in range(len(state["columns"]))]]
+
+
+def stockless(state: dict[str, Any]) -> bool:
+    """Whether the game of ``state`` deals no stock (Baker's Dozen: ``ColumnRules.turn`` 0): its screen has
+    no stock nor waste to show or to move the cursor to."""
+    info = GAMES.get(str(state.get("game")))
+    return info is not None and info.columns is not None and info.columns.turn == 0
 
 
 @dataclass
@@ -316,8 +323,18 @@ class SolitaireScreen:
 
     def show_hint(self) -> None:
         """Ask the server for a good move (``hinted`` shows it)."""
-        self._request("hint", bool(self.room.legal()), "No move left.")
-        if self.room.legal() and not self.room.watching:
+        state = self.room.state()
+        result = self.room.view.get("result")
+        done = (  # a game over needs no hint: say how it ended, not that no move is left
+            "The game is won: n for a new deal."
+            if state.get("won")
+            else f"The game is over ({result}): n for a new deal."
+            if result is not None
+            else "No move left."
+        )
+        playing = bool(self.room.legal()) and not state.get("won") and result is None
+        self._request("hint", playing, done)
+        if playing and not self.room.watching:
             self.message = "Looking for a good move..."
 
     def hinted(self, move: str | None, status: str) -> None:
@@ -436,10 +453,11 @@ def solitaire_lines(screen: SolitaireScreen, height: int, cols: int = 80) -> Sty
     height -= len(below)
     if "pyramid" in state:
         return out + _pyramid(state, screen)
-    out += _stock(state["stock"], screen)
-    waste: list[str] = state["waste"]
-    out += _pile("w", waste[-1] if waste else None, screen, "Waste ")
-    out.append(("class:dim", f"({len(waste)})  " if waste else "     "))
+    if not stockless(state):
+        out += _stock(state["stock"], screen)
+        waste: list[str] = state["waste"]
+        out += _pile("w", waste[-1] if waste else None, screen, "Waste ")
+        out.append(("class:dim", f"({len(waste)})  " if waste else "     "))
     out.append(("class:label", "Found. "))
     for i, pile in enumerate(state["foundations"]):
         out += _pile(f"f{i + 1}", pile[-1] if pile else None, screen)

@@ -157,7 +157,8 @@ def refusal_words(text: str, state: dict[str, Any] | None = None) -> str:
     e.g. ``Not allowed: column 2 → column 5: 8♥ does not go on 8♥: columns build down in the same suit``; a
     Pyramid position in the reason by its card too (``p5.3 is not exposed: p6.3 still covers it`` ->
     ``10♣ (row 5) is not exposed: 7♥ (row 6) still covers it``), except where the reason explains the
-    notation itself (``no-such-pile``, ``not-a-move``)."""
+    notation itself (``no-such-pile``, ``not-a-move``); a refusal of no move starts with a capital (``No
+    hints on the day's deal: ...``)."""
     text = text.strip()
     rule = RULE_ID.search(text)
     code = None
@@ -169,7 +170,8 @@ def refusal_words(text: str, state: dict[str, Any] | None = None) -> str:
         if code not in ("no-such-pile", "not-a-move"):
             rest = POSITION.sub(lambda m: card_words(m.group(0), state) or pile_words(m.group(0)), rest)
         return f"Not allowed: {move_words(head, state)}: {rest}"
-    return cards_in_words(text)
+    said = cards_in_words(text)  # a sentence on the screen: the server's words start lower case
+    return said[:1].upper() + said[1:]
 
 
 def hint_words(status: str, move: str | None, state: dict[str, Any] | None = None) -> str:
