@@ -14,8 +14,13 @@ from server.barbu_table import timer_bet
 from tests.barbu_helpers import E, N, S, W, fixed_match
 from tests.conftest import Connect, StartServer, both_encodings, four_at_table
 from tests.test_barbu_doubling import play_hands
+from tests.test_server_table_news import next_of
 
 TURN = 60.0  # seconds: nobody acts in these tests, so the timer never plays
+
+
+def _turn_event(push: EventPush) -> bool:
+    return bool(push.event["event"] == "turn")
 
 
 async def _to_move(by_seat: dict[str, Connection], room: str) -> tuple[str, Snapshot]:
@@ -53,11 +58,7 @@ async def test_every_screen_is_told_the_same_time_left_and_a_comeback_does_not_r
     view = again.view
     assert view is not None
     await back.act(room, seat, view["legal"][0])
-    event = None
-    while event is None:
-        push = await watcher.next_push(5)
-        if isinstance(push, EventPush) and push.event["event"] == "turn":
-            event = push.event
+    event = (await next_of(watcher, EventPush, _turn_event)).event
     assert event["turn_left_ms"] is not None and event["turn_left_ms"] > TURN * 1000 - 2000
 
 
@@ -122,11 +123,7 @@ async def test_the_idle_hand_over_is_told_before_it_comes(
     view = (await by_seat[seat].snapshot(room)).view
     assert view is not None
     await by_seat[seat].act(room, seat, view["legal"][0])
-    event = None
-    while event is None:
-        push = await watcher.next_push(5)
-        if isinstance(push, EventPush) and push.event["event"] == "turn":
-            event = push.event
+    event = (await next_of(watcher, EventPush, _turn_event)).event
     assert event["idle_left_ms"] is not None and event["idle_left_ms"] > idle * 1000 - 2000
 
     timed, _ = await four_at_table(server, connect, "timed", turn_time=TURN)

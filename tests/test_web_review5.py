@@ -36,13 +36,20 @@ async def _seated_with_bots(
     await conn.sit(room, "N")
     for seat in SEATS[1:]:
         await conn.add_bot(room, seat)
+    page = await _back_in_the_browser(server, open_page, conn)
+    return page, room, server_table(server, room)
+
+
+async def _back_in_the_browser(server: BarbuServer, open_page: OpenPage, conn: Connection) -> Page:
+    """``conn``'s player comes back in a new page by its resume token (``conn`` closed first): the page,
+    once it shows the felt."""
     token = conn.token
     await conn.close()
     page = await open_page()
     await page.add_init_script(f"localStorage.setItem('barbu.token', {token!r})")
     await page.goto(server.share_url)
     await page.wait_for_selector(".felt")
-    return page, room, server_table(server, room)
+    return page
 
 
 async def test_the_turn_timer_playing_for_the_seat_is_said(server: BarbuServer, open_page: OpenPage) -> None:
@@ -74,12 +81,7 @@ async def timed_with_a_friend(
     await other.sit(room, "E")
     for seat in ("S", "W"):
         await conn.add_bot(room, seat)
-    token = conn.token
-    await conn.close()
-    page = await open_page()
-    await page.add_init_script(f"localStorage.setItem('barbu.token', {token!r})")
-    await page.goto(server.share_url)
-    await page.wait_for_selector(".felt")
+    page = await _back_in_the_browser(server, open_page, conn)
     return page, room, other
 
 
