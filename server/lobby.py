@@ -528,12 +528,13 @@ class Lobby:
                 await self.disconnected(old)
         peer.log_in(name)
         self.online[name] = peer
-        seated = [room for room in self.rooms.values() if room.gives_back(name)]
+        holding = [room for room in self.rooms.values() if room.holds_seat(name)]  # one pass: a login storm's
+        seated = [room for room in holding if room.gives_back(name)]
         peer.send(LoggedIn(id=request.id, name=name, token=token, rooms=[r.room_id for r in seated]))
         for room in seated:
             await room.attach(peer)
-        for room in list(self.rooms.values()):
-            if isinstance(room, BarbuTable) and room not in seated and room.holds_seat(name):
+        for room in holding:
+            if isinstance(room, BarbuTable) and not room.gives_back(name):
                 await room.presence_changed(name)  # a table they left to a stand-in goes on if it waited
 
     # Rooms ----------------------------------------------------------------------------------------
