@@ -227,7 +227,11 @@ RESULTS_BESIDE = """async (phone) => {
   };
   const state = { summaryOpen: null };
   const box = handSummary(snap, scored, () => {}, state, phone);
-  document.getElementById('app').replaceChildren(box);
+  // On a stage of its own: the app redraws #app when its connection opens, which would take the box out of
+  // the page (and a box out of the page ignores the style sheet's rules).
+  const stage = document.createElement('div');
+  document.body.append(stage);
+  stage.replaceChildren(box);
   const line = box.querySelector('summary');
   const before = { open: box.open, line: line.innerText };
   line.click();

@@ -43,7 +43,10 @@ async def test_the_invite_query_goes_once_used_and_link_copied_goes_back(
 
     copy = host.locator("[data-focus=copy]")
     await copy.click()
-    assert await copy.inner_text() == "Link copied"
+    # The words come once the clipboard has taken the link (an await in the page): waited for, not read at once.
+    await host.wait_for_function(
+        "() => document.querySelector('[data-focus=copy]').textContent === 'Link copied'", timeout=10_000
+    )
     await host.wait_for_function(
         "() => document.querySelector('[data-focus=copy]').textContent === 'Copy invite link'", timeout=10_000
     )
