@@ -16,7 +16,7 @@ from client.tui.session import seat_notices
 from engine.cards import SEATS
 from protocol import Players
 from server import BarbuServer
-from tests.conftest import StartServer, until
+from tests.conftest import Connect, StartServer, playing_with_bots, until
 from tests.test_tui import on_screen, opened_table, running_tui, screen_lines
 from tests.test_tui_match_review import offline_tui, scored_table
 from tests.test_tui_review import play_first_legal_until
@@ -102,3 +102,26 @@ def test_ones_own_seat_dropping_while_looked_at_is_said_as_about_them() -> None:
     assert seat_notices(table, push, "gus") == [
         "Your seat E is away: a bot plays it in 42 s (meanwhile the 15 s turn timer plays its turns)."
     ]
+
+
+async def test_a_watcher_is_not_told_as_news_of_a_stand_in_already_playing(
+    server: BarbuServer, connect: Connect
+) -> None:
+    """A watcher who comes while a stand-in plays ann's seat is not told "A bot plays for N ann now" (it
+    played before they came; the panel marks the seat "(bot)"), but hears what changes after: "N ann is
+    back." when she sits there again."""
+    ann = await connect(server)
+    await ann.login("ann")
+    room, played = await playing_with_bots(server, ann, "standing")
+    await ann.leave(room)  # during the match: a stand-in plays N at once
+    await until(lambda: played.seats[0].left, "the stand-in")
+    async with running_tui(server.url, "wes") as (tui, _):
+        await tui.watch(room)
+        await until(
+            lambda: tui.model.table is not None and tui.model.table.seats_known, "the first players push"
+        )
+        table = tui.model.table
+        assert table is not None and table.standins == ["N"]
+        assert not any("A bot plays for" in line for _, _, line in tui.model.entries)
+        await ann.sit(room, "N")
+        await until(lambda: any("N ann is back." in line for _, _, line in tui.model.entries), "ann back")

@@ -31,7 +31,8 @@ class TableModel:
     card is played (for a watcher, its contract chosen; ``summary_seen``); ``summary_trick`` that hand's last trick, shown beside the summary (the
     next hand's view clears ``last_trick``). ``standin_at`` holds, for each dropped seat in its grace period, when (``time.monotonic``)
     a stand-in bot takes it; ``freed_at`` the same before the start, when the seat is freed; ``standins`` the seats a stand-in plays; ``spectators`` who watches (``spectators_known``: once a ``players`` push said so, as a
-    snapshot does not); ``host`` who
+    snapshot does not; ``seats_known`` likewise for the stand-ins and countdowns, False from a snapshot of a
+    table just entered until its first ``players`` push); ``host`` who
     opened the table (from the lobby's list), ``me`` this client's player; ``rematch`` the room of another match with the same players.
     ``turn_ends`` is when (``time.monotonic``) the turn timer plays for the seat to move, counted from the
     server's ``turn_left_ms`` (None: no timer runs); ``turn_time`` the table's turn timer in seconds (from
@@ -65,6 +66,7 @@ class TableModel:
     standins: list[str] = field(default_factory=list)
     spectators: list[str] = field(default_factory=list)
     spectators_known: bool = False
+    seats_known: bool = True
     host: str | None = None
     rematch: str | None = None
     me: str = ""
@@ -225,6 +227,7 @@ class TableModel:
             self.spectators = list(spectators)
             self.spectators_known = True
         self.standins = list(getattr(push, "standins", []))
+        self.seats_known = True
         now = time.monotonic()
         self.standin_at = {s: now + float(v) for s, v in getattr(push, "standin_in", {}).items()}
         self.freed_at = {s: now + float(v) for s, v in getattr(push, "freed_in", {}).items()}

@@ -472,7 +472,8 @@ class Session:
                 self.model.own_table = table  # watching another table: the seat is still held
             elif table is not None and table.seat is None:
                 self._stop_watching(table.room)  # else the server counts this watcher there for good
-            table = TableModel(room=snap.room)
+            # The snapshot lists no stand-ins: the first players push tells them, as they were on arrival.
+            table = TableModel(room=snap.room, seats_known=False)
             self.model.table = table
         if not table.newer(snap.state, snap.seq):
             return
@@ -774,7 +775,8 @@ def seat_notices(table: TableModel, push: Players, me: str) -> list[str]:
     a bot takes the seat over, or before the start how long the seat is kept), who came back, whether the
     match paused (none of its players connected) or goes on; nothing about this client's own player but
     what becomes of their seat while they only look at it (``Your seat E is away``, ``A bot plays your seat E
-    now``)."""
+    now``). The first push at a table just entered (``table.seats_known`` False) tells no other seat's drop
+    or stand-in: those came before the player did, and the panel shows them."""
     out = []
     for seat, owner in push.players.items():
         before = table.players.get(seat)
@@ -808,6 +810,8 @@ def seat_notices(table: TableModel, push: Players, me: str) -> list[str]:
         mine = push.players.get(seat) == me  # their own seat, looked at: said as about them
         if seat == table.seat or push.players.get(seat) != table.players.get(seat):
             continue
+        if not table.seats_known and not mine:
+            continue  # the table just entered: a stand-in already there, or a drop, is no news (the panel shows it)
         if seat in push.freed_in and seat not in table.freed_at:
             out.append(f"{who} dropped: their seat is kept for {duration(push.freed_in[seat])}.")
         elif push.state == "waiting" and seat not in table.freed_at:
