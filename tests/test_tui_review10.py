@@ -259,4 +259,10 @@ async def test_sitting_again_the_log_says_what_the_bot_played_meanwhile(server: 
         await until(lambda: tui.screen == "table" and tui.model.table is not None, "at the table again")
         said = [line for line in tui.model.earlier() if line.startswith("While you were away")]
         played = r"While you were away, the bot played (no card|1 card|\d+ cards) for you\."
-        assert len(said) == 1 and re.fullmatch(played, said[0]), tui.model.earlier()
+        # The bots may finish the hand before the player sits again (a loaded machine): then the hand has
+        # its own line, and the hand now played is a new one.
+        missed = r"Hand 1 was played while you were away \(a bot played E for you: you scored [-+]\d+\)\."
+        if not said:
+            assert any(re.fullmatch(missed, line) for line in tui.model.earlier()), tui.model.earlier()
+        else:
+            assert len(said) == 1 and re.fullmatch(played, said[0]), tui.model.earlier()
