@@ -35,7 +35,7 @@ from prompt_toolkit.layout.screen import Char, Screen, WritePosition
 from prompt_toolkit.output import DummyOutput
 
 from client.columns import width
-from client.tui.app import TABLE_HEIGHT, TuiApp
+from client.tui.app import ESC_WAIT, TABLE_HEIGHT, TuiApp
 from client.tui.barbu_screen import TABLE_WIDTH, hand_line, side_lines, table_lines
 from client.tui.cards import card_label
 from client.tui.local import LOCAL_SEAT, LocalServer, seat_local_player
@@ -694,3 +694,5 @@ async def test_the_help_screen_turns_to_the_rules(server: BarbuServer) -> None:
         await until(lambda: on_screen(tui, "Worked example - No Tricks, N declares."), "the settlement page")
         pipe.send_text("\x1b")
         await until(lambda: tui.screen == "lobby", "back in the lobby")
+        # A lone Esc waits 0.1 s to be told from an arrow key's sequence, not prompt-toolkit's 0.5 s.
+        assert tui.app.ttimeoutlen == ESC_WAIT == 0.1

@@ -97,6 +97,10 @@ KEY_HINTS = {
 }
 
 
+#: Seconds a lone Esc waits to be told from the start of a key's escape sequence (prompt-toolkit: 0.5).
+ESC_WAIT = 0.1
+
+
 class TuiApp:
     """The terminal client.
 
@@ -171,6 +175,10 @@ class TuiApp:
         self.pending: Callable[[], None] | None = None
         self.question = ""
         self.app.key_processor.before_key_press += lambda _: self._key_pressed()
+        # A lone Esc is told from the start of an arrow key's sequence by waiting: prompt-toolkit's half a
+        # second made every Esc (close, back) feel slow; a terminal sends a sequence's bytes together, and
+        # 0.1 s is what Vim's defaults wait too.
+        self.app.ttimeoutlen = ESC_WAIT
 
     # Layout -----------------------------------------------------------------------------------------
 
