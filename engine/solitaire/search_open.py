@@ -29,6 +29,14 @@ _CARD = tuple(tuple(card_of(s, v) if 1 <= v <= 13 else -1 for v in range(15)) fo
 #: ``_ONE[card]``: the card as a one-byte ``bytes``.
 _ONE = tuple(bytes((c,)) for c in range(52))
 _CACHE_LIMIT = 200_000
+#: ``_STEP[i][j]``: the step from column ``i`` to column ``j``; ``_UP[i]``: from column ``i`` to the foundations.
+_STEP = tuple(tuple((i, j, 1) for j in range(13)) for i in range(13))
+_UP = tuple((i, ANY_FOUNDATION, 1) for i in range(13))
+
+#: What ``OpenSearch`` knows of a column (cached by its ``bytes``): per suit, the least over the column's cards
+#: of that suit of the cards above the card plus its value (199 where the suit has none); the cards (with
+#: their depths, 0 at the bottom) lying above a lower card of their own suit; how many those are.
+Facts = tuple[int, int, int, int, tuple[tuple[int, int], ...], int]
 
 
 class OpenSearch:
@@ -76,9 +84,7 @@ class OpenSearch:
         for i, col in enumerate(self.cols):
             for d, c in enumerate(col):
                 self.where[c] = i << 8 | d
-        self._buried: dict[bytes, tuple[tuple[int, int], ...]] = {}
-        self._misplaced: dict[bytes, int] = {}
-        self._reaches: dict[bytes, tuple[int, int, int, int]] = {}
+        self._facts: dict[bytes, Facts] = {}
 
     def key(self) -> int:
         """The position's key: equal for positions with the same future (column order aside)."""
@@ -165,6 +171,7 @@ class OpenSearch:
         nextv = self.nextv
         table = self.builds_on
         kings = self.empty_rule is Empty.KING
+        facts = self._facts
         where: dict[int, int] = {}
         empty = -1
         urgency = []
@@ -172,8 +179,8 @@ class OpenSearch:
         for j, col in enumerate(cols):
             if col:
                 where[col[-1]] = j
-                m0, m1, m2, m3 = self._reach(col)
-                urgency.append(min(m0 - n0, m1 - n1, m2 - n2, m3 - n3))
+                f = facts.get(col) or self._learn(col)
+                urgency.append(min(f[0] - n0, f[1] - n1, f[2] - n2, f[3] - n3))
             else:
                 urgency.append(99)
                 if empty < 0 and kings:
@@ -208,46 +215,60 @@ class OpenSearch:
         to_empty.sort()
         return to_foundation + [m for _, m in scored] + [m for _, m in to_empty]
 
-    def _reach(self, col: bytes) -> tuple[int, int, int, int]:
-        """Per suit, the least over the column's cards of that suit of the cards above the card plus its
-        value (199 where the suit has none): the column's urgency is the least of these less the value each
-        suit wants next (cached by the column)."""
-        out = self._reaches.get(col)
-        if out is None:
-            if len(self._reaches) > _CACHE_LIMIT:
-                self._reaches.clear()
-            best = [199, 199, 199, 199]
-            depth = len(col) - 1
-            for c in col:
-                score = depth + VALUE[c]
-                if score < best[SUIT[c]]:
-                    best[SUIT[c]] = score
-                depth -= 1
-            out = (best[0], best[1], best[2], best[3])
-            self._reaches[col] = out
+    def _steps(self) -> list[Step]:
+        """The steps ``moves`` offers, in no particular order (for the best-first search: cheaper)."""
+        if self.stuck():
+            return []
+        cols = self.cols
+        nextv = self.nextv
+        bases = self.bases
+        at = [-1] * 52
+        empty = -1
+        for j, col in enumerate(cols):
+            if col:
+                at[col[-1]] = j
+            elif empty < 0:
+                empty = j
+        if self.empty_rule is not Empty.KING:
+            empty = -1
+        out: list[Step] = []
+        for i, col in enumerate(cols):
+            if col:
+                top = col[-1]
+                if VALUE[top] == nextv[SUIT[top]]:
+                    out.append(_UP[i])
+                row = _STEP[i]
+                for b in bases[top]:
+                    j = at[b]
+                    if j >= 0:
+                        out.append(row[j])
+                if empty >= 0 and VALUE[top] == KING and len(col) > 1:
+                    out.append(row[empty])
+        return out
+
+    def _learn(self, col: bytes) -> Facts:
+        """The column's ``Facts`` (see there), computed and cached."""
+        if len(self._facts) > _CACHE_LIMIT:
+            self._facts.clear()
+        best = [199, 199, 199, 199]
+        depth = len(col) - 1
+        found: list[tuple[int, int]] = []
+        low = [99, 99, 99, 99]
+        for d, c in enumerate(col):
+            v = VALUE[c]
+            suit = SUIT[c]
+            if depth + v < best[suit]:
+                best[suit] = depth + v
+            depth -= 1
+            if low[suit] < v:
+                found.append((c, d))
+            else:
+                low[suit] = v
+        out = (best[0], best[1], best[2], best[3], tuple(found), len(found))
+        self._facts[col] = out
         return out
 
     # -- dead ends ----------------------------------------------------------------------------------------
-
-    def _buried_in(self, col: bytes) -> tuple[tuple[int, int], ...]:
-        """The column's cards (with their depths, 0 at the bottom) that lie above a lower card of their own
-        suit, so must go onto another column before they can go up (cached by the column)."""
-        out = self._buried.get(col)
-        if out is None:
-            if len(self._buried) > _CACHE_LIMIT:
-                self._buried.clear()
-            found: list[tuple[int, int]] = []
-            low = [99, 99, 99, 99]
-            for d, c in enumerate(col):
-                v = VALUE[c]
-                suit = SUIT[c]
-                if low[suit] < v:
-                    found.append((c, d))
-                else:
-                    low[suit] = v
-            out = tuple(found)
-            self._buried[col] = out
-        return out
 
     def stuck(self) -> bool:
         """True when the position is lost because some cards can never move (one deck, no stock, one card
@@ -256,14 +277,17 @@ class OpenSearch:
         cannot take, and loses, until none is left to lose, the cards with a card to go onto: one in play and
         not covered by a card of the set. Whatever is left never moves, so never goes up."""
         kings = self.empty_rule is Empty.KING
+        facts = self._facts
         frozen: list[tuple[int, int, int]] = []
         top = [-1] * 13
         for i, col in enumerate(self.cols):
-            for c, d in self._buried_in(col):
-                if kings and VALUE[c] == KING:
-                    continue
-                frozen.append((c, i, d))
-                top[i] = d
+            f = facts.get(col) or self._learn(col)
+            if f[5]:
+                for c, d in f[4]:
+                    if kings and VALUE[c] == KING:
+                        continue
+                    frozen.append((c, i, d))
+                    top[i] = d
         if not frozen:
             return False
         where = self.where
@@ -309,21 +333,79 @@ class OpenSearch:
         """How far the position looks from a win (lower is better): the cards not yet on the foundations,
         plus the cards lying above a lower card of their own suit (each must move once more), plus the cards
         lying above the next card each foundation wants."""
-        cache = self._misplaced
-        if len(cache) > _CACHE_LIMIT:
-            cache.clear()
-        misplaced = 0
+        return self._misplaced() + self._above_wanted()
+
+    def _misplaced(self) -> int:
+        """The cards not on the foundations plus those lying above a lower card of their own suit."""
+        facts = self._facts
+        misplaced = 52 - self.on_found
         for col in self.cols:
-            m = cache.get(col)
-            if m is None:
-                m = len(self._buried_in(col))
-                cache[col] = m
-            misplaced += m
+            misplaced += (facts.get(col) or self._learn(col))[5]
+        return misplaced
+
+    def _above_wanted(self) -> int:
+        """The cards lying above the next card each foundation wants."""
         cols = self.cols
         where = self.where
+        above = 0
         for suit in range(4):
             wanted = _CARD[suit][self.nextv[suit]]
             if wanted >= 0:
                 w = where[wanted]
-                misplaced += len(cols[w >> 8]) - 1 - (w & 255)
-        return 52 - self.on_found + misplaced
+                above += len(cols[w >> 8]) - 1 - (w & 255)
+        return above
+
+    def children(self, seen: dict[int, object]) -> list[tuple[int, tuple[Step, ...], bool, int]]:
+        """For a best-first search: each move from here (``moves(None)``) with the safe moves after it, as
+        ``(key, steps, won, score)``, the position left unchanged; a child whose key is in ``seen`` comes with
+        score 0 and is not scored. Same as making each move with ``do``, ``safe`` and ``score``, only faster:
+        a move between columns changes the score's first part by the two columns' counts, and can make safe
+        only the card it uncovers (the position here has no safe move: a best-first search makes them all)."""
+        out: list[tuple[int, tuple[Step, ...], bool, int]] = []
+        facts = self._facts
+        learn = self._learn
+        cols = self.cols
+        nextv = self.nextv
+        here = self._misplaced() + self._above_wanted()
+        colsum = self.colsum
+        # A card moved from ``src`` to ``dst`` lies above one card more for each wanted card in ``dst``, one
+        # less for each in ``src`` but itself.
+        wanted = {_CARD[suit][v] for suit, v in enumerate(nextv) if v <= 13}
+        wanted_in = [0] * 13
+        for c in wanted:
+            wanted_in[self.where[c] >> 8] += 1
+        for step in self._steps():
+            src, dst, _ = step
+            if dst >= 0:
+                col = cols[src]
+                rest = col[:-1]
+                to = cols[dst]
+                grown = to + col[-1:]
+                key = colsum + hash(rest) - hash(col) + hash(grown) - hash(to)
+                uncovered = rest[-1] if rest else -1
+                low = min(nextv)
+                if uncovered < 0 or VALUE[uncovered] != low or nextv[SUIT[uncovered]] != low:
+                    if key in seen:
+                        out.append((key, (step,), False, 0))
+                        continue
+                    delta = (
+                        (facts.get(rest) or learn(rest))[5]
+                        - (facts.get(col) or learn(col))[5]
+                        + (facts.get(grown) or learn(grown))[5]
+                        - (facts.get(to) or learn(to))[5]
+                    )
+                    delta += wanted_in[dst] - wanted_in[src] + (1 if col[-1] in wanted else 0)
+                    out.append((key, (step,), False, here + delta))
+                    continue
+            tokens = [self.do(step)]
+            steps = [step]
+            while (m := self.safe()) is not None:
+                tokens.append(self.do(m))
+                steps.append(m)
+            key = self.colsum
+            won = self.on_found == 52
+            score = 0 if (won or key in seen) else self.score()
+            out.append((key, tuple(steps), won, score))
+            for token in reversed(tokens):
+                self.undo(token)
+        return out

@@ -261,6 +261,7 @@ def _best_first(
     heap: list[tuple[float, int, Any, tuple[Move, ...], int]] = [(0.0, 0, state.snapshot(), (), root)]
     count = 0
     budget = quota
+    children = getattr(state, "children", None)
     while heap:
         _, _, snap, steps_to, key = heapq.heappop(heap)
         state.restore(snap)
@@ -268,6 +269,24 @@ def _best_first(
             state.do(s)
         shared.count()
         here = state.snapshot()
+        if children is not None:
+            for child, steps_here, won, score in children(parents):
+                if child in parents:
+                    continue
+                parents[child] = (key, steps_here)
+                if won:
+                    return _path(parents, root, child)
+                count += 1
+                if rng is not None:
+                    score += rng.random() * NOISE
+                heapq.heappush(heap, (score, -count, here, steps_here, child))
+            if len(parents) > limit:
+                return None
+            budget -= 1
+            if budget <= 0:
+                budget = quota
+                yield
+            continue
         for move in state.moves(None):
             tokens = [state.do(s) for s in move]
             steps = list(move)
@@ -278,11 +297,7 @@ def _best_first(
             if child not in parents:
                 parents[child] = (key, tuple(steps))
                 if state.won:
-                    path: list[Move] = []
-                    while child != root:
-                        child, done = parents[child]
-                        path[:0] = done
-                    return list(parents[root][1]) + path
+                    return _path(parents, root, child)
                 count += 1
                 score = state.score() + (rng.random() * NOISE if rng is not None else 0.0)
                 heapq.heappush(heap, (score, -count, here, tuple(steps), child))
@@ -295,6 +310,15 @@ def _best_first(
             budget = quota
             yield
     return None
+
+
+def _path(parents: dict[int, tuple[int, tuple[Move, ...]]], root: int, child: int) -> list[Move]:
+    """The steps from the start to ``child``: the root's safe moves, then each step back to the root."""
+    path: list[Move] = []
+    while child != root:
+        child, done = parents[child]
+        path[:0] = done
+    return list(parents[root][1]) + path
 
 
 def solve(
