@@ -3,10 +3,11 @@
 ``OpenSearch`` holds each column as an immutable ``bytes`` (bottom first), so a move replaces two of the
 thirteen and taking it back puts the two old ones back: nothing is copied but the column a card lands on,
 and a snapshot for the best-first search is a tuple of references. The key is the sum of the columns'
-hashes (a ``bytes`` caches its hash, so it is computed once per column made): interchangeable columns count
-once and the column order does not matter, as in ``ColumnSearch``. The foundations need no key: they hold
-exactly the cards found in no column. Per-column facts (cards lying above a lower card of their suit, the
-score's part) are cached by the column's ``bytes``.
+Zobrist hashes (a random 64-bit number per depth and card, XORed; kept up to date move by move, and
+computed for a best-first child without making the move): interchangeable columns count once and the column
+order does not matter, as in ``ColumnSearch``. The foundations need no key: they hold exactly the cards
+found in no column. Per-column facts (cards lying above a lower card of their suit, the score's part) are
+cached by the column's ``bytes``.
 
 It abandons positions where some cards can never move (``stuck``; ``docs/solitaire.md``, "Dead ends").
 Safe moves to the foundations follow ``docs/solitaire.md``, "Safe moves": with one deck a card may go up
@@ -23,12 +24,17 @@ from engine.solitaire.rules import BASES, BUILDS_ON, KING, SUIT, VALUE, Empty, c
 
 Step = tuple[int, int, int]
 SearchMove = tuple[Step, ...]
+#: What ``OpenSearch.undo`` needs: source, destination, card, the key before, the two old columns and hashes.
+Token = tuple[int, int, int, int, bytes, bytes, int, int]
 
 #: ``_CARD[suit][value]``: the card (value 14: none, -1).
 _CARD = tuple(tuple(card_of(s, v) if 1 <= v <= 13 else -1 for v in range(15)) for s in range(4))
 #: ``_ONE[card]``: the card as a one-byte ``bytes``.
 _ONE = tuple(bytes((c,)) for c in range(52))
 _CACHE_LIMIT = 200_000
+_ZOBRIST = random.Random(20261202)
+#: ``_Z[depth * 52 + card]``: the number a card at that depth of a column (0 at the bottom) XORs in.
+_Z = tuple(_ZOBRIST.getrandbits(64) for _ in range(52 * 52))
 #: ``_STEP[i][j]``: the step from column ``i`` to column ``j``; ``_UP[i]``: from column ``i`` to the foundations.
 _STEP = tuple(tuple((i, j, 1) for j in range(13)) for i in range(13))
 _UP = tuple((i, ANY_FOUNDATION, 1) for i in range(13))
@@ -38,8 +44,17 @@ _MOVE_UP = tuple((step,) for step in _UP)
 
 #: What ``OpenSearch`` knows of a column (cached by its ``bytes``): per suit, the least over the column's cards
 #: of that suit of the cards above the card plus its value (199 where the suit has none); the cards (with
-#: their depths, 0 at the bottom) lying above a lower card of their own suit; how many those are.
-Facts = tuple[int, int, int, int, tuple[tuple[int, int], ...], int]
+#: their depths, 0 at the bottom) lying above a lower card of their own suit; how many those are; 1 when the
+#: top card is one of them, else 0; per suit, the lowest value in the column (99: none).
+Facts = tuple[int, int, int, int, tuple[tuple[int, int], ...], int, int, tuple[int, ...]]
+
+
+def _column_hash(col: bytes) -> int:
+    """The column's Zobrist hash (0 for an empty column)."""
+    h = 0
+    for d, c in enumerate(col):
+        h ^= _Z[d * 52 + c]
+    return h
 
 
 class OpenSearch:
@@ -51,8 +66,10 @@ class OpenSearch:
 
     #: Best-first searches alongside find the wins (the solver runs ``BEST_FIRSTS`` of them) ...
     best_first = True
-    #: ... and one depth-first search, the one that can prove a deal lost.
+    #: ... and one depth-first search, the one that can prove a deal lost, ...
     depth_firsts = 1
+    #: ... taking turns of this many positions (the best-first ones: ``solver.QUOTA``, 400).
+    depth_quota = 100
 
     @staticmethod
     def fits(game: ColumnGame) -> bool:
@@ -82,7 +99,8 @@ class OpenSearch:
             while self.nextv[suit] <= 13 and found[_CARD[suit][self.nextv[suit]]]:
                 self.nextv[suit] += 1
         self.on_found = sum(found)
-        self.colsum = sum(map(hash, self.cols))
+        self.colh = [_column_hash(col) for col in self.cols]
+        self.colsum = sum(self.colh)
         self.where = [0] * 52
         for i, col in enumerate(self.cols):
             for d, c in enumerate(col):
@@ -100,41 +118,49 @@ class OpenSearch:
 
     # -- making and taking back steps ---------------------------------------------------------------------
 
-    def do(self, step: Step) -> tuple[int, ...]:
+    def do(self, step: Step) -> Token:
         """Make one step (a column's top card onto another column or a foundation); returns what ``undo``
-        needs."""
+        needs (the two old columns and their hashes among it)."""
         src, dst, _ = step
         cols = self.cols
+        colh = self.colh
         col = cols[src]
         c = col[-1]
-        rest = col[:-1]
-        cols[src] = rest
+        cols[src] = col[:-1]
         before = self.colsum
-        total = before + hash(rest) - hash(col)
+        hs = colh[src]
+        h = hs ^ _Z[(len(col) - 1) * 52 + c]
+        colh[src] = h
+        total = before + h - hs
         if dst >= 0:
             to = cols[dst]
-            grown = to + _ONE[c]
-            cols[dst] = grown
-            total += hash(grown) - hash(to)
+            cols[dst] = to + _ONE[c]
+            ht = colh[dst]
+            h = ht ^ _Z[len(to) * 52 + c]
+            colh[dst] = h
+            total += h - ht
             self.where[c] = dst << 8 | len(to)
         else:
+            to = col
+            ht = 0
             self.on_found += 1
             self.nextv[SUIT[c]] = VALUE[c] + 1
         self.colsum = total
-        return (src, dst, c, before)
+        return (src, dst, c, before, col, to, hs, ht)
 
-    def undo(self, token: tuple[int, ...]) -> None:
+    def undo(self, token: Token) -> None:
         """Take back the step ``token`` came from (the most recent one still made)."""
-        src, dst, c, before = token
+        src, dst, c, before, col, to, hs, ht = token
         cols = self.cols
         if dst >= 0:
-            cols[dst] = cols[dst][:-1]
+            cols[dst] = to
+            self.colh[dst] = ht
         else:
             self.on_found -= 1
             self.nextv[SUIT[c]] = VALUE[c]
-        rest = cols[src]
-        self.where[c] = src << 8 | len(rest)
-        cols[src] = rest + _ONE[c]
+        self.where[c] = src << 8 | (len(col) - 1)
+        cols[src] = col
+        self.colh[src] = hs
         self.colsum = before
 
     def text(self, step: Step) -> str:
@@ -265,7 +291,8 @@ class OpenSearch:
                 found.append((c, d))
             else:
                 low[suit] = v
-        out = (best[0], best[1], best[2], best[3], tuple(found), len(found))
+        topb = 1 if found and found[-1][1] == len(col) - 1 else 0
+        out = (best[0], best[1], best[2], best[3], tuple(found), len(found), topb, tuple(low))
         self._facts[col] = out
         return out
 
@@ -319,11 +346,19 @@ class OpenSearch:
 
     def snapshot(self) -> tuple[object, ...]:
         """The position as immutable data, for ``restore``."""
-        return (tuple(self.cols), tuple(self.nextv), self.on_found, self.colsum, tuple(self.where))
+        return (
+            tuple(self.cols),
+            tuple(self.nextv),
+            self.on_found,
+            self.colsum,
+            tuple(self.where),
+            tuple(self.colh),
+        )
 
     def restore(self, snap: tuple[object, ...]) -> None:
         """Go back to a position ``snapshot`` returned."""
-        cols, nextv, on_found, colsum, where = snap
+        cols, nextv, on_found, colsum, where, colh = snap
+        self.colh = list(colh)  # type: ignore[call-overload]
         self.cols = list(cols)  # type: ignore[call-overload]
         self.nextv = list(nextv)  # type: ignore[call-overload]
         self.on_found = on_found  # type: ignore[assignment]
@@ -357,18 +392,25 @@ class OpenSearch:
         return above
 
     def children(self, seen: dict[int, object]) -> list[tuple[int, tuple[Step, ...], bool, int]]:
-        """For a best-first search: each move from here (``moves(None)``) with the safe moves after it, as
+        """For a best-first search: each move from here (``_steps``) with the safe moves after it, as
         ``(key, steps, won, score)``, the position left unchanged; a child whose key is in ``seen`` comes with
-        score 0 and is not scored. Same as making each move with ``do``, ``safe`` and ``score``, only faster:
-        a move between columns changes the score's first part by the two columns' counts, and can make safe
-        only the card it uncovers (the position here has no safe move: a best-first search makes them all)."""
+        score 0. The same as making each move with ``do``, ``safe`` and ``score``, only faster: a move
+        between columns is not made. Its key follows from the two columns' hashes; it changes the score by
+        the two columns' facts (the card leaves the cards above a lower one of its suit if it was one, joins
+        them if its new column holds a lower card of its suit) and by the wanted cards in the two columns; and
+        it can make safe only the card it uncovers (the position here has no safe move: a best-first search
+        makes them all)."""
         out: list[tuple[int, tuple[Step, ...], bool, int]] = []
-        facts = self._facts
-        learn = self._learn
         cols = self.cols
+        colh = self.colh
         nextv = self.nextv
-        here = self._misplaced() + self._above_wanted()
+        facts = self._facts
+        known = [(facts.get(col) or self._learn(col)) for col in cols]
+        here = 52 - self.on_found + self._above_wanted()
+        for f in known:
+            here += f[5]
         colsum = self.colsum
+        low = min(nextv)
         # A card moved from ``src`` to ``dst`` lies above one card more for each wanted card in ``dst``, one
         # less for each in ``src`` but itself.
         wanted = {_CARD[suit][v] for suit, v in enumerate(nextv) if v <= 13}
@@ -379,24 +421,24 @@ class OpenSearch:
             src, dst, _ = step
             if dst >= 0:
                 col = cols[src]
-                rest = col[:-1]
-                to = cols[dst]
-                grown = to + col[-1:]
-                key = colsum + hash(rest) - hash(col) + hash(grown) - hash(to)
-                uncovered = rest[-1] if rest else -1
-                low = min(nextv)
+                size = len(col)
+                c = col[-1]
+                uncovered = col[-2] if size > 1 else -1
                 if uncovered < 0 or VALUE[uncovered] != low or nextv[SUIT[uncovered]] != low:
+                    hs = colh[src]
+                    ht = colh[dst]
+                    key = (
+                        colsum - hs - ht + (hs ^ _Z[(size - 1) * 52 + c]) + (ht ^ _Z[len(cols[dst]) * 52 + c])
+                    )
                     if key in seen:
                         out.append((key, (step,), False, 0))
                         continue
-                    delta = (
-                        (facts.get(rest) or learn(rest))[5]
-                        - (facts.get(col) or learn(col))[5]
-                        + (facts.get(grown) or learn(grown))[5]
-                        - (facts.get(to) or learn(to))[5]
-                    )
-                    delta += wanted_in[dst] - wanted_in[src] + (1 if col[-1] in wanted else 0)
-                    out.append((key, (step,), False, here + delta))
+                    score = here - known[src][6] + wanted_in[dst] - wanted_in[src]
+                    if known[dst][7][SUIT[c]] < VALUE[c]:
+                        score += 1
+                    if c in wanted:
+                        score += 1
+                    out.append((key, (step,), False, score))
                     continue
             tokens = [self.do(step)]
             steps = [step]

@@ -355,8 +355,9 @@ def solve(
     first = search_state(game)
     count = searches if searches is not None else getattr(first, "depth_firsts", SEARCHES)
     states = [first] + [search_state(game) for _ in range(max(count, 1) - 1)]
+    quota = getattr(first, "depth_quota", QUOTA)
     runs: list[tuple[SearchState, Generator[None, None, list[Move] | None], bool]] = [
-        (state, _search(state, None if k == 0 else random.Random(seed * 1_000_003 + k), shared, QUOTA), True)
+        (state, _search(state, None if k == 0 else random.Random(seed * 1_000_003 + k), shared, quota), True)
         for k, state in enumerate(states)
     ]
     if BEST_FIRST and getattr(states[0], "best_first", False):
