@@ -73,3 +73,50 @@ def test_the_key_ignores_column_order() -> None:
     assert OpenSearch(game).key() == state.key()
     game.columns[0], game.columns[1] = game.columns[1][:-1], game.columns[1][-1:] + game.columns[0]
     assert OpenSearch(game).key() != state.key()
+
+
+Child = tuple[int, tuple[tuple[int, int, int], ...], bool, int]
+
+
+def reference_children(state: OpenSearch) -> set[Child]:
+    """Each move of ``moves`` made with ``do``, the safe moves after it, then keyed and scored."""
+    out: set[Child] = set()
+    for (step,) in state.moves(None):
+        tokens = [state.do(step)]
+        steps = [step]
+        while (m := state.safe()) is not None:
+            tokens.append(state.do(m))
+            steps.append(m)
+        won = state.won
+        out.add((state.key(), tuple(steps), won, 0 if won else state.score()))
+        for token in reversed(tokens):
+            state.undo(token)
+    return out
+
+
+@pytest.mark.parametrize("options", OPTIONS)
+def test_best_first_children_are_the_moves_made(options: dict[str, str]) -> None:
+    """``children`` (keys and scores worked out without making a move) gives what making each move does, but
+    the children already seen, and leaves the position as it was."""
+    met = 0
+    for seed in range(1, 9):
+        _, state = view(options, seed)
+        rng = random.Random(seed)
+        for _ in range(80):
+            while (m := state.safe()) is not None:
+                state.do(m)
+            if state.won or state.stuck():
+                break
+            before = position(state)
+            expected = reference_children(state)
+            seen: dict[int, object] = {k: None for k, *_ in list(expected)[:1]}
+            got = state.children(seen)
+            assert position(state) == before
+            assert len(got) == len({k for k, *_ in got})
+            assert set(got) == {child for child in expected if child[0] not in seen}
+            met += len(got)
+            moves = [m[0] for m in state.moves(None)]
+            if not moves:
+                break
+            state.do(rng.choice(moves))
+    assert met > 1000

@@ -41,6 +41,7 @@ _UP = tuple((i, ANY_FOUNDATION, 1) for i in range(13))
 #: The same as one-step moves (``SearchMove``).
 _MOVE = tuple(tuple((step,) for step in row) for row in _STEP)
 _MOVE_UP = tuple((step,) for step in _UP)
+_TO_EMPTY = (52,)
 
 #: What ``OpenSearch`` knows of a column (cached by its ``bytes``): per suit, the least over the column's cards
 #: of that suit of the cards above the card plus its value (199 where the suit has none); the cards (with
@@ -242,37 +243,6 @@ class OpenSearch:
         scored.sort()
         return to_foundation + [m for _, m in scored]
 
-    def _steps(self) -> list[Step]:
-        """The steps ``moves`` offers, in no particular order, dead ends not looked for (for the best-first
-        search, which proves nothing: ``stuck`` fires in under 0.1 % of its positions, and cost a tenth of its
-        time)."""
-        cols = self.cols
-        nextv = self.nextv
-        bases = self.bases
-        at = [-1] * 52
-        empty = -1
-        for j, col in enumerate(cols):
-            if col:
-                at[col[-1]] = j
-            elif empty < 0:
-                empty = j
-        if self.empty_rule is not Empty.KING:
-            empty = -1
-        out: list[Step] = []
-        for i, col in enumerate(cols):
-            if col:
-                top = col[-1]
-                if VALUE[top] == nextv[SUIT[top]]:
-                    out.append(_UP[i])
-                row = _STEP[i]
-                for b in bases[top]:
-                    j = at[b]
-                    if j >= 0:
-                        out.append(row[j])
-                if empty >= 0 and VALUE[top] == KING and len(col) > 1:
-                    out.append(row[empty])
-        return out
-
     def _learn(self, col: bytes) -> Facts:
         """The column's ``Facts`` (see there), computed and cached."""
         if len(self._facts) > _CACHE_LIMIT:
@@ -391,24 +361,31 @@ class OpenSearch:
                 above += len(cols[w >> 8]) - 1 - (w & 255)
         return above
 
-    def children(self, seen: dict[int, object]) -> list[tuple[int, tuple[Step, ...], bool, int]]:
-        """For a best-first search: each move from here (``_steps``) with the safe moves after it, as
-        ``(key, steps, won, score)``, the position left unchanged; a child whose key is in ``seen`` comes with
-        score 0. The same as making each move with ``do``, ``safe`` and ``score``, only faster: a move
-        between columns is not made. Its key follows from the two columns' hashes; it changes the score by
-        the two columns' facts (the card leaves the cards above a lower one of its suit if it was one, joins
-        them if its new column holds a lower card of its suit) and by the wanted cards in the two columns; and
-        it can make safe only the card it uncovers (the position here has no safe move: a best-first search
-        makes them all)."""
-        out: list[tuple[int, tuple[Step, ...], bool, int]] = []
+    def children(self, seen: dict[int, object]) -> list[tuple[int, SearchMove, bool, int]]:
+        """For a best-first search: each move from here (those of ``moves``, dead ends not looked for) with
+        the safe moves after it, as ``(key, steps, won, score)``, but those whose key is in ``seen``; the
+        position is left unchanged. The same as making each move with ``do``, ``safe`` and ``score``, only
+        faster: a move between columns is not made. Its key follows from the two columns' hashes; it changes
+        the score by the two columns' facts (the card leaves the cards above a lower one of its suit if it
+        was one, joins them if its new column holds a lower card of its suit) and by the wanted cards in the
+        two columns; and it can make safe only the card it uncovers (the position here has no safe move: a
+        best-first search makes them all)."""
+        out: list[tuple[int, SearchMove, bool, int]] = []
         cols = self.cols
         colh = self.colh
         nextv = self.nextv
+        bases = self.bases
         facts = self._facts
         known = [(facts.get(col) or self._learn(col)) for col in cols]
         here = 52 - self.on_found + self._above_wanted()
-        for f in known:
-            here += f[5]
+        at = [-1] * 53
+        kings = self.empty_rule is Empty.KING
+        for j, col in enumerate(cols):
+            here += known[j][5]
+            if col:
+                at[col[-1]] = j
+            elif kings and at[52] < 0:
+                at[52] = j
         colsum = self.colsum
         low = min(nextv)
         # A card moved from ``src`` to ``dst`` lies above one card more for each wanted card in ``dst``, one
@@ -417,38 +394,48 @@ class OpenSearch:
         wanted_in = [0] * 13
         for c in wanted:
             wanted_in[self.where[c] >> 8] += 1
-        for step in self._steps():
-            src, dst, _ = step
-            if dst >= 0:
-                col = cols[src]
-                size = len(col)
-                c = col[-1]
-                uncovered = col[-2] if size > 1 else -1
-                if uncovered < 0 or VALUE[uncovered] != low or nextv[SUIT[uncovered]] != low:
-                    hs = colh[src]
-                    ht = colh[dst]
-                    key = (
-                        colsum - hs - ht + (hs ^ _Z[(size - 1) * 52 + c]) + (ht ^ _Z[len(cols[dst]) * 52 + c])
-                    )
-                    if key in seen:
-                        out.append((key, (step,), False, 0))
-                        continue
-                    score = here - known[src][6] + wanted_in[dst] - wanted_in[src]
-                    if known[dst][7][SUIT[c]] < VALUE[c]:
-                        score += 1
-                    if c in wanted:
-                        score += 1
-                    out.append((key, (step,), False, score))
+        slow: list[SearchMove] = []
+        for i, col in enumerate(cols):
+            if not col:
+                continue
+            c = col[-1]
+            suit = SUIT[c]
+            value = VALUE[c]
+            if value == nextv[suit]:
+                slow.append(_MOVE_UP[i])
+            size = len(col)
+            row = _MOVE[i]
+            # A King has no card to go onto; slot 52 of ``at`` is the empty column it may go to.
+            targets = bases[c] if value != KING else (_TO_EMPTY if size > 1 else ())
+            if size > 1 and VALUE[col[-2]] == low and nextv[SUIT[col[-2]]] == low:
+                for b in targets:
+                    if at[b] >= 0:
+                        slow.append(row[at[b]])
+                continue
+            hs = colh[i]
+            key_here = colsum - hs + (hs ^ _Z[(size - 1) * 52 + c])
+            score_here = here - known[i][6] - wanted_in[i] + (1 if c in wanted else 0)
+            for b in targets:
+                j = at[b]
+                if j < 0:
                     continue
-            tokens = [self.do(step)]
-            steps = [step]
+                ht = colh[j]
+                key = key_here - ht + (ht ^ _Z[len(cols[j]) * 52 + c])
+                if key not in seen:
+                    score = score_here + wanted_in[j]
+                    if known[j][7][suit] < value:
+                        score += 1
+                    out.append((key, row[j], False, score))
+        for move in slow:
+            tokens = [self.do(move[0])]
+            steps = [move[0]]
             while (m := self.safe()) is not None:
                 tokens.append(self.do(m))
                 steps.append(m)
             key = self.colsum
-            won = self.on_found == 52
-            score = 0 if (won or key in seen) else self.score()
-            out.append((key, tuple(steps), won, score))
+            if key not in seen:
+                won = self.on_found == 52
+                out.append((key, tuple(steps), won, 0 if won else self.score()))
             for token in reversed(tokens):
                 self.undo(token)
         return out
