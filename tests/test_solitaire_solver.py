@@ -2,10 +2,15 @@
 
 from __future__ import annotations
 
+import random
+
 import pytest
 
 from engine.solitaire import GAMES, Outcome, from_record, new_game, solve
 from engine.solitaire.base import Game
+from engine.solitaire.beam import beam
+from engine.solitaire.columns import ColumnGame
+from engine.solitaire.search_open import OpenSearch
 from tests.test_solitaire_support import (
     UNSOLVABLE_BAKERS,
     deck_for,
@@ -118,3 +123,18 @@ def test_a_perturbed_best_first_search_finds_a_baker_s_dozen_win_the_plain_one_m
     result = solve(game, max_nodes=4000)
     assert result.outcome is Outcome.SOLVABLE
     assert replays_to_a_win(game, result.moves)
+
+
+def test_a_beam_search_alone_finds_a_win_that_replays() -> None:
+    game = new_game("bakers-dozen", {}, seed=1)  # in about 2,000 positions
+    assert isinstance(game, ColumnGame)
+    state = OpenSearch(game)
+    search = beam(state, lambda: None, 400, 300_000, 50, random.Random(1))
+    while True:
+        try:
+            next(search)
+        except StopIteration as done:
+            steps = done.value
+            break
+    assert steps is not None
+    assert replays_to_a_win(game, [state.text(s) for s in steps])
