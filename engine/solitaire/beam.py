@@ -24,8 +24,19 @@ Move = Any
 BEAM_NOISE = 1.0
 
 
-def _path(parents: dict[int, tuple[int, tuple[Move, ...]]], root: int, child: int) -> list[Move]:
-    """The steps from the start to ``child``: the root's safe moves, then each step back to the root."""
+def safe_moves_made(state: Any) -> list[Move]:
+    """Make on ``state`` each safe move it offers (``state.safe()``, until None); returns them in order."""
+    made: list[Move] = []
+    while (m := state.safe()) is not None:
+        state.do(m)
+        made.append(m)
+    return made
+
+
+def line_to(parents: dict[int, tuple[int, tuple[Move, ...]]], root: int, child: int) -> list[Move]:
+    """The steps from the start to ``child`` (``parents``: position key -> (its parent's key, the steps from
+    there), the ``root``'s entry holding the safe moves made before it): the root's safe moves, then each
+    step on the way down (the best-first searches and the beam searches keep the same table)."""
     path: list[Move] = []
     while child != root:
         child, done = parents[child]
@@ -40,10 +51,7 @@ def beam(
     docstring); ``count()`` is called once per position expanded (it raises when the budget is spent);
     yields after every ``quota`` positions; returns the winning steps, or None when the next beam's table
     would pass ``limit`` positions."""
-    autos: list[Move] = []
-    while (m := state.safe()) is not None:
-        state.do(m)
-        autos.append(m)
+    autos = safe_moves_made(state)
     if state.won:
         return autos
     root = state.key()
@@ -62,7 +70,7 @@ def beam(
                         continue
                     parents[child] = (key, steps)
                     if won:
-                        return _path(parents, root, child)
+                        return line_to(parents, root, child)
                     found.append((score + rng.random() * BEAM_NOISE, len(found), snap, key, steps, child))
                 budget -= 1
                 if budget <= 0:

@@ -28,7 +28,7 @@ from enum import StrEnum
 from typing import Any, Protocol
 
 from engine.solitaire.base import Game, Move
-from engine.solitaire.beam import beam
+from engine.solitaire.beam import beam, line_to, safe_moves_made
 from engine.solitaire.columns import ColumnGame
 from engine.solitaire.pyramid import PyramidGame
 from engine.solitaire.search_columns import ColumnSearch
@@ -257,10 +257,7 @@ def _best_first(
     waiting position is kept as its parent's snapshot and the steps from there, so only expanded positions
     are copied."""
     parents: dict[int, tuple[int, tuple[Move, ...]]] = {}
-    autos: list[Move] = []
-    while (m := state.safe()) is not None:
-        state.do(m)
-        autos.append(m)
+    autos = safe_moves_made(state)
     if state.won:
         return autos
     root = state.key()
@@ -282,34 +279,28 @@ def _best_first(
                     continue
                 parents[child] = (key, steps_here)
                 if won:
-                    return _path(parents, root, child)
+                    return line_to(parents, root, child)
                 count += 1
                 if rng is not None:
                     score += rng.random() * NOISE
                 heapq.heappush(heap, (score, -count, here, steps_here, child))
-            if len(parents) > limit:
-                return None
-            budget -= 1
-            if budget <= 0:
-                budget = quota
-                yield
-            continue
-        for move in state.moves(None):
-            tokens = [state.do(s) for s in move]
-            steps = list(move)
-            while (m := state.safe()) is not None:
-                tokens.append(state.do(m))
-                steps.append(m)
-            child = state.key()
-            if child not in parents:
-                parents[child] = (key, tuple(steps))
-                if state.won:
-                    return _path(parents, root, child)
-                count += 1
-                score = state.score() + (rng.random() * NOISE if rng is not None else 0.0)
-                heapq.heappush(heap, (score, -count, here, tuple(steps), child))
-            for token in reversed(tokens):
-                state.undo(token)
+        else:
+            for move in state.moves(None):
+                tokens = [state.do(s) for s in move]
+                steps = list(move)
+                while (m := state.safe()) is not None:
+                    tokens.append(state.do(m))
+                    steps.append(m)
+                child = state.key()
+                if child not in parents:
+                    parents[child] = (key, tuple(steps))
+                    if state.won:
+                        return line_to(parents, root, child)
+                    count += 1
+                    score = state.score() + (rng.random() * NOISE if rng is not None else 0.0)
+                    heapq.heappush(heap, (score, -count, here, tuple(steps), child))
+                for token in reversed(tokens):
+                    state.undo(token)
         if len(parents) > limit:
             return None
         budget -= 1
@@ -317,15 +308,6 @@ def _best_first(
             budget = quota
             yield
     return None
-
-
-def _path(parents: dict[int, tuple[int, tuple[Move, ...]]], root: int, child: int) -> list[Move]:
-    """The steps from the start to ``child``: the root's safe moves, then each step back to the root."""
-    path: list[Move] = []
-    while child != root:
-        child, done = parents[child]
-        path[:0] = done
-    return list(parents[root][1]) + path
 
 
 def solve(
