@@ -113,5 +113,5 @@ def _hint(game: Game, line: HintLine) -> str:
     if hint is None:
         hint = advise_within(game, HINT_BUDGET, lost=line.lost_keys())
         line.keep(game.history, key, hint)
-    words = hint_text(hint.status, hint.move)
+    words = hint_text(hint.status, hint.move, fresh=not game.moves)
     return f"{words} (u: undo)" if hint.move is None and game.moves else words

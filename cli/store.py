@@ -118,7 +118,12 @@ def run_matches(args: argparse.Namespace) -> int:
     try:
         rows = store.rooms("barbu")
         if not rows:
-            print(f"barbu: no matches in {args.db} yet", file=sys.stderr)
+            # Solitaire rooms are not matches but may be all the store holds: say where their records are.
+            print(
+                f"barbu: no Barbu matches in {args.db} yet (solitaire games are not listed here; "
+                "barbu export takes a solitaire room's id too)",
+                file=sys.stderr,
+            )
         for row in rows:
             hands = len(row.record["deals"]) if row.record else "-"
             players = ",".join(_printable(row.players.get(s, "-")) for s in SEATS)

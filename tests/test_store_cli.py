@@ -306,7 +306,10 @@ def test_an_empty_store_and_a_missing_match_are_said_in_one_line(
     db = tmp_path / "new.sqlite3"
     Store(db).close()
     assert main(["matches", "--db", str(db)]) == 0
-    assert capsys.readouterr().err == f"barbu: no matches in {db} yet\n"
+    assert capsys.readouterr().err == (
+        f"barbu: no Barbu matches in {db} yet (solitaire games are not listed here; "
+        "barbu export takes a solitaire room's id too)\n"
+    )
     assert main(["export", "--db", str(db), "99"]) == 1
     assert capsys.readouterr().err == f"barbu: no room 99 in {db}\n"
 

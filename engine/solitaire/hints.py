@@ -433,14 +433,15 @@ def fresh_move(game: Game, seen: set[Hashable], left: dict[tuple[int, int], int]
 NO_NEW_MOVE = "no new move left: every move left goes back to an earlier position, puts a card back where it was, or leads into a lost one"
 
 
-def hint_text(status: str, move: str | None) -> str:
-    """What a client says for a hint of ``status`` (a ``HintStatus`` value) and ``move``: one sentence.
+def hint_text(status: str, move: str | None, fresh: bool = False) -> str:
+    """What a client says for a hint of ``status`` (a ``HintStatus`` value) and ``move``: one sentence;
+    ``fresh``: no move made yet, so a lost deal was never winnable ("this deal cannot be won").
 
     >>> hint_text("guess", "t3>t5")
     'no sure win found; a reasonable move: t3>t5'
     """
     if status == HintStatus.LOST:
-        return "this game can no longer be won"
+        return "this deal cannot be won" if fresh else "this game can no longer be won"
     if move is None:
         return NO_NEW_MOVE
     if status == HintStatus.SURE:
