@@ -20,7 +20,13 @@ when it adds the room. The whole API is one call::
   ``WorkerBusy``), so it cannot fill the queue either.
 - ``budget`` is the job's running time in seconds (waiting in the queue does not count). A job still
   running ``grace`` seconds past its budget is stopped: its worker is killed (SIGKILL) and replaced, and the
-  caller gets ``WorkerTimeout``.
+  caller gets ``WorkerTimeout``. Unless it is starved: a worker runs niced, so when other programs keep the
+  cores busy a job may be far past its budget in wall time with little CPU time used (a two-second hint
+  took 3-5 s of wall time with three busy loops beside it, was killed and replaced each time, and the player
+  got "busy" six times in a row). While the worker has used less CPU time since the job started than the
+  budget plus the grace (read from ``/proc``, Linux), it is waited for, up to ``STARVED_WAIT`` times the
+  budget plus the grace; a job that spins past its budget is still stopped at the budget plus the grace of
+  CPU time. The jobs themselves stop by the wall clock (``engine.solitaire.hints.hint_clock``).
 - Cancelling the awaiting task (the requester left) takes a queued job out of the queue and frees the
   owner's place at once; a running job's result is thrown away when it comes, or, when more than
   ``recycle_after`` seconds of its budget are left, its worker is killed and replaced rather than left
@@ -70,6 +76,12 @@ T = TypeVar("T")
 PARENT_CHECK = 0.5
 #: Seconds a new worker process has to start (import the server's modules) and say it is ready.
 STARTUP = 30.0
+#: A job past its budget plus the grace whose worker has used less CPU time than that is starved (it runs
+#: niced, and other programs took the cores), not stuck: it is waited for up to this many times its
+#: budget (plus the grace) in all before its worker is killed.
+STARVED_WAIT = 4.0
+#: Seconds between looks at a starved worker's CPU time.
+STARVED_STEP = 0.25
 
 
 class WorkerError(Exception):
@@ -326,7 +338,9 @@ class WorkerPool:
             await self._stop_process(worker, politely=False)
             return "error", WorkerError(f"the job could not be handed to a worker: {exc!r}")
         job.started = loop.time()
-        if not await _readable(conn, job.budget + self.grace):
+        pid = worker.process.pid if worker.process is not None else None
+        cpu0 = cpu_seconds(pid)
+        if not await self._answered(conn, job, pid, cpu0):
             held = _overruns.ready()
             if held is not None:
                 log.warning(
@@ -345,6 +359,24 @@ class WorkerPool:
                 return "error", WorkerError("the job was cancelled")
             return "error", WorkerError("the worker process died")
         return kind, value
+
+    async def _answered(self, conn: Connection, job: _Job, pid: int | None, cpu0: float | None) -> bool:
+        """Whether the worker (process ``pid``, at ``cpu0`` CPU seconds when ``job`` started) answered
+        before it must be killed: ``budget + grace`` seconds, and while it has used less CPU time than that
+        (starved, see ``STARVED_WAIT``; where the CPU time cannot be read, as off Linux, not), up to
+        ``STARVED_WAIT`` times the budget plus the grace."""
+        loop = asyncio.get_running_loop()
+        cap = loop.time() + job.budget * STARVED_WAIT + self.grace
+        allowed = job.budget + self.grace
+        if await _readable(conn, allowed):
+            return True
+        while loop.time() < cap:
+            now = cpu_seconds(pid)
+            if cpu0 is None or now is None or now - cpu0 >= allowed:
+                return False  # it had its CPU time: stuck, or a job that does not stop itself
+            if await _readable(conn, min(STARVED_STEP, max(cap - loop.time(), 0.0))):
+                return True
+        return False
 
     # Processes ---------------------------------------------------------------------------------------
 
@@ -397,6 +429,19 @@ class WorkerPool:
             process.close()
         if conn is not None:
             conn.close()
+
+
+def cpu_seconds(pid: int | None) -> float | None:
+    """The CPU time (user and system, seconds) process ``pid`` has used, from ``/proc/PID/stat`` (Linux);
+    None when it cannot be read (no such file, no such process, or ``pid`` None)."""
+    if pid is None:
+        return None
+    try:
+        with open(f"/proc/{pid}/stat", "rb") as stat:
+            fields = stat.read().rsplit(b")", 1)[1].split()  # the name, in brackets, may hold spaces
+        return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")  # utime, stime: 14th, 15th
+    except (OSError, IndexError, ValueError):
+        return None
 
 
 async def _readable(conn: Connection, timeout: float) -> bool:

@@ -17,7 +17,15 @@ import pytest
 
 from cli.main import main
 from server import BarbuServer
-from server.workers import WorkerBusy, WorkerClosed, WorkerError, WorkerPool, WorkerTimeout, unavailable
+from server.workers import (
+    WorkerBusy,
+    WorkerClosed,
+    WorkerError,
+    WorkerPool,
+    WorkerTimeout,
+    cpu_seconds,
+    unavailable,
+)
 from tests import worker_jobs
 from tests.conftest import StartServer, until
 
@@ -57,6 +65,24 @@ async def test_a_job_over_its_budget_is_stopped_and_the_pool_goes_on() -> None:
         assert not alive(first), "the stuck worker was killed"
         second = await pool.run("table:1", worker_jobs.pid, budget=1.0)
         assert second != first and alive(second), "a fresh worker took its place"
+    finally:
+        await pool.close()
+
+
+async def test_a_job_past_its_budget_with_little_cpu_used_is_waited_for_not_killed() -> None:
+    """A worker that has used less CPU time than its budget is starved (the cores taken by other programs;
+    a job that sleeps uses none either), not stuck: it is waited for up to ``STARVED_WAIT`` times its budget,
+    then killed; one that spins is killed at its budget of CPU time."""
+    assert cpu_seconds(os.getpid()) is not None and cpu_seconds(None) is None
+    pool = WorkerPool(1, grace=0.2)
+    try:
+        first = await pool.run("player:ann", worker_jobs.pid, budget=1.0)
+        started = time.monotonic()
+        assert await pool.run("player:ann", worker_jobs.nap, 1.2, budget=0.5) == first  # past 0.7 s: kept
+        assert time.monotonic() - started >= 1.2 and alive(first)
+        with pytest.raises(WorkerTimeout):  # 0.5 * STARVED_WAIT + 0.2 = 2.2 s at the most
+            await pool.run("player:ann", worker_jobs.nap, 60.0, budget=0.5)
+        assert not alive(first) and time.monotonic() - started < 30
     finally:
         await pool.close()
 
