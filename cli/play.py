@@ -111,7 +111,7 @@ async def _main(args: argparse.Namespace) -> int:
     name = args.name or _user()
     tokens = TokenStore()
     try:
-        server = LocalServer(db, args.bot_delay, port=args.port)
+        server = LocalServer(db, args.bot_delay, port=args.port, player=name)
         await server.start()
     except StoreInUse as exc:
         running = read_address(db)
@@ -147,11 +147,12 @@ async def _main(args: argparse.Namespace) -> int:
 
 
 async def _watch(db: Path, name: str) -> int:
-    """``--local --watch``: watch the local game running on store ``db`` as ``name``, found at the address
+    """``--local --watch``: watch the local game running on store ``db`` as ``name`` (not the player's:
+    ``watcher_name``), found at the address
     kept next to it; 1 after one line on stderr when no game runs there (no address kept, or nothing answers
     at it: the game was killed)."""
     from client.tui.app import TuiApp
-    from client.tui.local import address_file, play_command, read_address, store_key, watch_local_game
+    from client.tui.local import address_file, play_command, read_address, watch_options
 
     url = read_address(db)
     start = f"start one with {play_command(db)}"
@@ -170,13 +171,7 @@ async def _watch(db: Path, name: str) -> int:
     writer.close()  # it answers: the client connects for itself
     with contextlib.suppress(OSError):
         await writer.wait_closed()
-    tui = TuiApp(
-        url,
-        name=name,
-        after_login=watch_local_game,
-        server_key=store_key(db),
-        locate=lambda: read_address(db),  # the game run again listens on another port
-    )
+    tui = TuiApp(url, **watch_options(db, name))
     status: int = await tui.run()
     return status
 

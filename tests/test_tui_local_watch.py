@@ -22,9 +22,12 @@ from client.tui.local import (
     local_game,
     play_command,
     read_address,
+    read_player,
     seat_local_player,
     store_key,
     watch_local_game,
+    watch_options,
+    watcher_name,
 )
 from client.tui.session import GAME_STOPPED
 from engine.cards import SEATS
@@ -172,3 +175,30 @@ async def test_a_second_local_game_on_the_store_says_how_to_watch_the_first(
         err = capsys.readouterr().err
         assert status == 1 and err.startswith(f"barbu: cannot listen on 127.0.0.1:{port}: ")
         assert len(err.splitlines()) == 1 and not address_file(other).exists()
+
+
+async def test_a_watcher_given_the_players_name_watches_under_its_own(tmp_path: Path) -> None:
+    db = tmp_path / "local.sqlite3"
+    async with LocalServer(db, bot_delay=0.0, bot_policy="heuristic", player="Ann") as local:
+        assert read_player(db) == "Ann" and watcher_name("ann", "Ann") == "ann-watch"
+        player = {"after_login": lambda tui: seat_local_player(tui), "server_key": local.key}
+        async with started_tui(local.url, "Ann", **player) as (ann, _pipe):
+            await until(lambda: ann.model.table is not None and ann.model.table.view is not None, "ann's table")
+            options = watch_options(db, "ann")  # --watch --name ann: the player's name, told apart by case
+            name = options.pop("name")
+            assert name == "ann-watch"
+            async with started_tui(local.url, name, **options) as (watcher, _pipe):
+                await until(
+                    lambda: watcher.model.table is not None and watcher.model.table.view is not None,
+                    "the watched table",
+                )
+                table = watcher.model.table
+                assert table is not None and table.seat is None and table.players.get("S") == "Ann"
+                await until(
+                    lambda: on_screen(watcher, "You watch as ann-watch: ann is the player's name"), "why"
+                )
+                await asyncio.sleep(0.5)  # a session taken over would close ann's connection by now
+                assert ann.model.connected and ann.model.status != "signed in elsewhere"
+                assert ann.model.table is not None and ann.model.table.seat == "S"
+    assert watcher_name("bo", "Ann") == "bo" and watcher_name("bo", None) == "bo"
+    assert watcher_name("x" * 24, "X" * 24) == "x" * 18 + "-watch"

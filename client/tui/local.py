@@ -21,6 +21,7 @@ from typing import TYPE_CHECKING, Any
 from client.tui.tokens import TokenStore, data_dir
 from server.app import BarbuServer
 from server.config import ServerConfig
+from server.lobby import fold
 from server.store import StoreError
 
 if TYPE_CHECKING:
@@ -41,14 +42,38 @@ def address_file(db: Path) -> Path:
     return db.with_name(db.name + ".url")
 
 
+def _address_lines(db: Path) -> list[str]:
+    """The lines of ``address_file(db)``: the address, then the name of the game's player; none when the
+    file cannot be read."""
+    try:
+        return address_file(db).read_text(encoding="utf-8").splitlines()
+    except (OSError, UnicodeDecodeError):
+        return []
+
+
 def read_address(db: Path) -> str | None:
     """The address kept in ``address_file(db)``, or None when there is none (no local game runs on ``db``, or
     one stopped without removing it: killed, say; whether it answers is for the caller to try)."""
-    try:
-        text = address_file(db).read_text(encoding="utf-8").strip()
-    except (OSError, UnicodeDecodeError):
-        return None
+    lines = _address_lines(db)
+    text = lines[0].strip() if lines else ""
     return text if text.startswith("ws://") else None
+
+
+def read_player(db: Path) -> str | None:
+    """The name of the player of the local game running on ``db``, kept in ``address_file(db)`` after its
+    address; None when none is kept (no game runs, or one from before names were kept)."""
+    lines = _address_lines(db)
+    name = lines[1].strip() if len(lines) > 1 else ""
+    return name or None
+
+
+def watcher_name(name: str, player: str | None) -> str:
+    """The name a ``--watch`` terminal logs in as when asked for ``name``: ``name`` itself, unless it is the
+    player's (as the server compares names, ``fold``), whose login would take the player's session and seat
+    from the playing terminal: then ``NAME-watch``, within the 24 letters of a name."""
+    if player is None or fold(name) != fold(player):
+        return name
+    return f"{name[:18]}-watch"
 
 
 def store_key(db: Path) -> str:
@@ -74,6 +99,7 @@ class LocalServer:
         bot_delay: seconds each bot waits before playing, so the player can follow the cards.
         bot_policy: the policy spec of the three bots (default: the server's, ``search``).
         port: the loopback port to listen on (0: a free one, chosen anew each run).
+        player: the name of the game's player, kept after the address for ``--watch`` (``watcher_name``).
 
     Raises:
         StoreError: the store's directory cannot be created.
@@ -85,6 +111,7 @@ class LocalServer:
         bot_delay: float = 0.7,
         bot_policy: str = ServerConfig.bot_policy,
         port: int = 0,
+        player: str = "",
     ):
         if db is None:
             db = default_db()
@@ -95,6 +122,7 @@ class LocalServer:
         # The store holds this player's resume token: keep it (and SQLite's -wal/-shm files) to this user.
         os.umask(os.umask(0o077) | 0o077)
         self.db = db
+        self.player = player
         # The store is this user's alone: their token never expires (a seat held there needs it back). Nobody
         # waits for the player but bots: their turn is never handed to a stand-in however long it waits
         # (``idle_turn``; a public server's 5 minutes let a stand-in finish the whole match while the player
@@ -150,7 +178,7 @@ class LocalServer:
         # Only a watcher needs the file: a game that cannot write it (a directory in its place) plays on,
         # and says its address on the table's log all the same.
         with contextlib.suppress(OSError):
-            address_file(self.db).write_text(self.url + "\n", encoding="utf-8")
+            address_file(self.db).write_text(f"{self.url}\n{self.player}\n", encoding="utf-8")
             self._written = self.url
 
     async def stop(self) -> None:
@@ -217,12 +245,36 @@ def local_game(rooms: list[dict[str, Any]]) -> str | None:
     return str(tables[-1]["room"]) if tables else None
 
 
-async def watch_local_game(tui: TuiApp) -> None:
+async def watch_local_game(tui: TuiApp, renamed_from: str = "") -> None:
     """After the login of ``barbu play --local --watch``: watch the local game's table (``local_game``); with
-    no table there, stay in the lobby and say so."""
+    no table there, stay in the lobby and say so. ``renamed_from``: the name asked for, the player's, which
+    this terminal does not log in as (``watcher_name``): said too."""
     await tui.session.refresh_rooms()
     room = local_game(tui.model.rooms)
     if room is None:
         tui.model.say("No Barbu table is open on this local server yet: the lobby lists what there is.")
-        return
-    await tui.watch(room)
+    else:
+        await tui.watch(room)
+    if renamed_from:
+        tui.model.say(
+            f"You watch as {tui.model.name}: {renamed_from} is the player's name, and a login as "
+            f"{renamed_from} would take the seat from the playing terminal."
+        )
+
+
+def watch_options(db: Path, name: str) -> dict[str, Any]:
+    """The ``TuiApp`` options of ``barbu play --local --watch`` asked to log in as ``name`` on store ``db``:
+    the watcher's own name (``watcher_name``: never the player's), its watching of the local game and its
+    finding the game again when it is run again on another port."""
+    login = watcher_name(name, read_player(db))
+    renamed_from = name if login != name else ""
+
+    async def after_login(tui: TuiApp) -> None:
+        await watch_local_game(tui, renamed_from)
+
+    return {
+        "name": login,
+        "after_login": after_login,
+        "server_key": store_key(db),
+        "locate": lambda: read_address(db),  # the game run again listens on another port
+    }
