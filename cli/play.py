@@ -55,7 +55,7 @@ def register(sub: Any) -> None:
         "--watch",
         action="store_true",
         help="with --local: watch the local game running in another terminal (found by its store: --db), "
-        "as NAME-watch unless --name is given",
+        "as NAME-watch unless --name is given (the player's own name watches as NAME-watch too)",
     )
     p.add_argument(
         "--bot-delay",
