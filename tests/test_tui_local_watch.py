@@ -10,11 +10,13 @@ from __future__ import annotations
 
 import asyncio
 import socket
+from collections.abc import Callable
 from pathlib import Path
 
 import pytest
 
 from cli.main import main
+from client.tui.app import TuiApp
 from client.tui.local import (
     LocalServer,
     address_file,
@@ -183,7 +185,9 @@ async def test_a_watcher_given_the_players_name_watches_under_its_own(tmp_path: 
         assert read_player(db) == "Ann" and watcher_name("ann", "Ann") == "ann-watch"
         player = {"after_login": lambda tui: seat_local_player(tui), "server_key": local.key}
         async with started_tui(local.url, "Ann", **player) as (ann, _pipe):
-            await until(lambda: ann.model.table is not None and ann.model.table.view is not None, "ann's table")
+            await until(
+                lambda: ann.model.table is not None and ann.model.table.view is not None, "ann's table"
+            )
             options = watch_options(db, "ann")  # --watch --name ann: the player's name, told apart by case
             name = options.pop("name")
             assert name == "ann-watch"
@@ -202,3 +206,61 @@ async def test_a_watcher_given_the_players_name_watches_under_its_own(tmp_path: 
                 assert ann.model.table is not None and ann.model.table.seat == "S"
     assert watcher_name("bo", "Ann") == "bo" and watcher_name("bo", None) == "bo"
     assert watcher_name("x" * 24, "X" * 24) == "x" * 18 + "-watch"
+
+
+def watching(tui: TuiApp, room: str) -> Callable[[], bool]:
+    """A condition: ``tui`` shows table ``room`` as it is now (its view known, not overtaken)."""
+
+    def shown() -> bool:
+        table = tui.model.table
+        return table is not None and table.room == room and table.view is not None and not table.stale
+
+    return shown
+
+
+async def test_a_watcher_follows_the_players_to_their_next_match_and_after_a_restart(
+    tmp_path: Path, connect: Connect
+) -> None:
+    db = tmp_path / "local.sqlite3"
+    first = LocalServer(db, bot_delay=0.0, bot_policy="random", player="ann")
+    await first.start()
+    away: list[str | None] = [first.url]  # the address the first watcher finds: None while it is kept away
+    try:
+        ann = await connect(first.server, "ann")
+        room = await ann.create_table("ann's game")
+        await ann.sit(room, "S")
+        for seat in "NEW":
+            await ann.add_bot(room, seat)
+        await ann.leave(room)  # a stand-in plays the match to its end
+        lobby = first.server.lobby
+        assert lobby is not None
+        await until(lambda: lobby.rooms[room].summary()["state"] == "over", "the end of the match", 180)
+        await ann.watch(room)  # keeps the finished table in the lobby
+        options = {**watch_options(db, "ann-watch"), "locate": lambda: away[0]}
+        async with started_tui(first.url, options.pop("name"), **options) as (gone, _pipe):
+            await until(lambda: gone.model.table is not None and gone.model.table.room == room, "watching")
+            options = watch_options(db, "bo")
+            async with started_tui(first.url, options.pop("name"), **options) as (bo, _pipe):
+                await until(lambda: bo.model.table is not None and bo.model.table.room == room, "bo watching")
+                away[0] = None
+                conn = gone.session.conn
+                assert conn is not None
+                await conn.close()  # this watcher misses the rematch
+                await until(lambda: gone.model.notice == GAME_STOPPED, "the first watcher away")
+                new = await ann.rematch(room)
+                await until(  # a watcher present at the rematch goes with the players
+                    lambda: bo.model.table is not None and bo.model.table.room == new, "bo at the rematch"
+                )
+                assert (await ann.sit(new)).seat == "S"  # the match begins: the finished table goes
+                await ann.close()
+                await first.stop()  # ann quits and runs her game again
+                async with LocalServer(db, bot_delay=0.0, bot_policy="random", player="ann") as second:
+                    away[0] = second.url
+                    await until(lambda: gone.session.reconnects == 1, "the first watcher back", 15)
+                    for tui in (gone, bo):  # the watched table gone, the game's new one instead
+                        await until(watching(tui, new), "the watchers at the rematch")
+                        table = tui.model.table
+                        assert table is not None and table.seat is None and tui.screen == "table"
+                        assert not on_screen(tui, "no open room")
+    finally:
+        await first.stop()

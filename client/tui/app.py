@@ -114,6 +114,7 @@ class TuiApp:
         server_key: the server's name among the kept tokens (default: ``url``).
         local: the server runs inside this client (``--local``) and stops with it.
         locate: where the server is now, asked before each reconnect (``Session``; ``--local --watch``).
+        follow: the game a watcher follows among the lobby's rooms (``Session``; ``--local --watch``).
     """
 
     def __init__(
@@ -127,6 +128,7 @@ class TuiApp:
         server_key: str | None = None,
         local: bool = False,
         locate: Callable[[], str | None] | None = None,
+        follow: Callable[[list[dict[str, Any]]], str | None] | None = None,
     ):
         self.model = Model(url)
         self.local = local
@@ -137,6 +139,7 @@ class TuiApp:
             tokens=tokens if tokens is not None else TokenStore(),
             server_key=server_key,
             locate=locate,
+            follow=follow,
         )
         self.session.on_removed = self._removed_from_table
         self.screen = "login"

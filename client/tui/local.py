@@ -264,8 +264,9 @@ async def watch_local_game(tui: TuiApp, renamed_from: str = "") -> None:
 
 def watch_options(db: Path, name: str) -> dict[str, Any]:
     """The ``TuiApp`` options of ``barbu play --local --watch`` asked to log in as ``name`` on store ``db``:
-    the watcher's own name (``watcher_name``: never the player's), its watching of the local game and its
-    finding the game again when it is run again on another port."""
+    the watcher's own name (``watcher_name``: never the player's), its watching of the local game, its
+    finding the game again when it is run again on another port, and its following the players to their
+    next match (``local_game``)."""
     login = watcher_name(name, read_player(db))
     renamed_from = name if login != name else ""
 
@@ -277,4 +278,5 @@ def watch_options(db: Path, name: str) -> dict[str, Any]:
         "after_login": after_login,
         "server_key": store_key(db),
         "locate": lambda: read_address(db),  # the game run again listens on another port
+        "follow": local_game,  # to the players' next match, or their table after a restart
     }

@@ -102,6 +102,10 @@ class Session:
         locate: where the server is now, asked before each reconnect (``--local --watch``: the address the
             local game's store keeps, which changes when the game is run again; None: it is not running, and
             the attempt waits). Without it the address stays ``model.url``.
+        follow: the room of the game a watcher follows among the lobby's rooms (``--local --watch``: the
+            local game, ``local_game``); with it a watcher goes with the players to their next match, and
+            back on a server run again whose list no longer has the watched table, to the game's table.
+            Without it a watcher stays at a finished table (``w`` follows the players).
     """
 
     def __init__(
@@ -113,9 +117,11 @@ class Session:
         tokens: TokenStore | None = None,
         server_key: str | None = None,
         locate: Callable[[], str | None] | None = None,
+        follow: Callable[[list[dict[str, Any]]], str | None] | None = None,
     ):
         self.model = model
         self.locate = locate
+        self.follow = follow
         self.tokens = tokens
         self.server_key = server_key or model.url
         self.on_change = on_change
@@ -313,8 +319,26 @@ class Session:
             return
         if table.seat is not None:
             await self.sit(table.room, table.seat)
-        else:
+        elif self.follow is None:
             await self.watch(table.room)
+        else:
+            await self._watch_game(table.room, table.rematch)
+
+    async def _watch_game(self, room: str, rematch: str | None) -> None:
+        """Back on a server run again, watch ``room`` again when it is still listed; else (a finished table
+        dropped once its next match began) the players' next match ``rematch``, or the game ``follow``
+        finds, so that the watcher is never left at a table the server no longer has."""
+        await self.refresh_rooms()
+        listed = {str(r.get("room")) for r in self.model.rooms}
+        target = next((r for r in (room, rematch) if r in listed), None)
+        if target is None and self.follow is not None:
+            target = self.follow(self.model.rooms)
+        if target is None:
+            self.model.table = None
+            self.model.say("The watched table is no longer open: the lobby lists what there is.")
+            self.on_removed()  # the lobby, rather than a table that is gone
+            return
+        await self.watch(target)
 
     # Pushes -----------------------------------------------------------------------------------------
 
@@ -358,6 +382,8 @@ class Session:
             said = rematch_text(push.host, self.model.name)
             if table.seat is not None or self.model.name in table.players.values():  # our seat is kept
                 self._in_background(self._to_rematch(push.new_room, table.room, said))
+            elif self.follow is not None:  # a watcher of the game goes where its players go
+                self._in_background(self._watch_rematch(push.new_room, said))
             else:  # a watcher stays: the old table says where the players went (w follows them)
                 self.model.say(said)
         self.on_change()
@@ -371,6 +397,12 @@ class Session:
             self.note_arrival(room, rematch=True)
         self.model.say(said, place=f"table:{room if moved else old}")
         self.on_change()
+
+    async def _watch_rematch(self, room: str, said: str) -> None:
+        """Watch the rematch ``room`` (a watcher who ``follow``s the game) and say ``said`` there."""
+        if await self.watch(room):
+            self.model.say(said, place=f"table:{room}")
+            self.on_change()
 
     def _removed(self, push: Removed) -> None:
         """The player no longer sits at table ``push.room``: forget it, say why and how to come back."""
