@@ -11,7 +11,9 @@ import re
 from pathlib import Path
 from typing import Any
 
+from client.tui.events import full_sentence
 from client.tui.local import LocalServer, seat_local_player
+from client.tui.session import ROOM_GONE
 from server import BarbuServer
 from tests.conftest import Connect, until
 from tests.test_tui import DOWN, ENTER, on_screen, opened_table, running_tui, screen_lines, started_tui
@@ -139,3 +141,12 @@ async def test_the_turn_clock_counts_down_from_the_servers_turn_left(server: Bar
         assert untimed is not None
         await tui.watch(untimed)
         assert tui.model.table is not None and tui.model.table.turn_clock() == ""
+
+
+async def test_a_servers_refusal_reads_as_a_sentence_and_a_room_gone_in_words(server: BarbuServer) -> None:
+    async with running_tui(server.url, "rhea") as (tui, _pipe):
+        assert not await tui.session.watch("999")
+        assert tui.model.notice == ROOM_GONE and not on_screen(tui, "no open room")
+        assert not await tui.session.create_table("x" * 200, {})  # the server's words, lower case and bare
+        assert tui.model.notice[:1].isupper() and tui.model.notice.endswith(".")
+    assert full_sentence("no open room '1'") == "No open room '1'." and full_sentence("Done!") == "Done!"

@@ -56,7 +56,7 @@ def test_pyramid_moves_and_hints_name_their_cards() -> None:
     three = {**state, "waste": [["QD"], [], ["AH"]]}
     assert moved_text("w1+w3", three) == "Removed Q♦ from waste 1 and A♥ from waste 3."
     assert refusal_words("p7.1+p7.4: 6S and TD total 16, not 13 (not-thirteen)", state) == (
-        "Not allowed: remove 6♠ (row 7) and 10♦ (row 7): 6♠ and 10♦ total 16, not 13"
+        "Not allowed: remove 6♠ (row 7) and 10♦ (row 7): 6♠ and 10♦ total 16, not 13."
     )
     assert moved_text("p7.1+p7.2") == "Removed: row 7, card 1 with row 7, card 2."  # no position: places
 
@@ -177,16 +177,16 @@ async def test_the_pyramid_rules_card_names_the_places_the_screen_shows(server: 
 def test_a_refusals_reason_names_pyramid_places_by_their_cards() -> None:
     state = new_game("pyramid", seed=1).state()  # row 5: 5♦ A♣ 6♣ 4♥ Q♥, row 6: 9♣ 10♣ 10♥ 3♣ 2♣ A♠
     assert refusal_words("p5.3+p7.1: p5.3 is not exposed: p6.3 still covers it (covered)", state) == (
-        "Not allowed: remove 6♣ (row 5) and K♣ (row 7): 6♣ (row 5) is not exposed: 10♥ (row 6) still covers it"
+        "Not allowed: remove 6♣ (row 5) and K♣ (row 7): 6♣ (row 5) is not exposed: 10♥ (row 6) still covers it."
     )
     assert refusal_words(
         "p6.1+p7.1: p6.1 is covered by p7.1: a card never pairs with a card that covers it (covered)", state
     ) == (
         "Not allowed: remove 9♣ (row 6) and K♣ (row 7): 9♣ (row 6) is covered by K♣ (row 7): "
-        "a card never pairs with a card that covers it"
+        "a card never pairs with a card that covers it."
     )
     notation = "p9.1: no pile 'p9.1' in Pyramid (piles: p1.1 .. p7.7, w or w1 w2 w3, s) (no-such-pile)"
-    assert refusal_words(notation, state).endswith("(piles: p1.1 .. p7.7, w or w1 w2 w3, s)")  # as typed
+    assert refusal_words(notation, state).endswith("(piles: p1.1 .. p7.7, w or w1 w2 w3, s).")  # as typed
 
 
 async def test_a_typed_pyramid_move_refused_names_its_places_by_their_cards(server: BarbuServer) -> None:
@@ -196,6 +196,6 @@ async def test_a_typed_pyramid_move_refused_names_its_places_by_their_cards(serv
         pipe.send_text(":")
         await until(lambda: tui.input_mode == "move", "the move prompt")
         pipe.send_text("p5.3+p7.1" + ENTER)
-        said = "6♣ (row 5) is not exposed: 10♥ (row 6) still covers it"
+        said = "6♣ (row 5) is not exposed: 10♥ (row 6) still covers it."
         await until(lambda: on_screen(tui, said), "the refusal in the screen's words")
         assert not on_screen(tui, "(covered)") and not on_screen(tui, "p6.3")

@@ -291,13 +291,13 @@ async def test_q_at_the_table_asks_then_quits(server: BarbuServer) -> None:
 def test_solitaire_moves_refusals_and_hints_in_peoples_words() -> None:
     assert (
         refusal_words("t2>t5: 8H does not go on 8H: columns build down in the same suit (column-build)")
-        == "Not allowed: column 2 → column 5: 8♥ does not go on 8♥: columns build down in the same suit"
+        == "Not allowed: column 2 → column 5: 8♥ does not go on 8♥: columns build down in the same suit."
     )
     assert refusal_words("p7.4+p7.6: AH and 9C total 10, not 13 (not-thirteen)") == (
-        "Not allowed: pair row 7, card 4 with row 7, card 6: A♥ and 9♣ total 10, not 13"
+        "Not allowed: pair row 7, card 4 with row 7, card 6: A♥ and 9♣ total 10, not 13."
     )
     assert (
-        refusal_words("no safe move to the foundations (no-safe-move)") == "No safe move to the foundations"
+        refusal_words("no safe move to the foundations (no-safe-move)") == "No safe move to the foundations."
     )
     assert refusal_words("w>f: TC does not go on 8C (foundation-build)").startswith(
         "Not allowed: the waste → a foundation: 10♣"

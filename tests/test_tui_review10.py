@@ -145,9 +145,9 @@ async def test_an_over_long_typed_move_is_refused_in_one_line_before_it_is_sent(
 
 
 def test_a_failed_request_always_says_why() -> None:
-    assert failure_text(TimeoutError()) == "Request failed: no reply from the server in time"
-    assert failure_text(ConnectionLost()) == "Request failed: ConnectionLost"
-    assert failure_text(OSError("network is unreachable")) == "Request failed: network is unreachable"
+    assert failure_text(TimeoutError()) == "Request failed: no reply from the server in time."
+    assert failure_text(ConnectionLost()) == "Request failed: ConnectionLost."
+    assert failure_text(OSError("network is unreachable")) == "Request failed: network is unreachable."
 
 
 async def test_an_old_notice_goes_once_the_player_moves_on_and_never_covers_the_rules_card(
@@ -241,7 +241,7 @@ def test_a_hint_after_a_won_game_says_it_is_won_and_refusals_start_a_sentence() 
     stuck.show_hint()
     assert stuck.message == "No move left."
     refused = refusal_words("no hints on the day's deal: everyone plays it unaided (no-hint)")
-    assert refused == "No hints on the day's deal: everyone plays it unaided"
+    assert refused == "No hints on the day's deal: everyone plays it unaided."
 
 
 def test_a_game_without_a_stock_shows_no_stock_nor_waste() -> None:

@@ -35,6 +35,7 @@ from client.tui.barbu_screen import (
     table_width,
     waiting_room,
 )
+from client.tui.events import full_sentence
 from client.tui.help import help_hints, help_page
 from client.tui.keys import build_key_bindings
 from client.tui.lobby_screen import (
@@ -614,7 +615,7 @@ class TuiApp:
                 self.ask("name", "Name: ", name)
             return
         except NETWORK_ERRORS as exc:
-            self.model.say(f"Cannot reach {self.model.url}: {exc}", error=True)
+            self.model.say(full_sentence(f"Cannot reach {self.model.url}: {exc}"), error=True)
             self.ask("name", "Name: ", name)
             return
         self.model.say(f"Welcome, {self.model.name}. Press ? for the keys.")
@@ -1127,7 +1128,7 @@ class TuiApp:
             return
         winnable = options.pop("winnable", False)
         if not isinstance(winnable, bool):
-            self.model.say("winnable=true or winnable=false", error=True)
+            self.model.say("Type winnable=true or winnable=false.", error=True)
             return
         game = self.lobby.game_name()
         wrong = options_refusal(game, options)

@@ -54,6 +54,13 @@ def sentence(text: str) -> str:
     return text[:1].upper() + text[1:]
 
 
+def full_sentence(text: str) -> str:
+    """``text`` as a sentence, with a capital first and a full stop last: the server's refusals start lower
+    case and end bare (``no open room '1'`` -> ``No open room '1'.``)."""
+    text = sentence(text.strip())
+    return text if not text or text[-1] in ".!?" else f"{text}."
+
+
 def event_text(event: dict[str, Any], table: TableModel) -> str:
     """A one-line account of ``event`` at ``table`` (empty for events not worth a line). A ``hand-scored``
     event also becomes the table's end-of-hand summary (``TableModel.take_event`` keeps a trick won)."""

@@ -8,6 +8,7 @@ from typing import Any
 
 from client.sheet import SUIT_SYMBOLS
 from client.tui.cards import card_label
+from client.tui.events import full_sentence
 
 
 def _led_suit(view: dict[str, Any]) -> str:
@@ -48,7 +49,7 @@ def refusal_text(rule: str | None, message: str, view: dict[str, Any], action: d
         "hand-over": "The hand is over: wait for the next one.",
         "match-over": "The match is over.",
     }
-    return texts.get(rule or "", message[:1].upper() + message[1:])
+    return texts.get(rule or "", full_sentence(message))
 
 
 def typed_card_refusal(text: str, view: dict[str, Any]) -> str:

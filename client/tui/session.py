@@ -18,7 +18,7 @@ from typing import Any, TypeVar
 
 from client.columns import shorten
 from client.connection import BadReply, Connection, ConnectionLost, ServerError
-from client.tui.events import duration, event_text, missed_text
+from client.tui.events import duration, event_text, full_sentence, missed_text
 from client.tui.model import Model, SolitaireModel, TableModel
 from client.tui.refusals import refusal_text as action_refusal
 from client.tui.tokens import TokenStore
@@ -55,13 +55,15 @@ def failure_text(exc: BaseException) -> str:
     why = str(exc).strip()
     if not why:
         why = "no reply from the server in time" if isinstance(exc, TimeoutError) else type(exc).__name__
-    return f"Request failed: {why}"
+    return full_sentence(f"Request failed: {why}")
 
 
 #: Refusals of a login after which retrying cannot help (the user must act).
 FINAL_REFUSALS = ("seat-held", "bad-password")
 
 
+#: Said for a request to a room the server no longer has (its ``no open room '12'`` is not for players).
+ROOM_GONE = "That table or room is no longer open: the lobby lists what there is."
 #: Said while a ``--local --watch`` terminal waits for the local game to run again.
 GAME_STOPPED = (
     "The local game stopped: this terminal watches it again as soon as it runs (barbu play --local)."
@@ -80,7 +82,7 @@ def refusal_text(exc: ServerError, name: str) -> str:
         return f"{name} is in use: connected from somewhere else."
     if exc.code == "bad-password":
         return "Wrong or missing server password."
-    return exc.message
+    return full_sentence(exc.message)
 
 
 def password_needed() -> ServerError:
@@ -202,7 +204,7 @@ class Session:
                 with contextlib.suppress(Exception):
                     await conn.close()
                 if isinstance(conn.lost, BadReply):
-                    self.model.say(f"The connection was closed: {conn.lost}", error=True)
+                    self.model.say(full_sentence(f"The connection was closed: {conn.lost}"), error=True)
                 if REPLACED in (conn.ws.close_reason or ""):
                     self.conn = None
                     self.model.connected = False
@@ -353,7 +355,7 @@ class Session:
         elif isinstance(push, Error) and push.code in ("limit", "too-large"):  # never a raw "msgpack limit"
             self.model.say(TOO_LONG, error=True)
         elif isinstance(push, Error):
-            self.model.say(f"{push.code}: {push.message}", error=True)
+            self.model.say(full_sentence(push.message), error=True)
         elif isinstance(push, Removed):
             self._removed(push)
         elif self._own_table_push(push):
@@ -591,8 +593,9 @@ class Session:
             if exc.code in ("limit", "too-large"):  # never the codec's raw "msgpack limit exceeded"
                 self.model.say(TOO_LONG, error=True, place=where)
             else:
-                why = exc.message if exc.rule is None else f"{exc.message} ({exc.rule})"
-                self.model.say(why, error=True, place=where)
+                # A refused move keeps the server's words and rule id: its screen puts them in words.
+                why = f"{exc.message} ({exc.rule})" if exc.rule is not None else full_sentence(exc.message)
+                self.model.say(ROOM_GONE if exc.code == "no-such-room" else why, error=True, place=where)
         except ProtocolError as exc:  # the codec refused to send it (a raw "msgpack limit exceeded")
             too_long = exc.code in ("limit", "too-large")
             why = "That is too long to send: the server would refuse it." if too_long else failure_text(exc)

@@ -344,7 +344,7 @@ class SolitaireScreen:
         words = hint_words(status, move, self.room.state())
         if move is None:
             undo = "u: undo, " if self.room.view.get("can_undo") else ""
-            self.message = f"{words} {undo}x: resign, n: new deal"
+            self.message = f"{words} {undo}x: resign, n: new deal."
             return
         self.message = words
         self.place(move.replace("+", ">").split(">")[0])

@@ -8,6 +8,7 @@ import re
 from typing import Any
 
 from client.tui.cards import card_label
+from client.tui.events import full_sentence
 from engine.solitaire import GAMES
 from engine.solitaire.errors import RULE_CODES
 from engine.solitaire.hints import NO_NEW_MOVE
@@ -154,11 +155,11 @@ def cards_in_words(text: str) -> str:
 def refusal_words(text: str, state: dict[str, Any] | None = None) -> str:
     """A server's refusal of a solitaire request in people's words: its move in words (a Pyramid move by its
     cards in ``state``, the position it was refused in), card symbols, and without the rule id in brackets,
-    e.g. ``Not allowed: column 2 → column 5: 8♥ does not go on 8♥: columns build down in the same suit``; a
+    e.g. ``Not allowed: column 2 → column 5: 8♥ does not go on 8♥: columns build down in the same suit.``; a
     Pyramid position in the reason by its card too (``p5.3 is not exposed: p6.3 still covers it`` ->
     ``10♣ (row 5) is not exposed: 7♥ (row 6) still covers it``), except where the reason explains the
     notation itself (``no-such-pile``, ``not-a-move``); a refusal of no move starts with a capital (``No
-    hints on the day's deal: ...``)."""
+    hints on the day's deal: ...``); either ends with a full stop."""
     text = text.strip()
     rule = RULE_ID.search(text)
     code = None
@@ -169,9 +170,8 @@ def refusal_words(text: str, state: dict[str, Any] | None = None) -> str:
         rest = cards_in_words(rest)
         if code not in ("no-such-pile", "not-a-move"):
             rest = POSITION.sub(lambda m: card_words(m.group(0), state) or pile_words(m.group(0)), rest)
-        return f"Not allowed: {move_words(head, state)}: {rest}"
-    said = cards_in_words(text)  # a sentence on the screen: the server's words start lower case
-    return said[:1].upper() + said[1:]
+        return full_sentence(f"Not allowed: {move_words(head, state)}: {rest}")
+    return full_sentence(cards_in_words(text))  # a sentence on the screen: the server's words end bare
 
 
 def hint_words(status: str, move: str | None, state: dict[str, Any] | None = None) -> str:
