@@ -150,3 +150,19 @@ async def test_a_servers_refusal_reads_as_a_sentence_and_a_room_gone_in_words(se
         assert not await tui.session.create_table("x" * 200, {})  # the server's words, lower case and bare
         assert tui.model.notice[:1].isupper() and tui.model.notice.endswith(".")
     assert full_sentence("no open room '1'") == "No open room '1'." and full_sentence("Done!") == "Done!"
+
+
+async def test_a_question_cancelled_in_the_lobby_does_not_follow_the_player_to_the_table(
+    server: BarbuServer,
+) -> None:
+    async with running_tui(server.url, "cyd") as (tui, pipe):
+        await opened_table(tui, "cyd's")
+        await until(lambda: tui.screen == "table", "the table")
+        tui.show("lobby")
+        tui.confirm("Open anyway?", lambda: None)  # as opening a game over one in play asks
+        pipe.send_text("n")
+        await until(lambda: tui.pending is None and tui.model.notice == "Cancelled.", "answered no")
+        assert on_screen(tui, "Cancelled.")
+        pipe.send_text("t")  # back to the table
+        await until(lambda: tui.screen == "table", "the table again")
+        assert not on_screen(tui, "Cancelled.")

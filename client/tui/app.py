@@ -665,7 +665,7 @@ class TuiApp:
             self.model.ask("")
             then()
         else:
-            self.model.ask("Cancelled.")
+            self.model.ask("Cancelled.", passing=True)  # an answer to what this screen asked, not news
             if self.screen == "solitaire" and self.solitaire is not None:
                 self.solitaire.message = "Cancelled."  # not the refusal said before the question
         self.invalidate()

@@ -426,11 +426,13 @@ class Model:
         """Empty the notice line (the log keeps what it said)."""
         self.notice, self.notice_error, self.notice_at = "", False, 0
 
-    def ask(self, text: str, place: str = "") -> None:
+    def ask(self, text: str, place: str = "", passing: bool = False) -> None:
         """Show ``text`` (a question, or its answer; a passing remark such as ``z does nothing here``) on the
-        notice line without keeping it in the log, in ``place`` (``""``: anywhere, as ``say`` has it)."""
+        notice line without keeping it in the log, in ``place`` (``""``: anywhere, as ``say`` has it);
+        ``passing``: only until the next screen shows (an answer such as ``Cancelled.``)."""
         self.notice, self.notice_error, self.notice_at = text, False, 0
-        self.notice_screens, self.notice_place = self.screens, place
+        # Counted as said a screen earlier, so that the next ``screen_changed`` clears it.
+        self.notice_screens, self.notice_place = self.screens - (1 if passing else 0), place
 
     def note(self, text: str, place: str | None = None, refusal: bool = False) -> None:
         """Keep ``text`` in the log of ``place`` (None: where the player is, ``place()``) without making it
