@@ -160,7 +160,7 @@ def test_refusals_say_the_rule() -> None:
     assert refusal_text("hearts-lead", "x", view, {}).startswith("Hearts may not be led")
     assert refusal_text("not-in-hand", "x", view, {"card": "7C"}) == "You do not hold 7♣."
     assert "trump ♥" in refusal_text("must-ruff", "x", view, {"card": "2S"})
-    assert refusal_text("something-new", "a new rule", view, {}) == "A new rule"
+    assert refusal_text("something-new", "a new rule", view, {}) == "A new rule."
 
 
 def test_doubles_by_seats_declined_redoubles_and_grammar() -> None:
@@ -173,8 +173,9 @@ def test_doubles_by_seats_declined_redoubles_and_grammar() -> None:
     assert (
         event_text({"event": "redoubled", "seat": "S", "targets": []}, table) == "S pS declined to redouble."
     )
-    assert event_text({"event": "player-out", "seat": "N", "place": 2}, table) == "You are out, place 2."
-    assert event_text({"event": "player-out", "seat": "W", "place": 1}, table) == "W pW is out, place 1."
+    assert event_text({"event": "player-out", "seat": "N", "place": 2}, table) == "You are out (place 2)."
+    assert event_text({"event": "player-out", "seat": "W", "place": 1}, table) == "W pW is out (place 1)."
+    assert event_text({"event": "player-out", "seat": "E", "place": 4}, table) == "E pE is last (place 4)."
 
 
 def test_one_notation_suit_symbols_and_tens() -> None:

@@ -73,7 +73,7 @@ def event_text(event: dict[str, Any], table: TableModel) -> str:
     if kind == "player-out":
         if event.get("place") == 4:  # still holding cards: the last one left, not "out"
             return sentence(f"{_is(table, event.get('seat'))} last (place 4).")
-        return sentence(f"{_is(table, event.get('seat'))} out, place {event.get('place')}.")
+        return sentence(f"{_is(table, event.get('seat'))} out (place {event.get('place')}).")
     if kind == "hand-scored":
         scored = event.get("hand_number")
         view = table.view or {}
