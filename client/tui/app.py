@@ -83,6 +83,7 @@ KEY_HINTS = {
     "table-double": "↑↓ seat  Space tick  Enter send  s sheet  c chat  l lobby  t game  ? help",
     "table-pass": "Enter or p: pass, no card fits a row  s sheet  c chat  l lobby  t game  ? help",
     "table-summary": "any key puts the summary away   s sheet  c chat  l lobby  t game  ? help",
+    "table-summary-watching": "any key puts the summary away   s sheet  c chat  l lobby  ? help",
     "table-others": "s sheet  c chat  l lobby  t game  ? help   the other seats decide now",
     "table-waiting": "b bot  f fill  k remove a player  c chat  x leave the seat  l lobby  ? help",
     "table-waiting-guest": "c chat  x leave the seat  l lobby  ? help   waiting for the host's players",
@@ -155,6 +156,8 @@ class TuiApp:
         self.name = name
         self.password = password
         self.after_login = after_login
+        #: A line printed once the full screen is gone (``q`` on the unfinished day's deal: it is kept).
+        self.farewell = ""
         self.input_mode: str | None = None
         self.prompt = ""
         self._tasks: set[asyncio.Task[Any]] = set()
@@ -208,7 +211,11 @@ class TuiApp:
             ),
             "sheet": Window(FormattedTextControl(self._sheet_text)),
             "solitaire": Window(FormattedTextControl(self._solitaire_text)),
-            "help": Window(FormattedTextControl(lambda: [("", help_page(self.help_page, self.help_game()))])),
+            "help": Window(
+                FormattedTextControl(
+                    lambda: [("", help_page(self.help_page, self.help_game(), self.only_watching()))]
+                )
+            ),
         }
         self._focus_sink = Window(FormattedTextControl("", focusable=True), height=0)
         input_row = ConditionalContainer(
@@ -273,7 +280,7 @@ class TuiApp:
             return KEY_HINTS["games"]
         if self.screen == "table" and table is not None:
             if self.summary_up():  # every key, an arrow too, only puts it away (c, s...: their job too)
-                return KEY_HINTS["table-summary"]
+                return KEY_HINTS["table-summary-watching" if self.only_watching() else "table-summary"]
             if (table.view or {}).get("phase") == "over" and table.rematch is not None:
                 return KEY_HINTS["table-over-next"]
             if (table.view or {}).get("phase") == "over":
@@ -320,6 +327,15 @@ class TuiApp:
             return None
         game = self.model.solitaire.view.get("game")
         return str(game) if game in GAMES else None
+
+    def only_watching(self) -> bool:
+        """Whether the player watches the table shown (or gone back to) and plays no game of their own here:
+        no seat at another table, no solitaire room of theirs, so no key plays or changes a game (``t``
+        has nowhere to go)."""
+        table, own, solitaire = self.model.table, self.model.own_table, self.model.solitaire
+        if self.where() != "table" or table is None or table.seat is not None or own is not None:
+            return False
+        return solitaire is None or solitaire.seat is None
 
     def where(self) -> str:
         """The screen the player is at: the one shown, or under the help and the score sheet the one they go
@@ -561,11 +577,14 @@ class TuiApp:
         """Run until the user quits; returns the exit status."""
         self.app.pre_run_callables.append(self._begin)
         try:
-            return await self.app.run_async()
+            status = await self.app.run_async()
         finally:
             for task in list(self._tasks):
                 task.cancel()
             await self.session.stop()
+        if self.farewell:
+            print(self.farewell)
+        return status
 
     def _begin(self) -> None:
         if self.name:

@@ -372,7 +372,13 @@ def build_key_bindings(tui: TuiApp) -> KeyBindings:
         grace = None if table_ is None else table_.grace
         daily = tui.daily_in_play() if tui.screen == "solitaire" else ""
         question = quit_question(held, tui.local, waiting, grace, daily)
-        tui.confirm(question, lambda: event.app.exit(result=0))
+
+        def quit_now() -> None:
+            if daily:  # said again once the screen is gone, where the terminal keeps it
+                tui.farewell = daily_kept(daily)
+            event.app.exit(result=0)
+
+        tui.confirm(question, quit_now)
 
     @kb.add("r", filter=table)
     def _rematch(event: E) -> None:
@@ -470,7 +476,7 @@ def build_key_bindings(tui: TuiApp) -> KeyBindings:
     daily_guard(
         "n",
         "new_deal",
-        "This is the day's deal and one game a day counts: deal a new game instead?",
+        "This is the day's deal and one game a day counts: a new deal resigns it. Deal a new game instead?",
         moved="This game is not finished: deal a new one? It counts as resigned.",
     )
     daily_guard(
@@ -531,17 +537,24 @@ def key_name(event: KeyPressEvent) -> str:
 OWN_JOB_KEYS = frozenset({"c", "l", "s", "t", "?"})
 
 
+def daily_kept(daily: str) -> str:
+    """What quitting does to the unfinished day's deal of ``daily`` (a game's title)."""
+    return f"The day's deal of {daily} is kept: it waits for you."
+
+
 def quit_question(
     held: bool, local: bool, waiting: bool = False, grace: float | None = None, daily: str = ""
 ) -> str:
     """The question ``q`` asks: a seat held at a server is played by a bot meanwhile, or, before the match
     starts (``waiting``), kept for the table's ``grace`` seconds (None: not known) and then freed; a local
     game's server stops with the client, so nothing plays until it is run again; the unfinished day's deal
-    of ``daily`` (a game's title; empty: none shows) waits for the player, as leaving it by Esc says."""
+    of ``daily`` (a game's title; empty: none shows) waits for the player, as leaving it by Esc says (said
+    in a local game too: ``daily_kept``)."""
+    kept = f" {daily_kept(daily)}" if daily else ""
     if local:
-        return "Quit barbu? The game is kept: it goes on from here when you run it again."
+        return f"Quit barbu? The game is kept: it goes on from here when you run it again.{kept}"
     if daily:
-        return f"Quit barbu? The day's deal of {daily} is kept: it waits for you."
+        return f"Quit barbu?{kept}"
     if not held:
         return "Quit barbu?"
     if waiting:

@@ -22,6 +22,7 @@ from client.tui.solitaire_words import (
     card_words,
     covered_text,
     hint_words,
+    move_example,
     move_words,
     moved_text,
     option_text,
@@ -286,7 +287,8 @@ class SolitaireScreen:
         move = move.strip()
         if len(move) > MOVE_LENGTH:
             self.source, self.trying = None, None
-            self.message = f"That move is too long: a move has at most {MOVE_LENGTH} characters (t3>t5)."
+            example = move_example(self.room.state().get("game"))
+            self.message = f"That move is too long: a move has at most {MOVE_LENGTH} characters ({example})."
             return
         if not self._try([move]) and not self.room.watching:
             self.room.send("move", move)

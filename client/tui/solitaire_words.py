@@ -152,6 +152,12 @@ def cards_in_words(text: str) -> str:
     return CARD.sub(lambda m: card_label(m.group(0)), text)
 
 
+def move_example(game: str | None) -> str:
+    """A move of ``game`` in the notation, for the help and the refusal of a move too long: a pair of
+    Pyramid cards (``p7.1+p7.4``), else a column onto another (``t3>t5``)."""
+    return "p7.1+p7.4" if game == "pyramid" else "t3>t5"
+
+
 def refusal_words(text: str, state: dict[str, Any] | None = None) -> str:
     """A server's refusal of a solitaire request in people's words: its move in words (a Pyramid move by its
     cards in ``state``, the position it was refused in), card symbols, and without the rule id in brackets,
