@@ -9,12 +9,13 @@ import pytest
 from client.tui.app import KEY_HINTS
 from client.tui.help import HELP, WATCHER_HELP, help_page, solitaire_page
 from client.tui.keys import daily_kept, quit_question
-from client.tui.model import TableModel
+from client.tui.model import Model, TableModel
 from client.tui.solitaire_screen import MOVE_LENGTH
 from server import BarbuServer
 from tests.conftest import Connect, until
 from tests.test_tui import opened_solitaire, running_tui
 from tests.test_tui_review10 import solitaire
+from tests.test_tui_seat_back import seat_given_to_a_bot
 
 
 async def test_n_on_the_days_deal_says_it_resigns_it(server: BarbuServer) -> None:
@@ -75,3 +76,31 @@ async def test_a_watcher_is_offered_no_key_that_plays_or_changes_a_game(
         assert help_page(0, None, tui.only_watching()) == WATCHER_HELP
         assert "t switch" not in WATCHER_HELP and "x seat to a bot" not in WATCHER_HELP
         assert "t switch" in HELP and "Only the players play" in WATCHER_HELP
+
+
+async def test_sitting_again_after_other_screens_says_so(server: BarbuServer) -> None:
+    async with running_tui(server.url, "gil") as (tui, pipe):
+        room = await seat_given_to_a_bot(tui, pipe, "away")
+        pipe.send_text("?")  # the help and back: the bot's notice is old news by then
+        await until(lambda: tui.screen == "help", "the help")
+        pipe.send_text("\x1b")
+        await until(lambda: tui.screen == "lobby", "the lobby again")
+        tui.show("help")
+        tui.show("lobby")
+        await tui.sit(room)  # Enter on its row in the lobby
+        await until(lambda: tui.screen == "table" and tui.model.table is not None, "at the table again")
+        assert "You sit in seat E at away again: the bot no longer plays it." in tui.model.notice
+
+
+def test_a_double_the_bot_made_while_the_player_was_away_is_logged() -> None:
+    model = Model("ws://test")
+    view = {"hand_number": 3, "hand": ["2C"] * 13, "doubles": [["N", "W"]], "phase": "double"}
+    table = TableModel(room="1", name="t", seat="N", state="playing", view=view)
+    table.players = {"N": "nia", "E": "bot:heuristic", "S": "bot:heuristic", "W": "bot:search"}
+    model.table = table
+    model.seat_left(table)
+    table.view = {**view, "hand": ["2C"] * 12, "doubles": [["N", "W"], ["N", "E"], ["S", "N"]]}
+    model.seat_taken_back("1", "N", "t")
+    assert "While you were away, the bot played 1 card for you." in model.log
+    assert "While you were away, the bot doubled E bot for you." in model.log
+    assert model.notice == "You sit in seat N at t again: the bot no longer plays it."

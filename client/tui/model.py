@@ -321,8 +321,9 @@ class Model:
             it, the log says which hands were played meanwhile).
         handed_over: the table whose seat the notice says a bot now plays for the player (``x``, or the idle
             hand-over) and that notice's number in the log (``notice_at``): sitting there again replaces it.
-        left_at: for each table whose seat a bot took over (``x``, the idle hand-over), the hand number and
-            how many cards the seat held then: sitting there again, the log says what the bot played meanwhile.
+        left_at: for each table whose seat a bot took over (``x``, the idle hand-over), the hand number, how
+            many cards the seat held then and whom it had doubled: sitting there again, the log says what the
+            bot played and doubled meanwhile.
     """
 
     url: str
@@ -346,7 +347,7 @@ class Model:
     own_table: TableModel | None = None
     told: dict[str, int] = field(default_factory=dict)
     handed_over: tuple[str, int] | None = None
-    left_at: dict[str, tuple[int, int]] = field(default_factory=dict)
+    left_at: dict[str, tuple[int, int, frozenset[str]]] = field(default_factory=dict)
 
     def say(self, text: str, error: bool = False, place: str | None = None) -> None:
         """Set the notice line (and keep it in the log) of ``place`` (None: where the player is, ``place()``;
@@ -371,21 +372,29 @@ class Model:
         was (``left_at``) for ``seat_taken_back``."""
         view = table.view or {}
         if view.get("hand_number"):
-            self.left_at[table.room] = (int(view["hand_number"]), len(view.get("hand") or []))
+            doubled = frozenset(_doubled_by(view, table.seat))
+            self.left_at[table.room] = (int(view["hand_number"]), len(view.get("hand") or []), doubled)
 
     def seat_taken_back(self, room: str, seat: str, name: str) -> None:
         """The player sits in ``seat`` at table ``room`` (its ``name``) again: a notice still saying that a
         bot plays it there is replaced by one saying they are back (the log keeps both), and the table's log
         says what the bot played meanwhile in the hand still played (``While you were away, the bot played 3
-        cards for you.``; hands played out meanwhile have their own line, ``missed_text``)."""
+        cards for you.``, and ``While you were away, the bot doubled W bot for you.``; hands played out
+        meanwhile have their own line, ``missed_text``). The notice says so whatever was said since the seat
+        was left (another screen, a refusal in the lobby)."""
         left = self.left_at.pop(room, None)
-        view = (self.table.view or {}) if self.table is not None and self.table.room == room else {}
-        if left is not None and view.get("hand_number") == left[0]:
+        table = self.table if self.table is not None and self.table.room == room else None
+        view = (table.view or {}) if table is not None else {}
+        if left is not None and table is not None and view.get("hand_number") == left[0]:
             played = left[1] - len(view.get("hand") or [])
             what = "no card" if played <= 0 else f"{played} card" + ("s" if played > 1 else "")
             self.note(f"While you were away, the bot played {what} for you.", f"table:{room}")
+            doubled = [t for t in _doubled_by(view, seat) if t not in left[2]]
+            if doubled:
+                whom = " and ".join(f"{t} {table.player(t)}" for t in doubled)
+                self.note(f"While you were away, the bot doubled {whom} for you.", f"table:{room}")
         handed, self.handed_over = self.handed_over, None
-        if self.notice_at and handed == (room, self.notice_at):
+        if left is not None or (handed is not None and handed[0] == room):
             self.say(f"You sit in seat {seat} at {name} again: the bot no longer plays it.")
 
     def shown_notice(self) -> str:
@@ -456,6 +465,12 @@ class Model:
         here = self.place()
         lines = [text for number, place, text in self.entries if place == here and number != self.notice_at]
         return lines[-CHAT_LINES:]
+
+
+def _doubled_by(view: dict[str, Any], seat: str | None) -> list[str]:
+    """The seats ``seat`` has doubled in the hand of ``view``, in seat order."""
+    targets = {str(b) for a, b in view.get("doubles") or [] if a == seat}
+    return [s for s in SEATS if s in targets]
 
 
 def _shape(text: str) -> str:
