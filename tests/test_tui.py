@@ -613,7 +613,7 @@ async def test_a_hint_refused_on_the_days_deal_is_said(server: BarbuServer) -> N
         pipe.send_text(ENTER)
         await until(lambda: tui.screen == "solitaire" and tui.solitaire is not None, "the day's deal")
         pipe.send_text("h")
-        await until(lambda: "no hints on the day's deal" in tui.model.notice, "the server's refusal")
+        await until(lambda: "No hints on the day's deal" in tui.model.notice, "the server's refusal")
         lines = screen_lines(tui)
         assert on_screen(tui, "No hints on the day's deal"), "\n".join(lines)
 

@@ -257,7 +257,9 @@ async def test_sitting_again_the_log_says_what_the_bot_played_meanwhile(server: 
         room = await seat_given_to_a_bot(tui, pipe, "meanwhile")
         await tui.sit(room)  # Enter on its row in the lobby
         await until(lambda: tui.screen == "table" and tui.model.table is not None, "at the table again")
-        said = [line for line in tui.model.earlier() if line.startswith("While you were away")]
+        said = [
+            line for line in tui.model.earlier() if line.startswith("While you were away, the bot played")
+        ]
         played = r"While you were away, the bot played (no card|1 card|\d+ cards) for you\."
         # The bots may finish the hand before the player sits again (a loaded machine): then the hand has
         # its own line, and the hand now played is a new one.

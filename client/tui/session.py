@@ -324,17 +324,17 @@ class Session:
         elif self.follow is None:
             await self.watch(table.room)
         else:
-            await self._watch_game(table.room, table.rematch)
+            await self._watch_game(table.room, table.rematch, self.follow)
 
-    async def _watch_game(self, room: str, rematch: str | None) -> None:
+    async def _watch_game(
+        self, room: str, rematch: str | None, follow: Callable[[list[dict[str, Any]]], str | None]
+    ) -> None:
         """Back on a server run again, watch ``room`` again when it is still listed; else (a finished table
         dropped once its next match began) the players' next match ``rematch``, or the game ``follow``
         finds, so that the watcher is never left at a table the server no longer has."""
         await self.refresh_rooms()
         listed = {str(r.get("room")) for r in self.model.rooms}
-        target = next((r for r in (room, rematch) if r in listed), None)
-        if target is None and self.follow is not None:
-            target = self.follow(self.model.rooms)
+        target = next((r for r in (room, rematch) if r in listed), None) or follow(self.model.rooms)
         if target is None:
             self.model.table = None
             self.model.say("The watched table is no longer open: the lobby lists what there is.")
