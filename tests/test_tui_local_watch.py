@@ -16,6 +16,7 @@ from pathlib import Path
 import pytest
 
 from cli.main import main
+from client import Connection
 from client.tui.app import TuiApp
 from client.tui.local import (
     LocalServer,
@@ -88,16 +89,23 @@ async def test_the_player_is_told_how_to_watch_and_the_watcher_sees_the_players_
             assert on_screen(tui, "You are watching this table.")
 
 
+async def _ann_at_her_local_game(local: LocalServer, connect: Connect) -> tuple[Connection, str]:
+    """ann logged in to ``local``, sitting South at "ann's game" with bots in N, E and W: her connection and
+    the table's room id."""
+    ann = await connect(local.server, "ann")
+    room = await ann.create_table("ann's game")
+    await ann.sit(room, "S")
+    for seat in "NEW":
+        await ann.add_bot(room, seat)
+    return ann, room
+
+
 async def test_a_watcher_follows_the_game_run_again_on_another_port(tmp_path: Path, connect: Connect) -> None:
     db = tmp_path / "local.sqlite3"
     first = LocalServer(db, bot_delay=0.0, bot_policy="heuristic")
     await first.start()
     try:
-        ann = await connect(first.server, "ann")
-        room = await ann.create_table("ann's game")
-        await ann.sit(room, "S")
-        for seat in "NEW":
-            await ann.add_bot(room, seat)
+        ann, room = await _ann_at_her_local_game(first, connect)
         options = {
             "after_login": watch_local_game,
             "server_key": store_key(db),
@@ -226,11 +234,7 @@ async def test_a_watcher_follows_the_players_to_their_next_match_and_after_a_res
     await first.start()
     away: list[str | None] = [first.url]  # the address the first watcher finds: None while it is kept away
     try:
-        ann = await connect(first.server, "ann")
-        room = await ann.create_table("ann's game")
-        await ann.sit(room, "S")
-        for seat in "NEW":
-            await ann.add_bot(room, seat)
+        ann, room = await _ann_at_her_local_game(first, connect)
         await ann.leave(room)  # a stand-in plays the match to its end
         lobby = first.server.lobby
         assert lobby is not None
