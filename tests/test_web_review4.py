@@ -37,13 +37,13 @@ async def _taken_and_stays_put(page: Page) -> None:
     """``page`` was taken over: it says so, offers "Play here", and opens no new connection however long
     its timers run (the page's clock is run 60 s ahead, past every retry wait of a dropped connection)."""
     await page.wait_for_function(
-        "(words) => document.getElementById('status').textContent === words", arg=TAKEN
+        "(words) => document.querySelector('#taken p')?.textContent === words", arg=TAKEN
     )
     await page.locator("#play-here").wait_for()
     before = await _sockets(page)
     await page.clock.run_for(60_000)
     assert await _sockets(page) == before
-    assert await page.locator("#status").text_content() == TAKEN
+    assert await page.locator("#taken p").text_content() == TAKEN
 
 
 async def test_a_second_tab_takes_the_seat_and_the_first_stops_then_takes_it_back(

@@ -4,7 +4,7 @@ import { button, fill, h } from "./dom.js";
 import { showLogin } from "./login.js";
 import { lobbyScreen } from "./lobby.js";
 import { replayScreen } from "./replay.js";
-import { Session } from "./session.js";
+import { Session, TAKEN } from "./session.js";
 import { solitaireScreen } from "./solitaire.js";
 import { tableScreen } from "./table.js";
 import { forgetWaitingSeat, freedText, waitingSeat, waitingSeatRooms } from "./waiting_seat.js";
@@ -138,12 +138,15 @@ function tellFreedSeats(rooms, shown) {
 session.addEventListener("push", (event) => app.screen && app.screen.onPush(event.detail));
 session.addEventListener("resumed", () => app.screen && app.screen.onReconnect && app.screen.onReconnect());
 session.addEventListener("status", (event) => { document.getElementById("status").textContent = event.detail; });
-// Another tab took this session: a "Play here" button beside the status resumes here (taking it back).
+// Another tab took this session: a banner fixed at the top of the window says so wherever the page is
+// scrolled (the header's status line is out of view beside a phone's hand or a desktop's prompt), and its
+// "Play here" button resumes here, taking the game back.
 session.addEventListener("taken", () => {
-  const status = document.getElementById("status");
-  document.getElementById("play-here")?.remove(); // one button, however often it is taken
-  const here = button("Play here", () => { here.remove(); session.takeBack(); }, { class: "primary", id: "play-here" });
-  status.after(here);
+  document.getElementById("taken")?.remove(); // one banner, however often it is taken
+  const here = button("Play here", () => { banner.remove(); session.takeBack(); }, { class: "primary", id: "play-here" });
+  const banner = h("div", { id: "taken", class: "taken", role: "alert" }, h("p", {}, TAKEN), here);
+  document.body.append(banner);
+  here.focus({ preventScroll: true }); // nothing else on the page works meanwhile
 });
 window.addEventListener("hashchange", route);
 

@@ -41,13 +41,14 @@ export class Connection extends EventTarget {
       });
       ws.addEventListener("message", (event) => this.receive(event.data));
       ws.addEventListener("close", (closed) => {
+        // detail: the close code and reason, so that the session can tell "resumed elsewhere" from a drop;
+        // told before the requests in flight fail, so that their callers hear why (session.js).
+        this.dispatchEvent(new CustomEvent("close", { detail: { code: closed.code, reason: closed.reason } }));
         const lost = new Error("connection closed");
         lost.code = "closed";
         for (const { reject: fail } of this.pending.values()) fail(lost);
         this.pending.clear();
         reject(lost);
-        // detail: the close code and reason, so that the session can tell "resumed elsewhere" from a drop
-        this.dispatchEvent(new CustomEvent("close", { detail: { code: closed.code, reason: closed.reason } }));
       });
     });
   }

@@ -7,6 +7,10 @@ import { Connection } from "./net.js";
 // The server's close reason when the same token resumed on a newer connection (docs/protocol.md, code 1000).
 const RESUMED_ELSEWHERE = "resumed on another connection";
 
+/** What a tab taken over by another says, and what a request sent from it is told. */
+export const TAKEN = "This game is open in another tab or window.";
+export const TAKEN_REQUEST = "This game is open in another tab or window: press “Play here” to play in this tab.";
+
 const TOKEN = "barbu.token";
 const NAME = "barbu.name";
 const KEPT = "barbu.kept-tokens"; // "server|name" -> token, kept at a log out with a seat in play
@@ -30,6 +34,7 @@ export class Session extends EventTarget {
     this.name = null;
     this.rooms = [];
     this.retry = 0;
+    this.taken = false; // another tab or window resumed this session: nothing is sent until takeBack()
   }
 
   /** The name last used in this browser (to prefill the login form). */
@@ -115,9 +120,17 @@ export class Session extends EventTarget {
     this.conn.close();
   }
 
-  /** Send a request (see net.js). */
-  request(type, fields) {
-    return this.conn.request(type, fields);
+  /**
+   * Send a request (see net.js). Taken over by another tab, it fails with code "taken" and words saying so
+   * (not "connection closed": this tab does not try again by itself).
+   */
+  async request(type, fields) {
+    try {
+      return await this.conn.request(type, fields);
+    } catch (error) {
+      if (!this.taken || error.code !== "closed") throw error;
+      throw Object.assign(new Error(TAKEN_REQUEST), { code: "taken" });
+    }
   }
 
   status(text) {
@@ -132,7 +145,8 @@ export class Session extends EventTarget {
   dropped(closed = {}) {
     if (this.closing) return;
     if (closed.code === 1000 && closed.reason === RESUMED_ELSEWHERE) {
-      this.status("This game is open in another tab or window.");
+      this.taken = true;
+      this.status("");
       this.dispatchEvent(new Event("taken"));
       return;
     }
@@ -153,6 +167,7 @@ export class Session extends EventTarget {
   /** Take the seat back in this tab after another one resumed it ("Play here"): resume with the token. */
   async takeBack() {
     this.retry = 0;
+    this.taken = false;
     const back = await this.start();
     if (back) this.dispatchEvent(new Event("resumed"));
     else location.reload(); // the token is gone: start over at the login form

@@ -9,6 +9,7 @@ import { awayPlaysText, heldCards, keepHeldCards } from "./away_plays.js";
 import { timerPlayText, timerSeat } from "./timer_plays.js";
 import { forgetWaitingSeat, freedText, keepWaitingSeat, waitingSeat } from "./waiting_seat.js";
 import { SEAT_NAMES } from "./words.js";
+import { TAKEN_REQUEST } from "./session.js";
 
 /** The table screen for room `roomId` (from #table=ID: the lobby or an invite link). */
 export function tableScreen(app, roomId) {
@@ -32,8 +33,10 @@ export function tableScreen(app, roomId) {
 
   // A request that failed because the connection dropped is told in the status line's words, never as the
   // raw "connection closed"; the reconnect (onReconnect) clears it.
+  // Taken over by another tab, the session's own words say so ("taken": it does not try again by itself).
   const LOST = "Connection lost: trying again…";
   const failed = (failure) => (failure.code === "closed" ? LOST : failure.message);
+  const connectionLost = (failure) => failure.code === "closed" || failure.code === "taken";
 
   const actions = {
     // `at`: where the control that sent it is ("seat-E", "chat"): a refusal is told there, in view.
@@ -43,7 +46,7 @@ export function tableScreen(app, roomId) {
       try {
         return await session.request(type, { room: roomId, ...fields });
       } catch (failure) {
-        state.notice = failure.code === "closed" ? LOST : state.snapshot ? refusalText(failure.message, state.snapshot) : failure.message;
+        state.notice = connectionLost(failure) || !state.snapshot ? failed(failure) : refusalText(failure.message, state.snapshot);
         state.noticeAt = at;
         draw();
         const line = frame.querySelector(".notice");
@@ -66,7 +69,7 @@ export function tableScreen(app, roomId) {
         }
         return done;
       } catch (failure) {
-        state.refusal = refusalText(failure.message, state.snapshot);
+        state.refusal = connectionLost(failure) ? failed(failure) : refusalText(failure.message, state.snapshot);
         draw();
         const line = frame.querySelector(".refusal");
         if (line) line.scrollIntoView({ block: "nearest" });
@@ -372,7 +375,8 @@ export function tableScreen(app, roomId) {
     },
     onReconnect() {
       state.comeback = true;
-      if (state.notice === LOST) { state.notice = ""; state.noticeAt = null; }
+      if (state.notice === LOST || state.notice === TAKEN_REQUEST) { state.notice = ""; state.noticeAt = null; }
+      if (state.refusal === LOST || state.refusal === TAKEN_REQUEST) state.refusal = "";
       join();
     },
     unmount() {
