@@ -1,16 +1,20 @@
 """The browser client after a tenth review (two tabs, Pyramid's words, the keyboard), in Debian's Chromium
 against a real server: a tab another tab of the same browser took over says so in view wherever it is
-scrolled, with "Play here", and a request sent from it says so too. Skipped, naming the package, when
+scrolled, with "Play here", and a request sent from it says so too; Pyramid's first tap asks for the card
+making 13 and its refusals are plain sentences, naming cards, never the engine's pile names. Skipped, naming the package, when
 Chromium is not installed."""
 
 from __future__ import annotations
 
+import re
+
 import pytest
 
 from server import BarbuServer
+from server.solitaire_room import SolitaireRoom
 from tests.browser import MISSING, chromium_found
 from tests.conftest import until
-from tests.test_web_browser import OpenPage, _bot_table, browser, open_page
+from tests.test_web_browser import OpenPage, _bot_table, _solitaire_deal, browser, open_page
 
 pytestmark = pytest.mark.skipif(not chromium_found(), reason=MISSING)
 __all__ = ["browser", "open_page"]  # the fixtures, shared with the other browser tests
@@ -59,3 +63,65 @@ async def test_a_tab_taken_over_at_its_table_says_so_in_view_and_a_request_from_
     await first.wait_for_selector("#taken", state="detached")
     await first.locator(".notice", has_text=TAKEN_REQUEST).wait_for(state="detached")
     await second.wait_for_selector("#taken")
+
+
+#: Card codes and the rank words of Pyramid's values, for reading its bottom row.
+SUIT_SYMBOLS = {"S": "♠", "H": "♥", "D": "♦", "C": "♣"}
+VALUES = {rank: value for value, rank in enumerate("A23456789TJQK", start=1)}
+RANK_SAID = {1: "an ace", 8: "an 8", 11: "a jack", 12: "a queen"}
+
+
+def _shown(card: str) -> str:
+    """``card`` ("TH") as the page shows it ("10♥")."""
+    return f"{'10' if card[0] == 'T' else card[0]}{SUIT_SYMBOLS[card[1]]}"
+
+
+async def test_pyramid_asks_for_the_card_making_13_and_refuses_in_plain_words(
+    server: BarbuServer, open_page: OpenPage
+) -> None:
+    """A first tap on a bottom card of the pyramid says what it wants ("Selected 6♠: now click a 7 to make 13
+    with it."); a second on a card that does not make 13 with it is refused in a sentence naming both cards,
+    and one covered card tapped with a free one is named by its card and row, never "no pile 'p7.1>…'" or
+    "pyramid row 7, card 1"."""
+    page = await open_page()
+    await _solitaire_deal(page, server.share_url, "pyra", "pyramid")
+    assert server.lobby is not None
+    room = next(r for r in server.lobby.rooms.values() if isinstance(r, SolitaireRoom))
+    rows = room.game.state()["pyramid"]
+    bottom = [(f"p7.{i + 1}", card) for i, card in enumerate(rows[6]) if card[0] != "K"]
+    first, second = next(
+        (a, b) for a in bottom for b in bottom if a != b and VALUES[a[1][0]] + VALUES[b[1][0]] != 13
+    )
+    refusals = page.locator(".message-line .error")
+
+    await page.click(f"[data-pile='{first[0]}']")
+    value = 13 - VALUES[first[1][0]]
+    asked = f"Selected {_shown(first[1])}: now click {RANK_SAID.get(value, f'a {value}')} to make 13 with it."
+    assert await page.locator(".message-line").inner_text() == asked
+    await page.click(f"[data-pile='{second[0]}']")
+    await refusals.wait_for()
+    total = VALUES[first[1][0]] + VALUES[second[1][0]]
+    said = f"Not allowed: {_shown(first[1])} and {_shown(second[1])} total {total}, not 13."
+    assert await refusals.inner_text() == said
+
+    covered = rows[5][0]  # row 6's first card, covered by row 7's first two
+    await page.click("[data-pile='p6.1']")
+    await page.click(f"[data-pile='{first[0]}']")
+    await page.locator(".message-line .error", has_text=f"{_shown(covered)} (row 6)").wait_for()
+    text = await refusals.inner_text()
+    assert text.startswith("Not allowed: ") and text.endswith("."), text
+    assert not re.search(r"pyramid row|no pile|\bp\d\.\d|[>+]", text), text
+
+
+async def test_a_column_card_onto_the_waste_is_refused_without_the_notation(
+    server: BarbuServer, open_page: OpenPage
+) -> None:
+    """In Forty Thieves a card clicked, then the waste, is refused in a sentence of the game's words, not the
+    notation's ("by turning the stock (s)")."""
+    page = await open_page()
+    await _solitaire_deal(page, server.share_url, "forty", "forty-thieves")
+    await page.locator("[data-pile=t1]").last.click()
+    await page.click("[data-pile=w]")
+    refusal = page.locator(".message-line .error")
+    await refusal.wait_for()
+    assert await refusal.inner_text() == "Not allowed: cards reach the waste only by turning the stock."

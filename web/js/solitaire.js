@@ -12,6 +12,12 @@ export function movePiles(move) {
   return move.replace(/\*\d+$/, "").split(/[>+]/);
 }
 
+/** The rank that makes 13 with Pyramid's `card` (not a King), with its article: "a 7", "an 8", "a queen". */
+function pairText(card) {
+  const pair = 13 - (" A23456789TJQ".indexOf(card[0]));
+  return { 1: "an ace", 8: "an 8", 11: "a jack", 12: "a queen" }[pair] || `a ${pair}`;
+}
+
 /** The question asked before an action that ends the unfinished game `view` (a new deal finishes it). */
 export function endGameQuestion(view) {
   return `This ends your game in progress (${view.title}, ${countText(view.moves, "move")}). Start a new one?`;
@@ -59,7 +65,7 @@ export function solitaireScreen(app, roomId) {
     try {
       return await session.request(type, { room: roomId, ...fields });
     } catch (failure) {
-      state.notice = failure.code === "illegal" ? `Not allowed: ${solitaireText(failure.message)}` : cardsInText(failure.message);
+      state.notice = failure.code === "illegal" ? `Not allowed: ${solitaireText(failure.message, topCard)}` : cardsInText(failure.message);
       draw();
       return null;
     }
@@ -72,8 +78,10 @@ export function solitaireScreen(app, roomId) {
     if (target.startsWith("f")) tries.push(`${source}>f`);
     const found = tries.find((move) => legal.includes(move));
     if (found) return found;
+    // An illegal move is sent all the same: the server says why (in Pyramid, why the two make no pair).
+    if (state.view.layout.pyramid) return `${source}+${target}`;
     const runs = legal.filter((move) => move.startsWith(`${source}>${target}*`) || move === `${source}>${target}`);
-    return runs.length === 1 ? runs[0] : exact; // an illegal move is sent all the same: the server says why
+    return runs.length === 1 ? runs[0] : exact;
   }
 
   function pick(pile, index, double) {
@@ -92,6 +100,12 @@ export function solitaireScreen(app, roomId) {
     }
     if (!state.pick) {
       if (legal.includes(pile)) { send("move", { move: pile }); return; } // a King alone (Pyramid)
+      if (layout.pyramid) {
+        const card = topCard(pile);
+        if (!card) return; // an empty waste: nothing to pair
+        // A King pairs with nothing: one not removable alone is sent all the same, the server says why.
+        if (card[0] === "K") { send("move", { move: pile }); return; }
+      }
       const column = pile.startsWith("t") ? layout.columns[Number(pile.slice(1)) - 1] : null;
       if (column && !column.length) return;
       state.pick = { pile, count: column ? column.length - index : 1, index };
@@ -218,11 +232,18 @@ export function solitaireScreen(app, roomId) {
    *  when it is empty, so that the board never moves between the two clicks of a move. */
   function message() {
     let line = null;
-    if (state.pick) line = h("p", { class: "muted" }, `Moving from ${pileText(state.pick.pile)}: now ${tapWord()} where it goes.`);
+    if (state.pick) line = h("p", { class: "muted" }, pickText(state.pick.pile));
     else if (state.thinking) line = h("p", { class: "thinking", role: "status" }, h("span", { class: "spinner", "aria-hidden": "true" }), "Thinking about a hint…");
     else if (state.notice) line = h("p", { class: state.hinted ? "hint" : "error", role: "alert" }, state.notice);
     else if (state.snapshot.seat && !state.view.result) line = h("p", { class: "muted how" }, howText());
     return h("div", { class: "message-line" }, line);
+  }
+
+  /** What the first click of a move asks for next: where it goes, or in Pyramid the card making 13 with it. */
+  function pickText(pile) {
+    const card = state.view.layout.pyramid ? topCard(pile) : null;
+    if (!card) return `Moving from ${pileText(pile)}: now ${tapWord()} where it goes.`;
+    return `Selected ${cardText(card)}: now ${tapWord()} ${pairText(card)} to make 13 with it.`;
   }
 
   /** What to do, in the line's room while nothing else is said there (a new deal does not open on a blank). */

@@ -49,16 +49,24 @@ export function cardsInText(message) {
 }
 
 /**
- * A solitaire refusal in plain words: the move's notation ahead of it dropped, piles named ("t3" -> "column
- * 3", "f1" -> "foundation 1", "p7.2" -> "pyramid row 7, card 2") and cards as in cardsInText.
+ * A solitaire refusal as a sentence in plain words: the move's notation ahead of it dropped, piles named
+ * ("t3" -> "column 3", "f1" -> "foundation 1", Pyramid's "p7.2" by its card, "6♠ (row 7)", as `cardAt(pile)`
+ * gives it, and its bare waste "w" -> "the waste"), the notation's own hints dropped ("by turning the stock
+ * (s)"), cards as in cardsInText, and a full stop at the end (said after "Not allowed: ").
  */
-export function solitaireText(message) {
+export function solitaireText(message, cardAt = () => null) {
   const rule = String(message).replace(/^\S*[>+]\S*: |^[a-z]\d*(\.\d+)?: /i, "");
-  return cardsInText(rule
+  const words = cardsInText(rule
+    .replace(/\bp(\d+)\.(\d+)\b/g, (pile, row, place) => {
+      const card = cardAt(pile);
+      return card ? `${cardText(card)} (row ${row})` : `the card at row ${row}, place ${place}`;
+    })
     .replace(/\bt(\d+)\b/g, "column $1")
     .replace(/\bf(\d+)\b/g, "foundation $1")
     .replace(/\bw(\d+)\b/g, "waste $1")
-    .replace(/\bp(\d+)\.(\d+)\b/g, "pyramid row $1, card $2"));
+    .replace(/(^|[\s(])w(?=[\s:;,)]|$)/g, "$1the waste")
+    .replace(/ \(s\)/g, ""));
+  return /[.!?…]$/.test(words) ? words : `${words}.`;
 }
 
 /** Rule variants of a table, each [key, label, [[value, words], ...]] with the default first. */
