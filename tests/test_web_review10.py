@@ -1,7 +1,8 @@
 """The browser client after a tenth review (two tabs, Pyramid's words, the keyboard), in Debian's Chromium
 against a real server: a tab another tab of the same browser took over says so in view wherever it is
 scrolled, with "Play here", and a request sent from it says so too; Pyramid's first tap asks for the card
-making 13 and its refusals are plain sentences, naming cards, never the engine's pile names. Skipped, naming the package, when
+making 13 and its refusals are plain sentences, naming cards, never the engine's pile names; the keyboard's
+focus stays on the table after a contract or a double is chosen, and Home and End reach the hand's ends. Skipped, naming the package, when
 Chromium is not installed."""
 
 from __future__ import annotations
@@ -10,10 +11,12 @@ import re
 
 import pytest
 
+from client import Connection
+from engine.cards import SEATS
 from server import BarbuServer
 from server.solitaire_room import SolitaireRoom
 from tests.browser import MISSING, chromium_found
-from tests.conftest import until
+from tests.conftest import server_table, until
 from tests.test_web_browser import OpenPage, _bot_table, _solitaire_deal, browser, open_page
 
 pytestmark = pytest.mark.skipif(not chromium_found(), reason=MISSING)
@@ -125,3 +128,63 @@ async def test_a_column_card_onto_the_waste_is_refused_without_the_notation(
     refusal = page.locator(".message-line .error")
     await refusal.wait_for()
     assert await refusal.inner_text() == "Not allowed: cards reach the waste only by turning the stock."
+
+
+#: Where the keyboard's focus is: the page itself, a control of the prompt, a card of the hand, or elsewhere.
+FOCUS = """() => {
+  const el = document.activeElement;
+  if (!el || el === document.body || el.id === 'app') return 'page';
+  if (el.closest('.prompt')) return 'prompt:' + (el.dataset.focus || el.textContent);
+  if (el.closest('.hand')) return 'hand';
+  return 'elsewhere:' + el.outerHTML.slice(0, 80);
+}"""
+
+#: The hand's cards the arrows step between (the playable ones on the seat's turn), and the focused one.
+HAND_FOCUS = """() => {
+  const playable = [...document.querySelectorAll('.hand button.playable')];
+  const cards = playable.length ? playable : [...document.querySelectorAll('.hand button')];
+  return { at: cards.indexOf(document.activeElement), last: cards.length - 1 };
+}"""
+
+
+async def test_the_focus_stays_on_the_table_after_a_contract_by_keyboard_and_home_end_reach_the_hand_ends(
+    server: BarbuServer, open_page: OpenPage
+) -> None:
+    """The browser player declares first: Trumps chosen with Enter puts the focus on the first trump suit's
+    button, a suit chosen with Enter on the table (the question asked next, a redouble, or the hand), never on the page;
+    so does "No redouble" when a bot doubles. In the hand, End and Home go to the last and first card."""
+    host = await Connection.connect(server.url)
+    await host.login("host")
+    room = await host.create_table("keys")
+    declarer = SEATS[server_table(server, room).first_declarer]
+    for seat in SEATS:
+        if seat != declarer:
+            await host.add_bot(room, seat, "heuristic")
+    page = await open_page()
+    await page.goto(f"{server.share_url}#table={room}")
+    await page.fill("#login-name", "keys")
+    await page.press("#login-name", "Enter")
+    await page.click(f"[data-focus=sit-{declarer}]")
+    await page.locator("[data-contract=trumps]").focus()
+    await page.keyboard.press("Enter")
+    await page.wait_for_selector("[data-focus^=trump-]")
+    assert (await page.evaluate(FOCUS)).startswith("prompt:trump-"), await page.evaluate(FOCUS)
+    await page.keyboard.press("Enter")
+    await page.wait_for_selector("[data-focus^=trump-]", state="detached")
+    asked = page.locator(".hand .playable, [data-focus=no-double]")
+    await asked.first.wait_for()
+    where = await page.evaluate(FOCUS)
+    assert where == "hand" or where.startswith("prompt:"), where
+    if await page.locator("[data-focus=no-double]").count():  # a bot doubled: no redouble, by keyboard
+        await page.locator("[data-focus=no-double]").focus()
+        await page.keyboard.press("Enter")
+        await page.wait_for_selector(".hand .playable")
+        assert await page.evaluate(FOCUS) == "hand", await page.evaluate(FOCUS)
+
+    await page.locator(".hand .playable").first.focus()
+    await page.keyboard.press("End")
+    at = await page.evaluate(HAND_FOCUS)
+    assert at["at"] == at["last"] > 0, at
+    await page.keyboard.press("Home")
+    assert (await page.evaluate(HAND_FOCUS))["at"] == 0
+    await host.close()

@@ -4,7 +4,7 @@
 import { Kept, button, fill, h } from "./dom.js";
 import { finishedRanking } from "./table_score.js";
 import { refusalText } from "./table_prompt.js";
-import { PHONE, bringIntoView, focusPlayable, renderTable, tickClocks } from "./table_view.js";
+import { PHONE, bringIntoView, focusAfterPrompt, focusPlayable, renderTable, tickClocks } from "./table_view.js";
 import { awayPlaysText, heldCards, keepHeldCards } from "./away_plays.js";
 import { timerPlayText, timerSeat } from "./timer_plays.js";
 import { forgetWaitingSeat, freedText, keepWaitingSeat, waitingSeat } from "./waiting_seat.js";
@@ -86,11 +86,7 @@ export function tableScreen(app, roomId) {
     },
     dismiss: () => {
       state.dismissed = state.scored ? state.scored.hand_number : 0;
-      const had = frame.contains(document.activeElement);
-      draw();
-      // The summary's Close is gone: the focus goes on to the question asked or the hand, not to the page.
-      const next = frame.querySelector(".prompt button, .prompt input, .hand [tabindex='0']");
-      if (had && next && !frame.contains(document.activeElement)) next.focus();
+      draw(); // the summary's Close is gone: the focus goes on to the question asked or the hand
     },
     redraw: () => draw(),
     leave: async () => {
@@ -121,7 +117,12 @@ export function tableScreen(app, roomId) {
   };
 
   function draw() {
-    if (!closed && state.snapshot) renderTable(frame, state, actions);
+    if (closed || !state.snapshot) return;
+    const active = document.activeElement;
+    const had = frame.contains(active);
+    const visible = had && active.matches(":focus-visible");
+    renderTable(frame, state, actions);
+    if (had) focusAfterPrompt(frame, visible); // its control gone with the question answered: not to the page
   }
 
   function take(snapshot) {

@@ -435,13 +435,27 @@ export function focusPlayable(frame) {
   if (first) first.focus({ preventScroll: true });
 }
 
+/**
+ * A draw took away the control the focus was on (a contract, trump suit or double chosen: its prompt is
+ * gone), which left the focus on the page: it goes to the question asked next, else to the hand, so that a
+ * keyboard user goes on from there rather than Tab from the top. `visible`: whether the lost focus showed
+ * its ring (the keyboard's), which the new one does too.
+ */
+export function focusAfterPrompt(frame, visible) {
+  if (frame.contains(document.activeElement)) return;
+  const next = frame.querySelector(".prompt button:not([disabled]), .prompt input:not([disabled]), .hand [tabindex='0']");
+  if (next) next.focus({ preventScroll: true, focusVisible: visible });
+}
+
+/** The hand's keys: the arrows step between its cards (the playable ones on the seat's turn), Home and End go to the first and last. */
 function moveFocus(event, row) {
-  const step = { ArrowRight: 1, ArrowDown: 1, ArrowLeft: -1, ArrowUp: -1 }[event.key];
-  if (!step) return;
   const playable = [...row.querySelectorAll("button.playable")];
   const cards = playable.length ? playable : [...row.querySelectorAll("button")];
-  const at = cards.indexOf(document.activeElement);
   if (!cards.length) return;
+  const at = cards.indexOf(document.activeElement);
+  const step = { ArrowRight: 1, ArrowDown: 1, ArrowLeft: -1, ArrowUp: -1 }[event.key];
+  const to = event.key === "Home" ? 0 : event.key === "End" ? cards.length - 1 : step ? (at + step + cards.length) % cards.length : null;
+  if (to === null) return;
   event.preventDefault();
-  cards[(at + step + cards.length) % cards.length].focus();
+  cards[to].focus();
 }
