@@ -10,12 +10,13 @@ from __future__ import annotations
 import re
 
 import pytest
+from playwright.async_api import Page
 
 from client import Connection
 from engine.cards import SEATS
 from server import BarbuServer
 from server.solitaire_room import SolitaireRoom
-from tests.browser import MISSING, chromium_found
+from tests.browser import DESKTOP, MISSING, PHONE, chromium_found
 from tests.conftest import server_table, until
 from tests.test_web_browser import OpenPage, _bot_table, _solitaire_deal, browser, open_page
 
@@ -147,24 +148,33 @@ HAND_FOCUS = """() => {
 }"""
 
 
-async def test_the_focus_stays_on_the_table_after_a_contract_by_keyboard_and_home_end_reach_the_hand_ends(
-    server: BarbuServer, open_page: OpenPage
-) -> None:
-    """The browser player declares first: Trumps chosen with Enter puts the focus on the first trump suit's
-    button, a suit chosen with Enter on the table (the question asked next, a redouble, or the hand), never on the page;
-    so does "No redouble" when a bot doubles. In the hand, End and Home go to the last and first card."""
+async def _declaring(server: BarbuServer, page: Page, name: str) -> None:
+    """A host (a client of its own) opens table ``name`` and seats bots at every seat but the first
+    declarer's, where ``name`` sits from ``page``: once the page asks the contract."""
     host = await Connection.connect(server.url)
-    await host.login("host")
-    room = await host.create_table("keys")
+    await host.login(f"{name}-host")
+    room = await host.create_table(name)
     declarer = SEATS[server_table(server, room).first_declarer]
     for seat in SEATS:
         if seat != declarer:
             await host.add_bot(room, seat, "heuristic")
-    page = await open_page()
+    await host.close()
     await page.goto(f"{server.share_url}#table={room}")
-    await page.fill("#login-name", "keys")
+    await page.fill("#login-name", name)
     await page.press("#login-name", "Enter")
     await page.click(f"[data-focus=sit-{declarer}]")
+    await page.wait_for_selector("[data-contract]")
+
+
+async def test_the_focus_stays_on_the_table_after_a_contract_by_keyboard_and_home_end_reach_the_hand_ends(
+    server: BarbuServer, open_page: OpenPage
+) -> None:
+    """The browser player declares first: Trumps chosen with Enter puts the focus on the first trump suit's
+    button, a suit chosen with Enter on the table (the question asked next, a redouble, or the hand), never on
+    the page; so does "No redouble" when a bot doubles. In the hand, End and Home go to the last and first
+    card."""
+    page = await open_page()
+    await _declaring(server, page, "keys")
     await page.locator("[data-contract=trumps]").focus()
     await page.keyboard.press("Enter")
     await page.wait_for_selector("[data-focus^=trump-]")
@@ -187,4 +197,48 @@ async def test_the_focus_stays_on_the_table_after_a_contract_by_keyboard_and_hom
     assert at["at"] == at["last"] > 0, at
     await page.keyboard.press("Home")
     assert (await page.evaluate(HAND_FOCUS))["at"] == 0
-    await host.close()
+
+
+#: A phone's tap: what it leaves on the tapped card, and the Dominoes rows' suits, top to bottom.
+TAPPED = """() => {
+  const card = document.querySelector('.hand button.card');
+  const focused = document.activeElement;
+  return { highlight: getComputedStyle(card).webkitTapHighlightColor,
+           ring: Boolean(focused && focused.closest('.hand') && focused.matches(':focus-visible')),
+           rows: [...document.querySelectorAll('.rows .row')].map((row) => row.className.match(/suit-(.)/)[1]) };
+}"""
+
+
+async def test_a_phone_tap_leaves_no_ring_and_the_dominoes_rows_go_as_the_hand(
+    server: BarbuServer, open_page: OpenPage
+) -> None:
+    """On a phone the declarer taps Dominoes, a starting rank, then a card: no ring (nor the browser's tap
+    highlight) is left on the hand's cards, and the rows go ♠ ♥ ♣ ♦, the order the hand is sorted in."""
+    page = await open_page(viewport=PHONE, is_mobile=True, has_touch=True)
+    await _declaring(server, page, "tapper")
+    await page.tap("[data-contract=dominoes]")
+    held = await page.locator(".hand button.card").first.get_attribute("data-card")
+    assert held is not None
+    await page.tap(f"[data-focus=rank-{held[0]}]")  # a rank the declarer holds: they play first
+    playable = page.locator(".hand button.playable")
+    await page.locator(".hand button.playable, [data-focus=no-double]").first.wait_for()
+    if await page.locator("[data-focus=no-double]").count():  # a bot doubled: no redouble
+        await page.tap("[data-focus=no-double]")
+    await playable.first.wait_for()
+    await playable.first.tap()
+    await page.wait_for_selector(".rows .row:not(.unopened)")
+    tapped = await page.evaluate(TAPPED)
+    assert tapped == {"highlight": "rgba(0, 0, 0, 0)", "ring": False, "rows": ["S", "H", "C", "D"]}, tapped
+
+
+async def test_the_desktop_invite_link_field_shows_the_whole_link(
+    server: BarbuServer, open_page: OpenPage
+) -> None:
+    """At a table with a long name, the header's invite link field is wide enough for the whole link."""
+    page = await open_page()
+    await _bot_table(page, server.share_url, "linker", "a table with quite a long name")
+    sizes = await page.evaluate(
+        "() => { const box = document.querySelector('.invite');"
+        " return { scroll: box.scrollWidth, client: box.clientWidth, page: document.documentElement.scrollWidth }; }"
+    )
+    assert sizes["scroll"] <= sizes["client"] and sizes["page"] <= DESKTOP["width"], sizes

@@ -41,8 +41,12 @@ export function cardBack(options = {}) {
   return h("span", { class: `card back${options.small ? " small" : ""}`, "aria-hidden": "true" });
 }
 
-/** Where each suit comes in a hand (colours alternate: ♠ ♥ ♣ ♦); the trump suit buttons follow it too. */
-export const SUIT_ORDER = { S: 0, H: 1, C: 2, D: 3 };
+/**
+ * The suits in the order a hand is sorted (colours alternate: ♠ ♥ ♣ ♦), and where each comes in it; the trump
+ * suit buttons and the Dominoes rows follow it too, so a suit is found at the same place everywhere.
+ */
+export const SUITS_IN_ORDER = ["S", "H", "C", "D"];
+export const SUIT_ORDER = Object.fromEntries(SUITS_IN_ORDER.map((suit, at) => [suit, at]));
 
 /** `cards` sorted as a hand is held: by suit (alternating colours), high to low within a suit. */
 export function sortHand(cards) {

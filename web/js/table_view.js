@@ -1,6 +1,6 @@
 // Drawing the Barbu table from the screen's state: header, the four seats around the felt, the trick (or the
 // Dominoes rows, the hand's summary, the final ranking), the prompt for the seat to act, the hand, the side.
-import { cardBack, cardFace, cardName, sortHand } from "./cards.js";
+import { SUITS_IN_ORDER, cardBack, cardFace, cardName, sortHand } from "./cards.js";
 import { chatPanel } from "./chat.js";
 import { button, fill, h, keepFocus } from "./dom.js";
 import { handSummary, ranking, scorePanel, scoreSheet } from "./table_score.js";
@@ -81,7 +81,8 @@ function header(state, actions) {
   const kept = state.kept;
   // The table's name rides along in the query, for the login page of a friend who opens the link to name it.
   const link = `${location.origin}/?at=${encodeURIComponent(snap.name)}#table=${snap.room}`;
-  const linkBox = kept.el("invite", "input", { class: "invite", readonly: true, value: link, "aria-label": "invite link" });
+  // As wide as the link (style.css caps it at the header's width): a field cut short hides the table's id.
+  const linkBox = kept.el("invite", "input", { class: "invite", readonly: true, value: link, size: link.length, "aria-label": "invite link" });
   const copy = kept.button("copy", state.copied ? "Link copied" : ["Copy ", h("span", { class: "wide-only" }, "invite "), "link"], async () => {
     try {
       await navigator.clipboard.writeText(link);
@@ -326,7 +327,7 @@ function center(state, actions, bottom) {
  */
 export function dominoRows(rows, finishOrder) {
   return h("div", { class: "rows", role: "group", "aria-label": "Dominoes rows" },
-    ["S", "H", "D", "C"].map((suit) => {
+    SUITS_IN_ORDER.map((suit) => {
       const cards = rows[suit] || [];
       return h("div", { class: `row suit-${suit}${cards.length ? "" : " unopened"}`, role: "group", "aria-label": `${SUIT_NAMES[suit]} row` },
         h("span", { class: "row-suit", "aria-hidden": "true" }, SUIT_SYMBOLS[suit]),
