@@ -242,3 +242,30 @@ async def test_the_desktop_invite_link_field_shows_the_whole_link(
         " return { scroll: box.scrollWidth, client: box.clientWidth, page: document.documentElement.scrollWidth }; }"
     )
     assert sizes["scroll"] <= sizes["client"] and sizes["page"] <= DESKTOP["width"], sizes
+
+
+async def test_pyramids_stock_top_card_is_picked_not_turned(server: BarbuServer, open_page: OpenPage) -> None:
+    """With the option stock-top, a click on the stock's top card (not a King) picks it, asking for the card
+    making 13, rather than turning the stock (its pile name is also the turn's)."""
+    page = await open_page()
+    await page.goto(server.share_url)
+    await page.fill("#login-name", "stocky")
+    await page.click("text=Log in")
+    await page.wait_for_selector("#game")
+    await page.select_option("#game", "pyramid")
+    await page.get_by_label("the top card of the stock is available too (PySolFC)").select_option(index=1)
+    await page.click("text=Play a random deal")
+    await page.wait_for_selector(".layout")
+    assert server.lobby is not None
+    room = next(r for r in server.lobby.rooms.values() if isinstance(r, SolitaireRoom))
+    while room.game.state()["stock_top"][0] == "K":  # a King on the stock is turned before it is removed
+        turned = room.game.moves
+        await page.click(".stock[data-pile=s]")
+        await until(lambda turned=turned: room.game.moves > turned, "the stock turned")
+    top, made = room.game.state()["stock_top"], room.game.moves
+    await page.locator(f"button.card[data-pile=s][data-card='{top}']").wait_for()
+    await page.click("button.card[data-pile=s]")
+    value = 13 - VALUES[top[0]]
+    asked = f"Selected {_shown(top)}: now click {RANK_SAID.get(value, f'a {value}')} to make 13 with it."
+    await page.locator(".message-line", has_text=asked).wait_for()
+    assert room.game.moves == made, "the stock turned"

@@ -99,11 +99,13 @@ export function solitaireScreen(app, roomId) {
       return;
     }
     if (!state.pick) {
-      if (legal.includes(pile)) { send("move", { move: pile }); return; } // a King alone (Pyramid)
+      // A King alone (Pyramid); not the stock's top card (option stock-top), whose pile name "s" turns the stock.
+      if (pile !== "s" && legal.includes(pile)) { send("move", { move: pile }); return; }
       if (layout.pyramid) {
         const card = topCard(pile);
         if (!card) return; // an empty waste: nothing to pair
-        // A King pairs with nothing: one not removable alone is sent all the same, the server says why.
+        // A King pairs with nothing: one not removable alone is sent all the same, the server says why (on
+        // the stock, "s" turns it onto the waste, where it is removed).
         if (card[0] === "K") { send("move", { move: pile }); return; }
       }
       const column = pile.startsWith("t") ? layout.columns[Number(pile.slice(1)) - 1] : null;
