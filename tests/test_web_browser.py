@@ -537,8 +537,9 @@ async def test_a_finished_match_replayed(server: BarbuServer, open_page: OpenPag
     await page.click("[aria-label='next hand']")
     await page.click("[aria-label='previous hand']")
     await page.click("[aria-label='one step forward']")  # the contract chosen: no row opened yet
+    # The rows go in the hand's suit order, ♠ ♥ ♣ ♦.
     empty = await page.eval_on_selector_all(".row .muted", "els => els.map(e => e.textContent)")
-    assert empty == [f"{suit}: not opened" for suit in ("spades", "hearts", "diamonds", "clubs")], empty
+    assert empty == [f"{suit}: not opened" for suit in ("spades", "hearts", "clubs", "diamonds")], empty
     assert await _contrast(page, ".row .muted") >= 4.5
 
     # Another match with the same players: the finished table's lobby entry and its old link point to it.
