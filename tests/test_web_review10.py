@@ -244,6 +244,13 @@ async def test_the_desktop_invite_link_field_shows_the_whole_link(
     assert sizes["scroll"] <= sizes["client"] and sizes["page"] <= DESKTOP["width"], sizes
 
 
+async def _turn_the_stock(page: Page, room: SolitaireRoom) -> None:
+    """Click the stock of ``page`` and wait until ``room`` has made the turn."""
+    before = room.game.moves
+    await page.click(".stock[data-pile=s]")
+    await until(lambda: room.game.moves > before, "the stock turned")
+
+
 async def test_pyramids_stock_top_card_is_picked_not_turned(server: BarbuServer, open_page: OpenPage) -> None:
     """With the option stock-top, a click on the stock's top card (not a King) picks it, asking for the card
     making 13, rather than turning the stock (its pile name is also the turn's)."""
@@ -259,9 +266,7 @@ async def test_pyramids_stock_top_card_is_picked_not_turned(server: BarbuServer,
     assert server.lobby is not None
     room = next(r for r in server.lobby.rooms.values() if isinstance(r, SolitaireRoom))
     while room.game.state()["stock_top"][0] == "K":  # a King on the stock is turned before it is removed
-        turned = room.game.moves
-        await page.click(".stock[data-pile=s]")
-        await until(lambda turned=turned: room.game.moves > turned, "the stock turned")
+        await _turn_the_stock(page, room)
     top, made = room.game.state()["stock_top"], room.game.moves
     await page.locator(f"button.card[data-pile=s][data-card='{top}']").wait_for()
     await page.click("button.card[data-pile=s]")
