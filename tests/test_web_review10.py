@@ -1,9 +1,11 @@
 """The browser client after a tenth review (two tabs, Pyramid's words, the keyboard), in Debian's Chromium
 against a real server: a tab another tab of the same browser took over says so in view wherever it is
 scrolled, with "Play here", and a request sent from it says so too; Pyramid's first tap asks for the card
-making 13 and its refusals are plain sentences, naming cards, never the engine's pile names; the keyboard's
-focus stays on the table after a contract or a double is chosen, and Home and End reach the hand's ends. Skipped, naming the package, when
-Chromium is not installed."""
+making 13 (the stock's top card too) and the solitaires' refusals are plain sentences, naming cards, never
+the engine's notation; the keyboard's focus stays on the table after a contract or a double is chosen, and
+Home and End reach the hand's ends; a phone's tap leaves no highlight, the Dominoes rows follow the hand's
+suit order, the desktop's invite link field shows the whole link. Skipped, naming the package, when Chromium
+is not installed."""
 
 from __future__ import annotations
 
