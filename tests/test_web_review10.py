@@ -71,6 +71,31 @@ async def test_a_tab_taken_over_at_its_table_says_so_in_view_and_a_request_from_
     await second.wait_for_selector("#taken")
 
 
+async def test_a_tab_taken_over_takes_the_game_back_by_itself_when_the_other_tab_closes(
+    server: BarbuServer, open_page: OpenPage
+) -> None:
+    """The second tab of the same browser took the session; once it is closed, the first tab takes the game
+    back by itself: its banner goes and it plays on."""
+    first = await open_page()
+    await _bot_table(first, server.share_url, "comeback", "come back")
+    assert server.lobby is not None
+    lobby = server.lobby
+    at_first = lobby.online["comeback"]
+    second = await first.context.new_page()
+    await second.goto(first.url)
+    await second.wait_for_selector(".seat.bottom")
+    await first.wait_for_selector("#taken")
+    at_second = lobby.online["comeback"]
+    assert at_second is not at_first
+
+    await second.close(run_before_unload=True)
+    await first.wait_for_selector("#taken", state="detached")
+    await until(lambda: lobby.online.get("comeback") not in (None, at_first, at_second), "the first tab back")
+    await first.fill("[aria-label='chat message']", "back here")
+    await first.click("text=Send")
+    await first.locator(".chat", has_text="back here").wait_for()
+
+
 #: Card codes and the rank words of Pyramid's values, for reading its bottom row.
 SUIT_SYMBOLS = {"S": "♠", "H": "♥", "D": "♦", "C": "♣"}
 VALUES = {rank: value for value, rank in enumerate("A23456789TJQK", start=1)}

@@ -136,7 +136,10 @@ function tellFreedSeats(rooms, shown) {
 }
 
 session.addEventListener("push", (event) => app.screen && app.screen.onPush(event.detail));
-session.addEventListener("resumed", () => app.screen && app.screen.onReconnect && app.screen.onReconnect());
+session.addEventListener("resumed", () => {
+  document.getElementById("taken")?.remove(); // taken back (by "Play here", or the other tab gone)
+  if (app.screen && app.screen.onReconnect) app.screen.onReconnect();
+});
 session.addEventListener("status", (event) => { document.getElementById("status").textContent = event.detail; });
 // Another tab took this session: a banner fixed at the top of the window says so wherever the page is
 // scrolled (the header's status line is out of view beside a phone's hand or a desktop's prompt), and its

@@ -1,7 +1,8 @@
 // The player's session: log in or resume with the token kept in localStorage, and reconnect (resume) when
 // the connection drops. Events: "push" (a server push), "status" (detail: words for the status line),
 // "resumed" (the session is back after a drop: screens ask again for what they show), "taken" (another tab
-// or window of this browser resumed with the same token: this one stops and offers to take the seat back).
+// or window of this browser resumed with the same token: this one stops and offers to take the seat back,
+// and takes it back by itself once that tab goes).
 import { Connection } from "./net.js";
 
 // The server's close reason when the same token resumed on a newer connection (docs/protocol.md, code 1000).
@@ -10,6 +11,11 @@ const RESUMED_ELSEWHERE = "resumed on another connection";
 /** What a tab taken over by another says, and what a request sent from it is told. */
 export const TAKEN = "This game is open in another tab or window.";
 export const TAKEN_REQUEST = "This game is open in another tab or window: press “Play here” to play in this tab.";
+
+// The tabs of this browser say to each other when one holding the session goes (closed, or gone elsewhere):
+// a tab it took the session from takes it back by itself.
+const TABS = typeof BroadcastChannel === "function" ? new BroadcastChannel("barbu.session") : null;
+const TAB_GONE = "gone";
 
 const TOKEN = "barbu.token";
 const NAME = "barbu.name";
@@ -35,6 +41,12 @@ export class Session extends EventTarget {
     this.rooms = [];
     this.retry = 0;
     this.taken = false; // another tab or window resumed this session: nothing is sent until takeBack()
+    TABS?.addEventListener("message", (event) => {
+      if (event.data === TAB_GONE && this.taken) this.takeBack().catch(() => {}); // a failed start() retries by itself
+    });
+    addEventListener("pagehide", () => {
+      if (!this.taken && this.conn && this.conn.isOpen) TABS?.postMessage(TAB_GONE);
+    });
   }
 
   /** The name last used in this browser (to prefill the login form). */
