@@ -23,8 +23,8 @@ class ServerConfig:
         max_frame: hard WebSocket message limit in bytes once logged in; larger messages close the
             connection (1009). Frames above the protocol's ``max_frame`` but within this get a ``too-large``
             error; 64 KiB, so that no free login can make the server hold much of an unfinished message.
-            Before the login the limit is the protocol's ``max_frame``, 16 KiB, in at most 64 fragments
-            (``server.peer.BEFORE_LOGIN``); after, at most 256 (``server.peer.LOGGED_IN_FRAGMENTS``).
+            Before the login the limit is the protocol's ``max_frame``, 16 KiB, in at most 16 fragments
+            (``server.peer.BEFORE_LOGIN``); after, at most 16 too (``server.peer.LOGGED_IN_FRAGMENTS``).
         ping_interval: seconds between keepalive pings (None: no pings).
         ping_timeout: seconds to wait for a pong before closing the connection.
         ping_rate: pings per second a client may send on average (WebSocket pings, which the server answers

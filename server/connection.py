@@ -6,7 +6,7 @@ after each, so a client pipelining thousands of requests takes turns with everyo
 the connection's budget (``ServerConfig.request_rate``, ``request_burst``), or beyond the budget all
 connections from its IP address share (``address_request_rate``, ``address_request_burst``: many connections
 do not multiply the rate), is refused with ``slow-down`` before it is carried out: a request costs both by its
-kind (``server.costs``), and a frame that does not decode costs too; once the server is done with a
+kind (``server.costs``), a message split into fragments and a frame that does not decode cost more; once the server is done with a
 connection (closed for a full backlog, a takeover,
 too many wrong passwords) the requests it had already sent are dropped unread.
 
@@ -25,9 +25,9 @@ from websockets.exceptions import ConnectionClosed
 
 from protocol import REQUEST_LIMITS, Error, ProtocolError, parse_request, request_id
 from protocol.encodings import decode, frame_encoding
-from server.costs import BAD_FRAME, request_cost
+from server.costs import BAD_FRAME, FRAGMENT, request_cost
 from server.lobby import Lobby
-from server.peer import Peer, close_within
+from server.peer import BoundedConnection, Peer, close_within
 from server.ratelimit import Throttle
 from server.store import StoreUnavailable
 
@@ -114,13 +114,14 @@ async def handle_frame(peer: Peer, frame: bytes | str, lobby: Lobby) -> None:
     if peer.encoding is None:
         peer.encoding = frame_encoding(frame)
     try:
+        split = FRAGMENT * peer.ws.take_continued() if isinstance(peer.ws, BoundedConnection) else 0.0
         try:
             wire = decode(frame, peer.encoding, REQUEST_LIMITS)
         except ProtocolError:
-            _spend(peer, BAD_FRAME, lobby)  # a flood of garbage is refused like any other
+            _spend(peer, BAD_FRAME + split, lobby)  # a flood of garbage is refused like any other
             raise
         rid = request_id(wire)
-        _spend(peer, request_cost(wire), lobby)
+        _spend(peer, request_cost(wire) + split, lobby)
         await lobby.handle(peer, parse_request(wire))
     except ProtocolError as exc:
         peer.send(

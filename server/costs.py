@@ -6,6 +6,8 @@ connection keeping within its budget cannot stall everyone else: a game action i
 before the reply; a seat or spectator change writes and tells everyone at the room (a ``players`` push); a
 new room writes and holds memory; a replay or a hint is a worker process's job. A frame that does not decode
 (``bad-frame``, ``too-large``, ``limit``) is nobody's normal traffic and costs as much as a seat change.
+Each WebSocket fragment of a message beyond its first costs ``FRAGMENT`` more: websockets parses every
+fragment, so a cheap request split into 250 cost four times a whole one's CPU for one token.
 ``docs/protocol.md`` ("Request budget") lists the same figures.
 """
 
@@ -25,6 +27,12 @@ CHANGE = 10.0
 HEAVY = 20.0
 #: A frame that does not decode.
 BAD_FRAME = CHANGE
+#: Each fragment of a message after its first. About 13 µs of the event loop's CPU each (a read answered
+#: from memory takes about 1 ms), charged four times over: no client of ours splits a message, so a split
+#: one is a flood's way to make one request cost much more than its token (a fresh attack: 190 cheap
+#: requests a second in 250 fragments from each of three connections took a whole core and held another
+#: player's round trips at p50 128 ms, where whole they cost 0.2 of a core).
+FRAGMENT = READ / 16
 
 COSTS: dict[str, float] = {
     "list-matches": LISTING,

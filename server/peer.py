@@ -25,6 +25,7 @@ import asyncio
 import contextlib
 import logging
 import socket
+from collections import deque
 from typing import TYPE_CHECKING, ClassVar
 
 from websockets.asyncio.server import ServerConnection
@@ -56,10 +57,14 @@ READ_CHUNK = 4096
 #: message's fragments until the last one comes (each ~140 bytes even when empty), so with the bounds of a
 #: logged-in connection (``ServerConfig.max_frame``, 1 MiB, and websockets' 4,096 fragments) 50
 #: connections each sending most of a message held 32 MiB more until their login deadline.
-BEFORE_LOGIN = (REQUEST_LIMITS.max_frame, 64)
-#: Fragments a logged-in client's message may come in (websockets' own 4,096 let a free login hold ~560 KB
-#: of empty fragments, or most of a long message, per connection for as long as it stays connected).
-LOGGED_IN_FRAGMENTS = 256
+BEFORE_LOGIN = (REQUEST_LIMITS.max_frame, 16)
+#: Fragments a logged-in client's message may come in. websockets' own 4,096 let a free login hold ~560 KB
+#: of empty fragments per connection for as long as it stays connected; and websockets parses every
+#: fragment (~13 µs each), so with 256 a cheap request split into 250 cost the event loop four times a
+#: whole one's CPU (a fresh attack: 8 connections of one address sending such splits held another player's
+#: round trips at p50 301 ms; split into 16 at most, p50 49 ms at the same load, a whole-message flood
+#: 18 ms). No client of ours splits a message; a 64 KiB one still fits in 16 fragments of 4 KiB.
+LOGGED_IN_FRAGMENTS = 16
 
 
 class BoundedConnection(ServerConnection):
@@ -97,6 +102,7 @@ class BoundedConnection(ServerConnection):
     max_fragments: int = BEFORE_LOGIN[1]
     _logged_in = False
     _fragments = 0
+    _continued: deque[int] | None = None  # per message read and not yet taken: its fragments after the first
     #: Bytes of frames its ``Peer`` holds in its own queue, not yet handed to the connection.
     held = 0
     _stalled: asyncio.TimerHandle | None = None
@@ -147,6 +153,10 @@ class BoundedConnection(ServerConnection):
                     return
             elif event.opcode in (Opcode.TEXT, Opcode.BINARY, Opcode.CONT):
                 self._fragments = self._fragments + 1 if event.opcode is Opcode.CONT else 1
+                if event.fin:
+                    if self._continued is None:
+                        self._continued = deque()
+                    self._continued.append(self._fragments - 1)
                 if self._fragments > self.max_fragments:
                     why = f"more than {self.max_fragments} fragments" + (
                         "" if self._logged_in else " before login"
@@ -154,6 +164,13 @@ class BoundedConnection(ServerConnection):
                     self._fail(CloseCode.MESSAGE_TOO_BIG, why, why)
                     return
         super().process_event(event)
+
+    def take_continued(self) -> int:
+        """The fragments after its first of the oldest message read and not yet taken (0 when it came whole),
+        for the request budget (``server.costs.FRAGMENT``). Messages are handed on in the order they are
+        read, but websockets reads a chunk's frames at once, several messages ahead of the one served: so a
+        count per message, each charged to its own request."""
+        return self._continued.popleft() if self._continued else 0
 
     def _fail(self, code: CloseCode, reason: str, why: str) -> None:
         """Fail the connection: a close frame (``code``, ``reason``) and the end of the stream sent, nothing

@@ -225,8 +225,8 @@ async def test_before_the_login_a_long_message_closes_the_connection(start_serve
 async def test_before_the_login_a_message_in_many_fragments_closes_the_connection(
     start_server: StartServer,
 ) -> None:
-    """Each fragment held costs ~140 bytes even empty: before the login a message comes in 64 fragments at
-    most (websockets' 4,096 after: ``test_server_limits``; and a logged-in client's long request gets
+    """Each fragment held costs ~140 bytes even empty: before the login a message comes in 16 fragments at
+    most (as many after: ``test_server_limits``; and a logged-in client's long request gets
     ``too-large``, not a close: ``test_server``)."""
     server = await start_server()
     frames = await _unfinished_message(server, BEFORE_LOGIN[1] + 1, 0)

@@ -12,8 +12,10 @@ import msgpack
 import websockets
 
 from server import BarbuServer
-from server.costs import BAD_FRAME, COSTS
+from server.costs import BAD_FRAME, COSTS, FRAGMENT
+from server.peer import LOGGED_IN_FRAGMENTS
 from tests.conftest import StartServer
+from tests.test_server_limits import pieces
 
 #: The budget of these tests' servers: 100 tokens a second, 200 at once.
 RATE, BURST = 100.0, 200.0
@@ -80,3 +82,31 @@ async def test_frames_that_do_not_decode_spend_the_budget(start_server: StartSer
     assert codes.count("bad-frame") <= _most(BAD_FRAME, seconds) < 300
     assert set(codes) == {"bad-frame", "slow-down"}
     await ws.close()
+
+
+async def test_a_request_split_into_fragments_costs_each_fragment(start_server: StartServer) -> None:
+    """websockets parses every fragment of a message: a cheap read split into 16 (the most allowed,
+    ``LOGGED_IN_FRAGMENTS``) costs 1 + 15 × ``FRAGMENT`` tokens, so a connection sending 160 such splits
+    back to back gets ``slow-down`` after some hundred, where the same 160 reads sent whole all pass."""
+    assert LOGGED_IN_FRAGMENTS == 16
+    server = await start_server(request_rate=RATE, request_burst=BURST)
+    whole = await _logged_in(server, "whole")
+    frames = [msgpack.packb({"type": "list-games", "id": 10 + i}) for i in range(160)]
+    replies, _ = await _pipelined(whole, frames)
+    assert all(r["type"] == "games" for r in replies)
+    await whole.close()
+
+    split = await _logged_in(server, "splitter")
+    started = time.monotonic()
+    for frame in frames:  # 15 pieces; websockets ends the message with an empty 16th fragment
+        await split.send(iter(pieces(frame, 15)))
+    replies = []
+    while len(replies) < len(frames):
+        message = msgpack.unpackb(await split.recv())
+        if message.get("id") is not None:
+            replies.append(message)
+    seconds = time.monotonic() - started
+    answered = sum(r["type"] == "games" for r in replies)
+    assert answered <= _most(1 + 15 * FRAGMENT, seconds) < 160
+    assert all(r["code"] == "slow-down" for r in replies if r["type"] == "error")
+    await split.close()

@@ -6,9 +6,11 @@ WebSocket fragments closed as the protocol document says."""
 from __future__ import annotations
 
 import asyncio
+import itertools
 import json
 from collections.abc import AsyncIterator
 from pathlib import Path
+from typing import AnyStr
 
 import msgpack
 import pytest
@@ -244,10 +246,19 @@ async def test_behind_a_trusted_proxy_each_player_has_the_caps_of_their_own_addr
 
 
 async def _in_fragments(ws: websockets.ClientConnection, message: dict[str, object], fragments: int) -> None:
-    """Send ``message`` as JSON split into ``fragments`` WebSocket frames (padded with spaces to one
-    character a frame; websockets ends an iterable's message with an empty frame of its own)."""
+    """Send ``message`` as JSON split into ``fragments`` WebSocket frames (1: whole; else ``fragments`` - 1
+    pieces, as websockets ends an iterable's message with an empty frame of its own)."""
     text = json.dumps(message)
-    await ws.send(iter(text + " " * (fragments - 1 - len(text))))  # one fragment per character
+    if fragments == 1:
+        await ws.send(text)
+        return
+    await ws.send(iter(pieces(text, fragments - 1)))
+
+
+def pieces(data: AnyStr, count: int) -> list[AnyStr]:
+    """``data`` cut into ``count`` pieces of nearly equal length, in order."""
+    cuts = [len(data) * k // count for k in range(count + 1)]
+    return [data[a:b] for a, b in itertools.pairwise(cuts)]
 
 
 async def _logged_in_json(
