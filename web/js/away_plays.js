@@ -1,7 +1,8 @@
 // What a stand-in bot (or the turn timer) played for the player's seat while they were away: the hand this
 // browser last showed at a seat is kept in localStorage, and on coming back the page says which of its cards
-// are gone ("While you were away a bot played 8♦ for you."), rather than a hand of 12 where 13 were.
-import { SEATS, cardText } from "./words.js";
+// are gone ("While you were away a bot played 8♦ for you."), rather than a hand of 12 where 13 were, and
+// whom the stand-in doubled or redoubled for it (the turn timer doubles nobody).
+import { SEATS, SEAT_NAMES, cardText } from "./words.js";
 
 const KEY = "barbu.held-cards"; // "server|player|room" -> { hand, cards }: the hand this page last showed
 
@@ -18,8 +19,9 @@ function key(player, room) {
 }
 
 /**
- * The hand this browser last showed `player` at `room`: { hand: its number, cards: ["8D", …], at: when
- * (ms since the epoch), left: true once the player left the seat }, or null.
+ * The hand this browser last showed `player` at `room`: { hand: its number, cards: ["8D", …], doubles and
+ * redoubles: the seats it had doubled and redoubled in that hand (["E"]; absent in what older pages kept),
+ * at: when (ms since the epoch), left: true once the player left the seat }, or null.
  */
 export function heldCards(player, room) {
   return all()[key(player, room)] || null;
@@ -33,6 +35,35 @@ export function keepHeldCards(player, room, held) {
     if (held) kept[key(player, room)] = held;
     localStorage.setItem(KEY, JSON.stringify(Object.fromEntries(Object.entries(kept).slice(-10))));
   } catch { /* storage full or off: the page says less on coming back */ }
+}
+
+/**
+ * What the page keeps of `seat`'s hand in `view` (`heldCards`' shape, `at` now): its cards and the seats it
+ * has doubled and redoubled.
+ */
+export function heldOf(view, seat) {
+  const by = (pairs) => (pairs || []).filter(([a]) => a === seat).map(([, b]) => b);
+  return { hand: view.hand_number, cards: [...view.hand], doubles: by(view.doubles), redoubles: by(view.redoubles), at: Date.now() };
+}
+
+/**
+ * The doubles and redoubles a stand-in made for `seat` in `view`'s hand since `before` (the whole hand when
+ * `before` was an earlier one): "While you were away a stand-in bot doubled East and West for you." (the
+ * turn timer doubles nobody, so only a stand-in can have), or null.
+ */
+function awayDoublesText(before, view, seat, alsoPlayed) {
+  const now = heldOf(view, seat);
+  const same = before.hand === view.hand_number;
+  // A hand kept by an older page has no doubles: nothing can be told of them.
+  const fresh = (kind) => (same && !before[kind] ? [] : now[kind].filter((b) => !(same && before[kind].includes(b))).map((b) => SEAT_NAMES[b]));
+  const deeds = [];
+  const doubled = fresh("doubles");
+  const redoubled = fresh("redoubles");
+  if (doubled.length) deeds.push(`doubled ${doubled.join(" and ")}`);
+  if (redoubled.length) deeds.push(`redoubled ${redoubled.join(" and ")}`);
+  if (!deeds.length) return null;
+  const what = `${deeds.join(" and ")} for you`;
+  return alsoPlayed ? `A stand-in bot ${what}.` : `While you were away a stand-in bot ${what}.`;
 }
 
 /** The cards `seat` has played in the hand of `view` (its tricks, the trick on the table, Dominoes' plays). */
@@ -65,10 +96,18 @@ function whoPlayed(before, table) {
  * as `heldCards` gives it: `at` when it was shown, `left` when the player left the seat) and the `view` on
  * coming back, naming who played (`whoPlayed`; `table` the room summary): "While you were away the turn
  * timer played 8♦ for you.", "… a stand-in bot played 2 cards for you: 8♦, 3♣.", "… played the rest of
- * hand 3 for you, and in this hand 5♠."; null when nothing was played for them (or nothing is known).
+ * hand 3 for you, and in this hand 5♠.", followed by the doubles a stand-in made for them (`awayDoublesText`);
+ * null when nothing was played for them (or nothing is known).
  */
 export function awayPlaysText(before, view, seat, table = null) {
   if (!before || !view || before.hand > view.hand_number) return null;
+  const played = awayCardsText(before, view, seat, table);
+  const doubled = awayDoublesText(before, view, seat, Boolean(played));
+  return played && doubled ? `${played} ${doubled}` : played || doubled;
+}
+
+/** The cards part of `awayPlaysText`, or null. */
+function awayCardsText(before, view, seat, table) {
   const words = (cards) => cards.map(cardText).join(", ");
   const who = `While you were away ${whoPlayed(before, table)} played`;
   if (before.hand === view.hand_number) {

@@ -5,7 +5,7 @@ import { Kept, button, fill, h } from "./dom.js";
 import { finishedRanking } from "./table_score.js";
 import { refusalText } from "./table_prompt.js";
 import { PHONE, bringIntoView, focusAfterPrompt, focusPlayable, renderTable, tickClocks } from "./table_view.js";
-import { awayPlaysText, heldCards, keepHeldCards } from "./away_plays.js";
+import { awayPlaysText, heldCards, heldOf, keepHeldCards } from "./away_plays.js";
 import { timerPlayText, timerSeat } from "./timer_plays.js";
 import { forgetWaitingSeat, freedText, keepWaitingSeat, waitingSeat } from "./waiting_seat.js";
 import { SEAT_NAMES } from "./words.js";
@@ -63,8 +63,12 @@ export function tableScreen(app, roomId) {
       state.timerPlay = null; // and so is what the timer played for anyone
       try {
         const done = await session.request("act", { room: roomId, seat: state.snapshot.seat, action });
-        if (action.action === "play" && state.held) { // played by the player: not to be told as a bot's on a reload
-          state.held = { ...state.held, cards: state.held.cards.filter((card) => card !== action.card) };
+        if (state.held && ["play", "double", "redouble"].includes(action.action)) {
+          // done by the player: not to be told as a bot's on a reload
+          const kind = action.action === "play" ? null : `${action.action}s`;
+          state.held = kind
+            ? { ...state.held, [kind]: [...(state.held[kind] || []), ...action.targets] }
+            : { ...state.held, cards: state.held.cards.filter((card) => card !== action.card) };
           keepHeldCards(session.name, roomId, state.held);
         }
         return done;
@@ -142,7 +146,7 @@ export function tableScreen(app, roomId) {
     // Back at the seat (the page opened, or the connection back): what was played for it meanwhile is said.
     if (snapshot.seat && snapshot.view && snapshot.view.phase !== "over") {
       if (state.comeback) state.awayPlays = awayPlaysText(state.held || heldCards(session.name, roomId), snapshot.view, snapshot.seat, state.summary);
-      state.held = { hand: snapshot.view.hand_number, cards: [...snapshot.view.hand], at: Date.now() };
+      state.held = heldOf(snapshot.view, snapshot.seat);
       keepHeldCards(session.name, roomId, state.held);
     }
     if (snapshot.seat) state.comeback = false;

@@ -1,0 +1,69 @@
+"""Back at the seat, the browser says whom a stand-in doubled or redoubled for the player while they were
+away (it said only which cards were played), and never tells the player's own double as a bot's: in
+Debian's Chromium against a real server. Skipped, naming the package, when Chromium is not installed."""
+
+from __future__ import annotations
+
+import pytest
+
+from engine.cards import SEATS
+from server import BarbuServer
+from tests.browser import MISSING, chromium_found
+from tests.conftest import until
+from tests.test_web_browser import OpenPage, browser, open_page
+from tests.test_web_kept import AskedSeat
+
+pytestmark = pytest.mark.skipif(not chromium_found(), reason=MISSING)
+__all__ = ["browser", "open_page"]  # the fixtures, shared with the other browser tests
+
+#: awayPlaysText on made-up hands: South kept 8♦ 3♣ and had doubled nobody; back, a stand-in has doubled
+#: East and West, redoubled North, and (in one case) played 8♦.
+AWAY_TEXTS = """async () => {
+  const { awayPlaysText, heldOf } = await import('/js/away_plays.js');
+  const before = { hand: 4, cards: ['8D', '3C'], doubles: [], redoubles: [], at: Date.now() };
+  const view = (hand, doubles, redoubles) => ({ hand_number: 4, hand, doubles, redoubles, tricks: [], trick: { leader: 'N', cards: [] } });
+  const doubled = view(['8D', '3C'], [['S', 'E'], ['S', 'W'], ['N', 'S']], [['S', 'N']]);
+  const both = view(['3C'], [['S', 'E']], []);
+  const own = view(['8D', '3C'], [['S', 'E']], []);
+  return {
+    doubled: awayPlaysText(before, doubled, 'S'),
+    both: awayPlaysText(before, both, 'S'),
+    own: awayPlaysText(heldOf(own, 'S'), own, 'S'),
+    older: awayPlaysText({ hand: 4, cards: ['8D', '3C'], at: Date.now() }, own, 'S'),
+  };
+}"""
+
+
+async def test_a_stand_ins_doubles_are_said_on_coming_back(server: BarbuServer, open_page: OpenPage) -> None:
+    page = await open_page()
+    await page.goto(server.share_url)
+    said = await page.evaluate(AWAY_TEXTS)
+    assert (
+        said["doubled"]
+        == "While you were away a stand-in bot doubled East and West and redoubled North for you."
+    )
+    assert said["both"] == "While you were away a bot played 8♦ for you. A stand-in bot doubled East for you."
+    assert said["own"] is None
+    assert said["older"] is None  # kept by an older page: its doubles are not known
+
+
+async def test_the_players_own_double_is_not_told_as_a_bots_after_a_reload(
+    server: BarbuServer, open_page: OpenPage
+) -> None:
+    """The page doubles the declarer, then reloads before its next turn: nothing was done for it meanwhile."""
+    asked = await AskedSeat.open(server, open_page, "double")
+    match = asked.table.match
+    assert match is not None
+    declarer = SEATS[match.hand.declarer]
+    page = asked.page
+    box = page.locator(f"input[data-seat={declarer}]")
+    if not await box.is_checked():
+        await box.click()
+    await page.locator("[data-focus=submit-double]").click()
+    doubled = (SEATS.index(asked.seat), match.hand.declarer)
+    await until(lambda: doubled in match.hand.doubles, "the page's double")
+    await page.reload()
+    await page.locator(".hand .card").first.wait_for()
+    await page.wait_for_timeout(500)
+    assert "were away" not in await page.inner_text("body")
+    await asked.close()
