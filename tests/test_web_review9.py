@@ -232,6 +232,17 @@ async def test_a_watchers_chat_lines_say_so(server: BarbuServer, open_page: Open
     mine = page.locator(".chat-log li", has_text="welcome")
     await mine.wait_for()
     assert await mine.locator(".watching").count() == 0
+    # wes sits: what he said while watching stays said watching (it lost its mark at the next draw)
+    players = (await wes.snapshot(room)).players
+    free = next(seat for seat in SEATS if not players.get(seat))
+    await wes.sit(room, free)
+    await page.locator(f".felt .seat[aria-label^='{SEAT_NAMES[free]}:']", has_text="wes").wait_for()
+    await wes.chat(room, "now seated")
+    seated = page.locator(".chat-log li", has_text="now seated")
+    await seated.wait_for()
+    assert await seated.locator(".watching").count() == 0
+    line = await page.locator(".chat-log li", has_text="just looking").inner_text()
+    assert line == "wes (watching) just looking", line
     await wes.close()
 
 

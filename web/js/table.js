@@ -9,6 +9,7 @@ import { awayPlaysText, heldCards, heldOf, keepHeldCards } from "./away_plays.js
 import { timerPlayText, timerSeat } from "./timer_plays.js";
 import { forgetWaitingSeat, freedText, keepWaitingSeat, waitingSeat } from "./waiting_seat.js";
 import { SEAT_NAMES } from "./words.js";
+import { markChat, withMarks } from "./chat.js";
 import { TAKEN_REQUEST } from "./session.js";
 
 /** The table screen for room `roomId` (from #table=ID: the lobby or an invite link). */
@@ -157,7 +158,8 @@ export function tableScreen(app, roomId) {
       early = null;
       refresh(); // the push may be newer than the snapshot it came before
     }
-    if (Array.isArray(snapshot.chat)) state.chat = snapshot.chat.map((line) => ({ ...line }));
+    if (Array.isArray(snapshot.chat)) state.chat = withMarks(state.chat, snapshot.chat);
+    markChat(state);
     setClock(snapshot.turn_left_ms, snapshot.seq);
     setIdle(snapshot.idle_left_ms, snapshot.seq, snapshot.view);
     const view = snapshot.view;
@@ -340,6 +342,7 @@ export function tableScreen(app, roomId) {
         idleHandOver(message);
         state.standins = message.standins || [];
         state.watchers = message.spectators || [];
+        markChat(state);
         setGraceClocks(message);
         draw();
         refresh();
@@ -350,7 +353,8 @@ export function tableScreen(app, roomId) {
         state.notice = `${message.host} opened another match with the same players.`;
         draw();
       } else if (message.type === "chat") {
-        state.chat.push(message);
+        state.chat.push({ ...message });
+        markChat(state);
         draw();
       } else if (message.type === "event") {
         const event = message.event;
