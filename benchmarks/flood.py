@@ -7,6 +7,8 @@ measures its round trips; meanwhile a *flooder* logs in and sends ``--requests``
 - case ``quiet``: no flooder (the baseline);
 - case ``reading``: the flooder reads its replies as they come;
 - case ``never-reads``: the flooder never reads a reply;
+- case ``split``: the flooder sends each request split into 16 WebSocket fragments (the most a message may
+  come in: the server parses each, and charges each after the first to the request budget), reading replies;
 - case ``ping-flood``: the flooder, on a raw socket from 127.0.0.9 with a 4 KiB receive buffer, upgrades to a
   WebSocket without logging in and sends masked pings (125-byte payloads) in batches of 100 as fast as the
   socket takes them, never reading a pong, until the server cuts it off or ``--seconds`` pass;
@@ -30,7 +32,7 @@ server's resident memory (largest seen during the case, MiB) and CPU time over t
 
     .venv/bin/python -m benchmarks.flood [--requests 20000] [--tables 40] [--seconds 30]
         [--logins 4000] [--storm-seconds 20] [--replays 150] [--matches 40]
-        [--cases quiet,reading,never-reads,ping-flood,ping-flood-reading,ping-flood-many,login-storm,replays]
+        [--cases quiet,reading,never-reads,split,ping-flood,ping-flood-reading,ping-flood-many,login-storm,replays]
 """
 
 from __future__ import annotations
@@ -39,6 +41,7 @@ import argparse
 import asyncio
 import base64
 import contextlib
+import itertools
 import json
 import os
 import socket
@@ -46,6 +49,7 @@ import statistics
 import sys
 import tempfile
 import time
+from collections.abc import Iterator
 from dataclasses import dataclass, field
 from urllib.parse import urlsplit
 
@@ -56,6 +60,7 @@ from benchmarks.load import start_server
 from cli.selfplay import play_match
 from client import Connection
 from engine.cards import SEATS
+from server.peer import LOGGED_IN_FRAGMENTS
 from server.store import Store
 
 #: The cases, in the order they run.
@@ -63,6 +68,7 @@ CASES = (
     "quiet",
     "reading",
     "never-reads",
+    "split",
     "ping-flood",
     "ping-flood-reading",
     "ping-flood-many",
@@ -168,7 +174,7 @@ async def flooder(
     async def send_all() -> None:
         frames = request_frames(name, requests, matches)
         for i, frame in enumerate(frames):
-            await ws.send(frame)
+            await ws.send(in_fragments(frame) if name == "split" else frame)
             got["sent"] += 1
             if not read:
                 span["ended"] = time.time()
@@ -192,6 +198,14 @@ async def flooder(
         await asyncio.gather(*tasks, return_exceptions=True)
         ws.transport.abort()
     return {**got, **span, "dropped": int(dropped)}
+
+
+def in_fragments(frame: bytes) -> Iterator[bytes]:
+    """``frame`` cut into ``LOGGED_IN_FRAGMENTS`` - 1 pieces, for ``ws.send`` (which ends the message with an
+    empty fragment of its own): a message in as many fragments as the server takes."""
+    count = LOGGED_IN_FRAGMENTS - 1
+    cuts = [len(frame) * k // count for k in range(count + 1)]
+    return (frame[a:b] for a, b in itertools.pairwise(cuts))
 
 
 def masked(opcode: int, payload: bytes) -> bytes:
@@ -478,7 +492,7 @@ def main(argv: list[str] | None = None) -> int:
             flooder(
                 args.flooder,
                 args.requests,
-                args.case in ("reading", "replays"),
+                args.case in ("reading", "split", "replays"),
                 args.case,
                 args.seconds,
                 args.matches,
