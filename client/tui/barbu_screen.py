@@ -16,7 +16,7 @@ from prompt_toolkit.formatted_text import StyleAndTextTuples, fragment_list_to_t
 from client.columns import counted, fit, shorten, width, wrap
 from client.sheet import contract_label, doubles_groups, doubles_label
 from client.tui.cards import SUIT_NAMES, SUIT_ORDER, SUIT_SYMBOLS, card_fragment, card_label, sort_hand
-from client.tui.events import duration, is_mine, who, winner_text
+from client.tui.events import duration, is_mine, seats_text, who, winner_text
 from client.tui.model import TableModel
 from engine.barbu import CONTRACTS
 from engine.cards import RANKS, SEATS
@@ -519,9 +519,25 @@ def dominoes_lines(table: TableModel) -> StyleAndTextTuples:
     return out
 
 
+def waiting_for(table: TableModel) -> str | None:
+    """What a waiting table whose four seats are all taken waits for: its players away (the match does not
+    start while a seat's player is away, docs/protocol.md "sit"), e.g. "The match starts when E bob is back
+    (k removes a player)." for the host; None when a seat is free or nobody is away."""
+    away = [seat for seat in SEATS if seat in table.away]
+    if not away or not all(table.players.get(seat) for seat in SEATS):
+        return None
+    verb = "is" if len(away) == 1 else "are"
+    host = table.host is None or table.host == table.me
+    return f"The match starts when {seats_text(table, away)} {verb} back" + (
+        " (k removes a player)." if host else "."
+    )
+
+
 def hand_line(table: TableModel, screen: BarbuScreen) -> StyleAndTextTuples:
     """The seat's hand, sorted by suit, playable cards bright and the others dimmed, the cursor reversed."""
     hand = screen.hand(table)
+    if table.view is None and (waiting := waiting_for(table)):
+        return [("class:warn", waiting)]
     if table.view is None and table.host is not None and table.host != table.me:
         said = "The match starts when all four seats are taken (the host, {}, adds bots)."
         room = 2 * HAND_WIDTH - width(said.format(""))  # the hand's window wraps onto a second line

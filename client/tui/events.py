@@ -36,8 +36,8 @@ def who(table: TableModel, seat: Any) -> str:
     return "you" if is_mine(table, seat) else f"{seat} {table.player(seat)}"
 
 
-def _seats(table: TableModel, seats: Any) -> str:
-    """``you``, ``W carol`` or ``E bob and you``: the seats of a double in words."""
+def seats_text(table: TableModel, seats: Any) -> str:
+    """``you``, ``W carol`` or ``E bob and you``: seats in words (a double's, those a table waits for)."""
     names = [who(table, s) for s in seats or []]
     return names[0] if len(names) == 1 else ", ".join(names[:-1]) + " and " + names[-1]
 
@@ -111,9 +111,9 @@ def _acted(event: dict[str, Any], table: TableModel) -> str:
     if kind == "contract-chosen":
         what = f"chose {contract_label(event)}"
     elif kind == "doubled":
-        what = f"doubled {_seats(table, targets) if targets else 'nobody'}"
+        what = f"doubled {seats_text(table, targets) if targets else 'nobody'}"
     elif kind == "redoubled":
-        what = f"redoubled {_seats(table, targets)}" if targets else "declined to redouble"
+        what = f"redoubled {seats_text(table, targets)}" if targets else "declined to redouble"
     elif kind == "card-played":
         what = f"played {card_label(str(event.get('card')))}"
     else:
@@ -134,7 +134,7 @@ def winner_text(ranking: list[list[str]], totals: dict[str, int], table: TableMo
     points = totals.get(first[0], 0)
     if len(first) == 1:
         return f"{who(table, first[0])} won with {points} points."
-    return f"{_seats(table, first)} share first place with {points} points."
+    return f"{seats_text(table, first)} share first place with {points} points."
 
 
 def missed_text(table: TableModel, rows: list[dict[str, Any]]) -> str:

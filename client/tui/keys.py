@@ -179,7 +179,11 @@ def build_key_bindings(tui: TuiApp) -> KeyBindings:
     @kb.add("f", filter=lobby)
     def _bots(event: E) -> None:
         room = tui.lobby.selected(tui.model)
-        if room is not None:
+        if room is not None and room.get("kind") == "solitaire":
+            tui.tell(
+                f"{key_name(event)} adds bots to a Barbu table: a solitaire room has only its player.", False
+            )
+        elif room is not None:
             every = event.key_sequence[0].key == "f"
             tui.spawn(tui.fill_bots(str(room["room"]), room.get("players", {}), every))
         else:
