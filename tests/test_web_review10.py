@@ -107,6 +107,12 @@ def _shown(card: str) -> str:
     return f"{'10' if card[0] == 'T' else card[0]}{SUIT_SYMBOLS[card[1]]}"
 
 
+def _asked(card: str) -> str:
+    """What Pyramid's first click on ``card`` ("6S") asks: "Selected 6♠: now click a 7 to make 13 with it."."""
+    value = 13 - VALUES[card[0]]
+    return f"Selected {_shown(card)}: now click {RANK_SAID.get(value, f'a {value}')} to make 13 with it."
+
+
 async def test_pyramid_asks_for_the_card_making_13_and_refuses_in_plain_words(
     server: BarbuServer, open_page: OpenPage
 ) -> None:
@@ -126,9 +132,7 @@ async def test_pyramid_asks_for_the_card_making_13_and_refuses_in_plain_words(
     refusals = page.locator(".message-line .error")
 
     await page.click(f"[data-pile='{first[0]}']")
-    value = 13 - VALUES[first[1][0]]
-    asked = f"Selected {_shown(first[1])}: now click {RANK_SAID.get(value, f'a {value}')} to make 13 with it."
-    assert await page.locator(".message-line").inner_text() == asked
+    assert await page.locator(".message-line").inner_text() == _asked(first[1])
     await page.click(f"[data-pile='{second[0]}']")
     await refusals.wait_for()
     total = VALUES[first[1][0]] + VALUES[second[1][0]]
@@ -136,8 +140,8 @@ async def test_pyramid_asks_for_the_card_making_13_and_refuses_in_plain_words(
     assert await refusals.inner_text() == said
 
     covered = rows[5][0]  # row 6's first card, covered by row 7's first two
+    await page.click(f"[data-pile='{first[0]}']")  # a free card, then a covered one to pair with it
     await page.click("[data-pile='p6.1']")
-    await page.click(f"[data-pile='{first[0]}']")
     await page.locator(".message-line .error", has_text=f"{_shown(covered)} (row 6)").wait_for()
     text = await refusals.inner_text()
     assert text.startswith("Not allowed: ") and text.endswith("."), text
@@ -297,7 +301,5 @@ async def test_pyramids_stock_top_card_is_picked_not_turned(server: BarbuServer,
     top, made = room.game.state()["stock_top"], room.game.moves
     await page.locator(f"button.card[data-pile=s][data-card='{top}']").wait_for()
     await page.click("button.card[data-pile=s]")
-    value = 13 - VALUES[top[0]]
-    asked = f"Selected {_shown(top)}: now click {RANK_SAID.get(value, f'a {value}')} to make 13 with it."
-    await page.locator(".message-line", has_text=asked).wait_for()
+    await page.locator(".message-line", has_text=_asked(top)).wait_for()
     assert room.game.moves == made, "the stock turned"

@@ -18,6 +18,16 @@ function pairText(card) {
   return { 1: "an ace", 8: "an 8", 11: "a jack", 12: "a queen" }[pair] || `a ${pair}`;
 }
 
+/** Whether Pyramid card `pile` ("p6.2") is still covered by a card of the row below (row r's card i lies
+ *  under row r + 1's cards i and i + 1). */
+function covered(layout, pile) {
+  const match = /^p(\d+)\.(\d+)$/.exec(pile);
+  if (!match) return false;
+  const below = layout.pyramid[Number(match[1])];
+  const at = Number(match[2]);
+  return Boolean(below && (below[at - 1] || below[at]));
+}
+
 /** The question asked before an action that ends the unfinished game `view` (a new deal finishes it). */
 export function endGameQuestion(view) {
   return `This ends your game in progress (${view.title}, ${countText(view.moves, "move")}). Start a new one?`;
@@ -107,6 +117,9 @@ export function solitaireScreen(app, roomId) {
         // A King pairs with nothing: one not removable alone is sent all the same, the server says why (on
         // the stock, "s" turns it onto the waste, where it is removed).
         if (card[0] === "K") { send("move", { move: pile }); return; }
+        // A covered card pairs with nothing yet: it is sent alone at once, for the server to say which card
+        // covers it, rather than picked and refused only at the next click.
+        if (covered(layout, pile)) { send("move", { move: pile }); return; }
       }
       const column = pile.startsWith("t") ? layout.columns[Number(pile.slice(1)) - 1] : null;
       if (column && !column.length) return;
