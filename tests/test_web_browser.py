@@ -1144,6 +1144,10 @@ SEED_ONE = (
 )
 
 
+#: Whether an element's text is in the page's own colour (the body's).
+SAME_COLOUR_AS_THE_PAGE = "el => getComputedStyle(el).color === getComputedStyle(document.body).color"
+
+
 def _solitaire_seeds(server: BarbuServer) -> set[tuple[str, int | None]]:
     assert server.lobby is not None
     return {(r.game.name, r.game.seed) for r in server.lobby.rooms.values() if isinstance(r, SolitaireRoom)}
@@ -1158,14 +1162,17 @@ async def test_a_hint_says_a_lost_game_offering_undo_and_a_guess_as_a_guess(
     await _solitaire_deal(page, server.share_url, "hil", "pyramid")
     assert _solitaire_seeds(server) == {("pyramid", 1)}
     await page.click("text=Hint")  # before any move: the deal itself is lost
-    fresh = await page.wait_for_selector(".hint:has-text('cannot be won')")
-    assert fresh is not None and await fresh.inner_text() == "Hint: this deal cannot be won."
+    fresh = await page.wait_for_selector(".message-line .verdict:has-text('cannot be won')")
+    said = "This deal cannot be won (the solver proved it): you may still play it out, or deal again."
+    assert fresh is not None and await fresh.inner_text() == said
+    # A verdict, not a move: in the page's own colour, not the green of a hint's move.
+    assert await fresh.evaluate(SAME_COLOUR_AS_THE_PAGE), "the lost verdict is coloured"
     await page.click("[data-pile=s]")  # a move to undo
     await page.wait_for_selector("text=1 move ·")
     await page.click("text=Hint")
-    lost = await page.wait_for_selector(".hint:has-text('can no longer be won')")
+    lost = await page.wait_for_selector(".message-line .verdict:has-text('can no longer be won')")
     assert lost is not None
-    assert await lost.inner_text() == "Hint: this game can no longer be won. Undo to go back."
+    assert await lost.inner_text() == "This game can no longer be won: undo to go back, or play it out."
     assert await page.is_enabled("text=Undo")
     await page.click("text=Lobby")
     await page.wait_for_selector("#game")

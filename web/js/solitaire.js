@@ -59,7 +59,7 @@ function finishedText(roomId) {
 /** The solitaire screen for room `roomId`. */
 export function solitaireScreen(app, roomId) {
   const { session, root } = app;
-  // `hinted`: the notice is a hint's answer (shown as a hint even without a move: lost, or none left).
+  // `hinted`: the notice is a hint's answer (a move, in the hint's green; without one, a verdict: lost, or none left).
   const state = { snapshot: null, view: null, pick: null, hint: null, hinted: false, thinking: false, notice: "" };
   // The control buttons, the board's cards and piles stay the same nodes from draw to draw: an Undo (or a
   // card) pressed as a hint's answer redraws the screen still lands.
@@ -210,7 +210,7 @@ export function solitaireScreen(app, roomId) {
         const reply = await send("hint");
         state.thinking = false;
         if (reply) {
-          state.hint = reply.move;
+          state.hint = reply.move; // none for a verdict (lost, or no new move left)
           state.hinted = true;
           state.notice = hintWords(reply);
         }
@@ -249,7 +249,8 @@ export function solitaireScreen(app, roomId) {
     let line = null;
     if (state.pick) line = h("p", { class: "muted" }, pickText(state.pick.pile));
     else if (state.thinking) line = h("p", { class: "thinking", role: "status" }, h("span", { class: "spinner", "aria-hidden": "true" }), "Thinking about a hint…");
-    else if (state.notice) line = h("p", { class: state.hinted ? "hint" : "error", role: "alert" }, state.notice);
+    // A hint's green is for a move to make; a verdict without one (lost, no new move left) is said plainly.
+    else if (state.notice) line = h("p", { class: state.hinted ? (state.hint ? "hint" : "verdict") : "error", role: "alert" }, state.notice);
     else if (state.snapshot.seat && !state.view.result) line = h("p", { class: "muted how" }, howText());
     return h("div", { class: "message-line" }, line);
   }
@@ -274,9 +275,10 @@ export function solitaireScreen(app, roomId) {
     switch (reply.status) {
       case "sure": return `Hint: ${hintText(reply.move)} (following the hints wins this game).`;
       case "guess": return `Hint: no sure win found; a reasonable move: ${hintText(reply.move)}.`;
+      // A verdict, not a move: the legal moves left may still be played, so it does not forbid them.
       case "lost": return state.view.moves === 0  // lost from the start: nothing to undo
-        ? "Hint: this deal cannot be won."
-        : "Hint: this game can no longer be won. Undo to go back.";
+        ? "This deal cannot be won (the solver proved it): you may still play it out, or deal again."
+        : "This game can no longer be won: undo to go back, or play it out.";
       // The engine's words (engine/solitaire/hints.py NO_NEW_MOVE), as the terminal client says them.
       case "none": return "Hint: no new move left: every move left goes back to an earlier position, puts a card back where it was, or leads into a lost one. Undo to go back.";
       default: return reply.move ? `Hint: ${hintText(reply.move)}.` : "No move is left.";
