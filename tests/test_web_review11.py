@@ -1,6 +1,7 @@
 """The browser client after an eleventh review, in Debian's Chromium against a real server: Pyramid refuses a
 covered card at its first click, saying which card covers it, and picks nothing. Skipped, naming the
-package, when Chromium is not installed."""
+package, when Chromium is not installed. The table's "Copy invite link" keeps its place and width while it
+says "Link copied", on a desktop and on a phone."""
 
 from __future__ import annotations
 
@@ -8,8 +9,8 @@ import pytest
 
 from server import BarbuServer
 from server.solitaire_room import SolitaireRoom
-from tests.browser import MISSING, chromium_found
-from tests.test_web_browser import OpenPage, _solitaire_deal, browser, open_page
+from tests.browser import MISSING, PHONE, chromium_found
+from tests.test_web_browser import OpenPage, _host_table, _solitaire_deal, browser, open_page
 from tests.test_web_review10 import _asked, _shown
 
 pytestmark = pytest.mark.skipif(not chromium_found(), reason=MISSING)
@@ -39,3 +40,33 @@ async def test_pyramid_refuses_a_covered_card_at_its_first_click_and_picks_nothi
     bottom = next((f"p7.{i + 1}", card) for i, card in enumerate(rows[6]) if card[0] != "K")
     await page.click(f"[data-pile='{bottom[0]}']")
     await page.locator(".message-line", has_text=_asked(bottom[1])).wait_for()
+
+
+#: The copy button's left edge and width, and its words.
+COPY_BOX = """() => {
+  const button = document.querySelector('[data-focus=copy]');
+  const box = button.getBoundingClientRect();
+  return { left: Math.round(box.left), width: Math.round(box.width), words: button.textContent };
+}"""
+
+
+async def test_the_copy_button_keeps_its_width_while_it_says_link_copied(
+    server: BarbuServer, open_page: OpenPage
+) -> None:
+    """ "Copy invite link" (a phone's "Copy link") says "Link copied" for a moment in the same box: the
+    button's left edge and width stay, so the header's buttons do not shift."""
+    page = await open_page()
+    await _host_table(page, server, "copier", "copying")
+    for size in (None, PHONE):
+        if size is not None:
+            await page.set_viewport_size(size)
+        before = await page.evaluate(COPY_BOX)
+        await page.click("[data-focus=copy]")
+        await page.wait_for_function(
+            "() => document.querySelector('[data-focus=copy]').textContent === 'Link copied'"
+        )
+        after = await page.evaluate(COPY_BOX)
+        assert (after["left"], after["width"]) == (before["left"], before["width"]), (before, after)
+        await page.wait_for_function(
+            "() => document.querySelector('[data-focus=copy]').textContent !== 'Link copied'", timeout=10_000
+        )
