@@ -1,7 +1,8 @@
 """The browser client after an eleventh review, in Debian's Chromium against a real server: Pyramid refuses a
 covered card at its first click, saying which card covers it, and picks nothing. Skipped, naming the
 package, when Chromium is not installed. The table's "Copy invite link" keeps its place and width while it
-says "Link copied", on a desktop and on a phone."""
+says "Link copied", on a desktop and on a phone. A hinted move's target card is ringed with dashes, as an
+empty target pile is."""
 
 from __future__ import annotations
 
@@ -70,3 +71,26 @@ async def test_the_copy_button_keeps_its_width_while_it_says_link_copied(
         await page.wait_for_function(
             "() => document.querySelector('[data-focus=copy]').textContent !== 'Link copied'", timeout=10_000
         )
+
+
+#: The outline and border styles a card, then an empty pile, of the layout shows as a hint's target.
+TARGET_STYLES = """() => {
+  const styles = [];
+  for (const el of [document.querySelector('.layout button.card'), document.querySelector('.layout .slot')]) {
+    el.classList.add('hint-to');
+    const style = getComputedStyle(el);
+    styles.push([style.outlineStyle, style.borderStyle]);
+    el.classList.remove('hint-to');
+  }
+  return styles;
+}"""
+
+
+async def test_a_hints_target_card_is_ringed_with_dashes(server: BarbuServer, open_page: OpenPage) -> None:
+    """The board's card marked as a hint's target ("hint-to") shows a dashed outline, as an empty pile marked
+    so shows a dashed border (docs/web.md: "where they go ringed with green dashes")."""
+    page = await open_page()
+    await _solitaire_deal(page, server.share_url, "dashes", "forty-thieves")
+    card, slot = await page.evaluate(TARGET_STYLES)
+    assert card[0] == "dashed", card
+    assert slot[1] == "dashed", slot
