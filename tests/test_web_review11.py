@@ -2,7 +2,7 @@
 covered card at its first click, saying which card covers it, and picks nothing. Skipped, naming the
 package, when Chromium is not installed. The table's "Copy invite link" keeps its place and width while it
 says "Link copied", on a desktop and on a phone. A hinted move's target card is ringed with dashes, as an
-empty target pile is."""
+empty target pile is. On a phone, Pyramid's bottom row keeps clear of the felt's edges."""
 
 from __future__ import annotations
 
@@ -11,7 +11,7 @@ import pytest
 from server import BarbuServer
 from server.solitaire_room import SolitaireRoom
 from tests.browser import MISSING, PHONE, chromium_found
-from tests.test_web_browser import OpenPage, _host_table, _solitaire_deal, browser, open_page
+from tests.test_web_browser import PHONE_SCREEN, OpenPage, _host_table, _solitaire_deal, browser, open_page
 from tests.test_web_review10 import _asked, _shown
 
 pytestmark = pytest.mark.skipif(not chromium_found(), reason=MISSING)
@@ -94,3 +94,26 @@ async def test_a_hints_target_card_is_ringed_with_dashes(server: BarbuServer, op
     card, slot = await page.evaluate(TARGET_STYLES)
     assert card[0] == "dashed", card
     assert slot[1] == "dashed", slot
+
+
+#: The felt's room each side of Pyramid's bottom row (inside its padding's outer edge), and whether it scrolls.
+BOTTOM_ROW_ROOM = """() => {
+  const felt = document.querySelector('.layout');
+  const cards = [...document.querySelectorAll('.prow:last-child .card')];
+  const box = felt.getBoundingClientRect();
+  return { left: cards[0].getBoundingClientRect().left - box.left,
+           right: box.right - cards[cards.length - 1].getBoundingClientRect().right,
+           scrolls: felt.scrollWidth > felt.clientWidth };
+}"""
+
+
+async def test_a_phones_pyramid_keeps_its_bottom_row_off_the_felts_edges(
+    server: BarbuServer, open_page: OpenPage
+) -> None:
+    """On a 360-pixel phone Pyramid's seven bottom cards fit the felt with a margin of felt each side (they
+    touched its edges, the felt scrolling sideways)."""
+    page = await open_page(**PHONE_SCREEN)
+    await _solitaire_deal(page, server.share_url, "phoner", "pyramid")
+    room = await page.evaluate(BOTTOM_ROW_ROOM)
+    assert not room["scrolls"], room
+    assert room["left"] >= 8 and room["right"] >= 8, room
