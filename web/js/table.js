@@ -23,6 +23,7 @@ export function tableScreen(app, roomId) {
     kept: new Kept(), // the felt, the seats and their buttons, the prompt area: the same nodes from draw to draw
     offer: null, // { text, label, act }: what happened to the player's seat while away, and the button to sit again
     idle: null, // { seq, seat, until }: when a stand-in takes the idle seat to move (`idle_left_ms`)
+    lastTrick: null, // the number of the hand's latest trick-won, for the summary of a hand that stopped early
     timerPlay: null, // { text, mine, hand | standin }: what the turn timer last played for a seat, or a seat's idle hand-over
   };
   const frame = h("div", { class: "table-screen" });
@@ -373,9 +374,11 @@ export function tableScreen(app, roomId) {
           }
         }
         if (event.event === "hand-scored") {
-          state.scored = event;
+          state.scored = { ...event, tricks: state.lastTrick };
+          state.lastTrick = null; // the next hand's tricks (none in Dominoes) start afresh
           state.summaryOpen = null; // the new results: open on a desktop, folded on a phone
         }
+        if (event.event === "trick-won") state.lastTrick = event.trick_number; // a hand's last one: did it stop early?
         if (event.event === "trick-won" && state.snapshot && state.snapshot.view) {
           state.flash = { ...event, hand: state.snapshot.view.hand_number, until: Date.now() + 1500 };
         }

@@ -69,6 +69,19 @@ export function settlementLines(row) {
   return lines;
 }
 
+// What ends each contract that stops once nothing is left to score (docs/rules/barbu.md, `early-end`).
+const LAST_SCORED = { "no-queens": "The last queen", "no-hearts": "The last heart", barbu: "The king of hearts" };
+
+/**
+ * Why a hand stopped before its 13th trick: "The last queen fell in trick 8: the hand stopped there, with
+ * nothing left to score." `tricks` is the number of the hand's last trick; null for a hand of 13 tricks,
+ * a contract that never stops early, or a hand whose last trick the page did not see.
+ */
+export function earlyEndText(contract, tricks) {
+  if (!LAST_SCORED[contract] || !tricks || tricks >= 13) return null;
+  return `${LAST_SCORED[contract]} fell in trick ${tricks}: the hand stopped there, with nothing left to score.`;
+}
+
 /** The settlements of a hand as a list (or "No doubles this hand."). */
 export function settlementList(row) {
   const lines = settlementLines(row);
@@ -120,7 +133,8 @@ export function scoreSheet(snap, view, close) {
 
 /**
  * What the hand just finished gave: contract scores, each settlement, hand results, totals. `scored` is the
- * hand-scored event; its row of the view's history (when there) says who doubled whom. With `folded` (the
+ * hand-scored event (with `tricks`, the number of its last trick, when the page saw it: a hand that stopped
+ * early says why); its row of the view's history (when there) says who doubled whom. With `folded` (the
  * table screen's state, once the seat is asked its next question) it is one line, "Hand 3 results: you −4,
  * total −12" (with the player's net from doubles when they settled any: "you +5 (doubles −25), total 5"),
  * whose results open beside the question on a desktop, where there is room, and on a `phone` open on a tap
@@ -133,7 +147,9 @@ export function handSummary(snap, scored, dismiss, folded = null, phone = false,
   const history = (snap.view && snap.view.history) || [];
   const row = history.find((r) => r.hand_number === scored.hand_number) || scored;
   const title = `Hand ${scored.hand_number}: ${contractText(row.contract || scored.contract, row.trump, row.start_rank)} by ${SEAT_NAMES[scored.declarer]}`;
+  const early = earlyEndText(row.contract || scored.contract, scored.tricks);
   const body = [
+    early ? h("p", { class: "early-end" }, early) : null,
     h("table", {},
       h("thead", {}, h("tr", {}, h("th", {}, ""), seatHeads(snap, false))),
       h("tbody", {},
