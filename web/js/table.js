@@ -144,7 +144,9 @@ export function tableScreen(app, roomId) {
     if (snapshot.seat && snapshot.state === "waiting") {
       keepWaitingSeat(session.name, roomId, snapshot.seat, snapshot.name, state.summary ? state.summary.grace : null);
     } else if (snapshot.seat || snapshot.state !== "waiting") forgetWaitingSeat(session.name, roomId);
-    if (snapshot.seat) state.offer = null; // seated again: the offer is done with
+    // Seated again, or the match over (no seat left to take back, no match to start without them): the offer
+    // is done with.
+    if (snapshot.seat || snapshot.state === "over") state.offer = null;
     // Back at the seat (the page opened, or the connection back): what was played for it meanwhile is said.
     if (snapshot.seat && snapshot.view && snapshot.view.phase !== "over") {
       if (state.comeback) state.awayPlays = awayPlaysText(state.held || heldCards(session.name, roomId), snapshot.view, snapshot.seat, state.summary);

@@ -102,7 +102,9 @@ function header(state, actions) {
   const others = state.watchers.filter((name) => name !== state.me); // the viewer is "you are watching"
   return kept.el("head", "header", { class: "table-head" },
     kept.el("head-name", "h1", {}, snap.name),
-    kept.el("head-where", "p", { class: "where" }, where, snap.seat ? "" : " · you are watching",
+    kept.el("head-where", "p", { class: "where" }, where,
+      // A finished match has no players to watch: its own player, whose seat a stand-in ended, is no watcher.
+      snap.state === "over" ? " · the match is over" : snap.seat ? "" : " · you are watching",
       others.length ? ` · watching: ${others.join(", ")}` : ""),
     kept.el("head-buttons", "div", { class: "buttons" },
       copy, linkBox,
