@@ -1241,8 +1241,13 @@ def _first_choice(view: dict[str, Any]) -> dict[str, Any]:
     return legal[0]
 
 
-async def _drive(conns: dict[str, Connection], room: str, table: BarbuTable) -> None:
-    """Act for the seats of ``conns`` whenever one of them is to move (``_first_choice``), until cancelled."""
+async def _drive(
+    conns: dict[str, Connection],
+    room: str,
+    table: BarbuTable,
+    choose: Callable[[dict[str, Any]], dict[str, Any]] = _first_choice,
+) -> None:
+    """Act for the seats of ``conns`` whenever one of them is to move (``choose``), until cancelled."""
     while True:
         match = table.match
         seat = SEATS[match.to_move] if match is not None and match.to_move is not None else None
@@ -1250,7 +1255,7 @@ async def _drive(conns: dict[str, Connection], room: str, table: BarbuTable) -> 
             view = (await conns[seat].snapshot(room)).view
             if view is not None and view["legal"] and view["to_move"] == seat:
                 with contextlib.suppress(ServerError):  # the table moved on meanwhile
-                    await conns[seat].act(room, seat, _first_choice(view))
+                    await conns[seat].act(room, seat, choose(view))
         await asyncio.sleep(0.02)
 
 

@@ -1,14 +1,23 @@
 """The browser client after the whole-hands review (issue 9b), in Debian's Chromium against a real server: a
-hand that stops early says why; a finished match offers no seat back. Skipped, naming the package, when Chromium is not installed."""
+hand that stops early says why; a finished match offers no seat back; the
+next question leaves the last hand's headline in view. Skipped, naming the package, when Chromium is not installed."""
 
 from __future__ import annotations
 
-import pytest
+import asyncio
+import contextlib
+import time
+from typing import Any
 
+import pytest
+from playwright.async_api import Error as PlaywrightError
+
+from client import Connection
+from engine.cards import SEATS
 from server import BarbuServer
 from tests.browser import MISSING, chromium_found
 from tests.conftest import StartServer, server_table, until
-from tests.test_web_browser import OpenPage, _bot_table, browser, open_page
+from tests.test_web_browser import OpenPage, _bot_table, _drive, _first_choice, browser, open_page
 
 pytestmark = pytest.mark.skipif(not chromium_found(), reason=MISSING)
 __all__ = ["browser", "open_page"]  # the fixtures, shared with the other browser tests
@@ -61,3 +70,70 @@ async def test_a_match_that_ends_after_a_stand_in_took_the_seat_offers_no_seat_b
     await page.locator(".where:has-text('the match is over')").wait_for()
     assert "you are watching" not in await page.inner_text(".where")
     assert await page.locator(".offer").count() == 0
+
+
+def _doubling(view: dict[str, Any]) -> dict[str, Any]:
+    """The drivers double everyone they may (settlements make the hand's results box tall), else play as
+    ``_first_choice``."""
+    if view["phase"] == "double":
+        return max(view["legal"], key=lambda a: len(a.get("targets", [])))
+    return _first_choice(view)
+
+
+#: Where the hand's results and the question asked next are on the screen (the hand's bar at the bottom
+#: covers what is under its top).
+IN_VIEW = """() => {
+  const headline = document.querySelector('.summary > summary, .summary > h2').getBoundingClientRect();
+  const question = document.querySelector('.prompt').getBoundingClientRect();
+  const hand = document.querySelector('.hand');
+  const floor = innerHeight - (hand ? hand.offsetHeight : 0);
+  return { headline: headline.top, question: question.top, floor };
+}"""
+
+
+async def test_the_next_question_keeps_the_last_hands_headline_in_view(
+    server: BarbuServer, open_page: OpenPage
+) -> None:
+    """On a 1280x800 desktop, a player who declares the next hand is brought to the contract question with the
+    last hand's results headline ("Hand 1 results: you ...") still on screen above it, not scrolled off, though
+    the results (three settlements) and the question do not fit the screen together."""
+    conns = {seat: await Connection.connect(server.url) for seat in SEATS}
+    for seat, conn in conns.items():
+        await conn.login(f"d{seat.lower()}")
+    room = await conns["N"].create_table("desk")
+    for seat, conn in conns.items():
+        await conn.sit(room, seat)
+    table = server_table(server, room)
+    await until(lambda: table.match is not None, "the start")
+    assert table.match is not None
+    mine = SEATS[table.match.hand.declarer]  # who declares hands 1 and 2
+    token = conns[mine].token
+    await conns.pop(mine).close()
+    page = await open_page(viewport={"width": 1280, "height": 800})
+    await page.add_init_script(f"localStorage.setItem('barbu.token', {token!r})")
+    await page.goto(server.share_url)
+    await page.wait_for_selector(".seat.bottom .who")
+    driver = asyncio.create_task(_drive(conns, room, table, _doubling))
+    try:
+        deadline = time.monotonic() + 60
+        while (
+            not await page.locator(".prompt .contract").count() or not await page.locator(".summary").count()
+        ):
+            if time.monotonic() > deadline:
+                await page.screenshot(path="/tmp/9c_fail.png")
+                raise AssertionError(await page.inner_text("body"))
+            with contextlib.suppress(PlaywrightError):  # the card or button gone with a redraw meanwhile
+                if await page.locator(".prompt .contract").count():  # hand 1: No tricks, asking nothing more
+                    await page.click(".contract:has-text('No tricks')", timeout=1000)
+                elif await page.locator(".hand .playable").count():
+                    await page.click(".hand .playable >> nth=0", timeout=1000)
+                elif await page.locator("[data-focus=no-double]").count():
+                    await page.click("[data-focus=no-double]", timeout=1000)
+            await asyncio.sleep(0.1)
+        await asyncio.sleep(0.5)  # the scroll to the question
+        seen = await page.evaluate(IN_VIEW)
+        assert 0 <= seen["headline"] < seen["question"] < seen["floor"], seen
+    finally:
+        driver.cancel()
+        for conn in conns.values():
+            await conn.close()

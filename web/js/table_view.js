@@ -414,11 +414,16 @@ function handRow(state, actions) {
 /**
  * It has just become this seat's turn: bring what it needs on screen (the hand stays at the bottom of the
  * screen by itself, style.css): to play, the felt (the seats and the trick) down to the prompt; asked a
- * question, the question. Nothing moves when that is already in view; at other times the page leaves the
+ * question, the question, with the last hand's results above it from their headline. Nothing moves when that is already in view; at other times the page leaves the
  * user's scrolling alone.
  */
 export function bringIntoView(frame, phase) {
-  const first = frame.querySelector(phase === "play" ? ".felt" : ".prompt .choice, .prompt");
+  const question = frame.querySelector(phase === "play" ? ".felt" : ".prompt .choice, .prompt");
+  // The last hand's results shown above the question: from their headline down, the headline kept in view
+  // even when the two do not fit the screen together (the question's bottom goes under the hand then).
+  const results = phase === "play" ? null : frame.querySelector(".summary");
+  const above = results && question && results.getBoundingClientRect().top < question.getBoundingClientRect().top;
+  const first = above ? results : question;
   const last = frame.querySelector(".prompt");
   if (!first || !last) return;
   const hand = frame.querySelector(".hand");
