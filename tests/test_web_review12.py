@@ -137,3 +137,50 @@ async def test_the_next_question_keeps_the_last_hands_headline_in_view(
         driver.cancel()
         for conn in conns.values():
             await conn.close()
+
+
+#: The hand's Tab stops, and whether the focus is on one of them, in the question or elsewhere.
+FOCUS = """() => {
+  const active = document.activeElement;
+  return {
+    stops: [...document.querySelectorAll('.hand [tabindex="0"]')].map((el) => el.dataset.focus),
+    on: active && active.dataset ? active.dataset.focus || active.tagName : null,
+    in: active.closest('.prompt') ? 'prompt' : active.closest('.hand') ? 'hand' : 'elsewhere',
+  };
+}"""
+
+
+async def test_the_hand_is_one_tab_stop_and_a_question_takes_the_focus_from_it(
+    server: BarbuServer, open_page: OpenPage
+) -> None:
+    """The arrows move the hand's one Tab stop with the focus (it stayed on the first card, a second stop);
+    a question asked while the focus is in the hand takes the focus to its first control."""
+    conns = {seat: await Connection.connect(server.url) for seat in SEATS}
+    for seat, conn in conns.items():
+        await conn.login(f"f{seat.lower()}")
+    room = await conns["N"].create_table("keys")
+    for seat, conn in conns.items():
+        await conn.sit(room, seat)
+    table = server_table(server, room)
+    await until(lambda: table.match is not None, "the start")
+    assert table.match is not None
+    declarer = SEATS[table.match.hand.declarer]
+    mine = SEATS[(table.match.hand.declarer + 1) % 4]  # the first asked to double
+    token = conns[mine].token
+    await conns.pop(mine).close()
+    page = await open_page()
+    await page.add_init_script(f"localStorage.setItem('barbu.token', {token!r})")
+    await page.goto(server.share_url)
+    await page.wait_for_selector(".hand button")
+    await page.focus(".hand button >> nth=0")
+    await page.keyboard.press("ArrowRight")
+    await page.keyboard.press("ArrowRight")
+    seen = await page.evaluate(FOCUS)
+    assert seen["stops"] == [seen["on"]] and seen["in"] == "hand", seen
+    view = (await conns[declarer].snapshot(room)).view
+    assert view is not None
+    await conns[declarer].act(room, declarer, _first_choice(view))  # No tricks: the double question comes
+    await page.wait_for_selector("[data-focus=no-double]")
+    await page.wait_for_function("document.activeElement.closest('.prompt')", timeout=5000)
+    for conn in conns.values():
+        await conn.close()

@@ -4,7 +4,7 @@
 import { Kept, button, fill, h } from "./dom.js";
 import { finishedRanking } from "./table_score.js";
 import { refusalText } from "./table_prompt.js";
-import { PHONE, bringIntoView, focusAfterPrompt, focusPlayable, renderTable, tickClocks } from "./table_view.js";
+import { PHONE, bringIntoView, focusAfterPrompt, focusOnTurn, renderTable, tickClocks } from "./table_view.js";
 import { awayPlaysText, heldCards, heldOf, keepHeldCards } from "./away_plays.js";
 import { timerPlayText, timerSeat } from "./timer_plays.js";
 import { forgetWaitingSeat, freedText, keepWaitingSeat, waitingSeat } from "./waiting_seat.js";
@@ -172,7 +172,7 @@ export function tableScreen(app, roomId) {
       reveal = Boolean(snapshot.seat && view.to_move === snapshot.seat && view.legal && view.legal.length);
     }
     draw();
-    if (reveal && !closed && view.phase === "play") focusPlayable(frame);
+    if (reveal && !closed) focusOnTurn(frame, view.phase);
     if (reveal && !closed) bringIntoView(frame, view.phase);
   }
 

@@ -397,12 +397,15 @@ function handRow(state, actions) {
     else el.setAttribute("aria-disabled", "true");
     return el;
   });
-  // One Tab stop for the whole hand (the first playable card, else the first card); the arrows move within.
-  const stop = cards.find((el) => el.classList.contains("playable")) || cards[0];
-  for (const el of cards) el.tabIndex = el === stop ? 0 : -1;
+  // One Tab stop for the whole hand (the card the focus is on, else the first playable card, else the first
+  // card); the arrows move within, and the card they reach becomes the stop (the row's focusin).
+  const focused = cards.find((el) => el === document.activeElement);
+  const stop = focused || cards.find((el) => el.classList.contains("playable")) || cards[0];
+  rove(cards, stop);
   if (!state.handRow) {
     const row = h("div", { class: "hand", role: "group", "aria-label": "your hand", "data-focus-group": "hand" });
     row.addEventListener("keydown", (event) => moveFocus(event, row));
+    row.addEventListener("focusin", (event) => rove([...row.querySelectorAll("button")], event.target));
     state.handRow = row;
   }
   state.handRow.style.setProperty("--cards", String(cards.length)); // for the overlap on a phone (style.css)
@@ -435,11 +438,28 @@ export function bringIntoView(frame, phase) {
   window.scrollBy(0, shift - (top < 0 || shift === top ? 4 : -4));
 }
 
-/** On the player's turn, a keyboard user whose focus is in the hand is taken to the first playable card. */
-export function focusPlayable(frame) {
+/** The hand's one Tab stop: `stop` takes the focus by Tab, the other `cards` only by the arrows. */
+function rove(cards, stop) {
+  for (const el of cards) el.tabIndex = el === stop ? 0 : -1;
+}
+
+/**
+ * On the player's turn: to play, a keyboard user whose focus is in the hand is taken to the first playable
+ * card; asked a question (`phase` contract, double, redouble), a focus in the hand or on the page itself goes
+ * to the question's first control, so Tab does not go the long way round to it. A focus elsewhere (typing
+ * in the chat) stays.
+ */
+export function focusOnTurn(frame, phase) {
   const active = document.activeElement;
-  if (!active || !active.closest(".hand") || active.classList.contains("playable")) return;
-  const first = frame.querySelector(".hand .playable");
+  const inHand = Boolean(active && active.closest(".hand"));
+  if (phase === "play") {
+    if (!inHand || active.classList.contains("playable")) return;
+    const first = frame.querySelector(".hand .playable");
+    if (first) first.focus({ preventScroll: true });
+    return;
+  }
+  if (!inHand && active && active !== document.body) return;
+  const first = frame.querySelector(".prompt button:not([disabled]), .prompt input:not([disabled])");
   if (first) first.focus({ preventScroll: true });
 }
 
