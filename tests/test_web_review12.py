@@ -1,6 +1,7 @@
 """The browser client after the whole-hands review (issue 9b), in Debian's Chromium against a real server: a
 hand that stops early says why; a finished match offers no seat back; the
-next question leaves the last hand's headline in view. Skipped, naming the package, when Chromium is not installed."""
+next question leaves the last hand's headline in view; the hand is one Tab stop; a phone's trick says who
+played each card. Skipped, naming the package, when Chromium is not installed."""
 
 from __future__ import annotations
 
@@ -16,8 +17,18 @@ from client import Connection
 from engine.cards import SEATS
 from server import BarbuServer
 from tests.browser import MISSING, chromium_found
-from tests.conftest import StartServer, server_table, until
-from tests.test_web_browser import OpenPage, _bot_table, _drive, _first_choice, browser, open_page
+from tests.conftest import StartServer, playing_with_bots, server_table, until
+from tests.test_web_browser import (
+    PHONE_SCREEN,
+    SEAT_NAMES,
+    OpenPage,
+    _bot_table,
+    _drive,
+    _first_choice,
+    _login,
+    browser,
+    open_page,
+)
 
 pytestmark = pytest.mark.skipif(not chromium_found(), reason=MISSING)
 __all__ = ["browser", "open_page"]  # the fixtures, shared with the other browser tests
@@ -184,3 +195,31 @@ async def test_the_hand_is_one_tab_stop_and_a_question_takes_the_focus_from_it(
     await page.wait_for_function("document.activeElement.closest('.prompt')", timeout=5000)
     for conn in conns.values():
         await conn.close()
+
+
+#: The seat letter on each card of the current trick, when shown (a phone), and the seat each card is said
+#: to be played by.
+TRICK_SEATS = """() => [...document.querySelectorAll('.trick .played')].map((el) => {
+  const mark = el.querySelector('.played-by');
+  const shown = mark && getComputedStyle(mark).display !== 'none' && mark.getBoundingClientRect().width > 0;
+  return [shown ? mark.textContent : null, el.querySelector('[aria-label]').getAttribute('aria-label')];
+})"""
+
+
+async def test_a_phone_marks_each_card_of_the_trick_with_its_seat(
+    start_server: StartServer, open_page: OpenPage
+) -> None:
+    """On a 360x740 phone, each card of the current trick carries the letter of the seat that played it, as
+    the last trick's cards do (the seats are far from the trick there)."""
+    server = await start_server(idle_turn=0.5, bot_delay=0.3)
+    host = await Connection.connect(server.url)
+    await host.login("ann")
+    room, _ = await playing_with_bots(server, host, "letters")  # ann's idle seat goes to a stand-in
+    page = await open_page(**PHONE_SCREEN)
+    await _login(page, f"{server.share_url}#table={room}", "dan")
+    await page.wait_for_selector(".trick .played", timeout=60_000)
+    marks = await page.evaluate(TRICK_SEATS)
+    assert marks and all(
+        seat and label == f"{label.split(', ')[0]}, played by {SEAT_NAMES[seat]}" for seat, label in marks
+    ), marks
+    await host.close()

@@ -318,7 +318,9 @@ function center(state, actions, bottom) {
   return h("div", { class: "trick", role: "group", "aria-label": `current trick${caption ? ", " + caption : ""}` },
     trick.cards.map((card, i) => {
       const seat = SEATS[(SEATS.indexOf(trick.leader) + i) % 4];
-      return h("div", { class: `played ${place(seat, bottom)}` }, cardFace(card, { label: `played by ${SEAT_NAMES[seat]}` }));
+      // The seat's letter on the card, as the last trick has it: a phone's seats are far from the trick.
+      return h("div", { class: `played ${place(seat, bottom)}` }, cardFace(card, { label: `played by ${SEAT_NAMES[seat]}` }),
+        h("small", { class: "played-by", "aria-hidden": "true" }, seat));
     }),
     h("p", { class: "caption" }, caption));
 }
