@@ -223,3 +223,39 @@ async def test_a_phone_marks_each_card_of_the_trick_with_its_seat(
         seat and label == f"{label.split(', ')[0]}, played by {SEAT_NAMES[seat]}" for seat, label in marks
     ), marks
     await host.close()
+
+
+def _no_queens(view: dict[str, Any]) -> dict[str, Any]:
+    """The drivers declare No queens, else play as ``_first_choice``."""
+    if view["phase"] == "contract":
+        return next(a for a in view["legal"] if a["contract"] == "no-queens")
+    return _first_choice(view)
+
+
+async def test_a_watcher_reads_why_a_no_queens_hand_stopped(server: BarbuServer, open_page: OpenPage) -> None:
+    """Watching a No queens hand to its end, the page's summary says the hand stopped when the last queen fell
+    in its last trick, as the server played it (and says nothing of it after 13 tricks)."""
+    conns = {seat: await Connection.connect(server.url) for seat in SEATS}
+    for seat, conn in conns.items():
+        await conn.login(f"q{seat.lower()}")
+    room = await conns["N"].create_table("queens")
+    for seat, conn in conns.items():
+        await conn.sit(room, seat)
+    table = server_table(server, room)
+    page = await open_page()
+    await _login(page, f"{server.share_url}#table={room}", "dan")
+    await page.wait_for_selector(".felt")
+    driver = asyncio.create_task(_drive(conns, room, table, _no_queens))
+    try:
+        await page.locator(".summary h2:has-text('Hand 1: No queens')").wait_for(timeout=60_000)
+        assert table.match is not None
+        tricks = len(table.match.history[0].tricks)
+        text = await page.inner_text(".summary")
+        if tricks < 13:
+            assert f"The last queen fell in trick {tricks}: the hand stopped there" in text, text
+        else:
+            assert "stopped" not in text, text
+    finally:
+        driver.cancel()
+        for conn in conns.values():
+            await conn.close()
