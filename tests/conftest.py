@@ -19,6 +19,7 @@ from typing import Any
 import pytest
 
 from client import Connection
+from engine.cards import SEATS
 from protocol import EventPush, Message, Snapshot
 from protocol.encodings import ENCODINGS, Encoding
 from server import BarbuServer, ServerConfig
@@ -152,6 +153,22 @@ def server_table(server: BarbuServer, room: str) -> BarbuTable:
 def room_summary(rooms: list[dict[str, Any]], room: str) -> dict[str, Any]:
     """The lobby's summary of ``room`` among ``rooms`` (a ``list-rooms`` answer)."""
     return next(summary for summary in rooms if summary["room"] == room)
+
+
+async def four_seated(
+    server: BarbuServer, prefix: str, name: str
+) -> tuple[dict[str, Connection], str, BarbuTable]:
+    """Four players ``{prefix}n`` .. ``{prefix}w`` over real connections open table ``name`` and sit N, E, S, W:
+    their connections by seat, the room id and the server's table, once its match has started."""
+    conns = {seat: await Connection.connect(server.url) for seat in SEATS}
+    for seat, conn in conns.items():
+        await conn.login(f"{prefix}{seat.lower()}")
+    room = await conns["N"].create_table(name)
+    for seat, conn in conns.items():
+        await conn.sit(room, seat)
+    table = server_table(server, room)
+    await until(lambda: table.match is not None, "the start")
+    return conns, room, table
 
 
 async def playing_with_bots(

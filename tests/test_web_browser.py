@@ -21,7 +21,7 @@ from server import BarbuServer
 from server.barbu_table import BarbuTable
 from server.solitaire_room import SolitaireRoom
 from tests.browser import MISSING, PHONE, chromium_found, launch
-from tests.conftest import StartServer, server_table, until
+from tests.conftest import StartServer, four_seated, server_table, until
 
 SEAT_NAMES = {"N": "North", "E": "East", "S": "South", "W": "West"}
 pytestmark = pytest.mark.skipif(not chromium_found(), reason=MISSING)
@@ -1099,14 +1099,7 @@ async def test_the_must_double_rule_ticks_and_locks_the_declarers_box(
     """Four players (driven over real connections) play five of the declarer's hands doubling nobody; in the
     sixth, a seat owing as many doubles as the declarer has hands left must double them: its browser (the
     same player, by their resume token) shows the declarer's box ticked and locked, and doubles them."""
-    conns = {seat: await Connection.connect(server.url) for seat in SEATS}
-    for seat, conn in conns.items():
-        await conn.login(f"p{seat.lower()}")
-    room = await conns["N"].create_table("owed")
-    for seat, conn in conns.items():
-        await conn.sit(room, seat)
-    table = server_table(server, room)
-    await until(lambda: table.match is not None, "the start")
+    conns, room, table = await four_seated(server, "p", "owed")
     deadline = time.monotonic() + 60
     while True:
         assert time.monotonic() < deadline

@@ -17,7 +17,7 @@ from client import Connection
 from engine.cards import SEATS
 from server import BarbuServer
 from tests.browser import MISSING, chromium_found
-from tests.conftest import StartServer, playing_with_bots, server_table, until
+from tests.conftest import StartServer, four_seated, playing_with_bots, server_table, until
 from tests.test_web_browser import (
     PHONE_SCREEN,
     SEAT_NAMES,
@@ -108,14 +108,7 @@ async def test_the_next_question_keeps_the_last_hands_headline_in_view(
     """On a 1280x800 desktop, a player who declares the next hand is brought to the contract question with the
     last hand's results headline ("Hand 1 results: you ...") still on screen above it, not scrolled off, though
     the results (three settlements) and the question do not fit the screen together."""
-    conns = {seat: await Connection.connect(server.url) for seat in SEATS}
-    for seat, conn in conns.items():
-        await conn.login(f"d{seat.lower()}")
-    room = await conns["N"].create_table("desk")
-    for seat, conn in conns.items():
-        await conn.sit(room, seat)
-    table = server_table(server, room)
-    await until(lambda: table.match is not None, "the start")
+    conns, room, table = await four_seated(server, "d", "desk")
     assert table.match is not None
     mine = SEATS[table.match.hand.declarer]  # who declares hands 1 and 2
     token = conns[mine].token
@@ -166,14 +159,7 @@ async def test_the_hand_is_one_tab_stop_and_a_question_takes_the_focus_from_it(
 ) -> None:
     """The arrows move the hand's one Tab stop with the focus (it stayed on the first card, a second stop);
     a question asked while the focus is in the hand takes the focus to its first control."""
-    conns = {seat: await Connection.connect(server.url) for seat in SEATS}
-    for seat, conn in conns.items():
-        await conn.login(f"f{seat.lower()}")
-    room = await conns["N"].create_table("keys")
-    for seat, conn in conns.items():
-        await conn.sit(room, seat)
-    table = server_table(server, room)
-    await until(lambda: table.match is not None, "the start")
+    conns, room, table = await four_seated(server, "f", "keys")
     assert table.match is not None
     declarer = SEATS[table.match.hand.declarer]
     mine = SEATS[(table.match.hand.declarer + 1) % 4]  # the first asked to double
