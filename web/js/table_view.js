@@ -440,6 +440,9 @@ export function bringIntoView(frame, phase) {
   window.scrollBy(0, shift - (top < 0 || shift === top ? 4 : -4));
 }
 
+/** The controls of the question asked (its first in the page's order takes the focus: `focusOnTurn`). */
+const PROMPT_CONTROL = ".prompt button:not([disabled]), .prompt input:not([disabled])";
+
 /** The hand's one Tab stop: `stop` takes the focus by Tab, the other `cards` only by the arrows. */
 function rove(cards, stop) {
   for (const el of cards) el.tabIndex = el === stop ? 0 : -1;
@@ -461,7 +464,7 @@ export function focusOnTurn(frame, phase) {
     return;
   }
   if (!inHand && active && active !== document.body) return;
-  const first = frame.querySelector(".prompt button:not([disabled]), .prompt input:not([disabled])");
+  const first = frame.querySelector(PROMPT_CONTROL);
   if (first) first.focus({ preventScroll: true });
 }
 
@@ -473,7 +476,7 @@ export function focusOnTurn(frame, phase) {
  */
 export function focusAfterPrompt(frame, visible) {
   if (frame.contains(document.activeElement)) return;
-  const next = frame.querySelector(".prompt button:not([disabled]), .prompt input:not([disabled]), .hand [tabindex='0']");
+  const next = frame.querySelector(`${PROMPT_CONTROL}, .hand [tabindex='0']`);
   if (next) next.focus({ preventScroll: true, focusVisible: visible });
 }
 
