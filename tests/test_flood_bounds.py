@@ -42,13 +42,14 @@ PINGS_IN_A_READ = READ_CHUNK // len(PING) + 1
 LIST_ROOMS = masked(0x2, frame({"type": "list-rooms", "id": 3}))
 
 
-async def _flood_pings(server: BarbuServer, pings: int) -> list[tuple[int, bytes]]:
-    """A raw client from ``FLOODER`` sends ``pings`` pings at once, reading nothing meanwhile (its receive
-    buffer, 64 KiB, takes what the server sends), then reads it all until the server ends the stream."""
+async def _flood_pings(server: BarbuServer, pings: int, frame: bytes = PING) -> list[tuple[int, bytes]]:
+    """A raw client from ``FLOODER`` sends ``pings`` pings (or other ``frame``s) at once, reading nothing
+    meanwhile (its receive buffer, 64 KiB, takes what the server sends), then reads it all until the server
+    ends the stream."""
     sock = await raw_upgraded(server, receive_buffer=64 * 1024)
     try:
         with contextlib.suppress(ConnectionResetError, BrokenPipeError):  # cut off while still sending
-            await asyncio.get_running_loop().sock_sendall(sock, PING * pings)
+            await asyncio.get_running_loop().sock_sendall(sock, frame * pings)
         return await read_frames(sock)
     finally:
         sock.close()
@@ -69,6 +70,21 @@ async def test_pings_beyond_the_ping_budget_close_the_connection(
         pongs = sum(opcode == 0xA for opcode, _ in frames)
         assert pongs <= 10 + PINGS_IN_A_READ, f"{pongs} pings answered"
         assert close_code(frames) == (1008, "too many pings")
+    await dropped_within(server, 10.0)
+    assert await victim.list_rooms() == []
+
+
+async def test_pongs_nobody_asked_for_spend_the_ping_budget(
+    start_server: StartServer, connect: Connect
+) -> None:
+    """Pongs the server did not ask for cost as much to read as pings: 20 connections sending 300 each are
+    closed (1008, ``too many pongs``) once past the ping budget. Before, they were read without end (5
+    connections sending 428,000 a second took a core and another player's round trip to p50 72 ms)."""
+    server = await start_server(ping_rate=0.01, ping_burst=10)
+    victim = await connect(server, "victim")
+    floods = await asyncio.gather(*(_flood_pings(server, 300, masked(0xA, b"")) for _ in range(20)))
+    for frames in floods:
+        assert close_code(frames) == (1008, "too many pongs")
     await dropped_within(server, 10.0)
     assert await victim.list_rooms() == []
 
