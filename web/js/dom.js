@@ -107,6 +107,25 @@ export function select(label, options, value, onChange, props = {}) {
 
 let hints = 0; // the ids of the selects' sentences, one each
 
+/**
+ * How far down the window the page is in view above `cover`, an element that stays at the bottom of the
+ * screen (the table's hand, sticky there; null: nothing covers the page).
+ */
+export function floorAbove(cover) {
+  return innerHeight - (cover ? cover.offsetHeight : 0);
+}
+
+/**
+ * Scroll the window as little as it takes to bring `el` wholly into view above `cover` (`floorAbove`), its
+ * top kept in view when it is taller than that room. Nothing moves when it is in view already.
+ */
+export function revealAbove(el, cover) {
+  const box = el.getBoundingClientRect();
+  const floor = floorAbove(cover);
+  if (box.top >= 0 && box.bottom <= floor) return;
+  window.scrollBy(0, box.top < 0 ? box.top - 4 : Math.min(box.top - 4, box.bottom - floor + 4));
+}
+
 /** "click" with a mouse, "tap" on a touch screen (the primary pointer is coarse). */
 export function tapWord() {
   return matchMedia("(pointer: coarse)").matches ? "tap" : "click";

@@ -2,7 +2,7 @@
 // doubles owed and the must-double rule), the redoubles, or a card (or a pass in Dominoes). Others are told
 // whom the table waits for.
 import { SUIT_ORDER } from "./cards.js";
-import { h, tapWord } from "./dom.js";
+import { h, revealAbove, tapWord } from "./dom.js";
 import { CONTRACTS, PHASE_WORDS, RANKS, SEAT_NAMES, SUIT_NAMES, SUIT_SYMBOLS, cardsInText, contractText, playerText, rankText } from "./words.js";
 
 /** The prompt area's content for the current state. */
@@ -151,11 +151,17 @@ function owedLine(kept, view, me) {
   const owed = view.doubles_owed[me] || 0;
   const declarer = SEAT_NAMES[view.declarer];
   const still = owed ? `You still owe ${declarer} ${owed} double${owed === 1 ? "" : "s"}.` : `You have doubled ${declarer} twice already.`;
-  // Kept: "Why?" pressed as the table redraws still opens, and stays open through the redraws after.
-  return kept.el("owed", "details", { class: "why", "aria-label": "doubles you owe, and why" },
+  // Kept: "Why?" pressed as the table redraws still opens, and stays open through the redraws after. Its
+  // words push the dialog's buttons down, under the hand at the bottom of a desktop's screen: opened, the
+  // page scrolls them back into view (the toggle made once, with the kept box).
+  const why = kept.el("owed", "details", { class: "why", "aria-label": "doubles you owe, and why", on: { toggle: () => {
+    const buttons = why.closest(".choice") && why.closest(".choice").querySelector(".buttons");
+    if (why.open && buttons) revealAbove(buttons, document.querySelector(".hand"));
+  } } },
     kept.el("owed-summary", "summary", {}, h("span", {}, still), " ", h("span", { class: "why-link" }, "Why?")),
     h("p", {}, `A double is a side bet with one player on who scores better this hand. The rule: over the seven hands ${declarer} declares, `,
       `each other player must double ${declarer} at least twice. Once you owe as many doubles as ${declarer} has hands left to declare, you must double them: their box comes ticked.`));
+  return why;
 }
 
 /**

@@ -2,7 +2,7 @@
 // Dominoes rows, the hand's summary, the final ranking), the prompt for the seat to act, the hand, the side.
 import { SUITS_IN_ORDER, cardBack, cardFace, cardName, sortHand } from "./cards.js";
 import { chatPanel } from "./chat.js";
-import { button, fill, h, keepFocus } from "./dom.js";
+import { button, fill, floorAbove, h, keepFocus } from "./dom.js";
 import { handSummary, ranking, scorePanel, scoreSheet } from "./table_score.js";
 import { noticeLine, offerBox, prompt, refusalLine } from "./table_prompt.js";
 import { PHASE_WORDS, SEATS, SEAT_NAMES, SUIT_NAMES, SUIT_SYMBOLS, contractText, countText, numberText, playerText } from "./words.js";
@@ -431,8 +431,7 @@ export function bringIntoView(frame, phase) {
   const first = above ? results : question;
   const last = frame.querySelector(".prompt");
   if (!first || !last) return;
-  const hand = frame.querySelector(".hand");
-  const floor = innerHeight - (hand ? hand.offsetHeight : 0); // what the hand at the bottom leaves free
+  const floor = floorAbove(frame.querySelector(".hand"));
   const top = first.getBoundingClientRect().top;
   const bottom = last.getBoundingClientRect().bottom;
   if (top >= 0 && bottom <= floor) return;
