@@ -53,3 +53,40 @@ async def test_the_doubling_buttons_stay_clear_of_the_hand_with_why_open(
     await page.locator("[data-focus=no-double]").click(timeout=3000)
     await until(lambda: match.to_move != mine, "the seat's answer")
     await asked.close()
+
+
+#: Each trump suit button's text colour and background, as [r, g, b] lists.
+TRUMP_COLOURS = """() => Object.fromEntries([...document.querySelectorAll('[data-focus^=trump-]')].map((el) => {
+  const rgb = (c) => c.match(/[\\d.]+/g).slice(0, 3).map(Number);
+  const style = getComputedStyle(el);
+  return [el.dataset.focus.slice(6), { fg: rgb(getComputedStyle(el.querySelector('[aria-hidden]')).color), text: rgb(style.color), bg: rgb(style.backgroundColor) }];
+}))"""
+
+
+def _contrast(a: list[float], b: list[float]) -> float:
+    """The WCAG contrast ratio of two sRGB colours."""
+
+    def lum(rgb: list[float]) -> float:
+        lin = [(c / 255 / 12.92) if c / 255 <= 0.03928 else ((c / 255 + 0.055) / 1.055) ** 2.4 for c in rgb]
+        return 0.2126 * lin[0] + 0.7152 * lin[1] + 0.0722 * lin[2]
+
+    high, low = sorted((lum(a), lum(b)), reverse=True)
+    return (high + 0.05) / (low + 0.05)
+
+
+async def test_red_trump_suits_are_red_in_light_and_dark(server: BarbuServer, open_page: OpenPage) -> None:
+    """The declarer's trump suit buttons: ♥ and ♦ red as on the cards (they were black), ♠ and ♣ not,
+    readable on the button (4.5:1) in the light theme and the dark one."""
+    asked = await AskedSeat.open(server, open_page, "contract")
+    page = asked.page
+    await page.locator("[data-contract=trumps]").click()
+    await page.locator("[data-focus=trump-H]").wait_for()
+    for scheme in ("light", "dark"):
+        await page.emulate_media(color_scheme=scheme)
+        colours = await page.evaluate(TRUMP_COLOURS)
+        for suit, seen in colours.items():
+            r, g, b = seen["fg"]
+            assert (r > g + 80 and r > b + 80) == (suit in "HD"), (scheme, suit, seen)
+            for part in ("fg", "text"):
+                assert _contrast(seen[part], seen["bg"]) >= 4.5, (scheme, suit, seen)
+    await asked.close()
