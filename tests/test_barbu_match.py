@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from engine.barbu import Match
 from engine.barbu.match import first_declarer_for, seeded_deals
+from engine.cards import SEATS
 from tests.barbu_helpers import (
     E,
     N,
@@ -60,10 +61,24 @@ def test_match_over_after_the_last_hand_with_ranking_event_and_view() -> None:
     assert match.totals == [65, 0, 0, 0]
     kinds = [e.kind for e in events]
     assert "hand-scored" in kinds and kinds[-2:] == ["match-over", "turn"]
+    assert next(e for e in events if e.kind == "hand-scored").data["finish_order"] is None  # not Dominoes
     over = next(e for e in events if e.kind == "match-over")
     assert over.data["ranking"] == [["N"], ["E", "S", "W"]]
     assert match.view(None)["ranking"] == [["N"], ["E", "S", "W"]]
     assert match.to_move is None and match.legal_actions(N) == []
+
+
+def test_a_dominoes_hand_scored_says_its_finishing_order() -> None:
+    match = fixed_match(hands_total=1)
+    declare_and_double(match, "dominoes")
+    events = []
+    while not match.over:
+        seat = match.to_move
+        assert seat is not None
+        events.extend(match.apply(seat, match.legal_actions(seat)[0]))
+    scored = next(e for e in events if e.kind == "hand-scored").data
+    assert scored["finish_order"] == [SEATS[s] for s in match.history[-1].finish_order]
+    assert sorted(scored["finish_order"]) == sorted(SEATS)
 
 
 def test_totals_are_the_sum_of_hand_scores() -> None:

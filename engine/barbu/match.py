@@ -15,7 +15,7 @@ from typing import Any
 from engine.barbu.actions import Action, IllegalAction
 from engine.barbu.events import Event
 from engine.barbu.hand import OVER, Hand
-from engine.barbu.rules import CONTRACTS, DOUBLES_OWED, HANDS_PER_DECLARER, HANDS_PER_MATCH, Variants
+from engine.barbu.rules import CONTRACTS, DOMINOES, DOUBLES_OWED, HANDS_PER_DECLARER, HANDS_PER_MATCH, Variants
 from engine.cards import DECK_SIZE, SEATS, deal_hands, texts
 
 #: Gives the four 13-card hands (bitmasks by seat) of hand ``index`` (0-based) dealt by ``dealer``.
@@ -222,6 +222,10 @@ class Match:
                         "settlements": _by_seat(settlements),
                         "scores": _by_seat(scores),
                         "totals": _by_seat(self.totals),
+                        # Who went out first: a page that came in after the players-out events says it too.
+                        "finish_order": [SEATS[s] for s in hand.finish_order]
+                        if hand.contract == DOMINOES
+                        else None,
                     },
                 )
             )
