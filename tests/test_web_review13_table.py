@@ -5,15 +5,19 @@ to the player back at the seat. Skipped, naming the package, when Chromium is no
 
 from __future__ import annotations
 
+import asyncio
+import contextlib
+import time
 from typing import Any
 
 import pytest
+from playwright.async_api import Error as PlaywrightError
 
 from engine.cards import SEATS
 from server import BarbuServer
 from tests.browser import MISSING, chromium_found
-from tests.conftest import until
-from tests.test_web_browser import OpenPage, browser, open_page
+from tests.conftest import four_seated, until
+from tests.test_web_browser import SEAT_NAMES, OpenPage, _drive, browser, open_page
 from tests.test_web_kept import AskedSeat
 
 pytestmark = pytest.mark.skipif(not chromium_found(), reason=MISSING)
@@ -90,3 +94,65 @@ async def test_red_trump_suits_are_red_in_light_and_dark(server: BarbuServer, op
             for part in ("fg", "text"):
                 assert _contrast(seen[part], seen["bg"]) >= 4.5, (scheme, suit, seen)
     await asked.close()
+
+
+async def test_every_seat_is_reminded_of_dominoes_and_told_who_went_out_first(
+    server: BarbuServer, open_page: OpenPage
+) -> None:
+    """A player who does not declare, through a No tricks hand into Dominoes: during the Dominoes hand the
+    table says its rule in one line (only the declarer read it, choosing the rank); its summary says who went
+    out first and the order after, each with their score."""
+    conns, room, table = await four_seated(server, "o", "dominoes")
+    assert table.match is not None
+    mine = SEATS[(table.match.hand.declarer + 1) % 4]
+    token = conns[mine].token
+    await conns.pop(mine).close()
+    page = await open_page()
+    await page.add_init_script(f"localStorage.setItem('barbu.token', {token!r})")
+    await page.goto(server.share_url)
+    await page.wait_for_selector(".seat.bottom .who")
+    driver = asyncio.create_task(_drive(conns, room, table))
+    reminded = ""
+    try:
+        deadline = time.monotonic() + 90
+        while True:
+            assert time.monotonic() < deadline, await page.inner_text("body")
+            where = await page.inner_text(".where")
+            if "Dominoes" in where and await page.locator(".rows").count() and not reminded:
+                await page.wait_for_selector(".rule-reminder", timeout=2000)
+                reminded = await page.inner_text(".rule-reminder")
+            summary = page.locator(".summary:has-text('Hand 2:')")
+            if await summary.count():
+                said = await summary.text_content() or ""  # folded or not
+                break
+            with contextlib.suppress(PlaywrightError):  # the card or button gone with a redraw meanwhile
+                if await page.locator(".hand .playable").count():
+                    await page.click(".hand .playable >> nth=0", timeout=1000)
+                elif await page.locator("[data-focus=pass]").count():
+                    await page.click("[data-focus=pass]", timeout=1000)
+                elif await page.locator("[data-focus=no-double]").count():
+                    await page.click("[data-focus=no-double]", timeout=1000)
+            await asyncio.sleep(0.1)
+    finally:
+        driver.cancel()
+        for conn in conns.values():
+            await conn.close()
+    hand = table.match.history[1]
+    rank = "10" if hand.start_rank == 8 else "23456789TJQKA"[hand.start_rank]
+    way = {"2": "up", "A": "down"}.get(rank, "up and down")
+    assert reminded == (
+        f"The {rank} of a suit opens its row; then the row grows one rank at a time, {way}; pass only"
+        " when none of your cards plays."
+    )
+    a, b, c, d = (
+        ("you" if s == mine else f"{SEAT_NAMES[s]} (o{s.lower()})", signed(hand.contract_scores[SEATS.index(s)]))
+        for s in (SEATS[s] for s in hand.finish_order)
+    )
+    first = a[0][0].upper() + a[0][1:]
+    told = f"{first} went out first for {a[1]}, then {b[0]} for {b[1]}, then {c[0]} for {c[1]}; {d[0]}, left with cards, came last for {d[1]}."
+    assert told in said, said
+
+
+def signed(n: int) -> str:
+    """A score as the page writes it: "+45", "−5"."""
+    return f"+{n}" if n > 0 else f"−{-n}" if n < 0 else "0"

@@ -82,6 +82,18 @@ export function earlyEndText(contract, tricks) {
   return `${LAST_SCORED[contract]} fell in trick ${tricks}: the hand stopped there, with nothing left to score.`;
 }
 
+/**
+ * Dominoes' finishing order (`order`, seats first out to last) in words, each place with its score
+ * (`scores`, the contract's): "North (ann) went out first for +45, then you for +20, then East (bob) for +5;
+ * West (cy), left with cards, came last for −5." null for another contract (or an event without the order).
+ */
+export function finishOrderText(snap, order, scores) {
+  if (!order || order.length !== 4) return null;
+  const [first, second, third, last] = order.map((s) => [s === snap.seat ? "you" : `${SEAT_NAMES[s]} (${playerText(snap.players[s])})`, signed(scores[s])]);
+  const lead = first[0][0].toUpperCase() + first[0].slice(1);
+  return `${lead} went out first for ${first[1]}, then ${second[0]} for ${second[1]}, then ${third[0]} for ${third[1]}; ${last[0]}, left with cards, came last for ${last[1]}.`;
+}
+
 /** The settlements of a hand as a list (or "No doubles this hand."). */
 export function settlementList(row) {
   const lines = settlementLines(row);
@@ -148,8 +160,10 @@ export function handSummary(snap, scored, dismiss, folded = null, phone = false,
   const row = history.find((r) => r.hand_number === scored.hand_number) || scored;
   const title = `Hand ${scored.hand_number}: ${contractText(row.contract || scored.contract, row.trump, row.start_rank)} by ${SEAT_NAMES[scored.declarer]}`;
   const early = earlyEndText(row.contract || scored.contract, scored.tricks);
+  const finished = finishOrderText(snap, scored.finish_order, scored.contract_scores);
   const body = [
     early ? h("p", { class: "early-end" }, early) : null,
+    finished ? h("p", { class: "finish-order" }, finished) : null,
     h("table", {},
       h("thead", {}, h("tr", {}, h("th", {}, ""), seatHeads(snap, false))),
       h("tbody", {},

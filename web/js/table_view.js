@@ -5,7 +5,7 @@ import { chatPanel } from "./chat.js";
 import { button, fill, floorAbove, h, keepFocus } from "./dom.js";
 import { handSummary, ranking, scorePanel, scoreSheet } from "./table_score.js";
 import { noticeLine, offerBox, prompt, refusalLine } from "./table_prompt.js";
-import { PHASE_WORDS, SEATS, SEAT_NAMES, SUIT_NAMES, SUIT_SYMBOLS, contractText, countText, numberText, playerText } from "./words.js";
+import { PHASE_WORDS, SEATS, SEAT_NAMES, SUIT_NAMES, SUIT_SYMBOLS, contractText, countText, numberText, playerText, rankText } from "./words.js";
 
 const PLACES = ["bottom", "left", "top", "right"];
 const COPIED_MS = 2000; // how long "Link copied" stands on the button before it offers to copy again
@@ -307,7 +307,7 @@ function center(state, actions, bottom) {
     const asked = Boolean(state.snapshot.seat && view.to_move === state.snapshot.seat && view.legal);
     return handSummary(state.snapshot, scored, actions.dismiss, asked ? state : null, PHONE.matches, state.kept);
   }
-  if (view.contract === "dominoes") return dominoRows(view.rows, view.finish_order);
+  if (view.contract === "dominoes") return dominoRows(view.rows, view.finish_order, view.start_rank);
   let trick = view.trick;
   let caption = trick.cards.length ? `led by ${SEAT_NAMES[trick.leader]}` : "";
   if (!trick.cards.length && state.flash && state.flash.until > Date.now() && state.flash.hand === view.hand_number) {
@@ -327,9 +327,10 @@ function center(state, actions, bottom) {
 
 /**
  * The four Dominoes rows (suit -> cards low to high) and who is out, in finishing order. A row not opened yet
- * is one short line ("♣ not opened"), so four of them do not fill a phone's screen.
+ * is one short line ("♣ not opened"), so four of them do not fill a phone's screen. With `startRank` (the
+ * table, not a replay) the rule follows in one line: only the declarer read it, choosing the rank.
  */
-export function dominoRows(rows, finishOrder) {
+export function dominoRows(rows, finishOrder, startRank = null) {
   return h("div", { class: "rows", role: "group", "aria-label": "Dominoes rows" },
     SUITS_IN_ORDER.map((suit) => {
       const cards = rows[suit] || [];
@@ -339,7 +340,19 @@ export function dominoRows(rows, finishOrder) {
           ? cards.map((card) => cardFace(card, { small: true }))
           : h("span", { class: "muted" }, h("span", { class: "sr-only" }, `${SUIT_NAMES[suit]}: `), "not opened"));
     }),
-    finishOrder.length ? h("p", { class: "finish-order" }, finishText(finishOrder)) : null);
+    finishOrder.length ? h("p", { class: "finish-order" }, finishText(finishOrder)) : null,
+    startRank ? h("p", { class: "rule-reminder" }, dominoesRuleText(startRank)) : null);
+}
+
+/**
+ * Dominoes' rule in one line, for every seat during the hand (docs/rules/barbu.md, Dominoes): "The 7 of a
+ * suit opens its row; then the row grows one rank at a time, up and down; pass only when none of your cards
+ * plays." (only up from a 2, only down from an ace).
+ */
+export function dominoesRuleText(startRank) {
+  // Aces are high: a row opened by the ace can only go down, one opened by the 2 only up.
+  const way = startRank === "A" ? "down" : startRank === "2" ? "up" : "up and down";
+  return `The ${rankText(startRank)} of a suit opens its row; then the row grows one rank at a time, ${way}; pass only when none of your cards plays.`;
 }
 
 const PLACE_WORDS = ["1st", "2nd", "3rd"];
