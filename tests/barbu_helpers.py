@@ -19,6 +19,7 @@ from engine.barbu import (
     Variants,
     make_policy,
 )
+from engine.barbu.events import Event
 from engine.barbu.hand import DOUBLE, PLAY, REDOUBLE
 from engine.cards import (
     FULL_DECK,
@@ -258,14 +259,17 @@ def fixed_match(
     return Match(variants or Variants(), seat(first_declarer), lambda i, d: list(deal), hands_total)
 
 
-def first_card_play(match: Match) -> None:
-    """Play the current hand's cards out, each seat taking its first legal action, until the hand ends."""
+def first_card_play(match: Match) -> list[Event]:
+    """Play the current hand's cards out, each seat taking its first legal action, until the hand ends: the
+    events of those plays."""
     number = len(match.history)
+    events: list[Event] = []
     while not match.over and len(match.history) == number:
         s = match.to_move
         assert s is not None
         assert match.phase == PLAY
-        match.apply(s, match.legal_actions(s)[0])
+        events.extend(match.apply(s, match.legal_actions(s)[0]))
+    return events
 
 
 def declare_and_double(

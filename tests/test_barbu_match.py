@@ -53,11 +53,7 @@ def test_match_over_after_the_last_hand_with_ranking_event_and_view() -> None:
     match = fixed_match(hands_total=1)
     declare_and_double(match, "trumps")
     # suit_hands with spades trump: N leads spades and takes all 13 tricks
-    events = []
-    while not match.over:
-        seat = match.to_move
-        assert seat is not None
-        events.extend(match.apply(seat, match.legal_actions(seat)[0]))
+    events = first_card_play(match)
     assert match.totals == [65, 0, 0, 0]
     kinds = [e.kind for e in events]
     assert "hand-scored" in kinds and kinds[-2:] == ["match-over", "turn"]
@@ -71,11 +67,7 @@ def test_match_over_after_the_last_hand_with_ranking_event_and_view() -> None:
 def test_a_dominoes_hand_scored_says_its_finishing_order() -> None:
     match = fixed_match(hands_total=1)
     declare_and_double(match, "dominoes")
-    events = []
-    while not match.over:
-        seat = match.to_move
-        assert seat is not None
-        events.extend(match.apply(seat, match.legal_actions(seat)[0]))
+    events = first_card_play(match)
     scored = next(e for e in events if e.kind == "hand-scored").data
     assert scored["finish_order"] == [SEATS[s] for s in match.history[-1].finish_order]
     assert sorted(scored["finish_order"]) == sorted(SEATS)

@@ -13,6 +13,7 @@ from typing import Any
 
 import pytest
 from playwright.async_api import Browser, Page, WebSocketRoute, async_playwright
+from playwright.async_api import Error as PlaywrightError
 from playwright.async_api import TimeoutError as PlaywrightTimeout
 
 from client import Connection, ServerError
@@ -1234,6 +1235,37 @@ def _first_choice(view: dict[str, Any]) -> dict[str, Any]:
     return legal[0]
 
 
+async def seat_page(
+    server: BarbuServer, open_page: OpenPage, conns: dict[str, Connection], seat: str, **context: Any
+) -> Page:
+    """``seat``'s player comes to the table in the browser (``context``: the page's, a viewport): their
+    connection in ``conns`` closed and dropped from it, a page resumes their session by its token."""
+    token = conns[seat].token
+    await conns.pop(seat).close()
+    page = await open_page(**context)
+    await page.add_init_script(f"localStorage.setItem('barbu.token', {token!r})")
+    await page.goto(server.share_url)
+    return page
+
+
+#: What a page clicks on its seat's turn, in this order of preference: a playable card, Dominoes' Pass, No double.
+OWN_TURN = (
+    (".hand .playable", ".hand .playable >> nth=0"),
+    ("[data-focus=pass]", "[data-focus=pass]"),
+    ("[data-focus=no-double]", "[data-focus=no-double]"),
+)
+
+
+async def play_own_turn(page: Page, choices: tuple[tuple[str, str], ...] = OWN_TURN) -> None:
+    """Click the first of ``choices`` (each: what shows it is there, what to click) the page shows, if any; a
+    control gone with a redraw meanwhile is let be (the next call clicks what came instead)."""
+    with contextlib.suppress(PlaywrightError):
+        for shown, target in choices:
+            if await page.locator(shown).count():
+                await page.click(target, timeout=1000)
+                return
+
+
 async def _drive(
     conns: dict[str, Connection],
     room: str,
@@ -1271,11 +1303,7 @@ async def test_a_phone_player_sees_the_hand_the_trick_and_the_seats_at_once(
     await until(lambda: table.match is not None, "the start")
     assert table.match is not None
     mine = SEATS[(table.match.hand.declarer + 1) % 4]  # the first to double, in every hand of this declarer
-    token = conns[mine].token
-    await conns.pop(mine).close()
-    page = await open_page(**PHONE_SCREEN)
-    await page.add_init_script(f"localStorage.setItem('barbu.token', {token!r})")
-    await page.goto(server.share_url)
+    page = await seat_page(server, open_page, conns, mine, **PHONE_SCREEN)
     await page.wait_for_selector(".seat.bottom .who")
     driver = asyncio.create_task(_drive(conns, room, table))
     seen: set[str] = set()

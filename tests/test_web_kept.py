@@ -18,7 +18,15 @@ from server.barbu_table import BarbuTable
 from server.solitaire_room import SolitaireRoom
 from tests.browser import MISSING, chromium_found
 from tests.conftest import server_table, until
-from tests.test_web_browser import OpenPage, _first_choice, _login, _solitaire_deal, browser, open_page
+from tests.test_web_browser import (
+    OpenPage,
+    _first_choice,
+    _login,
+    _solitaire_deal,
+    browser,
+    open_page,
+    seat_page,
+)
 from tests.test_web_review3 import _click_across_a_redraw, _watcher
 
 pytestmark = pytest.mark.skipif(not chromium_found(), reason=MISSING)
@@ -60,13 +68,8 @@ class AskedSeat:
             assert view is not None
             await conns[seat].act(asked.room, seat, _first_choice(view))  # applied before the reply
         asked.seat = seat
-        mine = conns.pop(seat)
-        token = mine.token
-        await mine.close()
+        asked.page = await seat_page(server, open_page, conns, seat)
         asked.others = conns
-        asked.page = await open_page()
-        await asked.page.add_init_script(f"localStorage.setItem('barbu.token', {token!r})")
-        await asked.page.goto(server.share_url)
         return asked
 
     async def chat(self) -> None:

@@ -6,12 +6,10 @@ played each card. Skipped, naming the package, when Chromium is not installed.""
 from __future__ import annotations
 
 import asyncio
-import contextlib
 import time
 from typing import Any
 
 import pytest
-from playwright.async_api import Error as PlaywrightError
 
 from client import Connection
 from engine.cards import SEATS
@@ -19,6 +17,7 @@ from server import BarbuServer
 from tests.browser import MISSING, chromium_found
 from tests.conftest import StartServer, four_seated, playing_with_bots, server_table, until
 from tests.test_web_browser import (
+    OWN_TURN,
     PHONE_SCREEN,
     SEAT_NAMES,
     OpenPage,
@@ -28,6 +27,8 @@ from tests.test_web_browser import (
     _login,
     browser,
     open_page,
+    play_own_turn,
+    seat_page,
 )
 
 pytestmark = pytest.mark.skipif(not chromium_found(), reason=MISSING)
@@ -111,11 +112,7 @@ async def test_the_next_question_keeps_the_last_hands_headline_in_view(
     conns, room, table = await four_seated(server, "d", "desk")
     assert table.match is not None
     mine = SEATS[table.match.hand.declarer]  # who declares hands 1 and 2
-    token = conns[mine].token
-    await conns.pop(mine).close()
-    page = await open_page(viewport={"width": 1280, "height": 800})
-    await page.add_init_script(f"localStorage.setItem('barbu.token', {token!r})")
-    await page.goto(server.share_url)
+    page = await seat_page(server, open_page, conns, mine, viewport={"width": 1280, "height": 800})
     await page.wait_for_selector(".seat.bottom .who")
     driver = asyncio.create_task(_drive(conns, room, table, _doubling))
     try:
@@ -126,13 +123,8 @@ async def test_the_next_question_keeps_the_last_hands_headline_in_view(
             if time.monotonic() > deadline:
                 await page.screenshot(path="/tmp/9c_fail.png")
                 raise AssertionError(await page.inner_text("body"))
-            with contextlib.suppress(PlaywrightError):  # the card or button gone with a redraw meanwhile
-                if await page.locator(".prompt .contract").count():  # hand 1: No tricks, asking nothing more
-                    await page.click(".contract:has-text('No tricks')", timeout=1000)
-                elif await page.locator(".hand .playable").count():
-                    await page.click(".hand .playable >> nth=0", timeout=1000)
-                elif await page.locator("[data-focus=no-double]").count():
-                    await page.click("[data-focus=no-double]", timeout=1000)
+            # Hand 1: No tricks, asking nothing more.
+            await play_own_turn(page, ((".prompt .contract", ".contract:has-text('No tricks')"), *OWN_TURN))
             await asyncio.sleep(0.1)
         await asyncio.sleep(0.5)  # the scroll to the question
         seen = await page.evaluate(IN_VIEW)
@@ -163,11 +155,7 @@ async def test_the_hand_is_one_tab_stop_and_a_question_takes_the_focus_from_it(
     assert table.match is not None
     declarer = SEATS[table.match.hand.declarer]
     mine = SEATS[(table.match.hand.declarer + 1) % 4]  # the first asked to double
-    token = conns[mine].token
-    await conns.pop(mine).close()
-    page = await open_page()
-    await page.add_init_script(f"localStorage.setItem('barbu.token', {token!r})")
-    await page.goto(server.share_url)
+    page = await seat_page(server, open_page, conns, mine)
     await page.wait_for_selector(".hand button")
     await page.focus(".hand button >> nth=0")
     await page.keyboard.press("ArrowRight")

@@ -15,7 +15,14 @@ from typing import Any
 from engine.barbu.actions import Action, IllegalAction
 from engine.barbu.events import Event
 from engine.barbu.hand import OVER, Hand
-from engine.barbu.rules import CONTRACTS, DOMINOES, DOUBLES_OWED, HANDS_PER_DECLARER, HANDS_PER_MATCH, Variants
+from engine.barbu.rules import (
+    CONTRACTS,
+    DOMINOES,
+    DOUBLES_OWED,
+    HANDS_PER_DECLARER,
+    HANDS_PER_MATCH,
+    Variants,
+)
 from engine.cards import DECK_SIZE, SEATS, deal_hands, texts
 
 #: Gives the four 13-card hands (bitmasks by seat) of hand ``index`` (0-based) dealt by ``dealer``.
