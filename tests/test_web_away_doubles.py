@@ -47,21 +47,25 @@ async def test_a_stand_ins_doubles_are_said_on_coming_back(server: BarbuServer, 
     assert said["older"] is None  # kept by an older page: its doubles are not known
 
 
+@pytest.mark.parametrize("answer", ["double", "no double"])
 async def test_the_players_own_double_is_not_told_as_a_bots_after_a_reload(
-    server: BarbuServer, open_page: OpenPage
+    server: BarbuServer, open_page: OpenPage, answer: str
 ) -> None:
-    """The page doubles the declarer, then reloads before its next turn: nothing was done for it meanwhile."""
+    """The page doubles the declarer (or answers "No double"), then reloads before its next turn: nothing was
+    done for it meanwhile."""
     asked = await AskedSeat.open(server, open_page, "double")
     match = asked.table.match
     assert match is not None
-    declarer = SEATS[match.hand.declarer]
     page = asked.page
-    box = page.locator(f"input[data-seat={declarer}]")
-    if not await box.is_checked():
-        await box.click()
-    await page.locator("[data-focus=submit-double]").click()
-    doubled = (SEATS.index(asked.seat), match.hand.declarer)
-    await until(lambda: doubled in match.hand.doubles, "the page's double")
+    mine = SEATS.index(asked.seat)
+    if answer == "double":
+        box = page.locator(f"input[data-seat={SEATS[match.hand.declarer]}]")
+        if not await box.is_checked():
+            await box.click()
+        await page.locator("[data-focus=submit-double]").click()
+    else:
+        await page.locator("[data-focus=no-double]").click()
+    await until(lambda: match.to_move != mine, "the page's answer")
     await page.reload()
     await page.locator(".hand .card").first.wait_for()
     await page.wait_for_timeout(500)

@@ -6,18 +6,18 @@ to the player back at the seat. Skipped, naming the package, when Chromium is no
 from __future__ import annotations
 
 import asyncio
-import contextlib
 import time
 from typing import Any
 
 import pytest
-from playwright.async_api import Error as PlaywrightError
 
+from engine.barbu.actions import Action
+from engine.barbu.bots import HeuristicPolicy
 from engine.cards import SEATS
 from server import BarbuServer
 from tests.browser import MISSING, chromium_found
-from tests.conftest import four_seated, until
-from tests.test_web_browser import SEAT_NAMES, OpenPage, _drive, browser, open_page
+from tests.conftest import StartServer, four_seated, until
+from tests.test_web_browser import SEAT_NAMES, OpenPage, _drive, browser, open_page, play_own_turn, seat_page
 from tests.test_web_kept import AskedSeat
 
 pytestmark = pytest.mark.skipif(not chromium_found(), reason=MISSING)
@@ -50,7 +50,7 @@ async def test_the_doubling_buttons_stay_clear_of_the_hand_with_why_open(
     await page.locator(".why-link").click()
     await page.wait_for_timeout(300)  # a scroll, if any
     for box in await page.evaluate(BUTTONS_CLEAR):
-        assert 0 <= box["top"] and box["bottom"] <= box["hand"] <= box["height"], box
+        assert box["top"] >= 0 and box["bottom"] <= box["hand"] <= box["height"], box
     match = asked.table.match
     assert match is not None
     mine = SEATS.index(asked.seat)
@@ -105,11 +105,7 @@ async def test_every_seat_is_reminded_of_dominoes_and_told_who_went_out_first(
     conns, room, table = await four_seated(server, "o", "dominoes")
     assert table.match is not None
     mine = SEATS[(table.match.hand.declarer + 1) % 4]
-    token = conns[mine].token
-    await conns.pop(mine).close()
-    page = await open_page()
-    await page.add_init_script(f"localStorage.setItem('barbu.token', {token!r})")
-    await page.goto(server.share_url)
+    page = await seat_page(server, open_page, conns, mine)
     await page.wait_for_selector(".seat.bottom .who")
     driver = asyncio.create_task(_drive(conns, room, table))
     reminded = ""
@@ -125,19 +121,14 @@ async def test_every_seat_is_reminded_of_dominoes_and_told_who_went_out_first(
             if await summary.count():
                 said = await summary.text_content() or ""  # folded or not
                 break
-            with contextlib.suppress(PlaywrightError):  # the card or button gone with a redraw meanwhile
-                if await page.locator(".hand .playable").count():
-                    await page.click(".hand .playable >> nth=0", timeout=1000)
-                elif await page.locator("[data-focus=pass]").count():
-                    await page.click("[data-focus=pass]", timeout=1000)
-                elif await page.locator("[data-focus=no-double]").count():
-                    await page.click("[data-focus=no-double]", timeout=1000)
+            await play_own_turn(page)
             await asyncio.sleep(0.1)
     finally:
         driver.cancel()
         for conn in conns.values():
             await conn.close()
     hand = table.match.history[1]
+    assert hand.start_rank is not None
     rank = "10" if hand.start_rank == 8 else "23456789TJQKA"[hand.start_rank]
     way = {"2": "up", "A": "down"}.get(rank, "up and down")
     assert reminded == (
@@ -145,7 +136,10 @@ async def test_every_seat_is_reminded_of_dominoes_and_told_who_went_out_first(
         " when none of your cards plays."
     )
     a, b, c, d = (
-        ("you" if s == mine else f"{SEAT_NAMES[s]} (o{s.lower()})", signed(hand.contract_scores[SEATS.index(s)]))
+        (
+            "you" if s == mine else f"{SEAT_NAMES[s]} (o{s.lower()})",
+            signed(hand.contract_scores[SEATS.index(s)]),
+        )
         for s in (SEATS[s] for s in hand.finish_order)
     )
     first = a[0][0].upper() + a[0][1:]
@@ -156,3 +150,39 @@ async def test_every_seat_is_reminded_of_dominoes_and_told_who_went_out_first(
 def signed(n: int) -> str:
     """A score as the page writes it: "+45", "−5"."""
     return f"+{n}" if n > 0 else f"−{-n}" if n < 0 else "0"
+
+
+def _no_double(self: HeuristicPolicy, view: dict[str, Any], hand: int, legal: list[Action]) -> Action:
+    """A stand-in that doubles nobody it need not (the heuristic's choice depends on the deal)."""
+    return min(legal, key=lambda a: len(getattr(a, "targets", ())))
+
+
+async def test_a_stand_ins_no_double_is_told_on_coming_back(
+    start_server: StartServer, open_page: OpenPage, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The first seat to double closes its page before the contract is chosen; a stand-in takes the seat
+    after the grace and doubles nobody for it; back at the seat, the page says so (it said nothing)."""
+    monkeypatch.setattr(HeuristicPolicy, "_double", _no_double)
+    server = await start_server(grace=0.5)
+    conns, room, table = await four_seated(server, "a", "away")
+    match = table.match
+    assert match is not None
+    mine = (match.hand.declarer + 1) % 4
+    page = await seat_page(server, open_page, conns, SEATS[mine])
+    await page.wait_for_selector(".hand .card")
+    await page.wait_for_function("(localStorage.getItem('barbu.held-cards') || '').includes('\"hand\":1')")
+    context = page.context  # kept: its localStorage holds the hand the page showed
+    await page.close()  # the connection drops: after the grace a stand-in takes the seat
+    await until(lambda: table.seats[mine].standin, "the stand-in")
+    declarer = SEATS[match.hand.declarer]
+    await conns[declarer].act(room, declarer, {"action": "contract", "contract": "no-tricks"})
+    await until(lambda: match.to_move != mine, "the stand-in's no double")
+    assert not [pair for pair in match.hand.doubles if pair[0] == mine]
+    back = await context.new_page()
+    await back.goto(server.share_url)
+    await back.locator(".hand .card").first.wait_for()
+    said = back.locator(".away-plays")
+    await said.wait_for(timeout=5000)
+    assert await said.inner_text() == "While you were away a stand-in bot doubled nobody for you."
+    for conn in conns.values():
+        await conn.close()

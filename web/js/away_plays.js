@@ -1,7 +1,7 @@
 // What a stand-in bot (or the turn timer) played for the player's seat while they were away: the hand this
 // browser last showed at a seat is kept in localStorage, and on coming back the page says which of its cards
 // are gone ("While you were away a bot played 8♦ for you."), rather than a hand of 12 where 13 were, and
-// whom the stand-in doubled or redoubled for it (the turn timer doubles nobody).
+// whom the stand-in doubled or redoubled for it (the turn timer doubles nobody), or that it doubled nobody.
 import { SEATS, SEAT_NAMES, cardText } from "./words.js";
 
 const KEY = "barbu.held-cards"; // "server|player|room" -> { hand, cards }: the hand this page last showed
@@ -38,20 +38,34 @@ export function keepHeldCards(player, room, held) {
 }
 
 /**
- * What the page keeps of `seat`'s hand in `view` (`heldCards`' shape, `at` now): its cards and the seats it
- * has doubled and redoubled.
+ * What the page keeps of `seat`'s hand in `view` (`heldCards`' shape, `at` now): its cards, the seats it
+ * has doubled and redoubled, and whether its turn to double has come and gone (`doubled`).
  */
 export function heldOf(view, seat) {
   const by = (pairs) => (pairs || []).filter(([a]) => a === seat).map(([, b]) => b);
-  return { hand: view.hand_number, cards: [...view.hand], doubles: by(view.doubles), redoubles: by(view.redoubles), at: Date.now() };
+  return { hand: view.hand_number, cards: [...view.hand], doubles: by(view.doubles), redoubles: by(view.redoubles), doubled: doubleTurnDone(view, seat), at: Date.now() };
+}
+
+/**
+ * Whether `seat` has had its turn to double in `view`'s hand: the players double in turn from the
+ * declarer's left, the declarer never (docs/rules/barbu.md, Doubling), so in the doubling phase the seats
+ * between the declarer and the seat to move have, and every one has once it is over.
+ */
+function doubleTurnDone(view, seat) {
+  if (seat === view.declarer || view.phase === "contract") return false;
+  if (view.phase !== "double") return true;
+  const after = (s) => (SEATS.indexOf(s) - SEATS.indexOf(view.declarer) + 4) % 4; // 1 on the declarer's left
+  return after(seat) < after(view.to_move);
 }
 
 /**
  * The doubles and redoubles a stand-in made for `seat` in `view`'s hand since `before` (the whole hand when
  * `before` was an earlier one): "While you were away a stand-in bot doubled East and West for you." (the
- * turn timer doubles nobody, so only a stand-in can have), or null.
+ * turn timer doubles nobody, so only a stand-in can have); a turn to double that came and went meanwhile
+ * with nobody doubled is told too, "… a stand-in bot doubled nobody for you." (or the turn timer, as
+ * `whoPlayed` tells; `table` the room summary); or null.
  */
-function awayDoublesText(before, view, seat, alsoPlayed) {
+function awayDoublesText(before, view, seat, alsoPlayed, table) {
   const now = heldOf(view, seat);
   const same = before.hand === view.hand_number;
   // A hand kept by an older page has no doubles: nothing can be told of them.
@@ -59,11 +73,17 @@ function awayDoublesText(before, view, seat, alsoPlayed) {
   const deeds = [];
   const doubled = fresh("doubles");
   const redoubled = fresh("redoubles");
+  // Nobody doubled on a turn the page did not see (kept before it, or in an earlier hand; one kept by an
+  // older page does not say whether it saw the turn).
+  const declined = now.doubled && !now.doubles.length && (!same || before.doubled === false);
   if (doubled.length) deeds.push(`doubled ${doubled.join(" and ")}`);
+  else if (declined) deeds.push("doubled nobody");
   if (redoubled.length) deeds.push(`redoubled ${redoubled.join(" and ")}`);
   if (!deeds.length) return null;
   const what = `${deeds.join(" and ")} for you`;
-  return alsoPlayed ? `A stand-in bot ${what}.` : `While you were away a stand-in bot ${what}.`;
+  // The turn timer doubles nobody: it may be the one who did, but it never doubles or redoubles anyone.
+  const who = declined && !redoubled.length ? whoPlayed(before, table) : "a stand-in bot";
+  return alsoPlayed ? `${who[0].toUpperCase()}${who.slice(1)} ${what}.` : `While you were away ${who} ${what}.`;
 }
 
 /** The cards `seat` has played in the hand of `view` (its tricks, the trick on the table, Dominoes' plays). */
@@ -102,7 +122,7 @@ function whoPlayed(before, table) {
 export function awayPlaysText(before, view, seat, table = null) {
   if (!before || !view || before.hand > view.hand_number) return null;
   const played = awayCardsText(before, view, seat, table);
-  const doubled = awayDoublesText(before, view, seat, Boolean(played));
+  const doubled = awayDoublesText(before, view, seat, Boolean(played), table);
   return played && doubled ? `${played} ${doubled}` : played || doubled;
 }
 

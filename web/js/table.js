@@ -69,7 +69,7 @@ export function tableScreen(app, roomId) {
           // done by the player: not to be told as a bot's on a reload
           const kind = action.action === "play" ? null : `${action.action}s`;
           state.held = kind
-            ? { ...state.held, [kind]: [...(state.held[kind] || []), ...action.targets] }
+            ? { ...state.held, [kind]: [...(state.held[kind] || []), ...action.targets], doubled: state.held.doubled || kind === "doubles" }
             : { ...state.held, cards: state.held.cards.filter((card) => card !== action.card) };
           keepHeldCards(session.name, roomId, state.held);
         }

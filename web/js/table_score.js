@@ -163,7 +163,7 @@ export function handSummary(snap, scored, dismiss, folded = null, phone = false,
   const finished = finishOrderText(snap, scored.finish_order, scored.contract_scores);
   const body = [
     early ? h("p", { class: "early-end" }, early) : null,
-    finished ? h("p", { class: "finish-order" }, finished) : null,
+    finished ? h("p", { class: "went-out" }, finished) : null,
     h("table", {},
       h("thead", {}, h("tr", {}, h("th", {}, ""), seatHeads(snap, false))),
       h("tbody", {},
