@@ -4,7 +4,7 @@ import { button, fill, h } from "./dom.js";
 import { showLogin } from "./login.js";
 import { lobbyScreen } from "./lobby.js";
 import { replayScreen } from "./replay.js";
-import { Session, TAKEN } from "./session.js";
+import { PRESS_PLAY_HERE, Session, TAKEN } from "./session.js";
 import { solitaireScreen } from "./solitaire.js";
 import { tableScreen } from "./table.js";
 import { forgetWaitingSeat, freedText, waitingSeat, waitingSeatRooms } from "./waiting_seat.js";
@@ -138,19 +138,37 @@ function tellFreedSeats(rooms, shown) {
 session.addEventListener("push", (event) => app.screen && app.screen.onPush(event.detail));
 session.addEventListener("resumed", () => {
   document.getElementById("taken")?.remove(); // taken back (by "Play here", or the other tab gone)
+  setInUse(true);
   if (app.screen && app.screen.onReconnect) app.screen.onReconnect();
 });
 session.addEventListener("status", (event) => { document.getElementById("status").textContent = event.detail; });
 // Another tab took this session: a banner fixed at the top of the window says so wherever the page is
 // scrolled (the header's status line is out of view beside a phone's hand or a desktop's prompt), and its
-// "Play here" button resumes here, taking the game back.
+// "Play here" button resumes here, taking the game back. Nothing else on the page can be sent meanwhile, so
+// the rest of the page is greyed and out of use (inert), not a dialog whose buttons silently do nothing; a
+// click on it says what to press.
 session.addEventListener("taken", () => {
   document.getElementById("taken")?.remove(); // one banner, however often it is taken
   const here = button("Play here", () => { banner.remove(); session.takeBack(); }, { class: "primary", id: "play-here" });
-  const banner = h("div", { id: "taken", class: "taken", role: "alert" }, h("p", {}, TAKEN), here);
+  const hint = h("div", { class: "taken-hint", role: "status" });
+  const banner = h("div", { id: "taken", class: "taken", role: "alert" }, h("p", {}, TAKEN), here, hint);
   document.body.append(banner);
-  here.focus({ preventScroll: true }); // nothing else on the page works meanwhile
+  setInUse(false);
+  here.focus({ preventScroll: true });
 });
+// A click on the page taken over lands here (its inert parts take no clicks): the banner says what to do.
+document.addEventListener("click", (event) => {
+  const banner = document.getElementById("taken");
+  if (!session.taken || !banner || banner.contains(event.target)) return;
+  banner.querySelector(".taken-hint").textContent = PRESS_PLAY_HERE;
+  document.getElementById("play-here").focus({ preventScroll: true });
+});
+
+/** The page's header, news and screen in use (`inUse`), or greyed and inert while another tab has the game. */
+function setInUse(inUse) {
+  for (const part of [document.querySelector("header.bar"), document.getElementById("news"), root]) part.inert = !inUse;
+  document.body.classList.toggle("taken-away", !inUse);
+}
 window.addEventListener("hashchange", route);
 
 (async () => {

@@ -11,6 +11,8 @@ const RESUMED_ELSEWHERE = "resumed on another connection";
 /** What a tab taken over by another says, and what a request sent from it is told. */
 export const TAKEN = "This game is open in another tab or window.";
 export const TAKEN_REQUEST = "This game is open in another tab or window: press “Play here” to play in this tab.";
+/** What a click on the rest of a tab taken over is told, under its banner. */
+export const PRESS_PLAY_HERE = "Press “Play here” to play in this tab.";
 
 // The tabs of this browser say to each other when one holding the session goes (closed, or gone elsewhere):
 // a tab it took the session from takes it back by itself.
