@@ -5,6 +5,9 @@ import { randomSeed } from "./solitaire_picker.js";
 import { layoutView, pileText } from "./solitaire_view.js";
 import { cardText, cardsInText, countText, solitaireText } from "./words.js";
 
+/** What a click on a foundation says in a game where its cards never leave it. */
+const FOUNDATION_STAYS = "Cards on a foundation stay there.";
+
 const RESULTS = { won: "You won: every card is home!", lost: "Lost: no move was left.", resigned: "Resigned." };
 
 /** The pile names a move touches: "t3>t5*2" -> ["t3", "t5"], "p7.1+w" -> ["p7.1", "w"], "s" -> ["s"]. */
@@ -120,6 +123,15 @@ export function solitaireScreen(app, roomId) {
         // A covered card pairs with nothing yet: it is sent alone at once, for the server to say which card
         // covers it, rather than picked and refused only at the next click.
         if (covered(layout, pile)) { send("move", { move: pile }); return; }
+      }
+      // A foundation is no move's source unless the game takes its top card back (option foundation-back):
+      // not selected, to be refused only at the next click, but said at once.
+      if (/^f\d+$/.test(pile) && !(state.view.options || {})["foundation-back"]) {
+        state.notice = FOUNDATION_STAYS;
+        state.hint = null;
+        state.hinted = false;
+        draw();
+        return;
       }
       const column = pile.startsWith("t") ? layout.columns[Number(pile.slice(1)) - 1] : null;
       if (column && !column.length) return;
