@@ -113,5 +113,6 @@ def _hint(game: Game, line: HintLine) -> str:
     if hint is None:
         hint = advise_within(game, HINT_BUDGET, lost=line.lost_keys())
         line.keep(game.history, key, hint)
-    words = hint_text(hint.status, hint.move, fresh=not game.moves)
-    return f"{words} (u: undo)" if hint.move is None and game.moves else words
+    fresh = not game.moves or hint.from_start
+    words = hint_text(hint.status, hint.move, fresh=fresh, undo=hint.undo)
+    return f"{words} (u: undo)" if hint.move is None and not fresh else words

@@ -475,7 +475,9 @@ class Hint(Message):
     ``sure`` (the next move of a winning line: following the hints wins), ``guess`` (no win found within the
     server's budget; a reasonable move to a position not seen before), ``lost`` (no win is left from here;
     ``move`` nil), ``none`` (every move returns to a position seen before; ``move`` nil). ``seq`` is the
-    room's action number the hint is for (the player may have moved meanwhile)."""
+    room's action number the hint is for (the player may have moved meanwhile). A ``lost`` hint says
+    whether the player's moves lost it: ``from_start`` (the deal itself cannot be won), or ``undo`` (the
+    moves to undo to get back to a position the solver proved winnable; nil when it could not tell)."""
 
     TYPE = "hint"
     id: int
@@ -483,6 +485,8 @@ class Hint(Message):
     move: str | None
     status: str
     seq: int
+    undo: int | None = None
+    from_start: bool = False
 
 
 @dataclass(frozen=True)

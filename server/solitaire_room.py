@@ -626,7 +626,15 @@ class SolitaireRoom(Room):
         peer.send(self._hint_reply(request_id, advice, seq))
 
     def _hint_reply(self, request_id: int, advice: Advice, seq: int) -> Hint:
-        return Hint(id=request_id, room=self.room_id, move=advice.move, status=advice.status.value, seq=seq)
+        return Hint(
+            id=request_id,
+            room=self.room_id,
+            move=advice.move,
+            status=advice.status.value,
+            seq=seq,
+            undo=advice.undo,
+            from_start=advice.from_start,
+        )
 
     def _cancel_hint(self) -> None:
         if self._hint_task is not None and not self._hint_task.done():

@@ -23,7 +23,8 @@ def test_the_prompt_says_a_lost_game_offering_undo_and_a_guess_as_a_guess(
 ) -> None:
     lost = io.StringIO()
     play_session(new_game("pyramid", {}, seed=1), io.StringIO("s\nh\nq\n"), lost)  # lost from the deal
-    assert "this game can no longer be won (u: undo)" in lost.getvalue()
+    said = lost.getvalue()  # not "undo": no move lost it
+    assert "this deal cannot be won, from the start: no move of yours lost it\n" in said, said
     # A hint budget too small to find the win of a hard deal: the hint is a guess and says so.
     monkeypatch.setattr("cli.solitaire_play.HINT_BUDGET", 0.02)
     guessed = io.StringIO()
@@ -40,8 +41,11 @@ async def test_the_terminal_client_says_a_lost_game_offering_undo_and_a_guess_as
         pipe.send_text("d")  # turn the stock: a move to undo
         await until(lambda: sol.room.state()["moves"] == 1, "the stock turned")
         pipe.send_text("h")
-        await until(lambda: "can no longer be won" in sol.message, "the lost hint")
-        assert on_screen(tui, "This game can no longer be won. u: undo"), "\n".join(screen_lines(tui))
+        await until(lambda: "cannot be won" in sol.message, "the lost hint")
+        # lost from the deal: undo would not help, and is not offered
+        assert on_screen(
+            tui, "This deal cannot be won, from the start: no move of yours lost it. x: resign"
+        ), "\n".join(screen_lines(tui))
         tui.open_solitaire("forty-thieves", {}, 1)
         await until(lambda: tui.pending is not None, "asked before resigning the Pyramid deal with a move")
         pipe.send_text("y")

@@ -71,3 +71,18 @@ async def test_a_lost_game_says_so(server: BarbuServer, connect: Connect) -> Non
     room = (await ann.open_solitaire("pyramid", {}, 1)).room
     hint: Hint = await ann.hint(room)
     assert (hint.status, hint.move) == ("lost", None)
+    await ann.move(room, "s")  # a move made: the deal was lost all the same, and the hint says so
+    hint = await ann.hint(room)
+    assert (hint.status, hint.from_start, hint.undo) == ("lost", True, None)
+
+
+async def test_a_lost_hint_says_how_many_moves_lost_it(server: BarbuServer, connect: Connect) -> None:
+    """Pyramid 81 is winnable, and lost after five turns of the stock: the hint says to undo one move, also
+    when it is asked again (from the positions kept)."""
+    ann: Connection = await connect(server, "ann")
+    room = (await ann.open_solitaire("pyramid", {}, 81)).room
+    for _ in range(5):
+        await ann.move(room, "s")
+    for _ in range(2):
+        hint: Hint = await ann.hint(room)
+        assert (hint.status, hint.from_start, hint.undo) == ("lost", False, 1)

@@ -26,6 +26,7 @@ from engine.solitaire.hints import (
     foundation_cards,
     fresh_move,
     hint_clock,
+    hint_text,
     places_left,
     placing,
     position_key,
@@ -311,6 +312,34 @@ def test_a_lost_position_says_so_without_a_move() -> None:
     pyramid = new_game("pyramid", seed=1)  # proved lost at once
     hint = advise(pyramid, max_nodes=1000)
     assert (hint.status, hint.move) == (HintStatus.LOST, None)
+
+
+def test_a_lost_hint_tells_a_deal_lost_from_the_start_from_one_the_moves_lost() -> None:
+    """Pyramid 1 is lost from the deal: after a move its hint says so (no undo helps). Pyramid 81 is
+    winnable, and lost once its stock is turned five times: the hint says to undo the one move that lost
+    it, and a kept line says so again at once when the position is reached again."""
+    never = new_game("pyramid", seed=1)
+    never.apply("s")
+    hint = advise_within(never, 1.0)
+    assert (hint.status, hint.from_start, hint.undo) == (HintStatus.LOST, True, None)
+    assert hint_text(hint.status, None, fresh=hint.from_start) == (
+        "this deal cannot be won, from the start: no move of yours lost it"
+    )
+    lost_by_moves = new_game("pyramid", seed=81)
+    for _ in range(5):
+        lost_by_moves.apply("s")
+    hint = advise_within(lost_by_moves, 1.0)
+    assert (hint.status, hint.from_start, hint.undo) == (HintStatus.LOST, False, 1)
+    assert hint_text(hint.status, None, undo=hint.undo) == (
+        "your moves lost this game: undo 1 move to get back to a position that can be won"
+    )
+    kept = HintLine()
+    key = position_key(lost_by_moves)
+    kept.keep(lost_by_moves.history, key, hint)
+    assert kept.known(lost_by_moves.history, key) == hint
+    kept_never = HintLine()  # one per game
+    kept_never.keep(never.history, position_key(never), advise_within(never, 1.0))
+    assert kept_never.known(never.history, position_key(never)) == Hint(HintStatus.LOST, from_start=True)
 
 
 def test_a_guess_avoids_every_position_seen_and_none_is_left_when_all_are() -> None:

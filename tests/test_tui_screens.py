@@ -216,11 +216,19 @@ def test_a_hint_says_what_it_is_worth_and_offers_undo_when_lost() -> None:
     assert screen.message.startswith("No sure win found; a reasonable move: column 7 → column 2")
     assert screen.hint == "t7>t2"
     screen.hinted(None, "lost")  # no move made yet: the deal itself is lost
-    assert screen.message == "This deal cannot be won. x: resign, n: new deal."
+    start = "This deal cannot be won, from the start: no move of yours lost it."
+    assert screen.message == f"{start} x: resign, n: new deal."
     room.view["can_undo"] = True
     room.view["layout"] = {**room.view["layout"], "moves": 3}
-    screen.hinted(None, "lost")
-    assert screen.message == "This game can no longer be won. u: undo, x: resign, n: new deal."
+    screen.hinted(None, "lost", from_start=True)  # moves made, but they did not lose it: no undo offered
+    assert screen.message == f"{start} x: resign, n: new deal."
+    screen.hinted(None, "lost", undo=2)
+    assert screen.message == (
+        "Your moves lost this game: undo 2 moves to get back to a position that can be won."
+        " u: undo, x: resign, n: new deal."
+    )
+    screen.hinted(None, "lost")  # the solver could not tell how far back
+    assert screen.message == "This game can no longer be won from here. u: undo, x: resign, n: new deal."
     assert screen.hint is None
     screen.hinted(None, "none")
     assert screen.message.startswith(

@@ -41,7 +41,9 @@ async def test_a_tab_taken_over_shows_its_controls_out_of_use_and_a_click_there_
     second = await first.context.new_page()  # same browser: same localStorage, so the same token
     await second.goto(first.url)
     await second.wait_for_selector(".seat.bottom")
-    await until(lambda: server.lobby is not None and server.lobby.online.get("twotabs") is not at_first, "resumed")
+    await until(
+        lambda: server.lobby is not None and server.lobby.online.get("twotabs") is not at_first, "resumed"
+    )
     await first.wait_for_selector("#taken")
 
     control = await first.evaluate(PROMPT_CONTROL)

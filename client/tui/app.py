@@ -1116,7 +1116,7 @@ class TuiApp:
                         self.model.notice
                     )  # refused (``no-hint``, ``busy``) or failed
             elif room is not None and room.room == hint.room and room.seq == hint.seq:
-                screen.hinted(hint.move, hint.status)
+                screen.hinted(hint.move, hint.status, hint.undo, hint.from_start)
             else:
                 screen.message = "The position changed meanwhile: h for a hint for this one."
         elif await self.session.solitaire(kind, move):

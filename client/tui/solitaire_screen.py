@@ -339,14 +339,17 @@ class SolitaireScreen:
         if playing and not self.room.watching:
             self.message = "Looking for a good move..."
 
-    def hinted(self, move: str | None, status: str) -> None:
-        """Show the hint ``move`` with what its ``status`` says (``docs/protocol.md``, reply ``hint``) and put
-        the cursor on its source pile."""
+    def hinted(
+        self, move: str | None, status: str, undo: int | None = None, from_start: bool = False
+    ) -> None:
+        """Show the hint ``move`` with what its ``status`` says (``docs/protocol.md``, reply ``hint``; a lost
+        game's ``undo`` and ``from_start``) and put the cursor on its source pile. Undo is offered unless
+        the deal was lost from the start, where it would not help."""
         self.hint = move
-        words = hint_words(status, move, self.room.state())
+        words = hint_words(status, move, self.room.state(), undo, from_start)
         if move is None:
-            undo = "u: undo, " if self.room.view.get("can_undo") else ""
-            self.message = f"{words} {undo}x: resign, n: new deal."
+            undo_key = "u: undo, " if self.room.view.get("can_undo") and not from_start else ""
+            self.message = f"{words} {undo_key}x: resign, n: new deal."
             return
         self.message = words
         self.place(move.replace("+", ">").split(">")[0])

@@ -11,7 +11,7 @@ from client.tui.cards import card_label
 from client.tui.events import full_sentence
 from engine.solitaire import GAMES
 from engine.solitaire.errors import RULE_CODES
-from engine.solitaire.hints import NO_NEW_MOVE
+from engine.solitaire.hints import NO_NEW_MOVE, hint_text
 
 CARD = re.compile(r"\b([2-9TJQKA])([SHDC])\b")
 PILE = re.compile(r"^([stwfp])(\d+(?:\.\d+)?)?$")
@@ -180,13 +180,20 @@ def refusal_words(text: str, state: dict[str, Any] | None = None) -> str:
     return full_sentence(cards_in_words(text))  # a sentence on the screen: the server's words end bare
 
 
-def hint_words(status: str, move: str | None, state: dict[str, Any] | None = None) -> str:
+def hint_words(
+    status: str,
+    move: str | None,
+    state: dict[str, Any] | None = None,
+    undo: int | None = None,
+    from_start: bool = False,
+) -> str:
     """A hint (``docs/protocol.md``, reply ``hint``) in words with the key that makes it, a Pyramid move by
     its cards in ``state`` (``move_words``): ``Hint: turn the stock (d) - a sure win: keep following the
-    hints.``; a deal lost from the start, before any move: ``This deal cannot be won.``"""
+    hints.``; a lost game in the engine's words (``hint_text``): lost from the start (``from_start``, or
+    before any move), or the ``undo`` moves back to a winnable position."""
     if status == "lost":
-        fresh = state is not None and state.get("moves") == 0
-        return "This deal cannot be won." if fresh else "This game can no longer be won."
+        fresh = from_start or (state is not None and state.get("moves") == 0)
+        return full_sentence(hint_text(status, move, fresh=fresh, undo=undo))
     if move is None:  # ``none``: the engine's words, so every client says the same
         return f"{NO_NEW_MOVE[0].upper()}{NO_NEW_MOVE[1:]}."
     key = "d" if move == "s" else "Enter"

@@ -62,11 +62,17 @@ class Hint:
         status: see ``HintStatus``.
         move: the move to make (notation of ``docs/formats.md``); None for ``lost`` and ``none``.
         line: for ``sure``, the whole winning line from the position, ``move`` first; else empty.
+        undo: for ``lost``, how many moves to undo to get back to a position the solver proved winnable
+            (the latest it found: perhaps fewer would do); None when none is known.
+        from_start: for ``lost``, the deal itself is proved lost: no move of the player's lost it, and no undo
+            helps.
     """
 
     status: HintStatus
     move: str | None = None
     line: tuple[str, ...] = ()
+    undo: int | None = None
+    from_start: bool = False
 
 
 #: Share of a hint's time the solver's search gets; shortening its line (``engine.solitaire.lines``) and
@@ -153,13 +159,28 @@ def advise(
         ``sure`` with the winning line, ``lost`` when the search proves there is none (or no move is left),
         else ``guess`` with a move to a position the game has not been in that puts no card back where it was
         and that its own short search does not prove lost (``_guess``), or ``none`` when every move goes back
-        or is proved lost. A won game gets ``none``.
+        or is proved lost. A won game gets ``none``. A ``lost`` hint says whether the deal was lost from the
+        start or how many moves to undo to get back to a winnable position, as far as short searches of the
+        time left decide (``_way_back``).
     """
     if game.won:
         return Hint(HintStatus.NONE)
+    deadline = None if timeout is None else clock() + timeout
+    hint = _advise(game, max_nodes, clock, deadline, lost)
+    return _way_back(game, max_nodes, clock, deadline) if hint.status is HintStatus.LOST else hint
+
+
+def _advise(
+    game: Game,
+    max_nodes: int | None,
+    clock: Callable[[], float],
+    deadline: float | None,
+    lost: frozenset[Hashable],
+) -> Hint:
+    """``advise``'s hint before a ``lost`` one is told the way back (``_way_back``)."""
     if not game._moves(prune=False) or position_key(game) in lost:
         return Hint(HintStatus.LOST)
-    deadline = None if timeout is None else clock() + timeout
+    timeout = None if deadline is None else deadline - clock()
     result = solve(
         game, timeout=None if timeout is None else timeout * SEARCH_SHARE, max_nodes=max_nodes, clock=clock
     )
@@ -172,6 +193,35 @@ def advise(
     if result.outcome is Outcome.UNSOLVABLE:
         return Hint(HintStatus.LOST)
     return _guess(game, max_nodes, clock, deadline, lost)
+
+
+def _way_back(game: Game, max_nodes: int | None, clock: Callable[[], float], deadline: float | None) -> Hint:
+    """The ``lost`` hint for ``game``, saying whether its moves lost it: the deal itself proved lost
+    (``from_start``; also before any move), or how many moves back a position was proved winnable
+    (``undo``), or neither when the time left decided nothing. A game's positions are winnable up to the
+    move that lost it and lost from there on, so the last winnable one is searched for by halves between the
+    deal (winnable) and now (lost), each search a short one (``_probe``), as long as they decide."""
+    moves = len(game.history)
+
+    def after(made: int) -> Game:  # the position after the game's first `made` moves
+        return from_record({**game.to_record(), "moves": game.history[:made]})
+
+    start = _probe(after(0), max_nodes, clock, deadline) if moves else None
+    if not moves or (start is not None and start.outcome is Outcome.UNSOLVABLE):
+        return Hint(HintStatus.LOST, from_start=True)
+    if start is None:
+        return Hint(HintStatus.LOST)
+    won, lost = 0, moves  # the latest position known winnable, the earliest known lost (by moves made)
+    while lost - won > 1:
+        mid = (won + lost) // 2
+        found = _probe(after(mid), max_nodes, clock, deadline)
+        if found is None:
+            break
+        if found.outcome is Outcome.UNSOLVABLE:
+            lost = mid
+        else:
+            won = mid
+    return Hint(HintStatus.LOST, undo=moves - won)
 
 
 def _guess(
@@ -433,15 +483,24 @@ def fresh_move(game: Game, seen: set[Hashable], left: dict[tuple[int, int], int]
 NO_NEW_MOVE = "no new move left: every move left goes back to an earlier position, puts a card back where it was, or leads into a lost one"
 
 
-def hint_text(status: str, move: str | None, fresh: bool = False) -> str:
+def hint_text(status: str, move: str | None, fresh: bool = False, undo: int | None = None) -> str:
     """What a client says for a hint of ``status`` (a ``HintStatus`` value) and ``move``: one sentence;
-    ``fresh``: no move made yet, so a lost deal was never winnable ("this deal cannot be won").
+    for ``lost``, ``fresh``: the deal was never winnable (no move made yet, or the hint's ``from_start``),
+    ``undo``: the moves to undo back to a winnable position (the hint's ``undo``), so that a lost game
+    offers undo only when it helps.
 
     >>> hint_text("guess", "t3>t5")
     'no sure win found; a reasonable move: t3>t5'
+    >>> hint_text("lost", None, undo=2)
+    'your moves lost this game: undo 2 moves to get back to a position that can be won'
     """
     if status == HintStatus.LOST:
-        return "this deal cannot be won" if fresh else "this game can no longer be won"
+        if fresh:
+            return "this deal cannot be won, from the start: no move of yours lost it"
+        if undo:
+            moves = "1 move" if undo == 1 else f"{undo} moves"
+            return f"your moves lost this game: undo {moves} to get back to a position that can be won"
+        return "this game can no longer be won from here"
     if move is None:
         return NO_NEW_MOVE
     if status == HintStatus.SURE:
@@ -465,13 +524,19 @@ class HintLine:
         self._start: list[str] = []
         self._line: tuple[str, ...] = ()
         self._lost: dict[Hashable, None] = {}
+        self._winnable: list[str] = []  # moves after which a lost hint found the position winnable
+        self._lost_from_start = False  # a lost hint proved the deal itself lost
 
     def known(self, history: list[str], key: Hashable) -> Hint | None:
         """The hint for the position after ``history`` (whose ``position_key`` is ``key``) that needs no
-        search: ``lost`` if a hint called that position lost, else the ``sure`` hint of the kept line; None
-        if neither applies (the game has left the line, or it is spent)."""
+        search: ``lost`` if a hint called that position lost (saying the deal was lost from the start, or
+        the moves to undo back to a position known winnable, as the hints kept tell), else the ``sure``
+        hint of the kept line; None if neither applies (the game has left the line, or it is spent)."""
         if key in self._lost:
-            return Hint(HintStatus.LOST)
+            if self._lost_from_start or not history:
+                return Hint(HintStatus.LOST, from_start=True)
+            back = self._winnable_moves(history)
+            return Hint(HintStatus.LOST, undo=None if back is None else len(history) - back)
         n = len(self._start)
         if not self._line or history[:n] != self._start:
             return None
@@ -488,10 +553,32 @@ class HintLine:
         if hint.status is HintStatus.SURE:
             self._start, self._line = list(history), hint.line
         elif hint.status is HintStatus.LOST:
+            self._lost_from_start = self._lost_from_start or hint.from_start
+            if hint.undo is not None:
+                self._winnable = list(history[: len(history) - hint.undo])
             self._lost.pop(key, None)
             self._lost[key] = None
             while len(self._lost) > LOST_KEPT:
                 del self._lost[next(iter(self._lost))]
+
+    def _winnable_moves(self, history: list[str]) -> int | None:
+        """How many of ``history``'s first moves lead to a position known winnable (the start of the kept
+        line and the line's moves followed from there, or where a lost hint found one); None if none is
+        known along ``history``."""
+        known = []
+        if self._winnable and history[: len(self._winnable)] == self._winnable:
+            known.append(len(self._winnable))
+        n = len(self._start)
+        if self._line and history[:n] == self._start:
+            followed = 0
+            while (
+                n + followed < len(history)
+                and followed < len(self._line)
+                and history[n + followed] == self._line[followed]
+            ):
+                followed += 1
+            known.append(n + followed)
+        return max(known, default=None)
 
     def lost_keys(self) -> frozenset[Hashable]:
         """The keys of the positions called lost that are kept (``advise``'s ``lost``)."""

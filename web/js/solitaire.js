@@ -5,6 +5,9 @@ import { randomSeed } from "./solitaire_picker.js";
 import { layoutView, pileText } from "./solitaire_view.js";
 import { cardText, cardsInText, countText, solitaireText } from "./words.js";
 
+/** A hint's verdict on a deal that was never winnable. */
+const LOST_FROM_START = "This deal cannot be won, from the start (the solver proved it): no move of yours lost it. You may still play it out, or deal again.";
+
 /** What a click on a foundation says in a game where its cards never leave it. */
 const FOUNDATION_STAYS = "Cards on a foundation stay there.";
 
@@ -288,9 +291,12 @@ export function solitaireScreen(app, roomId) {
       case "sure": return `Hint: ${hintText(reply.move)} (following the hints wins this game).`;
       case "guess": return `Hint: no sure win found; a reasonable move: ${hintText(reply.move)}.`;
       // A verdict, not a move: the legal moves left may still be played, so it does not forbid them.
-      case "lost": return state.view.moves === 0  // lost from the start: nothing to undo
-        ? "This deal cannot be won (the solver proved it): you may still play it out, or deal again."
-        : "This game can no longer be won: undo to go back, or play it out.";
+      // Whether undo helps: the deal lost from the start (no move lost it), or the moves back to a
+      // position the solver proved winnable, or neither known (its time ran out).
+      case "lost":
+        if (reply.from_start || state.view.moves === 0) return LOST_FROM_START;
+        if (reply.undo) return `Your moves lost this game: undo ${countText(reply.undo, "move")} to get back to a position that can be won, or play it out.`;
+        return "This game can no longer be won from here (the solver proved it), and it could not tell in time whether it ever could: you may undo and ask again, or play it out.";
       // The engine's words (engine/solitaire/hints.py NO_NEW_MOVE), as the terminal client says them.
       case "none": return "Hint: no new move left: every move left goes back to an earlier position, puts a card back where it was, or leads into a lost one. Undo to go back.";
       default: return reply.move ? `Hint: ${hintText(reply.move)}.` : "No move is left.";
