@@ -375,8 +375,12 @@ class BarbuTable(Room):
         }
 
     def snapshot(self, peer: Peer | None, request_id: int | None) -> Snapshot:
-        """The snapshot for ``peer``: its seat's view if it plays a seat here, else the spectator view."""
+        """The snapshot for ``peer``: its seat's view if it plays a seat here; the view of its player's own
+        seat, which a stand-in plays (``_standin_view``), if it watches that; else the spectator view."""
         seat = None if peer is None else self._seat_of_peer(peer)
+        view = None if self.match is None else self.match.view(seat)
+        if seat is None and peer is not None:
+            view = self._standin_view(peer) or view
         return Snapshot(
             id=request_id,
             room=self.room_id,
@@ -388,12 +392,22 @@ class BarbuTable(Room):
             players=self._players(),
             away=self._away(),
             variants=self.variants.to_dict(),
-            view=None if self.match is None else self.match.view(seat),
+            view=view,
             chat=list(self.chat),
             turn_left_ms=self.turn_left_ms(),
             idle_left_ms=self.idle_left_ms(),
             paused=self.paused,
         )
+
+    def _standin_view(self, peer: Peer) -> dict[str, Any] | None:
+        """The view of the seat ``peer``'s player owns here while a stand-in plays it during the match (they
+        left it, or it was handed over idle, and they watch): their own cards and the table, as from the
+        seat, but nothing to act on (``legal``, ``double_targets``, ``must_double`` nil: ``sit`` takes the
+        seat back first). None when they own no such seat."""
+        index = None if peer.player is None else self._seat_of_player(peer.player)
+        if self.match is None or self.state != "playing" or index is None or not self.seats[index].standin:
+            return None
+        return self.match.view(index) | {"legal": None, "double_targets": None, "must_double": None}
 
     def holds_seat(self, player: str) -> bool:
         """Whether ``player`` owns a seat here and the match is not over (a seat they left to a stand-in

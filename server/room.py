@@ -83,7 +83,8 @@ class Room(ABC):
         """
 
     async def watch(self, peer: Peer, request_id: int | None) -> None:
-        """Add ``peer`` as a spectator and reply with the public snapshot. A player of the room
+        """Add ``peer`` as a spectator and reply with its snapshot (the public one; at a Barbu table, a player
+        whose seat a stand-in plays sees that seat's: ``BarbuTable.snapshot``). A player of the room
         (``plays_here``) is never refused; anyone else takes one of its ``max_spectators`` places, at most
         ``max_spectators_per_address`` of them from one IP address (a place is counted once per connection,
         and a name has one connection at a time).
@@ -97,7 +98,7 @@ class Room(ABC):
                 self._check_spectator_place(peer)
             self.spectators.add(peer)
             peer.rooms.add(self)
-            peer.send(self.snapshot(None, request_id))
+            peer.send(self.snapshot(peer, request_id))
 
     def _check_spectator_place(self, peer: Peer) -> None:
         """Refuse one more spectator from ``peer``'s address when the room or the address's share is full (a
