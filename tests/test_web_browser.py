@@ -1282,6 +1282,15 @@ async def _drive(
         await asyncio.sleep(0.02)
 
 
+async def stop_driving(driver: asyncio.Task[None], conns: dict[str, Connection]) -> None:
+    """Stop ``driver`` (a ``_drive`` task) and close the connections it acted for."""
+    driver.cancel()
+    with contextlib.suppress(asyncio.CancelledError):
+        await driver
+    for conn in conns.values():
+        await conn.close()
+
+
 async def test_a_phone_player_sees_the_hand_the_trick_and_the_seats_at_once(
     server: BarbuServer, open_page: OpenPage
 ) -> None:

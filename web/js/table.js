@@ -25,6 +25,7 @@ export function tableScreen(app, roomId) {
     idle: null, // { seq, seat, until }: when a stand-in takes the idle seat to move (`idle_left_ms`)
     lastTrick: null, // the number of the hand's latest trick-won, for the summary of a hand that stopped early
     timerPlay: null, // { text, mine, hand | standin }: what the turn timer last played for a seat, or a seat's idle hand-over
+    standin: false, // a stand-in bot plays this player's seat, which they watch from it (standinSeat)
   };
   const frame = h("div", { class: "table-screen" });
   fill(root, frame);
@@ -131,8 +132,11 @@ export function tableScreen(app, roomId) {
     if (had) focusAfterPrompt(frame, visible); // its control gone with the question answered: not to the page
   }
 
-  function take(snapshot) {
+  function take(sent) {
+    const standin = standinSeat(sent);
+    const snapshot = standin ? { ...sent, seat: standin } : sent;
     if (state.snapshot && snapshot.seq < state.snapshot.seq && snapshot.state === state.snapshot.state) return;
+    state.standin = Boolean(standin);
     if (!state.snapshot || snapshot.seq !== state.snapshot.seq) {
       state.targetsPick = null; // a choice half made belongs to the position it was made in
       state.contractPick = null;
@@ -145,15 +149,16 @@ export function tableScreen(app, roomId) {
       keepWaitingSeat(session.name, roomId, snapshot.seat, snapshot.name, state.summary ? state.summary.grace : null);
     } else if (snapshot.seat || snapshot.state !== "waiting") forgetWaitingSeat(session.name, roomId);
     // Seated again, or the match over (no seat left to take back, no match to start without them): the offer
-    // is done with.
-    if (snapshot.seat || snapshot.state === "over") state.offer = null;
+    // is done with; while a stand-in plays the seat, it says so, with the button that takes the seat back.
+    if ((snapshot.seat && !state.standin) || snapshot.state === "over") state.offer = null;
+    else if (state.standin && !state.offer) standinOffer(snapshot.seat);
     // Back at the seat (the page opened, or the connection back): what was played for it meanwhile is said.
-    if (snapshot.seat && snapshot.view && snapshot.view.phase !== "over") {
+    if (snapshot.seat && !state.standin && snapshot.view && snapshot.view.phase !== "over") {
       if (state.comeback) state.awayPlays = awayPlaysText(state.held || heldCards(session.name, roomId), snapshot.view, snapshot.seat, state.summary);
       state.held = heldOf(snapshot.view, snapshot.seat);
       keepHeldCards(session.name, roomId, state.held);
     }
-    if (snapshot.seat) state.comeback = false;
+    if (snapshot.seat && !state.standin) state.comeback = false;
     if (first && early) {
       state.standins = early.standins || [];
       state.watchers = early.spectators || [];
@@ -174,6 +179,24 @@ export function tableScreen(app, roomId) {
     draw();
     if (reveal && !closed) focusOnTurn(frame, view.phase);
     if (reveal && !closed) bringIntoView(frame, view.phase);
+  }
+
+  /**
+   * The player's own seat when a stand-in plays it and they watch it (they left it, or it was handed over
+   * idle): the server sends `seat` nil and that seat's view, with nothing to act on (docs/protocol.md,
+   * `watch`); else null. The page keeps the snapshot with that seat, so it stays the seat's page (its hand,
+   * at the bottom, its column first, the summary folded as before), `state.standin` telling a bot plays it.
+   */
+  function standinSeat(sent) {
+    return !sent.seat && sent.state === "playing" && sent.view && sent.view.seat ? sent.view.seat : null;
+  }
+
+  /** What the seat's player reads while a stand-in plays it, with the button that takes it back (`sit`). */
+  function standinOffer(seat) {
+    state.offer = {
+      text: `A stand-in bot plays your seat (${SEAT_NAMES[seat]}) for now: take it back to play on.`,
+      label: "Take my seat back", act: () => actions.sitAgain(seat),
+    };
   }
 
   /**
@@ -399,7 +422,7 @@ export function tableScreen(app, roomId) {
       PHONE.removeEventListener("change", draw);
       // A watcher who goes elsewhere stops watching (the table's watcher count, and a finished table nobody
       // is at leaves the lobby); a seated player keeps the seat.
-      if (state.snapshot && !state.snapshot.seat) session.request("leave", { room: roomId }).catch(() => {});
+      if (state.snapshot && (!state.snapshot.seat || state.standin)) session.request("leave", { room: roomId }).catch(() => {});
     },
   };
 }

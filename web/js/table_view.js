@@ -104,7 +104,7 @@ function header(state, actions) {
     kept.el("head-name", "h1", {}, snap.name),
     kept.el("head-where", "p", { class: "where" }, where,
       // A finished match has no players to watch: its own player, whose seat a stand-in ended, is no watcher.
-      snap.state === "over" ? " · the match is over" : snap.seat ? "" : " · you are watching",
+      snap.state === "over" ? " · the match is over" : state.standin ? " · a stand-in bot plays your seat" : snap.seat ? "" : " · you are watching",
       others.length ? ` · watching: ${others.join(", ")}` : ""),
     kept.el("head-buttons", "div", { class: "buttons" },
       copy, linkBox,
@@ -304,7 +304,7 @@ function center(state, actions, bottom) {
   if (fresh && view.trick.cards.length === 0 && view.tricks.length === 0 && !(view.plays || []).length && !Object.values(view.rows).some((row) => row.length)) {
     // Once the seat is asked something (the contract, a double) the last hand's results stand beside the
     // question on a desktop; a phone, short of room, folds them to one line that opens on a tap.
-    const asked = Boolean(state.snapshot.seat && view.to_move === state.snapshot.seat && view.legal);
+    const asked = Boolean(state.snapshot.seat && view.to_move === state.snapshot.seat && (view.legal || state.standin)); // its stand-in is asked
     return handSummary(state.snapshot, scored, actions.dismiss, asked ? state : null, PHONE.matches, state.kept);
   }
   if (view.contract === "dominoes") return dominoRows(view.rows, view.finish_order, view.start_rank);
