@@ -26,7 +26,9 @@ def _pairs(pairs: list[tuple[int, int]]) -> list[list[str]]:
 
 
 def hand_summary(number: int, hand: Hand, result: tuple[list[int], list[int], list[int]]) -> dict[str, Any]:
-    """One row of the score sheet: who declared what, the doubles, and the hand's scores by seat."""
+    """One row of the score sheet: who declared what, the doubles, and the hand's scores by seat; with the
+    finishing order (Dominoes, else None) and the number of tricks played (fewer than 13 when the hand
+    stopped early), so that a client that did not see the hand end can still tell how it ended."""
     contract_scores, settlements, scores = result
     return {
         "hand_number": number,
@@ -39,6 +41,8 @@ def hand_summary(number: int, hand: Hand, result: tuple[list[int], list[int], li
         "contract_scores": _by_seat(contract_scores),
         "settlements": _by_seat(settlements),
         "scores": _by_seat(scores),
+        "finish_order": [SEATS[s] for s in hand.finish_order] if hand.contract == DOMINOES else None,
+        "tricks_played": len(hand.tricks),
     }
 
 
