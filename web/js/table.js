@@ -2,7 +2,7 @@
 // redraws. The engine decides what a seat may see: after the events of an action the page asks for a fresh
 // snapshot (one at a time, coalesced) rather than rebuilding views itself; `turn` pushes bring the view at once.
 import { Kept, button, fill, h } from "./dom.js";
-import { finishedRanking } from "./table_score.js";
+import { finishedRanking, lastScored } from "./table_score.js";
 import { refusalText } from "./table_prompt.js";
 import { PHONE, bringIntoView, focusAfterPrompt, focusOnTurn, renderTable, tickClocks } from "./table_view.js";
 import { awayPlaysText, heldCards, heldOf, keepHeldCards } from "./away_plays.js";
@@ -166,6 +166,10 @@ export function tableScreen(app, roomId) {
       early = null;
       refresh(); // the push may be newer than the snapshot it came before
     }
+    // A hand that ended before the page came (a reload, a second tab, a watcher arriving between hands): its
+    // results from the score sheet, as the pages that heard its `hand-scored` show them.
+    const last = snapshot.view && snapshot.view.phase !== "over" ? lastScored(snapshot.view) : null;
+    if (last && (!state.scored || state.scored.hand_number < last.hand_number)) state.scored = last;
     if (Array.isArray(snapshot.chat)) state.chat = withMarks(state.chat, snapshot.chat);
     markChat(state);
     setClock(snapshot.turn_left_ms, snapshot.seq);

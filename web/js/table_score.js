@@ -144,6 +144,18 @@ export function scoreSheet(snap, view, close) {
 }
 
 /**
+ * The last finished hand's results as its `hand-scored` event gave them (with `tricks`, the number of its
+ * last trick), from what a snapshot's `view` carries: the score sheet's last row, and the totals since. For
+ * a page that did not see the hand end (opened, reloaded or come back between hands); null before any.
+ */
+export function lastScored(view) {
+  const row = view.history[view.history.length - 1];
+  if (!row) return null;
+  const { hand_number, declarer, contract, contract_scores, settlements, scores, finish_order } = row;
+  return { hand_number, declarer, contract, contract_scores, settlements, scores, finish_order, totals: view.totals, tricks: row.tricks_played };
+}
+
+/**
  * What the hand just finished gave: contract scores, each settlement, hand results, totals. `scored` is the
  * hand-scored event (with `tricks`, the number of its last trick, when the page saw it: a hand that stopped
  * early says why); its row of the view's history (when there) says who doubled whom. With `folded` (the
