@@ -47,7 +47,7 @@ async def test_a_seat_a_stand_in_plays_stays_its_players_page(
     time: while the stand-in plays for them, their page shows their own cards (and no other seat's), their
     seat at the bottom, their column first in the scores, hand 1's results still folded to one line while
     the stand-in is asked, and says a stand-in bot plays the seat, with the button that takes it back; never
-    "you are watching"."""
+    "you are watching". Gone to the lobby, it stops watching the table."""
     server = await start_server(idle_turn=4.0, bot_delay=3.0)
     conns, room, table = await four_seated(server, "i", "stand-in page")
     assert table.match is not None
@@ -74,12 +74,17 @@ async def test_a_seat_a_stand_in_plays_stays_its_players_page(
         assert await page.locator(".summary.folded").count() == 1
         assert await page.locator(".hand .playable").count() == 0
         assert "Take my seat back" in await page.inner_text(".offer")
+        assert "Waiting for the stand-in bot playing your seat to double" in await page.inner_text(".prompt")
 
         # The stand-in plays on: the hand shown is the seat's as it goes.
         await until(lambda: len(_hand(table, index)) < 13, "the stand-in to play a card", 60)
         cards = "[...document.querySelectorAll('.hand [data-card]')].map((c) => c.dataset.card).sort().join()"
         await _until_shows(page, cards, lambda: ",".join(_hand(table, index)))
-        await page.click(".offer button:has-text('Take my seat back')")
+        # Gone to the lobby, the page stops watching; the table opened again takes the seat back (as the
+        # offer's button does).
+        await page.click("text=Lobby")
+        await until(lambda: not table.spectators, "the page to stop watching")
+        await page.goto(f"{server.share_url}#table={room}")
         await until(
             lambda: table.seats[index].peer is not None and not table.seats[index].standin, "taken back"
         )

@@ -14,7 +14,9 @@ export function prompt(state, actions) {
   if (snap.paused) return pausedLine();
   const mine = snap.seat && view.to_move === snap.seat && view.legal;
   if (!mine) {
-    const who = view.to_move ? `${SEAT_NAMES[view.to_move]} (${playerText(snap.players[view.to_move])})` : "";
+    // The player's own seat, a stand-in bot playing it meanwhile (state.standin): not "Waiting for you".
+    const standin = state.standin && view.to_move === snap.seat;
+    const who = standin ? "the stand-in bot playing your seat" : view.to_move ? `${SEAT_NAMES[view.to_move]} (${playerText(snap.players[view.to_move])})` : "";
     const doing = PHASE_WORDS[view.phase] || "";
     return h("p", {}, `Waiting for ${who} ${doing}.`);
   }
