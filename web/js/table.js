@@ -64,18 +64,24 @@ export function tableScreen(app, roomId) {
       state.refusal = "";
       state.awayPlays = null; // playing on: what was played while away is old news
       state.timerPlay = null; // and so is what the timer played for anyone
+      // Done by the player: not to be told as a bot's on a reload. Kept before it is sent, for a reload can
+      // come after the server has done it and before its reply arrives; a refusal puts the old one back.
+      const before = state.held;
+      if (state.held && ["play", "double", "redouble"].includes(action.action)) {
+        const kind = action.action === "play" ? null : `${action.action}s`;
+        state.held = kind
+          ? { ...state.held, [kind]: [...(state.held[kind] || []), ...action.targets], doubled: state.held.doubled || kind === "doubles" }
+          : { ...state.held, cards: state.held.cards.filter((card) => card !== action.card) };
+        keepHeldCards(session.name, roomId, state.held);
+      }
+      const mine = state.held;
       try {
-        const done = await session.request("act", { room: roomId, seat: state.snapshot.seat, action });
-        if (state.held && ["play", "double", "redouble"].includes(action.action)) {
-          // done by the player: not to be told as a bot's on a reload
-          const kind = action.action === "play" ? null : `${action.action}s`;
-          state.held = kind
-            ? { ...state.held, [kind]: [...(state.held[kind] || []), ...action.targets], doubled: state.held.doubled || kind === "doubles" }
-            : { ...state.held, cards: state.held.cards.filter((card) => card !== action.card) };
-          keepHeldCards(session.name, roomId, state.held);
-        }
-        return done;
+        return await session.request("act", { room: roomId, seat: state.snapshot.seat, action });
       } catch (failure) {
+        if (mine !== before && state.held === mine && !connectionLost(failure)) { // refused: it was not done
+          state.held = before;
+          keepHeldCards(session.name, roomId, before);
+        }
         state.refusal = connectionLost(failure) ? failed(failure) : refusalText(failure.message, state.snapshot);
         draw();
         const line = frame.querySelector(".refusal");
