@@ -27,7 +27,7 @@ export function prompt(state, actions) {
   const kept = state.kept; // the line and its Pass stay the same nodes while pushes redraw the table
   return kept.el("your-turn", "p", { class: "your-turn" }, pass
     ? ["You have no card to play: ", kept.button("pass", "Pass", () => actions.act({ action: "pass" }), { class: "primary" })]
-    : tapWord() === "tap" ? "Your turn: play a highlighted card (tap it)." : "Your turn: play a highlighted card (click it, or Tab to it and press Enter).");
+    : tapWord() === "tap" ? "Your turn: play a highlighted card (tap it)." : "Your turn: play a highlighted card (click it; or Tab to the hand, choose with the arrow keys, press Enter).");
 }
 
 /** A match none of whose players is connected waits for them (the server pauses it): what a watcher reads. */
