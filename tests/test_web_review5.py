@@ -175,6 +175,9 @@ async def test_an_idle_seat_is_warned_and_the_table_told_after(
     await page.add_init_script(HEARD)
     await page.goto(server.share_url)
     await page.locator(".idle-warning", has_text="or a bot takes your seat").wait_for(timeout=60_000)
+    match = server_table(server, room).match
+    assert match is not None
+    phase = match.phase  # what North is asked: its warning names it
     await watcher.locator(".seat [data-idle=N]", has_text="a bot takes the seat in").wait_for(timeout=60_000)
     await asyncio.gather(
         _ticks(page, ".idle-warning [role=timer]"), _ticks(watcher, ".seat [data-idle=N] [role=timer]")
@@ -186,7 +189,8 @@ async def test_an_idle_seat_is_warned_and_the_table_told_after(
     await news.wait_for(timeout=60_000)
     assert "ann is still the table's host." in await news.inner_text()
     warned = await _heard(page, "or a bot takes your seat")
-    assert len(warned) == 1 and re.search(r"play within \d+ s, or", warned[0]), await _heard(page, "")
+    asked = {"contract": "choose the contract", "double": "choose whom to double"}.get(phase, "play")
+    assert len(warned) == 1 and re.search(rf"{asked} within \d+ s, or", warned[0]), await _heard(page, "")
     assert await _heard(page, "a bot now plays your seat (North)")
     warned = await _heard(watcher, "a bot takes the seat in")
     assert len(warned) == 1 and re.search(r"in \d+ s", warned[0]), await _heard(watcher, "")

@@ -214,15 +214,19 @@ function idleOf(state, seat) {
 
 /**
  * The warning of the idle hand-over of `seat`, in its last minute, as the words around its seconds: to its
- * player "Your turn is waiting: play within 42 s, or a bot takes your seat (you may take it back).", on the
- * seat's box "idle: a bot takes the seat in 42 s"; null before that minute.
+ * player "Your turn is waiting: play within 42 s, or a bot takes your seat (you may take it back).", naming
+ * what is asked ("choose the contract within", "choose whom to double within"), on the seat's box "idle: a
+ * bot takes the seat in 42 s"; null before that minute.
  */
+/** What the idle warning says the seat is asked to do, by the hand's phase (a doubling turn is no "play"). */
+const IDLE_ASKED = { contract: "choose the contract", double: "choose whom to double", redouble: "choose whom to redouble" };
+
 function idleWords(state, seat) {
   const idle = idleOf(state, seat);
   const left = idle ? secondsLeft(idle.until) : Infinity;
   if (left > IDLE_WARNING_S) return null;
   return seat === state.snapshot.seat
-    ? { turn: idle.seq, before: "Your turn is waiting: play within ", left, after: ", or a bot takes your seat (you may take it back)." }
+    ? { turn: idle.seq, before: `Your turn is waiting: ${IDLE_ASKED[state.snapshot.view.phase] || "play"} within `, left, after: ", or a bot takes your seat (you may take it back)." }
     : { turn: idle.seq, before: "idle: a bot takes the seat in ", left, after: "" };
 }
 
