@@ -102,9 +102,12 @@ def test_settlements_of_the_worked_example() -> None:
         "redoubles": [["N", "E"]],
         "contract_scores": {"N": -8, "E": -6, "S": -10, "W": -2},
     }
-    assert settlement_lines(row) == ["E doubled N, N redoubled x2: E +4, N -4", "W doubled S: W +8, S -8"]
+    assert settlement_lines(row) == [
+        "E doubled N, N redoubled (stakes x2): E +4, N -4",
+        "W doubled S: W +8, S -8",
+    ]
     mutual = {"doubles": [["E", "N"], ["N", "E"]], "redoubles": [], "contract_scores": {"N": -2, "E": 0}}
-    assert settlement_lines(mutual) == ["E and N doubled each other x2: E +4, N -4"]
+    assert settlement_lines(mutual) == ["E and N doubled each other (stakes x2): E +4, N -4"]
     assert settlement_lines(row, compact=True) == ["N/E x2: E +4", "S/W: W +8"]
 
 

@@ -258,7 +258,8 @@ async def test_a_hand_by_clicks_reload_and_a_watcher_from_the_invite_link(
                 assert ours, words  # who doubled whom, x2 when redoubled, and the points each way
                 assert all(
                     re.search(
-                        r"(doubled \w+|each other ×2)(, \w+ redoubled ×2)?: (\w+ \+\d+, \w+ −\d+|even)$", line
+                        r"(doubled \w+|each other \(stakes ×2\))(, \w+ redoubled \(stakes ×2\))?: (\w+ \+\d+, \w+ −\d+|even)$",
+                        line,
                     )
                     for line in ours
                 ), words

@@ -732,9 +732,9 @@ def settlement_lines(row: dict[str, Any], compact: bool = False) -> list[str]:
                 else f"{first}/{second}: even"
             )
             continue
-        how = f"{a} and {b} doubled each other x2" if mutual else f"{a} doubled {b}"
+        how = f"{a} and {b} doubled each other (stakes x2)" if mutual else f"{a} doubled {b}"
         if pair in redoubles and not mutual:
-            how += f", {b} redoubled x2"
+            how += f", {b} redoubled (stakes x2)"
         out.append(f"{how}: {result}")
     return out
 

@@ -176,7 +176,7 @@ settle nothing. A hand's result = contract score + all your settlements.
 Worked example - No Tricks, N declares.
   Contract scores: N -8, E -6, S -10, W -2.
   E doubled N and N redoubled E; W doubled S.
-  N/E: difference 2, redoubled x2: E +4, N -4.
+  N/E: difference 2, redoubled (stakes x2): E +4, N -4.
   S/W: difference 8: W +8, S -8.
   Hand results: N -8-4 = -12, E -6+4 = -2, S -10-8 = -18, W -2+8 = +6
   (they add up to -26, as No Tricks does: settlements are zero-sum).

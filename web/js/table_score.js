@@ -43,7 +43,7 @@ export function doublesText(doubles, redoubles) {
 
 /**
  * Each doubled pair of a scored hand and what it settled, as the terminal client says it: "East doubled
- * North, North redoubled ×2: East +4, North −4"; a pair doubling each other is ×2 too. `row` holds
+ * North, North redoubled (stakes ×2): East +4, North −4"; a pair doubling each other is ×2 too. `row` holds
  * `doubles`, `redoubles` ([doubler, doubled] and [redoubler, doubler] pairs) and `contract_scores`; the
  * settlement is the difference of the pair's contract scores, to the one who scored more (docs/rules/barbu.md).
  */
@@ -62,8 +62,8 @@ export function settlementLines(row) {
     const diff = ((scores[a] || 0) - (scores[b] || 0)) * times;
     const [up, down] = diff > 0 ? [a, b] : [b, a];
     const result = diff ? `${SEAT_NAMES[up]} +${Math.abs(diff)}, ${SEAT_NAMES[down]} −${Math.abs(diff)}` : "even";
-    let how = mutual ? `${SEAT_NAMES[a]} and ${SEAT_NAMES[b]} doubled each other ×2` : `${SEAT_NAMES[a]} doubled ${SEAT_NAMES[b]}`;
-    if (redoubled.has(pair) && !mutual) how += `, ${SEAT_NAMES[b]} redoubled ×2`;
+    let how = mutual ? `${SEAT_NAMES[a]} and ${SEAT_NAMES[b]} doubled each other (stakes ×2)` : `${SEAT_NAMES[a]} doubled ${SEAT_NAMES[b]}`;
+    if (redoubled.has(pair) && !mutual) how += `, ${SEAT_NAMES[b]} redoubled (stakes ×2)`;
     lines.push(`${how}: ${result}`);
   }
   return lines;
