@@ -253,9 +253,10 @@ async def test_a_hand_by_clicks_reload_and_a_watcher_from_the_invite_link(
                 ours = [
                     line
                     for line in words.splitlines()
-                    if re.match(rf"{mine} (doubled|and)|\w+ and {mine}", line)
+                    if re.match(rf"{mine} (doubled|and)|\w+ (and|doubled) {mine}\b", line)
                 ]
-                assert ours, words  # who doubled whom, x2 when redoubled, and the points each way
+                # who doubled whom (a redouble too), x2 when redoubled, the points each way
+                assert ours, words
                 assert all(
                     re.search(
                         r"(doubled \w+|each other \(stakes ×2\))(, \w+ redoubled \(stakes ×2\))?: (\w+ \+\d+, \w+ −\d+|even)$",
