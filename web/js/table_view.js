@@ -4,7 +4,7 @@ import { SUITS_IN_ORDER, cardBack, cardFace, cardName, sortHand } from "./cards.
 import { chatPanel } from "./chat.js";
 import { button, fill, floorAbove, h, keepFocus } from "./dom.js";
 import { handSummary, ranking, scorePanel, scoreSheet } from "./table_score.js";
-import { noticeLine, offerBox, prompt, refusalLine } from "./table_prompt.js";
+import { noticeLine, offerBox, prompt, refusalLine, unplayableText } from "./table_prompt.js";
 import { PHASE_WORDS, SEATS, SEAT_NAMES, SUIT_NAMES, SUIT_SYMBOLS, contractText, countText, numberText, playerText, rankText } from "./words.js";
 
 const PLACES = ["bottom", "left", "top", "right"];
@@ -402,7 +402,11 @@ function handRow(state, actions) {
       el.dataset.focus = `card-${card}`;
       kept.set(card, el);
     }
-    el.play = can ? () => actions.act({ action: "play", card }) : () => {};
+    // A card that cannot be played says why when pressed (it did nothing, and the player wondered).
+    el.play = can ? () => actions.act({ action: "play", card }) : () => {
+      state.refusal = unplayableText(state, card);
+      actions.redraw();
+    };
     const words = `${cardName(card)}, ${can ? "playable" : myTurn ? "not playable" : "in your hand"}`;
     if (el.getAttribute("aria-label") !== words) {
       el.setAttribute("aria-label", words);
