@@ -228,6 +228,7 @@ async def test_a_hand_by_clicks_reload_and_a_watcher_from_the_invite_link(
 
     chose = doubled = reloaded = settled = False
     hands_done = 0
+    doubled_in = 0  # the hand the page doubled in: its summary is the one that settles it
     deadline = time.monotonic() + 120
     while not (chose and doubled and reloaded and settled and hands_done >= 1):
         assert time.monotonic() < deadline, (chose, doubled, reloaded, settled, hands_done)
@@ -248,7 +249,9 @@ async def test_a_hand_by_clicks_reload_and_a_watcher_from_the_invite_link(
             if summary["folded"]:  # asked the next question, the summary is one line above it
                 assert seen["asked"] and summary["height"] < 64, summary
             words = summary["settlements"]
-            if doubled and not settled and "doubled" in words:  # each settlement, as the terminal says it
+            # each settlement, as the terminal says it, in the summary of the hand the page doubled in
+            doubled_here = re.match(rf"Hand {doubled_in}\b", summary["title"])
+            if doubled_here and not settled and "doubled" in words:
                 mine = SEAT_NAMES[SEATS[seat]]
                 ours = [
                     line
@@ -299,7 +302,7 @@ async def test_a_hand_by_clicks_reload_and_a_watcher_from_the_invite_link(
                     )
                 await ann.locator(f"input[data-seat={boxes[0]['seat']}]").check()
                 await ann.click("[data-focus=submit-double]")
-                doubled = True
+                doubled, doubled_in = True, hand_number
             elif seen["no_double"]:
                 await _click_soon(ann, "[data-focus=no-double]")
             else:  # the must-double rule: the declarer must be doubled
