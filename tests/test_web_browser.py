@@ -163,7 +163,9 @@ PAGE_STATE = """() => {
   const text = (selector) => { const el = one(selector); return el ? el.innerText : null; };
   const box = one('.summary');
   let summary = null;
-  if (box) {
+  // A summary with no column of the page's own seat was seen once, right after a reload (probably drawn from
+  // a watcher's snapshot before the page has its seat back): the next look reads the seat's.
+  if (box && box.querySelector('th.own')) {
     const folded = box.tagName === 'DETAILS' && !box.open;
     const height = box.getBoundingClientRect().height;
     if (folded) box.open = true;
