@@ -80,7 +80,7 @@ async def test_a_page_opened_between_hands_shows_the_last_hands_results(
         phone = await seat_page(server, open_page, conns, declarer, **PHONE_SCREEN)
         line = phone.locator(".summary.folded > summary")
         await line.wait_for(timeout=10_000)
-        assert (await line.inner_text()).startswith("Hand 1 results: you ")
+        assert (await line.inner_text()).startswith("Hand 1: you ")
         assert f"total {_shown(totals[declarer])}" in await line.inner_text()
     finally:
         with contextlib.suppress(_HandOneOver):

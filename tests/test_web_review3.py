@@ -253,8 +253,8 @@ async def test_a_hands_results_stand_beside_the_question_on_a_desktop_and_show_a
     await phone.goto(server.share_url)
     seen = await phone.evaluate(RESULTS_BESIDE, True)
     assert not seen["before"]["open"], seen
-    assert seen["before"]["line"] == "Hand 3 results: you −6, total −6 · Show all", seen
-    assert seen["after"] == {"open": True, "line": "Hand 3 results: you −6, total −6", "kept": True}, seen
+    assert seen["before"]["line"] == "Hand 3: you −6, total −6 · Show all", seen
+    assert seen["after"] == {"open": True, "line": "Hand 3: you −6, total −6", "kept": True}, seen
 
 
 async def test_login_name_errors_say_what_to_do(server: BarbuServer, open_page: OpenPage) -> None:

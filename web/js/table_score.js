@@ -159,8 +159,9 @@ export function lastScored(view) {
  * What the hand just finished gave: contract scores, each settlement, hand results, totals. `scored` is the
  * hand-scored event (with `tricks`, the number of its last trick, when the page saw it: a hand that stopped
  * early says why); its row of the view's history (when there) says who doubled whom. With `folded` (the
- * table screen's state, once the seat is asked its next question) it is one line, "Hand 3 results: you −4,
- * total −12" (with the player's net from doubles when they settled any: "you +5 (doubles −25), total 5"),
+ *  table screen's state, once the seat is asked its next question) it is one line, "Hand 3 results: you −4,
+ * total −12" (with the player's net from doubles when they settled any: "you +5 (doubles −25), total 5";
+ * on a `phone`, "Hand 3: you −4, total −12"),
  * whose results open beside the question on a desktop, where there is room, and on a `phone` open on a tap
  * of the line's "Show all" (`folded.summaryOpen`, null until the player opens or closes it, keeps their
  * choice through redraws). With `kept` (the table screen's Kept) the box, its folded line with "Show all" and
@@ -193,9 +194,11 @@ export function handSummary(snap, scored, dismiss, folded = null, phone = false,
   const fromDoubles = me && scored.settlements[me] ? ` (doubles ${signed(scored.settlements[me])})` : "";
   const gist = me ? `: you ${signed(scored.scores[me])}${fromDoubles}, total ${numberText(scored.totals[me])}` : "";
   const open = folded.summaryOpen === null || folded.summaryOpen === undefined ? !phone : folded.summaryOpen;
+  // A phone's line drops "results": with a settlement and "Show all" it wrapped to three lines on 360 pixels.
+  const head = phone && me ? `Hand ${scored.hand_number}` : `Hand ${scored.hand_number} results`;
   // The toggle is made once for the kept box: `folded` is the table screen's state, the same at every draw.
   return kept.el("summary-folded", "details", { class: "summary folded", "aria-label": `hand ${scored.hand_number} summary`, open, on: { toggle: (event) => { folded.summaryOpen = event.target.open; } } },
-    kept.el("summary-line", "summary", { "data-focus": "open-summary" }, `Hand ${scored.hand_number} results${gist}`,
+    kept.el("summary-line", "summary", { "data-focus": "open-summary" }, `${head}${gist}`,
       phone ? kept.el("show-all", "span", { class: "show-all" }, " · ", kept.el("show-all-link", "span", { class: "why-link" }, "Show all")) : null),
     h("h2", {}, title), body);
 }
