@@ -125,10 +125,12 @@ async def _shown_cards(page: Page, within: str = "body") -> list[str]:
 async def _no_hidden_card(page: Page, table: BarbuTable, seat: int | None) -> None:
     """Every card face on ``page`` is public or dealt to its own ``seat`` (None: a spectator). The server's
     unplayed cards are read before and after the page, and the page's hand number in between: a card played
-    meanwhile, or a page still showing the hand before, is not mistaken for a leak."""
+    meanwhile, or a page still showing the hand before, is not mistaken for a leak; nor is a card of the last
+    hand's last trick, shown on into the next hand (inside ``data-hand``, the hand it was played in)."""
     hand_before, before = _unplayed(table)
     shown_list, where = await page.evaluate(
-        "() => [[...document.querySelectorAll('[data-card]')].map(e => e.dataset.card),"
+        "() => [[...document.querySelectorAll('[data-card]')].filter(e => !e.closest('[data-hand]'))"
+        ".map(e => e.dataset.card),"
         " (document.querySelector('.where') || {}).textContent || '']"
     )
     shown = set(shown_list)
@@ -1276,9 +1278,11 @@ async def _drive(
     room: str,
     table: BarbuTable,
     choose: Callable[[dict[str, Any]], dict[str, Any]] = _first_choice,
+    done: Callable[[], bool] = lambda: False,
 ) -> None:
-    """Act for the seats of ``conns`` whenever one of them is to move (``choose``), until cancelled."""
-    while True:
+    """Act for the seats of ``conns`` whenever one of them is to move (``choose``), until cancelled or
+    ``done()``."""
+    while not done():
         match = table.match
         seat = SEATS[match.to_move] if match is not None and match.to_move is not None else None
         if seat in conns:

@@ -409,7 +409,10 @@ export function tableScreen(app, roomId) {
           }
         }
         if (event.event === "hand-scored") {
-          state.scored = { ...event, tricks: state.lastTrick };
+          // Its last trick goes with it: "Last trick of hand 3" beside the summary, until the next hand has a
+          // trick of its own (the felt is the summary's at once: the next question is already asked).
+          const last = state.flash && state.flash.hand === event.hand_number ? state.flash : null;
+          state.scored = { ...event, tricks: state.lastTrick, last };
           state.lastTrick = null; // the next hand's tricks (none in Dominoes) start afresh
           state.summaryOpen = null; // the new results: open on a desktop, folded on a phone
         }

@@ -37,7 +37,7 @@ export function renderTable(frame, state, actions) {
     // Kept, down to the seats' buttons: a "Sit here" pressed as a push redraws the table still sits.
     state.kept.el("felt", "div", { class: "felt", role: "region", "aria-label": "the table" },
       SEATS.map((seat) => seatBox(seat, place(seat, bottom), state, actions)),
-      kept.el("center", "div", { class: "center" }, center(state, actions, bottom), phone && view ? lastTrick(view) : null)),
+      kept.el("center", "div", { class: "center" }, center(state, actions, bottom), phone && view ? lastTrick(state) : null)),
     state.kept.el("prompt", "div", { class: "prompt", "aria-live": "polite" }, offerBox(state),
       state.awayPlays ? h("p", { class: "away-plays", role: "status" }, state.awayPlays) : null,
       timerPlayLine(state), idleLine(state),
@@ -45,7 +45,7 @@ export function renderTable(frame, state, actions) {
     snap.seat && view ? handRow(state, actions) : null,
     kept.el("side", "div", { class: "side" },
       view ? scorePanel(snap, view) : null,
-      view && !phone ? lastTrick(view) : null,
+      view && !phone ? lastTrick(state) : null,
       chatPanel(state, actions)),
     state.sheetOpen && view ? scoreSheet(snap, view, () => {
       state.sheetOpen = false;
@@ -295,9 +295,25 @@ export function tickClocks(frame, state) {
   }
 }
 
+/**
+ * The trick just won while it stays on the felt (`state.flash`, 1.5 s from its last card), its hand's next
+ * trick not led yet; or null. A hand's last trick does not hold the felt: the next question is asked at once,
+ * and its results come with it ("Last trick of hand 3" beside them, `lastTrick`).
+ */
+function flashing(state) {
+  const flash = state.flash;
+  const view = state.snapshot.view;
+  return flash && flash.until > Date.now() && flash.hand === view.hand_number && !view.trick.cards.length ? flash : null;
+}
+
 function center(state, actions, bottom) {
   const view = state.snapshot.view;
   if (!view) return null;
+  const flash = flashing(state);
+  if (flash) {
+    setTimeout(actions.redraw, flash.until - Date.now() + 20); // then the next trick, or the hand's summary
+    return trickBox(flash, `won by ${SEAT_NAMES[flash.winner]}`, bottom);
+  }
   const scored = state.scored;
   if (view.phase === "over") { // the last hand's summary first, then the ranking
     const last = view.history.length ? view.history[view.history.length - 1].hand_number : 0;
@@ -312,14 +328,17 @@ function center(state, actions, bottom) {
     return handSummary(state.snapshot, scored, actions.dismiss, asked ? state : null, PHONE.matches, state.kept);
   }
   if (view.contract === "dominoes") return dominoRows(view.rows, view.finish_order, view.start_rank);
-  let trick = view.trick;
-  let caption = trick.cards.length ? `led by ${SEAT_NAMES[trick.leader]}` : "";
-  if (!trick.cards.length && state.flash && state.flash.until > Date.now() && state.flash.hand === view.hand_number) {
-    trick = state.flash;
-    caption = `won by ${SEAT_NAMES[trick.winner]}`;
-    setTimeout(actions.redraw, state.flash.until - Date.now() + 20);
-  }
-  return h("div", { class: "trick", role: "group", "aria-label": `current trick${caption ? ", " + caption : ""}` },
+  const trick = view.trick;
+  if (trick.cards.length) return trickBox(trick, `led by ${SEAT_NAMES[trick.leader]}`, bottom);
+  // Nothing led yet: one short line, not a trick's room of empty felt (a phone keeps the hand in view).
+  const caption = view.phase === "play" ? `${SEAT_NAMES[trick.leader]} to lead` : "";
+  return h("div", { class: "trick empty", role: "group", "aria-label": `current trick${caption ? ", " + caption : ""}` },
+    h("p", { class: "caption" }, caption));
+}
+
+/** A trick on the felt (`trick`: its `leader` and `cards`), each card where its seat sits, and its `caption`. */
+function trickBox(trick, caption, bottom) {
+  return h("div", { class: "trick", role: "group", "aria-label": `current trick, ${caption}` },
     trick.cards.map((card, i) => {
       const seat = SEATS[(SEATS.indexOf(trick.leader) + i) % 4];
       // The seat's letter on the card, as the last trick has it: a phone's seats are far from the trick.
@@ -370,11 +389,24 @@ export function finishText(finishOrder) {
   return `Out: ${out}${finishOrder.length === 4 ? `; ${SEAT_NAMES[finishOrder[3]]} last (cards left)` : ""}`;
 }
 
-function lastTrick(view) {
-  const last = view.tricks[view.tricks.length - 1];
+/**
+ * The last trick won, but the one still on the felt (`flashing`: not drawn twice); once a hand is over, its
+ * last trick ("Last trick of hand 3"), until the next hand has a trick of its own.
+ */
+function lastTrick(state) {
+  const view = state.snapshot.view;
+  const flash = flashing(state);
+  const tricks = flash && flash.hand === view.hand_number ? view.tricks.slice(0, flash.trick_number - 1) : view.tricks;
+  let last = tricks[tricks.length - 1];
+  let title = "Last trick";
+  const scored = state.scored;
+  if (!last && !flash && scored && scored.last && scored.hand_number === view.hand_number - 1) {
+    last = scored.last;
+    title = `Last trick of hand ${scored.hand_number}`;
+  }
   if (!last) return null;
-  return h("section", { class: "last-trick", "aria-label": "last trick" },
-    h("h3", {}, `Last trick: won by ${SEAT_NAMES[last.winner]}`),
+  return h("section", { class: "last-trick", "aria-label": title.toLowerCase(), "data-hand": last === scored?.last ? scored.hand_number : null },
+    h("h3", {}, `${title}: won by ${SEAT_NAMES[last.winner]}`),
     h("div", { class: "cards" }, last.cards.map((card, i) => {
       const seat = SEATS[(SEATS.indexOf(last.leader) + i) % 4];
       return h("span", { class: "with-seat" }, h("small", { "aria-hidden": "true" }, seat), cardFace(card, { small: true, label: `played by ${SEAT_NAMES[seat]}` }));
