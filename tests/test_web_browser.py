@@ -797,10 +797,11 @@ async def test_on_a_phone_the_question_or_hand_comes_into_view_on_the_seats_turn
             await _answer(page)
             await page.wait_for_timeout(100)
             continue
-        assert away, "scrolled down, the felt is above the screen (else this test checks nothing)"
+        # Not counted when the page is too short to scroll the felt away (a felt with no card led is one
+        # line): the turn is still checked in view, but it tests nothing of bringing it back.
         await page.wait_for_selector(MY_TURN, timeout=20000)
         assert await page.evaluate(ASKED_IN_VIEW), "the seat's turn came, off screen"
-        seen += 1
+        seen += bool(away)
         await _answer(page)
         await page.wait_for_timeout(100)
 
