@@ -137,13 +137,18 @@ ANSWERS = (
 )
 
 
+async def answer_once(page: Page) -> None:
+    """Click the first of ``ANSWERS`` the page shows, if any (redrawn meanwhile: the next call looks again)."""
+    for selector in ANSWERS:
+        target = page.locator(selector).first
+        if await target.count():
+            with contextlib.suppress(PlaywrightError):
+                await target.click(timeout=1000)
+            return
+
+
 async def _play_a_hand(page: Page, table: BarbuTable) -> None:
     """The page's player answers every question and plays a card whenever asked, until hand 2 starts."""
     while table.match is not None and table.match.hand_number < 2:
-        for selector in ANSWERS:
-            target = page.locator(selector).first
-            if await target.count():
-                with contextlib.suppress(PlaywrightError):  # redrawn meanwhile: look again
-                    await target.click(timeout=1000)
-                break
+        await answer_once(page)
         await page.wait_for_timeout(50)

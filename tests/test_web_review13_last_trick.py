@@ -6,7 +6,6 @@ installed."""
 from __future__ import annotations
 
 import asyncio
-import contextlib
 from typing import Any
 
 import pytest
@@ -26,6 +25,7 @@ from tests.test_web_browser import (
     _login,
     browser,
     open_page,
+    stop_driving,
 )
 
 pytestmark = pytest.mark.skipif(not chromium_found(), reason=MISSING)
@@ -84,11 +84,7 @@ async def _watch_hand_one(
         await page.wait_for_timeout(2500)
         seen: list[dict[str, Any]] = await page.evaluate("window.seen")
     finally:
-        driver.cancel()
-        with contextlib.suppress(asyncio.CancelledError):
-            await driver
-        for conn in conns.values():
-            await conn.close()
+        await stop_driving(driver, conns)
     return seen, table
 
 

@@ -6,18 +6,24 @@ naming the package, when Chromium is not installed."""
 from __future__ import annotations
 
 import asyncio
-import contextlib
 from typing import Any
 
 import pytest
-from playwright.async_api import Error as PlaywrightError
 
 from engine.cards import SEATS
 from server import BarbuServer
 from tests.browser import MISSING, chromium_found
 from tests.conftest import four_seated
-from tests.test_web_browser import PHONE_SCREEN, SEAT_NAMES, OpenPage, _drive, browser, open_page
-from tests.test_web_phone import ANSWERS
+from tests.test_web_browser import (
+    PHONE_SCREEN,
+    SEAT_NAMES,
+    OpenPage,
+    _drive,
+    browser,
+    open_page,
+    stop_driving,
+)
+from tests.test_web_phone import answer_once
 from tests.test_web_review13_last_trick import WATCH, hand_number
 
 pytestmark = pytest.mark.skipif(not chromium_found(), reason=MISSING)
@@ -51,20 +57,11 @@ async def test_on_a_phone_a_trick_not_led_is_one_line_and_a_won_one_is_drawn_onc
                     await page.wait_for_timeout(
                         300
                     )  # to lead: the felt, as the player sees it before their card
-                for selector in ANSWERS:
-                    target = page.locator(selector).first
-                    if await target.count():
-                        with contextlib.suppress(PlaywrightError):  # redrawn meanwhile: look again
-                            await target.click(timeout=1000)
-                        break
+                await answer_once(page)
                 await page.wait_for_timeout(50)
         seen: list[dict[str, Any]] = await page.evaluate("window.seen")
     finally:
-        driver.cancel()
-        with contextlib.suppress(asyncio.CancelledError):
-            await driver
-        for conn in conns.values():
-            await conn.close()
+        await stop_driving(driver, conns)
     leads = [s for s in seen if s["empty"] is not None and s["caption"].endswith(" to lead")]
     assert leads, seen[:10]
     assert {s["caption"].removesuffix(" to lead") for s in leads} <= set(SEAT_NAMES.values()), leads

@@ -311,7 +311,7 @@ function center(state, actions, bottom) {
   if (!view) return null;
   const flash = flashing(state);
   if (flash) {
-    setTimeout(actions.redraw, flash.until - Date.now() + 20); // then the next trick, or the hand's summary
+    setTimeout(actions.redraw, flash.until - Date.now() + 20); // then the felt without it
     return trickBox(flash, `won by ${SEAT_NAMES[flash.winner]}`, bottom);
   }
   const scored = state.scored;
@@ -396,7 +396,7 @@ export function finishText(finishOrder) {
 function lastTrick(state) {
   const view = state.snapshot.view;
   const flash = flashing(state);
-  const tricks = flash && flash.hand === view.hand_number ? view.tricks.slice(0, flash.trick_number - 1) : view.tricks;
+  const tricks = flash ? view.tricks.slice(0, flash.trick_number - 1) : view.tricks; // a flash is this hand's
   let last = tricks[tricks.length - 1];
   let title = "Last trick";
   const scored = state.scored;
