@@ -401,11 +401,12 @@ class BarbuTable(Room):
 
     def _standin_view(self, peer: Peer) -> dict[str, Any] | None:
         """The view of the seat ``peer``'s player owns here while a stand-in plays it during the match (they
-        left it, or it was handed over idle, and they watch): their own cards and the table, as from the
-        seat, but nothing to act on (``legal``, ``double_targets``, ``must_double`` nil: ``sit`` takes the
-        seat back first). None when they own no such seat."""
+        left it, or it was handed over idle, and they watch), or played it to the end of the match: their
+        own cards and the table, as from the seat, but nothing to act on (``legal``, ``double_targets``,
+        ``must_double`` nil: ``sit`` takes the seat back first, while the match goes on). None when they
+        own no such seat."""
         index = None if peer.player is None else self._seat_of_player(peer.player)
-        if self.match is None or self.state != "playing" or index is None or not self.seats[index].standin:
+        if self.match is None or self.state == "waiting" or index is None or not self.seats[index].standin:
             return None
         return self.match.view(index) | {"legal": None, "double_targets": None, "must_double": None}
 

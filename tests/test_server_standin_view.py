@@ -59,3 +59,24 @@ async def test_a_player_who_left_during_the_match_watches_from_their_own_seat(
     assert snap.seat is None and snap.view is not None
     assert snap.view["seat"] == "E" and snap.view["hand"] == _hand_of(table, "E")
     assert snap.view["legal"] is None
+
+
+async def test_a_match_a_stand_in_played_to_its_end_is_watched_from_the_seat_it_played(
+    start_server: StartServer, connect: Connect
+) -> None:
+    """All four leave: stand-ins play the match to its end; each player watching the finished table sees it
+    from their own seat (their column first, their place in the ranking), with nothing to act on."""
+    server = await start_server()
+    room, by_seat = await four_at_table(server, connect, "played out")
+    table = server_table(server, room)
+    for conn in by_seat.values():
+        await conn.leave(room)
+    await until(lambda: table.state == "over", "the stand-ins to finish the match", 60)
+    for seat, conn in by_seat.items():
+        snap = await conn.watch(room)
+        assert snap.seat is None and snap.state == "over"
+        assert snap.view is not None and snap.view["seat"] == seat and snap.view["phase"] == "over"
+        assert snap.view["legal"] is None
+    stranger = await connect(server, "stranger")
+    public = await stranger.watch(room)
+    assert public.view is not None and public.view["seat"] is None

@@ -82,6 +82,13 @@ async def test_a_match_that_ends_after_a_stand_in_took_the_seat_offers_no_seat_b
     await page.locator(".where:has-text('the match is over')").wait_for()
     assert "you are watching" not in await page.inner_text(".where")
     assert await page.locator(".offer").count() == 0
+    # Seen from the seat the stand-in played, not from South as a watcher: the player's own box at the bottom,
+    # their column first, and a sentence saying a bot finished the match for them.
+    seat = next(s for s in SEATS if table.seats[SEATS.index(s)].owner == "dozy")
+    assert "dozy" in await page.inner_text(".seat.bottom .who")
+    assert (await page.inner_text(".scores thead th:nth-child(2)")).startswith(seat)
+    said = await page.inner_text(".prompt")
+    assert f"A stand-in bot played your seat ({SEAT_NAMES[seat]}) to the end." in said, said
 
 
 def _doubling(view: dict[str, Any]) -> dict[str, Any]:

@@ -192,13 +192,14 @@ export function tableScreen(app, roomId) {
   }
 
   /**
-   * The player's own seat when a stand-in plays it and they watch it (they left it, or it was handed over
-   * idle): the server sends `seat` nil and that seat's view, with nothing to act on (docs/protocol.md,
-   * `watch`); else null. The page keeps the snapshot with that seat, so it stays the seat's page (its hand,
-   * at the bottom, its column first, the summary folded as before), `state.standin` telling a bot plays it.
+   * The player's own seat when a stand-in plays it, or played it to the end of the match, and they watch it
+   * (they left it, or it was handed over idle): the server sends `seat` nil and that seat's view, with
+   * nothing to act on (docs/protocol.md, `watch`); else null. The page keeps the snapshot with that seat, so
+   * it stays the seat's page (its hand, at the bottom, its column first, the summary folded as before),
+   * `state.standin` telling a bot plays it.
    */
   function standinSeat(sent) {
-    return !sent.seat && sent.state === "playing" && sent.view && sent.view.seat ? sent.view.seat : null;
+    return !sent.seat && sent.state !== "waiting" && sent.view && sent.view.seat ? sent.view.seat : null;
   }
 
   /** What the seat's player reads while a stand-in plays it, with the button that takes it back (`sit`). */

@@ -10,7 +10,10 @@ export function prompt(state, actions) {
   const snap = state.snapshot;
   const view = snap.view;
   if (!view) return snap.seat ? h("p", {}, "Fill the empty seats (friends or bots) to start.") : null;
-  if (view.phase === "over") return h("p", {}, "The match is over.");
+  if (view.phase === "over") {
+    // Its player watches the seat a stand-in played to the end: said, or the ranking would seem theirs.
+    return h("p", {}, "The match is over.", state.standin ? ` A stand-in bot played your seat (${SEAT_NAMES[snap.seat]}) to the end.` : "");
+  }
   if (snap.paused) return pausedLine();
   const mine = snap.seat && view.to_move === snap.seat && view.legal;
   if (!mine) {

@@ -139,8 +139,9 @@ function seatBox(seat, where, state, actions) {
   const snap = state.snapshot;
   const view = snap.view;
   const name = snap.players[seat];
+  const over = view && view.phase === "over";
   const away = state.standins.includes(seat)
-    ? h("span", { class: "badge away", title: "a stand-in bot plays until they come back" }, "away: bot stands in")
+    ? h("span", { class: "badge away", title: over ? "a stand-in bot played the seat to the end" : "a stand-in bot plays until they come back" }, over ? "a bot played to the end" : "away: bot stands in")
     : snap.away.includes(seat) ? h("span", { class: "badge away", title: "disconnected: the seat is held for them", "data-away": seat }, awayText(state, seat)) : null;
   const marks = spaced([...(view ? dealerDeclarerMarks(seat, view) : []), away]);
   const toMove = view && view.to_move === seat;
