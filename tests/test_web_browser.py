@@ -174,7 +174,7 @@ PAGE_STATE = """() => {
     const own = box.querySelector('th.own').getBoundingClientRect();
     const edge = box.getBoundingClientRect();
     summary = {
-      folded, height, title: box.querySelector('h2').innerText,
+      folded, height, title: box.querySelector('summary, h2').innerText, // a folded one's line names the hand
       settlements: box.querySelector('.settlements').innerText,
       own_shown: own.left >= edge.left && own.right <= Math.min(edge.right, innerWidth),
     };

@@ -100,22 +100,22 @@ def _doubling(view: dict[str, Any]) -> dict[str, Any]:
 
 
 #: Where the hand's results and the question asked next are on the screen (the hand's bar at the bottom
-#: covers what is under its top).
+#: covers what is under its top), and how far the page is scrolled.
 IN_VIEW = """() => {
   const headline = document.querySelector('.summary > summary, .summary > h2').getBoundingClientRect();
   const question = document.querySelector('.prompt').getBoundingClientRect();
   const hand = document.querySelector('.hand');
   const floor = innerHeight - (hand ? hand.offsetHeight : 0);
-  return { headline: headline.top, question: question.top, floor };
+  return { headline: headline.top, question: question.top, bottom: question.bottom, floor, y: scrollY };
 }"""
 
 
 async def test_the_next_question_keeps_the_last_hands_headline_in_view(
     server: BarbuServer, open_page: OpenPage
 ) -> None:
-    """On a 1280x800 desktop, a player who declares the next hand is brought to the contract question with the
-    last hand's results headline ("Hand 1 results: you ...") still on screen above it, not scrolled off, though
-    the results (three settlements) and the question do not fit the screen together."""
+    """On a 1280x800 desktop, a player who declares the next hand finds the contract question with the last
+    hand's results ("Hand 1: ...", three settlements) on screen beside it, in the side column, and the page
+    not scrolled: the results above the question did not fit the screen with it."""
     conns, room, table = await four_seated(server, "d", "desk")
     assert table.match is not None
     mine = SEATS[table.match.hand.declarer]  # who declares hands 1 and 2
@@ -136,6 +136,9 @@ async def test_the_next_question_keeps_the_last_hands_headline_in_view(
         await asyncio.sleep(0.5)  # the scroll to the question
         seen = await page.evaluate(IN_VIEW)
         assert 0 <= seen["headline"] < seen["question"] < seen["floor"], seen
+        # The results in the side column beside it: the whole question and the header on one screen, no
+        # scroll (it went 194 pixels down, the header out of view).
+        assert seen["bottom"] <= seen["floor"] and seen["y"] == 0, seen
     finally:
         driver.cancel()
         for conn in conns.values():

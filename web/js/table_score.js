@@ -171,7 +171,8 @@ export function handSummary(snap, scored, dismiss, folded = null, phone = false,
   const line = (label, values, sign = true) => h("tr", {}, h("th", { scope: "row" }, label), seatCells(snap, (s) => sign ? signed(values[s]) : numberText(values[s])));
   const history = (snap.view && snap.view.history) || [];
   const row = history.find((r) => r.hand_number === scored.hand_number) || scored;
-  const title = `Hand ${scored.hand_number}: ${contractText(row.contract || scored.contract, row.trump, row.start_rank)} by ${SEAT_NAMES[scored.declarer]}`;
+  const contract = `${contractText(row.contract || scored.contract, row.trump, row.start_rank)} by ${SEAT_NAMES[scored.declarer]}`;
+  const title = `Hand ${scored.hand_number}: ${contract}`;
   const early = earlyEndText(row.contract || scored.contract, scored.tricks);
   const finished = finishOrderText(snap, scored.finish_order, scored.contract_scores);
   const body = [
@@ -200,7 +201,7 @@ export function handSummary(snap, scored, dismiss, folded = null, phone = false,
   return kept.el("summary-folded", "details", { class: "summary folded", "aria-label": `hand ${scored.hand_number} summary`, open, on: { toggle: (event) => { folded.summaryOpen = event.target.open; } } },
     kept.el("summary-line", "summary", { "data-focus": "open-summary" }, `${head}${gist}`,
       phone ? kept.el("show-all", "span", { class: "show-all" }, " · ", kept.el("show-all-link", "span", { class: "why-link" }, "Show all")) : null),
-    h("h2", {}, title), body);
+    h("h2", {}, contract), body); // under its line, which says the hand already ("Hand 3: you −4, …")
 }
 
 /** Places from first to last, each a list of seats, from the totals (highest first; equal totals share). */

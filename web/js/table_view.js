@@ -35,7 +35,9 @@ export function renderTable(frame, state, actions) {
     header(state, actions),
     noticeLine(state, null),
     // Kept, down to the seats' buttons: a "Sit here" pressed as a push redraws the table still sits.
-    state.kept.el("felt", "div", { class: "felt", role: "region", "aria-label": "the table" },
+    // Quiet while a question is asked (the contract, doubles): no trick to make room for, so the felt takes
+    // only its seats' height and the question comes up under them, in view with the header.
+    state.kept.el("felt", "div", { class: `felt${view && view.phase !== "play" && view.phase !== "over" && !flashing(state) ? " quiet" : ""}`, role: "region", "aria-label": "the table" },
       SEATS.map((seat) => seatBox(seat, place(seat, bottom), state, actions)),
       kept.el("center", "div", { class: "center" }, center(state, actions, bottom), phone && view ? lastTrick(state) : null)),
     state.kept.el("prompt", "div", { class: "prompt", "aria-live": "polite" }, offerBox(state),
@@ -45,6 +47,7 @@ export function renderTable(frame, state, actions) {
     snap.seat && view ? handRow(state, actions) : null,
     kept.el("side", "div", { class: "side" },
       view ? scorePanel(snap, view) : null,
+      view && !phone ? lastResults(state, actions) : null,
       view && !phone ? lastTrick(state) : null,
       chatPanel(state, actions)),
     state.sheetOpen && view ? scoreSheet(snap, view, () => {
@@ -109,7 +112,8 @@ function header(state, actions) {
     kept.el("head-buttons", "div", { class: "buttons" },
       copy, linkBox,
       view ? kept.button("sheet", "Score sheet", () => { state.sheetOpen = true; actions.redraw(); }) : null,
-      snap.seat && snap.state !== "over" ? kept.button("Leave table", "Leave table", () => {
+      // "Leave" on a phone: the header's buttons then fit one row of 360 pixels.
+      snap.seat && snap.state !== "over" ? kept.button("Leave table", ["Leave", h("span", { class: "wide-only" }, " table")], () => {
         const now = state.snapshot;
         if (now.state !== "playing" || confirm("Leave? A bot plays your seat until you come back (open the table again).")) actions.leave();
       }) : null,
@@ -321,12 +325,9 @@ function center(state, actions, bottom) {
     if (scored && scored.hand_number === last && state.dismissed !== last) return handSummary(state.snapshot, scored, actions.dismiss, null, false, state.kept);
     return ranking(state, actions);
   }
-  const fresh = scored && scored.hand_number === view.hand_number - 1 && state.dismissed !== scored.hand_number;
-  if (fresh && view.trick.cards.length === 0 && view.tricks.length === 0 && !(view.plays || []).length && !Object.values(view.rows).some((row) => row.length)) {
-    // Once the seat is asked something (the contract, a double) the last hand's results stand beside the
-    // question on a desktop; a phone, short of room, folds them to one line that opens on a tap.
-    const asked = Boolean(state.snapshot.seat && view.to_move === state.snapshot.seat && (view.legal || state.standin)); // its stand-in is asked
-    return handSummary(state.snapshot, scored, actions.dismiss, asked ? state : null, PHONE.matches, state.kept);
+  if (PHONE.matches) {
+    const results = lastResults(state, actions);
+    if (results) return results;
   }
   if (view.contract === "dominoes") return dominoRows(view.rows, view.finish_order, view.start_rank);
   const trick = view.trick;
@@ -335,6 +336,21 @@ function center(state, actions, bottom) {
   const caption = view.phase === "play" ? `${SEAT_NAMES[trick.leader]} to lead` : "";
   return h("div", { class: "trick empty", role: "group", "aria-label": `current trick${caption ? ", " + caption : ""}` },
     h("p", { class: "caption" }, caption));
+}
+
+/**
+ * The last hand's results while the next hand has not begun (no card played, no row opened) and they are
+ * not closed; else null. A desktop shows them in the side column, beside the felt and the question, so the
+ * question, the seats and the table's header fit the screen together; a phone shows them on the felt, folded
+ * to one line that opens on a tap once the seat is asked something (the contract, a double).
+ */
+function lastResults(state, actions) {
+  const view = state.snapshot.view;
+  const scored = state.scored;
+  if (!view || view.phase === "over" || !scored || scored.hand_number !== view.hand_number - 1 || state.dismissed === scored.hand_number) return null;
+  if (view.trick.cards.length || view.tricks.length || (view.plays || []).length || Object.values(view.rows).some((row) => row.length)) return null;
+  const asked = Boolean(state.snapshot.seat && view.to_move === state.snapshot.seat && (view.legal || state.standin)); // its stand-in is asked
+  return handSummary(state.snapshot, scored, actions.dismiss, asked && PHONE.matches ? state : null, PHONE.matches, state.kept);
 }
 
 /** A trick on the felt (`trick`: its `leader` and `cards`), each card where its seat sits, and its `caption`. */
@@ -473,14 +489,15 @@ function handRow(state, actions) {
 /**
  * It has just become this seat's turn: bring what it needs on screen (the hand stays at the bottom of the
  * screen by itself, style.css): to play, the felt (the seats and the trick) down to the prompt; asked a
- * question, the question, with the last hand's results above it from their headline. Nothing moves when that is already in view; at other times the page leaves the
- * user's scrolling alone.
+ * question, the question, with the last hand's results above it from their headline (a phone's: a desktop
+ * has them in the side column). Nothing moves when that is already in view; a move stops at a clean edge
+ * (`cleanScroll`); at other times the page leaves the user's scrolling alone.
  */
 export function bringIntoView(frame, phase) {
   const question = frame.querySelector(phase === "play" ? ".felt" : ".prompt .choice, .prompt");
   // The last hand's results shown above the question: from their headline down, the headline kept in view
   // even when the two do not fit the screen together (the question's bottom goes under the hand then).
-  const results = phase === "play" ? null : frame.querySelector(".summary");
+  const results = phase === "play" ? null : frame.querySelector(".center .summary"); // a phone's
   const above = results && question && results.getBoundingClientRect().top < question.getBoundingClientRect().top;
   const first = above ? results : question;
   const last = frame.querySelector(".prompt");
@@ -489,8 +506,21 @@ export function bringIntoView(frame, phase) {
   const top = first.getBoundingClientRect().top;
   const bottom = last.getBoundingClientRect().bottom;
   if (top >= 0 && bottom <= floor) return;
-  const shift = top < 0 ? top : Math.min(top, bottom - floor); // its bottom in view, never its top out of it
-  window.scrollBy(0, shift - (top < 0 || shift === top ? 4 : -4));
+  const need = top < 0 ? top - 4 : Math.min(top - 4, bottom - floor + 4); // its bottom in view, never its top out of it
+  window.scrollBy(0, cleanScroll(frame, need, bottom - floor, top));
+}
+
+/**
+ * A scroll of `need` pixels (down when positive) moved to a clean edge when one will do, so that the
+ * window's top does not cut through the page's bar or the table's header: of the scrolls that put the page's
+ * top, the table's header or the felt at the window's top and keep what is brought into view in it (from
+ * `low` to `high` pixels), the shortest; `need` itself when none does (it does not fit the screen).
+ */
+function cleanScroll(frame, need, low, high) {
+  // Each edge as the scroll that puts it 4 pixels under the window's top (the page's top: all the way up).
+  const edges = [-scrollY, ...[".table-head", ".felt"].map((s) => frame.querySelector(s)).filter(Boolean).map((el) => el.getBoundingClientRect().top - 4)];
+  const clean = edges.filter((edge) => edge >= low && edge <= high).sort((a, b) => Math.abs(a) - Math.abs(b));
+  return clean.length ? clean[0] : need;
 }
 
 /** The controls of the question asked (its first in the page's order takes the focus: `focusOnTurn`). */
