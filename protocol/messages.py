@@ -315,6 +315,9 @@ class Welcome(Message):
     password: bool
     #: The server's default policy spec for a table's bots and stand-ins (``create-table`` without one).
     bot_policy: str | None = None
+    #: Seconds a turn may be left unplayed at a table without a turn timer before a stand-in bot takes the
+    #: seat (the server's ``idle_turn``); nil when no such hand-over happens, or from a server that does not say.
+    idle_turn: float | None = None
 
 
 @dataclass(frozen=True)

@@ -427,6 +427,7 @@ class Lobby:
                 features=list(FEATURES),
                 password=self.config.password is not None,
                 bot_policy=default_policy(self.config),
+                idle_turn=self.config.idle_turn,
             )
         )
 

@@ -1,18 +1,19 @@
 """The Barbu table screen after the sixteenth review (issue 9), in Debian's Chromium against a real server: a
 turn never leaves the window's top cutting through the header (a desktop needs no scroll for a question at
-all, the last hand's results beside it in the side column). Skipped, naming the package, when Chromium is
-not installed."""
+all, the last hand's results beside it in the side column); the new-table form says what "no limit" still
+does and how long a name may be. Skipped, naming the package, when Chromium is not installed."""
 
 from __future__ import annotations
 
 import time
+from typing import Any
 
 import pytest
 
 from server import BarbuServer
 from tests.browser import MISSING, chromium_found
 from tests.conftest import StartServer
-from tests.test_web_browser import MY_TURN, OpenPage, _bot_table, browser, open_page
+from tests.test_web_browser import MY_TURN, OpenPage, _bot_table, _login, browser, open_page
 from tests.test_web_kept import AskedSeat
 
 pytestmark = pytest.mark.skipif(not chromium_found(), reason=MISSING)
@@ -85,3 +86,22 @@ async def test_a_phones_turns_never_leave_the_header_cut(
         turns += 1
         await page.wait_for_timeout(150)
     assert turns >= 8, turns
+
+
+async def test_the_new_table_form_says_what_no_limit_does_and_how_long_a_name_may_be(
+    start_server: StartServer, open_page: OpenPage
+) -> None:
+    """ "No limit" chosen, the form says the server's idle hand-over (here 2 minutes: the welcome's
+    ``idle_turn``) rather than what a running-out timer does; the name field says its 40 characters."""
+    server = await start_server(idle_turn=120.0)
+    page = await open_page()
+    await _login(page, server.share_url, "hal")
+    await page.wait_for_selector("#table-name")
+    said: Any = await page.evaluate(
+        "() => [...document.querySelectorAll('#table-name, select[name=turn_time]')].map((el) =>"
+        " document.getElementById(el.getAttribute('aria-describedby')).textContent)"
+    )
+    assert said == [
+        "Up to 40 characters.",
+        "No clock; but a turn left unplayed 2 minutes hands the seat to a bot, until its player takes it back.",
+    ]

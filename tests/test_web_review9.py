@@ -159,6 +159,11 @@ async def test_a_phones_new_table_form_fits_and_says_what_the_timer_does(
     assert await said("rotation") == "the same declarer for 7 hands in a row"
     await page.select_option("select[name=rotation]", "each-hand")
     assert await said("rotation") == "the declarer moves left every hand"
+    # "no limit" first: the server's idle hand-over (idle_turn, 300 s by default) is what it still has.
+    assert await said("turn_time") == (
+        "No clock; but a turn left unplayed 5 minutes hands the seat to a bot, until its player takes it back."
+    )
+    await page.select_option("select[name=turn_time]", "60")
     timer = "When it runs out, a legal move is played for you; on a doubling turn, no double."
     assert await said("turn_time") == timer
     assert await page.locator(".choice-hint", has_text=timer).is_visible()

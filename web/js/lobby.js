@@ -127,9 +127,17 @@ function dailyTables(days) {
 /** What the turn timer does when it runs out (docs/protocol.md, "Seats, stand-ins and timers"). */
 const TIMER_HINT = "When it runs out, a legal move is played for you; on a doubling turn, no double.";
 
+/** What "no limit" means on a server that hands an idle turn's seat to a bot after `idle` seconds (welcome.idle_turn). */
+function noLimitHint(idle) {
+  if (!idle) return "No clock: the table waits for each player as long as it takes.";
+  const wait = idle % 60 ? `${idle} seconds` : idle === 60 ? "1 minute" : `${idle / 60} minutes`;
+  return `No clock; but a turn left unplayed ${wait} hands the seat to a bot, until its player takes it back.`;
+}
+
 function newTableForm(app) {
   const { session } = app;
-  const name = h("input", { id: "table-name", required: true, maxlength: 40, value: `${session.name}'s table` });
+  // The field stops at 40 characters (the server's limit for a table's name): said under it, not a silent stop.
+  const name = h("input", { id: "table-name", required: true, maxlength: 40, value: `${session.name}'s table`, "aria-describedby": "table-name-hint" });
   const variants = {};
   const timer = { value: "" };
   // The server's own default (welcome.bot_policy: barbu serve --bot-policy) comes first chosen.
@@ -139,11 +147,11 @@ function newTableForm(app) {
   const bots = { count: 0 }; // bots sat at the other seats once the host is seated: 0 to 3
   const error = h("p", { class: "error", role: "alert" });
   const form = h("form", { class: "new-table" },
-    h("label", { class: "field" }, h("span", {}, "Table name"), name),
+    h("label", { class: "field" }, h("span", {}, "Table name"), name, h("small", { class: "choice-hint", id: "table-name-hint" }, "Up to 40 characters.")),
     VARIANTS.map(([key, label, choices]) =>
       select(label, choices, choices[0][0], (value) => { if (value === choices[0][0]) delete variants[key]; else variants[key] = value; }, { name: key })),
-    select("Turn timer", [["", "no limit"], [15, "15 seconds"], [30, "30 seconds"], [60, "1 minute"], [120, "2 minutes"]], "", (value) => { timer.value = value; },
-      { name: "turn_time", hint: TIMER_HINT }),
+    select("Turn timer", [["", "no limit", noLimitHint(session.idleTurn)], ...[[15, "15 seconds"], [30, "30 seconds"], [60, "1 minute"], [120, "2 minutes"]].map(([v, t]) => [v, t, TIMER_HINT])], "",
+      (value) => { timer.value = value; }, { name: "turn_time" }),
     select("Bots play", policies, policy.value, (value) => { policy.value = value; }, { name: "bot_policy" }),
     select("Bots at the table", [[0, "none", "friends fill the seats"], [1, "1 bot"], [2, "2 bots"], [3, "3 bots", "play at once"]], 0,
       (value) => { bots.count = Number(value); }, { name: "bots" }),

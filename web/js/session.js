@@ -66,6 +66,11 @@ export class Session extends EventTarget {
     return (this.conn && this.conn.welcome && this.conn.welcome.bot_policy) || null;
   }
 
+  /** Seconds a turn may wait at a table without a turn timer before a stand-in takes the seat (welcome.idle_turn), or null. */
+  get idleTurn() {
+    return (this.conn && this.conn.welcome && this.conn.welcome.idle_turn) || null;
+  }
+
   /** Connect, and resume with the stored token if there is one; true when logged in. */
   async start() {
     this.conn = new Connection();
