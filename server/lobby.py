@@ -348,7 +348,7 @@ class Lobby:
         if isinstance(request, Chat) and not peer.may_chat(self.config.chat_burst, self.config.chat_window):
             raise ProtocolError(
                 "slow-down",
-                f"at most {self.config.chat_burst} chat messages a {self.config.chat_window:g} s",
+                f"too fast: at most {self.config.chat_burst} chat messages in {self.config.chat_window:g} seconds; wait a moment",
             )
         if isinstance(request, ListRooms):
             listing = self._current_listing()

@@ -1,10 +1,13 @@
 """The Barbu table screen after the sixteenth review (issue 9), in Debian's Chromium against a real server: a
 turn never leaves the window's top cutting through the header (a desktop needs no scroll for a question at
-all, the last hand's results beside it in the side column); the new-table form says what "no limit" still
-does and how long a name may be. Skipped, naming the package, when Chromium is not installed."""
+all, the last hand's results beside it in the side column); a refused chat line stays in its field, in
+plain words; the new-table form says what "no limit" still does and how long a name may be. Skipped,
+naming the package, when Chromium is not installed."""
 
 from __future__ import annotations
 
+import asyncio
+import contextlib
 import time
 from typing import Any
 
@@ -88,6 +91,26 @@ async def test_a_phones_turns_never_leave_the_header_cut(
     assert turns >= 8, turns
 
 
+async def test_a_refused_chat_line_stays_in_its_field_said_in_plain_words(
+    start_server: StartServer, open_page: OpenPage
+) -> None:
+    """Eleven lines sent at once (the server takes 10 in 10 s): the eleventh is refused with words saying to
+    wait, and its text is back in the field to send again (it was wiped)."""
+    server = await start_server(bot_delay=0.5)
+    page = await open_page()
+    await _bot_table(page, server.share_url, "gab", "chatty")
+    field = page.locator("[data-focus=chat]")
+    for n in range(11):
+        await field.fill(f"line {n}")
+        await field.press("Enter")
+        await page.wait_for_timeout(60)  # each reply back before the next
+    notice = page.locator(".chat .notice")
+    await notice.wait_for()
+    said = await notice.inner_text()
+    assert "too fast" in said and "wait a moment" in said and "a 10 s" not in said, said
+    assert await field.input_value() == "line 10"
+
+
 async def test_the_new_table_form_says_what_no_limit_does_and_how_long_a_name_may_be(
     start_server: StartServer, open_page: OpenPage
 ) -> None:
@@ -105,3 +128,81 @@ async def test_the_new_table_form_says_what_no_limit_does_and_how_long_a_name_ma
         "Up to 40 characters.",
         "No clock; but a turn left unplayed 2 minutes hands the seat to a bot, until its player takes it back.",
     ]
+
+
+class Relay:
+    """A TCP relay from a loopback port to the server's: the page is loaded through it, and ``hold`` stalls
+    the network path (bytes wait in the relay, the sockets stay open) until ``release``."""
+
+    def __init__(self, target: int) -> None:
+        self.target = target
+        self.flowing = asyncio.Event()
+        self.flowing.set()
+        self.tasks: set[asyncio.Task[None]] = set()
+        self.server: asyncio.Server | None = None
+
+    async def start(self) -> str:
+        """Listen; returns the page's address through the relay."""
+        self.server = await asyncio.start_server(self._join, "127.0.0.1", 0)
+        return f"http://127.0.0.1:{self.server.sockets[0].getsockname()[1]}/"
+
+    async def _join(self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
+        up_reader, up_writer = await asyncio.open_connection("127.0.0.1", self.target)
+        for source, sink in ((reader, up_writer), (up_reader, writer)):
+            task = asyncio.create_task(self._pump(source, sink))
+            self.tasks.add(task)
+            task.add_done_callback(self.tasks.discard)
+
+    async def _pump(self, source: asyncio.StreamReader, sink: asyncio.StreamWriter) -> None:
+        with contextlib.suppress(ConnectionError):
+            while data := await source.read(65536):
+                await self.flowing.wait()
+                sink.write(data)
+                await sink.drain()
+        sink.close()
+
+    def hold(self) -> None:
+        self.flowing.clear()
+
+    def release(self) -> None:
+        self.flowing.set()
+
+    async def close(self) -> None:
+        self.release()
+        if self.server is not None:
+            self.server.close()
+        for task in list(self.tasks):
+            task.cancel()
+
+
+#: What the status line says and whether it is on screen.
+STATUS = """() => { const el = document.getElementById('status'); const box = el.getBoundingClientRect();
+  return { text: el.textContent, shown: box.height > 0 && box.top >= 0 && box.bottom <= innerHeight }; }"""
+
+
+async def test_a_tap_into_a_stalled_connection_says_it_waits_for_the_server(
+    server: BarbuServer, open_page: OpenPage
+) -> None:
+    """The network path stalls (the relay holds the bytes, the socket open) and the player creates a table:
+    after a moment the status line, fixed at the top of the window, says "Waiting for the server…" (the tap
+    was met with nothing, however long it lasted); the path back, the words go and the table opens."""
+    relay = Relay(server.port)
+    url = await relay.start()
+    try:
+        page = await open_page(viewport={"width": 360, "height": 740}, is_mobile=True, has_touch=True)
+        await _login(page, url, "sam")
+        await page.wait_for_selector("#table-name")
+        await page.select_option("select[name=bots]", "3")
+        relay.hold()
+        await page.click("text=Create and sit down")
+        await page.wait_for_function(
+            "() => document.getElementById('status').textContent !== ''", timeout=5000
+        )
+        assert await page.evaluate(STATUS) == {"text": "Waiting for the server…", "shown": True}
+        relay.release()
+        await page.wait_for_selector(".seat.bottom")
+        await page.wait_for_function(
+            "() => document.getElementById('status').textContent === ''", timeout=5000
+        )
+    finally:
+        await relay.close()

@@ -40,7 +40,9 @@ export function chatPanel(state, actions) {
       const text = input.value.trim();
       if (!text) return;
       input.value = "";
-      actions.request("chat", { text }, "chat");
+      // A refused line (too many too fast, the connection lost) comes back into the field, to send again,
+      // unless something else was typed meanwhile.
+      actions.request("chat", { text }, "chat").then((sent) => { if (!sent && !input.value) input.value = text; });
     } },
   }, input, kept.el("chat-send", "button", { type: "submit" }, "Send"));
   const log = h("ol", { class: "chat-log", "aria-live": "polite", "aria-label": "chat" },

@@ -7,6 +7,9 @@ import { Connection } from "./net.js";
 
 // The server's close reason when the same token resumed on a newer connection (docs/protocol.md, code 1000).
 const RESUMED_ELSEWHERE = "resumed on another connection";
+/** Said on the status line while a request has waited `SLOW_MS` for its reply (a stalled network, a busy server). */
+export const WAITING = "Waiting for the server…";
+const SLOW_MS = 1500;
 
 /** What a tab taken over by another says, and what a request sent from it is told. */
 export const TAKEN = "This game is open in another tab or window.";
@@ -43,6 +46,8 @@ export class Session extends EventTarget {
     this.rooms = [];
     this.retry = 0;
     this.taken = false; // another tab or window resumed this session: nothing is sent until takeBack()
+    this.late = 0; // requests waiting past SLOW_MS for their reply
+    this.said = ""; // what the status line says
     TABS?.addEventListener("message", (event) => {
       if (event.data === TAB_GONE && this.taken) this.takeBack().catch(() => {}); // a failed start() retries by itself
     });
@@ -141,18 +146,31 @@ export class Session extends EventTarget {
 
   /**
    * Send a request (see net.js). Taken over by another tab, it fails with code "taken" and words saying so
-   * (not "connection closed": this tab does not try again by itself).
+   * (not "connection closed": this tab does not try again by itself). `patient`: a reply known to take a
+   * while (a solver's hint, a winnable deal), which its screen says it waits for.
    */
-  async request(type, fields) {
+  async request(type, fields, patient = false) {
+    // A reply slow to come is said on the status line, so that a tap into a stalled connection is not met
+    // with nothing; the words go once no request is late, unless the line has said something else since.
+    let late = false;
+    const timer = patient ? null : setTimeout(() => {
+      late = true;
+      this.late += 1;
+      if (!this.said) this.status(WAITING);
+    }, SLOW_MS);
     try {
       return await this.conn.request(type, fields);
     } catch (error) {
       if (!this.taken || error.code !== "closed") throw error;
       throw Object.assign(new Error(TAKEN_REQUEST), { code: "taken" });
+    } finally {
+      clearTimeout(timer);
+      if (late && --this.late === 0 && this.said === WAITING) this.status("");
     }
   }
 
   status(text) {
+    this.said = text;
     this.dispatchEvent(new CustomEvent("status", { detail: text }));
   }
 

@@ -79,7 +79,7 @@ export function solitaireScreen(app, roomId) {
     state.hint = null;
     state.hinted = false;
     try {
-      return await session.request(type, { room: roomId, ...fields });
+      return await session.request(type, { room: roomId, ...fields }, type === "hint"); // "Thinking about a hint…"
     } catch (failure) {
       state.notice = failure.code === "illegal" ? `Not allowed: ${solitaireText(failure.message, topCard)}` : cardsInText(failure.message);
       draw();

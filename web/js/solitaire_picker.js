@@ -31,7 +31,7 @@ export function gamePicker(app) {
       const { rooms } = await session.request("list-rooms");
       const mine = rooms.find((room) => room.kind === "solitaire" && room.players.player === session.name && !room.result && room.moves > 0);
       if (mine && !confirm(`This ends your game in progress (${mine.name}, ${countText(mine.moves, "move")}). Start a new one?`)) return;
-      const snapshot = await session.request("open-solitaire", { game: game.name, options, seed, winnable });
+      const snapshot = await session.request("open-solitaire", { game: game.name, options, seed, winnable }, winnable); // the solver looks for one
       app.go("solitaire", snapshot.room);
     } catch (failure) {
       error.textContent = failure.message;
