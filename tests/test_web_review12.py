@@ -103,7 +103,8 @@ def _doubling(view: dict[str, Any]) -> dict[str, Any]:
 #: covers what is under its top), and how far the page is scrolled.
 IN_VIEW = """() => {
   const headline = document.querySelector('.summary > summary, .summary > h2').getBoundingClientRect();
-  const question = document.querySelector('.prompt').getBoundingClientRect();
+  // The question itself: on a desktop the prompt's box stretches down to the hand.
+  const question = (document.querySelector('.prompt .choice') || document.querySelector('.prompt')).getBoundingClientRect();
   const hand = document.querySelector('.hand');
   const floor = innerHeight - (hand ? hand.offsetHeight : 0);
   return { headline: headline.top, question: question.top, bottom: question.bottom, floor, y: scrollY };

@@ -14,7 +14,7 @@ const SCREENS = { lobby: lobbyScreen, table: tableScreen, solitaire: solitaireSc
 
 const session = new Session();
 const root = document.getElementById("app");
-const app = { session, root, screen: null, go };
+const app = { session, root, screen: null, shown: null, go }; // shown: the hash of the screen shown
 
 /** The address's hash of screen `name` with its room or match `id`: "#table=12", "#lobby". */
 function hashOf(name, id) {
@@ -58,6 +58,11 @@ function route() {
   if (`${location.pathname}${location.search}${location.hash}` !== address) history.replaceState(history.state, "", address);
   // A freed seat's news above the screen goes once its table is shown: the table says it itself.
   for (const box of document.querySelectorAll("#news [data-freed]")) if (name === "table" && box.dataset.freed === id) box.remove();
+  // Another screen starts at the top of the page, not where the last one was scrolled to (a table created from
+  // the foot of the lobby opened with its header above the window).
+  const shown = hashOf(name, id);
+  if (app.shown !== shown) window.scrollTo(0, 0);
+  app.shown = shown;
   app.screen = SCREENS[name](app, id);
   document.title = app.screen.title || "Barbu";
   root.focus({ preventScroll: true });

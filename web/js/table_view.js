@@ -504,7 +504,8 @@ export function bringIntoView(frame, phase) {
   if (!first || !last) return;
   const floor = floorAbove(frame.querySelector(".hand"));
   const top = first.getBoundingClientRect().top;
-  const bottom = last.getBoundingClientRect().bottom;
+  // What the prompt holds, not its box: on a desktop its row stretches down to the hand (style.css).
+  const bottom = Math.max(top, ...[...last.children].map((el) => el.getBoundingClientRect().bottom));
   if (top >= 0 && bottom <= floor) return;
   const need = top < 0 ? top - 4 : Math.min(top - 4, bottom - floor + 4); // its bottom in view, never its top out of it
   window.scrollBy(0, cleanScroll(frame, need, bottom - floor, top));
@@ -519,7 +520,9 @@ export function bringIntoView(frame, phase) {
 function cleanScroll(frame, need, low, high) {
   // Each edge as the scroll that puts it 4 pixels under the window's top (the page's top: all the way up).
   const edges = [-scrollY, ...[".table-head", ".felt"].map((s) => frame.querySelector(s)).filter(Boolean).map((el) => el.getBoundingClientRect().top - 4)];
-  const clean = edges.filter((edge) => edge >= low && edge <= high).sort((a, b) => Math.abs(a) - Math.abs(b));
+  // Not past the page's end either: the browser would stop the scroll short of the edge.
+  const end = document.documentElement.scrollHeight - innerHeight - scrollY;
+  const clean = edges.filter((edge) => edge >= low && edge <= high && edge <= end).sort((a, b) => Math.abs(a) - Math.abs(b));
   return clean.length ? clean[0] : need;
 }
 
