@@ -100,7 +100,7 @@ function header(state, actions) {
     copy.textContent = "Link copied";
   });
   const where = view
-    ? `Hand ${view.hand_number} of ${view.hands_total} · ${contractText(view.contract, view.trump, view.start_rank)}${snap.paused ? " · paused" : ""}`
+    ? `Hand ${view.hand_number} of ${view.hands_total} · ${contractText(view.contract, view.trump, view.start_rank)}${snap.paused ? " · paused" : ""}${ownTurnToDeclare(snap)}`
     : snap.state === "waiting" ? "Waiting for players: the match starts when the four seats are filled" : "";
   const others = state.watchers.filter((name) => name !== state.me); // the viewer is "you are watching"
   return kept.el("head", "header", { class: "table-head" },
@@ -118,6 +118,25 @@ function header(state, actions) {
         if (now.state !== "playing" || confirm("Leave? A bot plays your seat until you come back (open the table again).")) actions.leave();
       }) : null,
       kept.button("Lobby", "Lobby", actions.lobby)));
+}
+
+/**
+ * When the player next declares, for the header (" · you declare hands 15–21", " · you declare hand 3"): a
+ * newcomer seated at a table whose first declarer is another seat otherwise waits 14 hands without knowing
+ * it. "" while they declare, when they declare no more hands, and for a watcher. The rotation is the
+ * engine's (`Match.declarer_of`): clockwise, every 7 hands, or every hand with `rotation: each-hand`.
+ */
+function ownTurnToDeclare(snap) {
+  const view = snap.view;
+  if (!snap.seat || !view || view.phase === "over" || !view.declarer || view.declarer === snap.seat) return "";
+  const each = (snap.variants || {}).rotation === "each-hand";
+  const step = (hand) => (each ? hand - 1 : Math.floor((hand - 1) / 7));
+  const first = SEATS.indexOf(view.declarer) - step(view.hand_number);
+  const declares = (hand) => SEATS[(((first + step(hand)) % 4) + 4) % 4] === snap.seat;
+  let next = view.hand_number + 1;
+  while (next <= view.hands_total && !declares(next)) next += 1;
+  if (next > view.hands_total) return "";
+  return each ? ` · you declare hand ${next}` : ` · you declare hands ${next}–${Math.min(next + 6, view.hands_total)}`;
 }
 
 /**
