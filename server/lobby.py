@@ -348,7 +348,8 @@ class Lobby:
         if isinstance(request, Chat) and not peer.may_chat(self.config.chat_burst, self.config.chat_window):
             raise ProtocolError(
                 "slow-down",
-                f"too fast: at most {self.config.chat_burst} chat messages in {self.config.chat_window:g} seconds; wait a moment",
+                f"Too many chat messages: at most {self.config.chat_burst} in {self.config.chat_window:g} seconds;"
+                " wait a moment, then send again",
             )
         if isinstance(request, ListRooms):
             listing = self._current_listing()

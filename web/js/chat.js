@@ -41,8 +41,18 @@ export function chatPanel(state, actions) {
       if (!text) return;
       input.value = "";
       // A refused line (too many too fast, the connection lost) comes back into the field, to send again,
-      // unless something else was typed meanwhile.
-      actions.request("chat", { text }, "chat").then((sent) => { if (!sent && !input.value) input.value = text; });
+      // unless something else was typed meanwhile; the refusal goes once the server's 10 s have passed.
+      actions.request("chat", { text }, "chat").then((sent) => {
+        if (sent) return;
+        if (!input.value) input.value = text;
+        const said = state.notice;
+        setTimeout(() => {
+          if (state.noticeAt !== "chat" || state.notice !== said) return;
+          state.notice = "";
+          state.noticeAt = null;
+          actions.redraw();
+        }, 10_000);
+      });
     } },
   }, input, kept.el("chat-send", "button", { type: "submit" }, "Send"));
   const log = h("ol", { class: "chat-log", "aria-live": "polite", "aria-label": "chat" },

@@ -161,6 +161,11 @@ function newTableForm(app) {
   form.addEventListener("submit", async (event) => {
     event.preventDefault();
     error.textContent = "";
+    if (!name.value.trim()) { // in the page's words, not the server's "name is shorter than 1"
+      error.textContent = "Type a name for the table.";
+      name.focus();
+      return;
+    }
     try {
       const created = await session.request("create-table", {
         name: name.value.trim(), variants, turn_time: timer.value ? Number(timer.value) : null, bot_policy: policy.value,

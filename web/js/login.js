@@ -3,14 +3,15 @@ import { h, fill } from "./dom.js";
 
 /** Show the login form in `root`; `done()` once logged in. */
 export function showLogin(root, session, done) {
-  const name = h("input", { id: "login-name", name: "name", required: true, maxlength: 24, autocomplete: "nickname", value: session.lastName });
+  // The field stops at 24 characters (the server's limit for a name): said under it, not a silent stop.
+  const name = h("input", { id: "login-name", name: "name", required: true, maxlength: 24, autocomplete: "nickname", value: session.lastName, "aria-describedby": "login-name-hint" });
   const password = h("input", { id: "login-password", name: "password", type: "password", autocomplete: "current-password" });
   const error = h("p", { class: "error", role: "alert" });
   const form = h("form", { class: "panel login", "aria-labelledby": "login-title", novalidate: true },
     h("h1", { id: "login-title" }, "Barbu"),
     invitation(),
     h("p", {}, "Pick a name to play under. Your friends see it at the table."),
-    h("label", { class: "field" }, h("span", {}, "Your name"), name),
+    h("label", { class: "field" }, h("span", {}, "Your name"), name, h("small", { class: "choice-hint", id: "login-name-hint" }, "Up to 24 characters.")),
     session.needsPassword ? h("label", { class: "field" }, h("span", {}, "Server password"), password) : null,
     h("button", { type: "submit", class: "primary" }, "Log in"),
     error,

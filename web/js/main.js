@@ -91,7 +91,7 @@ async function logOut() {
   } catch { /* the connection is down: log out all the same */ }
   const kept = seated && seated.state === "waiting"
     ? `It is kept for ${Math.round(seated.grace)} s, then freed: log in again as ${session.name} on this browser within that time to keep it.`
-    : `A bot plays it until you come back (none of its players connected, the match waits): log in again as ${session.name} on this browser to take it back.`;
+    : `A bot plays it until you come back (and if no other player is left at the table, the match waits for one): log in again as ${session.name} on this browser to take it back.`;
   if (seated && !confirm(`You hold a seat at “${seated.name}”. ${kept} Log out?`)) return;
   session.logout(Boolean(seated));
   // The bare address: `location.hash = ""` left a "#" (and the screen logged out of) behind.

@@ -230,8 +230,10 @@ export function solitaireScreen(app, roomId) {
           state.notice = hintWords(reply);
         }
         draw();
-      }, { disabled: view.daily !== null || state.thinking, title: view.daily ? "no hints on the day's deal" : null, "aria-busy": state.thinking ? "true" : null }),
-      kept.button("auto", "Auto", () => send("auto"), { title: "every safe move to the foundations" })],
+      }, { disabled: view.daily !== null || state.thinking, title: view.daily ? "no hints on the day's deal" : null, "aria-busy": state.thinking ? "true" : null, "aria-describedby": view.daily ? "no-daily-hints" : null }),
+      kept.button("auto", "Auto", () => send("auto"), { title: "every safe move to the foundations" }),
+      // Said, not only in the greyed button's tooltip, which a phone never shows.
+      view.daily ? h("small", { class: "muted", id: "no-daily-hints" }, "No hints on the day's deal: everyone plays it alone.") : null],
       kept.button("new-deal", "New deal", async () => {
         if (!over && !confirm(endGameQuestion(view))) return;
         const snap = await send("new-deal", { seed: randomSeed() });

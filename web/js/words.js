@@ -83,9 +83,10 @@ export const VARIANTS = [
     ["overtrump", "must overtrump", "you must play a higher trump if you can"],
   ]],
   ["dominoes-scores", "Dominoes scores", [
-    ["45/20/5/-5", "45 / 20 / 5 / −5"],
-    ["40/25/10/-10", "40 / 25 / 10 / −10"],
-    ["45/20/10/-10", "45 / 20 / 10 / −10"],
+    // What the four numbers are: a newcomer could not tell (a review).
+    ["45/20/5/-5", "45 / 20 / 5 / −5", "first out +45, second +20, third +5, last −5"],
+    ["40/25/10/-10", "40 / 25 / 10 / −10", "first out +40, second +25, third +10, last −10"],
+    ["45/20/10/-10", "45 / 20 / 10 / −10", "first out +45, second +20, third +10, last −10"],
   ]],
   ["rotation", "Declarer", [
     ["block", "the same for 7 hands", "the same declarer for 7 hands in a row"],
