@@ -146,7 +146,12 @@ session.addEventListener("resumed", () => {
   setInUse(true);
   if (app.screen && app.screen.onReconnect) app.screen.onReconnect();
 });
-session.addEventListener("status", (event) => { document.getElementById("status").textContent = event.detail; });
+session.addEventListener("status", (event) => {
+  document.getElementById("status").textContent = event.detail;
+  // The connection lost, the screen is dimmed until it is back: a clock counting down and cards that look
+  // playable said the table was live.
+  document.body.classList.toggle("offline", session.offline);
+});
 // Another tab took this session: a banner fixed at the top of the window says so wherever the page is
 // scrolled (the header's status line is out of view beside a phone's hand or a desktop's prompt), and its
 // "Play here" button resumes here, taking the game back. Nothing else on the page can be sent meanwhile, so

@@ -76,6 +76,11 @@ export class Session extends EventTarget {
     return (this.conn && this.conn.welcome && this.conn.welcome.idle_turn) || null;
   }
 
+  /** Whether the connection is down and being tried again (not taken by another tab, not logging out). */
+  get offline() {
+    return !this.taken && !this.closing && !(this.conn && this.conn.isOpen);
+  }
+
   /** Connect, and resume with the stored token if there is one; true when logged in. */
   async start() {
     this.conn = new Connection();
