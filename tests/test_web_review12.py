@@ -89,6 +89,7 @@ async def test_a_match_that_ends_after_a_stand_in_took_the_seat_offers_no_seat_b
     assert (await page.inner_text(".scores thead th:nth-child(2)")).startswith(seat)
     said = await page.inner_text(".prompt")
     assert f"A stand-in bot played your seat ({SEAT_NAMES[seat]}) to the end." in said, said
+    assert await page.locator("[data-focus=copy]").count() == 0  # nothing more to invite anyone to
 
 
 def _doubling(view: dict[str, Any]) -> dict[str, Any]:

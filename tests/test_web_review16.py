@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import re
 import time
 from typing import Any
 
@@ -239,6 +240,18 @@ async def test_the_forms_and_the_days_deal_say_what_their_numbers_and_greyed_but
     await seated.click("text=Log out")
     await until(lambda: bool(asked), "the question")
     assert "(and if no other player is left at the table, the match waits for one)" in asked[0], asked
+
+
+async def test_a_timed_question_shows_its_clock(start_server: StartServer, open_page: OpenPage) -> None:
+    """At a table with a 15-second turn timer, the question the seat is asked (the contract or a double)
+    shows the time left in its title, as the seat's box does (a first-timer read the contracts and missed
+    the seat's clock until the timer chose for them)."""
+    server = await start_server(bot_delay=0.5)
+    page = await open_page()
+    await _bot_table(page, server.share_url, "tim", "hurry", turn_time="15")
+    clock = page.locator(".prompt h2 .clock")
+    await clock.wait_for(timeout=20_000)
+    assert re.fullmatch(r" ?1?\d s", await clock.inner_text()), await clock.inner_text()
 
 
 class Relay:

@@ -2,6 +2,7 @@
 // doubles owed and the must-double rule), the redoubles, or a card (or a pass in Dominoes). Others are told
 // whom the table waits for.
 import { SUIT_ORDER } from "./cards.js";
+import { countdown } from "./clock.js";
 import { h, revealAbove, tapWord } from "./dom.js";
 import { CONTRACTS, PHASE_WORDS, RANKS, SEAT_NAMES, SUIT_NAMES, SUIT_SYMBOLS, cardsInText, contractText, playerText, rankText } from "./words.js";
 
@@ -63,7 +64,8 @@ function contractChooser(state, actions) {
       "You play first. Whoever cannot play passes; the first out of cards scores most."));
   }
   return kept.el("contract-choice", "div", { class: "choice", role: "group", "aria-labelledby": "contract-title" },
-    h("h2", { id: "contract-title" }, "You declare: choose the contract"),
+    // The turn's clock in the question too (a first-timer at a 15 s table looked at the contracts, not the seat).
+    h("h2", { id: "contract-title" }, "You declare: choose the contract", countdown(state, { "aria-hidden": "true" })),
     kept.el("contracts", "div", { class: "contracts" }, names.map((name) => kept.button(`contract-${name}`,
       [h("b", {}, CONTRACTS[name][0]), h("small", {}, CONTRACTS[name][1])],
       () => {
@@ -76,7 +78,7 @@ function contractChooser(state, actions) {
 function choiceBox(key, title, buttons, state, actions, explain = null) {
   const kept = state.kept;
   return kept.el(`${key}-choice`, "div", { class: "choice", role: "group", "aria-label": title },
-    h("h2", {}, title),
+    h("h2", {}, title, countdown(state, { "aria-hidden": "true" })),
     explain,
     kept.el(`${key}-buttons`, "div", { class: "buttons" }, buttons),
     kept.button("back", "Back", () => { state.contractPick = null; actions.redraw(); }));
@@ -138,7 +140,7 @@ function doubling(state, actions, kind) {
     else actions.act({ action: kind, targets: wanted }); // the server says which rule it breaks
   };
   return kept.el("double-choice", "div", { class: "choice", role: "group", "aria-labelledby": "double-title" },
-    h("h2", { id: "double-title" }, kind === "double" ? "Doubling: whom do you double?" : "Redoubling"),
+    h("h2", { id: "double-title" }, kind === "double" ? "Doubling: whom do you double?" : "Redoubling", countdown(state, { "aria-hidden": "true" })),
     notes,
     kept.el("targets", "div", { class: "targets" }, boxes),
     kept.el("double-buttons", "div", { class: "buttons" },

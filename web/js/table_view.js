@@ -2,6 +2,7 @@
 // Dominoes rows, the hand's summary, the final ranking), the prompt for the seat to act, the hand, the side.
 import { SUITS_IN_ORDER, cardBack, cardFace, cardName, sortHand } from "./cards.js";
 import { chatPanel } from "./chat.js";
+import { countdown, secondsLeft } from "./clock.js";
 import { button, fill, floorAbove, h, keepFocus } from "./dom.js";
 import { handSummary, ranking, scorePanel, scoreSheet } from "./table_score.js";
 import { noticeLine, offerBox, prompt, refusalLine, unplayableText } from "./table_prompt.js";
@@ -110,7 +111,7 @@ function header(state, actions) {
       snap.state === "over" ? " · the match is over" : state.standin ? " · a stand-in bot plays your seat" : snap.seat ? "" : " · you are watching",
       others.length ? ` · watching: ${others.join(", ")}` : ""),
     kept.el("head-buttons", "div", { class: "buttons" },
-      copy, linkBox,
+      snap.state === "over" ? null : [copy, linkBox], // nothing more to invite anyone to
       view ? kept.button("sheet", "Score sheet", () => { state.sheetOpen = true; actions.redraw(); }) : null,
       // "Leave" on a phone: the header's buttons then fit one row of 360 pixels.
       snap.seat && snap.state !== "over" ? kept.button("Leave table", ["Leave", h("span", { class: "wide-only" }, " table")], () => {
@@ -288,24 +289,13 @@ function idleLine(state) {
   return idleWarning(state, "idle-warning", "p", { class: "idle-warning", role: "alert", "data-idle": seat });
 }
 
-function secondsLeft(until) {
-  return Math.max(0, Math.ceil((until - Date.now()) / 1000));
-}
-
-function countdown(state) {
-  const clock = state.clock;
-  if (!clock || clock.seq !== state.snapshot.seq) return null;
-  const left = secondsLeft(clock.until);
-  return h("span", { class: "clock", role: "timer", "aria-label": `${left} seconds left` }, ` ${left} s`);
-}
 
 /**
  * The clocks' second ticks, written into the clock and the away countdowns already drawn: nothing else
  * is redrawn, so a card the player is about to tap stays as it is.
  */
 export function tickClocks(frame, state) {
-  const clock = frame.querySelector(".clock");
-  if (clock && state.clock) {
+  for (const clock of state.clock ? frame.querySelectorAll(".clock") : []) { // the seat's, the question's
     const left = secondsLeft(state.clock.until);
     if (clock.textContent !== ` ${left} s`) {
       clock.textContent = ` ${left} s`;
