@@ -90,6 +90,12 @@ async def test_a_match_that_ends_after_a_stand_in_took_the_seat_offers_no_seat_b
     said = await page.inner_text(".prompt")
     assert f"A stand-in bot played your seat ({SEAT_NAMES[seat]}) to the end." in said, said
     assert await page.locator("[data-focus=copy]").count() == 0  # nothing more to invite anyone to
+    # A desktop: the ranking on the felt at once, the last hand's results beside it as during the match (they
+    # took the felt first), its last trick named by its hand.
+    await page.locator(".center .ranking").wait_for()
+    await page.locator(".side .summary h2:has-text('Hand 28:')").wait_for()
+    if await page.locator(".last-trick").count():
+        assert (await page.inner_text(".last-trick h3")).startswith("Last trick of hand 28: won by ")
 
 
 def _doubling(view: dict[str, Any]) -> dict[str, Any]:

@@ -186,7 +186,8 @@ export function handSummary(snap, scored, dismiss, folded = null, phone = false,
         line("Hand", scored.scores),
         line("Total", scored.totals, false))),
     settlementList({ ...row, contract_scores: scored.contract_scores }),
-    kept.button("close-summary", snap.view && snap.view.phase === "over" ? "The final ranking" : "Close", dismiss),
+    // A phone shows the ranking once the last hand's results are closed; a desktop, beside them.
+    kept.button("close-summary", phone && snap.view && snap.view.phase === "over" ? "The final ranking" : "Close", dismiss),
   ];
   if (!folded) return kept.el("summary-open", "div", { class: "summary", role: "region", "aria-label": `hand ${scored.hand_number} summary` }, h("h2", {}, title), body);
   const me = snap.seat;

@@ -329,15 +329,11 @@ function center(state, actions, bottom) {
     return trickBox(flash, `won by ${SEAT_NAMES[flash.winner]}`, bottom);
   }
   const scored = state.scored;
-  if (view.phase === "over") { // the last hand's summary first, then the ranking
-    const last = view.history.length ? view.history[view.history.length - 1].hand_number : 0;
-    if (scored && scored.hand_number === last && state.dismissed !== last) return handSummary(state.snapshot, scored, actions.dismiss, null, false, state.kept);
-    return ranking(state, actions);
-  }
-  if (PHONE.matches) {
+  if (PHONE.matches) { // the last hand's results on the felt (over: before the ranking)
     const results = lastResults(state, actions);
     if (results) return results;
   }
+  if (view.phase === "over") return ranking(state, actions);
   if (view.contract === "dominoes") return dominoRows(view.rows, view.finish_order, view.start_rank);
   const trick = view.trick;
   if (trick.cards.length) return trickBox(trick, `led by ${SEAT_NAMES[trick.leader]}`, bottom);
@@ -348,15 +344,21 @@ function center(state, actions, bottom) {
 }
 
 /**
- * The last hand's results while the next hand has not begun (no card played, no row opened) and they are
- * not closed; else null. A desktop shows them in the side column, beside the felt and the question, so the
- * question, the seats and the table's header fit the screen together; a phone shows them on the felt, folded
- * to one line that opens on a tap once the seat is asked something (the contract, a double).
+ * The last hand's results while the next hand has not begun (no card played, no row opened), or the match's
+ * last hand once it is over, and they are not closed; else null. A desktop shows them in the side column,
+ * beside the felt and the question (or the final ranking), so the question, the seats and the table's header
+ * fit the screen together; a phone shows them on the felt, folded to one line that opens on a tap once the
+ * seat is asked something (the contract, a double), and over, before the ranking ("The final ranking").
  */
 function lastResults(state, actions) {
   const view = state.snapshot.view;
   const scored = state.scored;
-  if (!view || view.phase === "over" || !scored || scored.hand_number !== view.hand_number - 1 || state.dismissed === scored.hand_number) return null;
+  if (!view || !scored || state.dismissed === scored.hand_number) return null;
+  if (view.phase === "over") {
+    const last = view.history.length ? view.history[view.history.length - 1].hand_number : 0;
+    return scored.hand_number === last ? handSummary(state.snapshot, scored, actions.dismiss, null, PHONE.matches, state.kept) : null;
+  }
+  if (scored.hand_number !== view.hand_number - 1) return null;
   if (view.trick.cards.length || view.tricks.length || (view.plays || []).length || Object.values(view.rows).some((row) => row.length)) return null;
   const asked = Boolean(state.snapshot.seat && view.to_move === state.snapshot.seat && (view.legal || state.standin)); // its stand-in is asked
   return handSummary(state.snapshot, scored, actions.dismiss, asked && PHONE.matches ? state : null, PHONE.matches, state.kept);
@@ -424,7 +426,8 @@ function lastTrick(state) {
   const flash = flashing(state);
   const tricks = flash ? view.tricks.slice(0, flash.trick_number - 1) : view.tricks; // a flash is this hand's
   let last = tricks[tricks.length - 1];
-  let title = "Last trick";
+  // Over, the match's last trick is named as a finished hand's is between hands.
+  let title = view.phase === "over" ? `Last trick of hand ${view.hand_number}` : "Last trick";
   const scored = state.scored;
   if (!last && !flash && scored && scored.last && scored.hand_number === view.hand_number - 1) {
     last = scored.last;
