@@ -851,6 +851,9 @@ async def test_the_host_who_left_sees_the_finished_tables_ranking_from_its_link(
     await cleo.wait_for_selector(".narration")
     await cleo.click("text=End of hand")
     await cleo.wait_for_selector(".settlements")  # each settlement of the hand, in words
+    # Her seat at the bottom, as at the table (the replay drew North at the top for everyone).
+    own = next(seat for i, seat in enumerate(SEATS) if table.seats[i].owner == "cleo")
+    assert (await cleo.get_attribute(".felt.open .seat.bottom", "aria-label")) == f"{SEAT_NAMES[own]}'s hand"
 
 
 #: The WCAG contrast ratio of an element's text against the first opaque background behind it (its own or an

@@ -3,7 +3,7 @@
 import { cardFace, cardName, rankIndex, sortHand } from "./cards.js";
 import { button, fill, h, redraw } from "./dom.js";
 import { doublesText, settlementList } from "./table_score.js";
-import { PHONE, dealerDeclarerMarks, dominoRows } from "./table_view.js";
+import { PHONE, dealerDeclarerMarks, dominoRows, place } from "./table_view.js";
 import { SEATS, SEAT_NAMES, cardsInText, contractText, numberText, playerText, signedText } from "./words.js";
 
 /** The pauses before asking again for a replay the server is too busy to lay out: growing, then the last. */
@@ -84,6 +84,11 @@ export function replayScreen(app, matchId) {
     else stop();
   }
 
+  /** The seat the viewer played in this match, at the bottom as at the table; else South. */
+  function ownSeat(data) {
+    return SEATS.find((seat) => data.players[seat] === session.name) || "S";
+  }
+
   function stop() {
     clearInterval(state.playing);
     state.playing = null;
@@ -91,7 +96,7 @@ export function replayScreen(app, matchId) {
   }
 
   function seatHand(pos, seat, data) {
-    return h("section", { class: `seat ${{ N: "top", E: "right", S: "bottom", W: "left" }[seat]}`, "aria-label": `${SEAT_NAMES[seat]}'s hand` },
+    return h("section", { class: `seat ${place(seat, ownSeat(data))}`, "aria-label": `${SEAT_NAMES[seat]}'s hand` },
       h("div", { class: "who" }, h("b", {}, `${SEAT_NAMES[seat]}: ${playerText(data.players[seat])}`), " ", dealerDeclarerMarks(seat, data.hands[state.hand])),
       h("div", { class: "open-hand" }, sortHand(pos.hands[seat]).map((card) => cardFace(card, { small: true }))));
   }
@@ -102,7 +107,7 @@ export function replayScreen(app, matchId) {
     if (!trick) return h("p", { class: "muted" }, "No card played yet.");
     return h("div", { class: "trick", role: "group", "aria-label": "the trick" }, trick.cards.map((card, i) => {
       const seat = SEATS[(SEATS.indexOf(trick.leader) + i) % 4];
-      return h("div", { class: `played ${{ N: "top", E: "right", S: "bottom", W: "left" }[seat]}` }, cardFace(card, { label: `played by ${SEAT_NAMES[seat]}` }));
+      return h("div", { class: `played ${place(seat, ownSeat(state.data))}` }, cardFace(card, { label: `played by ${SEAT_NAMES[seat]}` }));
     }), hand && trick.winner ? h("p", { class: "caption" }, `won by ${SEAT_NAMES[trick.winner]}`) : null);
   }
 
