@@ -353,9 +353,9 @@ class BarbuTable(Room):
 
     def summary(self) -> dict[str, Any]:
         """The lobby entry: room, kind, name, state, players, away, spectators, variants, turn_time, grace,
-        bot_policy, host (who opened it; None when not known), hand_number (0 before the start), rematch (the
-        table of the match opened after this one, None until then), paused (the match waits for one of its
-        players to come back: ``paused``)."""
+        bot_policy, host (who opened it; None when not known), hand_number (0 before the start), to_move (the
+        seat letter to act, None when no match is playing), rematch (the table of the match opened after this
+        one, None until then), paused (the match waits for one of its players to come back: ``paused``)."""
         return {
             "room": self.room_id,
             "kind": self.kind,
@@ -370,6 +370,7 @@ class BarbuTable(Room):
             "bot_policy": self.bot_policy,
             "host": self.host,
             "hand_number": 0 if self.match is None else self.match.hand_number,
+            "to_move": None if self.match is None or self.match.to_move is None else seat_text(self.match.to_move),
             "rematch": self.rematch,
             "paused": self.paused,
         }

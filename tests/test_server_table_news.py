@@ -14,7 +14,7 @@ from engine.barbu import Match, action_from_wire
 from engine.cards import SEATS
 from protocol import Players, RematchOpened, Snapshot, SolitaireState
 from server import BarbuServer
-from tests.conftest import Connect, StartServer, four_at_table, until, until_dropped
+from tests.conftest import Connect, StartServer, four_at_table, server_table, until, until_dropped
 
 
 async def next_of(conn: Connection, kind: type[Any], check: Any = lambda push: True) -> Any:
@@ -175,3 +175,17 @@ async def test_a_rematch_is_numbered_and_found_again_after_a_restart(
     await _finished_match(server, host, second)
     third = await host.rematch(second)
     assert {r["room"]: r for r in await host.list_rooms()}[third]["name"] == "tuesday (3)"
+
+
+async def test_the_lobby_says_which_seat_is_to_act(start_server: StartServer, connect: Connect) -> None:
+    """A playing table's summary names the seat to act (``to_move``), so a lobby can tell a player the table
+    waits for them; none before the start."""
+    server = await start_server()
+    waiting = await connect(server, "early")
+    before = await waiting.create_table("not yet")
+    assert next(r for r in await waiting.list_rooms() if r["room"] == before)["to_move"] is None
+    room, by_seat = await four_at_table(server, connect, "turns")
+    table = server_table(server, room)
+    assert table.match is not None and table.match.to_move is not None
+    summary = next(r for r in await by_seat["N"].list_rooms() if r["room"] == room)
+    assert summary["to_move"] == SEATS[table.match.to_move]

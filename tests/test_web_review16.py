@@ -254,6 +254,21 @@ async def test_a_timed_question_shows_its_clock(start_server: StartServer, open_
     assert re.fullmatch(r" ?1?\d s", await clock.inner_text()), await clock.inner_text()
 
 
+async def test_the_lobby_says_the_table_waits_for_the_player_whose_turn_it_is(
+    start_server: StartServer, open_page: OpenPage
+) -> None:
+    """Gone to the lobby on their turn ("Lobby", not "Leave"), the player reads on their table's card that
+    it waits for them (nothing said so, while friends at the table waited)."""
+    server = await start_server(bot_delay=0.5)
+    page = await open_page()
+    await _bot_table(page, server.share_url, "una", "waits")
+    await page.wait_for_selector(MY_TURN, timeout=20_000)
+    await page.click(".table-head >> text=Lobby")
+    note = page.locator("article.room .your-turn-note")
+    await note.wait_for(timeout=15_000)
+    assert await note.inner_text() == "Your turn: the table is waiting for you."
+
+
 class Relay:
     """A TCP relay from a loopback port to the server's: the page is loaded through it; ``hold`` stalls the
     network path (bytes wait in the relay, the sockets stay open) until ``release``; ``cut`` closes every

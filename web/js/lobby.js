@@ -88,6 +88,9 @@ function tableCard(app, kept, room) {
     h("p", { class: "muted" }, stateText(room), " · ", `${room.spectators} watching`,
       room.turn_time ? ` · ${room.turn_time} s a turn` : "", " · ", variantsText(room.variants)),
     h("ul", { class: "seats-list" }, seats),
+    // Gone to the lobby on their turn (not "Leave", which hands the seat to a bot): the table waits for them.
+    mine && room.state === "playing" && room.to_move && room.players[room.to_move] === app.session.name
+      ? h("p", { class: "your-turn-note" }, "Your turn: the table is waiting for you.") : null,
     over && room.rematch
       ? kept.button(`rematch-${room.room}`, "Another match started: join it", () => app.go("table", room.rematch), { class: "primary" })
       : kept.button(`table-${room.room}`, mine && !over ? "Back to my seat" : over ? "See the final ranking" : room.state === "waiting" ? "Open (sit or watch)" : "Watch",
