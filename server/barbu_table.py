@@ -356,6 +356,7 @@ class BarbuTable(Room):
         bot_policy, host (who opened it; None when not known), hand_number (0 before the start), to_move (the
         seat letter to act, None when no match is playing), rematch (the table of the match opened after this
         one, None until then), paused (the match waits for one of its players to come back: ``paused``)."""
+        to_move = None if self.match is None else self.match.to_move
         return {
             "room": self.room_id,
             "kind": self.kind,
@@ -370,7 +371,7 @@ class BarbuTable(Room):
             "bot_policy": self.bot_policy,
             "host": self.host,
             "hand_number": 0 if self.match is None else self.match.hand_number,
-            "to_move": None if self.match is None or self.match.to_move is None else seat_text(self.match.to_move),
+            "to_move": None if to_move is None else seat_text(to_move),
             "rematch": self.rematch,
             "paused": self.paused,
         }
