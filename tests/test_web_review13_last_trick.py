@@ -46,7 +46,8 @@ WATCH = """() => {
     const empty = box('.trick.empty');
     const sample = { trick, caption, lastTrick, lastCards, summary: Boolean(document.querySelector('.summary')),
       scrolled: scrollY, where: document.querySelector('.where').textContent, empty: empty && empty.height,
-      feltBottom: box('.felt').bottom, handTop: (box('.hand') || { top: innerHeight }).top };
+      feltBottom: box('.felt').bottom, handTop: (box('.hand') || { top: innerHeight }).top,
+      lastBottom: (box('.last-trick') || { bottom: null }).bottom, height: innerHeight };
     const key = JSON.stringify(sample);
     if (key !== last) { last = key; window.seen.push({ at: performance.now(), ...sample }); }
   }, 40);
@@ -121,6 +122,8 @@ async def test_the_last_trick_of_a_hand_is_told_beside_its_summary(
     assert len(cards) == 4
     _told_beside_summary(seen, cards, winner)
     assert all(sample["scrolled"] == 0 for sample in seen), [s["scrolled"] for s in seen]
+    if screen == "desktop":  # in the side column above the summary, on screen (under it, cut by the window)
+        assert all(s["lastBottom"] <= s["height"] for s in seen if s["summary"]), seen[-3:]
 
 
 async def test_the_last_trick_of_a_hand_that_stops_early_is_seen(

@@ -48,8 +48,9 @@ export function renderTable(frame, state, actions) {
     snap.seat && view ? handRow(state, actions) : null,
     kept.el("side", "div", { class: "side" },
       view ? scorePanel(snap, view) : null,
-      view && !phone ? lastResults(state, actions) : null,
+      // The last trick above the last hand's results: under them it was cut off by the window's bottom.
       view && !phone ? lastTrick(state) : null,
+      view && !phone ? lastResults(state, actions) : null,
       chatPanel(state, actions)),
     state.sheetOpen && view ? scoreSheet(snap, view, () => {
       state.sheetOpen = false;
