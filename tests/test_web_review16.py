@@ -258,7 +258,8 @@ async def test_the_lobby_says_the_table_waits_for_the_player_whose_turn_it_is(
     start_server: StartServer, open_page: OpenPage
 ) -> None:
     """Gone to the lobby on their turn ("Lobby", not "Leave"), the player reads on their table's card that
-    it waits for them (nothing said so, while friends at the table waited)."""
+    it waits for them (nothing said so, while friends at the table waited); left with "Leave", whose stand-in
+    plays at once, it does not say so."""
     server = await start_server(bot_delay=0.5)
     page = await open_page()
     await _bot_table(page, server.share_url, "una", "waits")
@@ -267,6 +268,13 @@ async def test_the_lobby_says_the_table_waits_for_the_player_whose_turn_it_is(
     note = page.locator("article.room .your-turn-note")
     await note.wait_for(timeout=15_000)
     assert await note.inner_text() == "Your turn: the table is waiting for you."
+    # Left with "Leave": a stand-in plays the seat at once, and nothing waits for the player.
+    page.on("dialog", lambda dialog: asyncio.ensure_future(dialog.accept()))
+    await page.click("text=Back to my seat")
+    await page.click("text=Leave table")
+    await page.wait_for_selector("#table-name")
+    await page.wait_for_timeout(4000)  # a refresh of the lobby or two
+    assert await note.count() == 0
 
 
 class Relay:

@@ -88,8 +88,9 @@ function tableCard(app, kept, room) {
     h("p", { class: "muted" }, stateText(room), " · ", `${room.spectators} watching`,
       room.turn_time ? ` · ${room.turn_time} s a turn` : "", " · ", variantsText(room.variants)),
     h("ul", { class: "seats-list" }, seats),
-    // Gone to the lobby on their turn (not "Leave", which hands the seat to a bot): the table waits for them.
-    mine && room.state === "playing" && room.to_move && room.players[room.to_move] === app.session.name
+    // Gone to the lobby on their turn (not "Leave", which hands the seat to a bot at once: the seat is then
+    // away, and nobody waits for them): the table waits for them.
+    mine && room.state === "playing" && room.to_move && room.players[room.to_move] === app.session.name && !room.away.includes(room.to_move)
       ? h("p", { class: "your-turn-note" }, "Your turn: the table is waiting for you.") : null,
     over && room.rematch
       ? kept.button(`rematch-${room.room}`, "Another match started: join it", () => app.go("table", room.rematch), { class: "primary" })
