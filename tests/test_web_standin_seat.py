@@ -65,6 +65,8 @@ async def test_a_seat_a_stand_in_plays_stays_its_players_page(
         await page.locator(".where:has-text('a stand-in bot plays your seat')").wait_for(timeout=2_000)
         assert "you are watching" not in await page.inner_text(".where")
         assert "(you)" in await page.inner_text(".seat.bottom .who")
+        # Marked as the bot's seat, but not "away": its player is here, watching it.
+        await page.locator(".seat.bottom .badge.away:has-text('a bot plays for you')").wait_for(timeout=5_000)
         shown = await page.eval_on_selector_all(
             ".hand [data-card]", "cards => cards.map((c) => c.dataset.card)"
         )

@@ -165,8 +165,11 @@ function seatBox(seat, where, state, actions) {
   const view = snap.view;
   const name = snap.players[seat];
   const over = view && view.phase === "over";
+  // The viewer's own seat is not "away": its player is here, watching the bot play it.
+  const own = seat === snap.seat && state.standin;
   const away = state.standins.includes(seat)
-    ? h("span", { class: "badge away", title: over ? "a stand-in bot played the seat to the end" : "a stand-in bot plays until they come back" }, over ? "a bot played to the end" : "away: bot stands in")
+    ? h("span", { class: "badge away", title: over ? "a stand-in bot played the seat to the end" : "a stand-in bot plays until they come back" },
+      over ? "a bot played to the end" : own ? "a bot plays for you" : "away: bot stands in")
     : snap.away.includes(seat) ? h("span", { class: "badge away", title: "disconnected: the seat is held for them", "data-away": seat }, awayText(state, seat)) : null;
   const marks = spaced([...(view ? dealerDeclarerMarks(seat, view) : []), away]);
   const toMove = view && view.to_move === seat;
