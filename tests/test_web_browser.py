@@ -175,6 +175,7 @@ PAGE_STATE = """() => {
     const edge = box.getBoundingClientRect();
     summary = {
       folded, height, title: box.querySelector('summary, h2').innerText, // a folded one's line names the hand
+      early: Boolean(box.querySelector('.early-line')),
       settlements: box.querySelector('.settlements').innerText,
       own_shown: own.left >= edge.left && own.right <= Math.min(edge.right, innerWidth),
     };
@@ -251,7 +252,7 @@ async def test_a_hand_by_clicks_reload_and_a_watcher_from_the_invite_link(
             if phone:  # the player's own column first: on screen without a sideways scroll
                 assert summary["own_shown"]
             if summary["folded"]:  # asked the next question, the summary is one line above it
-                assert seen["asked"] and summary["height"] < 64, summary
+                assert seen["asked"] and summary["height"] < (112 if summary["early"] else 64), summary
             words = summary["settlements"]
             # each settlement, as the terminal says it, in the summary of the hand the page doubled in
             doubled_here = re.match(rf"Hand {doubled_in}\b", summary["title"])
@@ -1220,7 +1221,8 @@ ON_SCREEN = """() => {
     rows_shown: all('.rows .row').length === 4 && all('.rows .row').every(shown),
     last_trick: last ? shown(last) : null,
     why: (document.querySelector('details.why') || {}).textContent || '',
-    summary: summary ? { folded: summary.matches('details.folded:not([open])'), height: summary.getBoundingClientRect().height } : null,
+    summary: summary ? { folded: summary.matches('details.folded:not([open])'), height: summary.getBoundingClientRect().height,
+      early: Boolean(summary.querySelector('.early-line')) } : null,
     stats: all('.seat .stats').map((el) => el.textContent),
     held: all('.seat').filter((seat) => seat.querySelector('.backs'))
       .map((seat) => [seat.querySelector('.stats').innerText, seat.querySelectorAll('.backs .card').length]),
@@ -1344,7 +1346,10 @@ async def test_a_phone_player_sees_the_hand_the_trick_and_the_seats_at_once(
                 assert on["choice_shown"], "the whole doubling question, on screen above the hand"
                 assert "Why?" in on["why"] and "at least twice" in on["why"], on["why"]
                 if on["summary"] is not None:  # hand 2: the last hand's results folded to a line
-                    assert on["summary"]["folded"] and on["summary"]["height"] < 64, on["summary"]
+                    # one line, and the hand's early end under it when it stopped early
+                    assert on["summary"]["folded"] and on["summary"]["height"] < (
+                        112 if on["summary"]["early"] else 64
+                    ), on["summary"]
                     seen.add("folded")
                 seen.add("double")
                 if on["no_double"]:

@@ -277,6 +277,33 @@ async def test_the_lobby_says_the_table_waits_for_the_player_whose_turn_it_is(
     assert await note.count() == 0
 
 
+#: The folded line of a phone's summary (table_score.js) for South of a Barbu hand stopped in trick 3.
+FOLDED_LINE = """async () => {
+  const { handSummary } = await import('/js/table_score.js');
+  const snap = { seat: 'S', players: { N: 'bot:random', E: 'bot:random', S: 'sam', W: 'bot:random' }, view: null };
+  const zero = { N: 0, E: 0, S: 0, W: 0 };
+  const scored = { hand_number: 2, declarer: 'N', contract: 'barbu', tricks: 3,
+    contract_scores: zero, settlements: zero, scores: zero, totals: zero };
+  const box = handSummary(snap, scored, () => {}, { summaryOpen: null }, true);
+  document.body.append(box);
+  const line = box.querySelector('summary').innerText;
+  box.remove();
+  return line;
+}"""
+
+
+async def test_a_phones_folded_results_say_why_the_hand_stopped_early(
+    server: BarbuServer, open_page: OpenPage
+) -> None:
+    """A phone's results folded to one line (asked the next question): a hand that stopped early says why on
+    the line itself (it was behind "Show all": the hand just vanished after three tricks)."""
+    page = await open_page(viewport={"width": 360, "height": 740}, is_mobile=True, has_touch=True)
+    await page.goto(server.share_url)
+    line = await page.evaluate(FOLDED_LINE)
+    assert line.startswith("Hand 2: you 0, total 0 · Show all"), line
+    assert "The king of hearts fell in trick 3: the hand stopped there" in line, line
+
+
 class Relay:
     """A TCP relay from a loopback port to the server's: the page is loaded through it; ``hold`` stalls the
     network path (bytes wait in the relay, the sockets stay open) until ``release``; ``cut`` closes every

@@ -188,7 +188,7 @@ export function tableScreen(app, roomId) {
     }
     draw();
     if (reveal && !closed) focusOnTurn(frame, view.phase);
-    if (reveal && !closed) bringIntoView(frame, view.phase);
+    if (reveal && !closed) bringIntoView(frame, view.phase, first);
   }
 
   /**

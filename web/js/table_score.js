@@ -201,7 +201,9 @@ export function handSummary(snap, scored, dismiss, folded = null, phone = false,
   // The toggle is made once for the kept box: `folded` is the table screen's state, the same at every draw.
   return kept.el("summary-folded", "details", { class: "summary folded", "aria-label": `hand ${scored.hand_number} summary`, open, on: { toggle: (event) => { folded.summaryOpen = event.target.open; } } },
     kept.el("summary-line", "summary", { "data-focus": "open-summary" }, `${head}${gist}`,
-      phone ? kept.el("show-all", "span", { class: "show-all" }, " · ", kept.el("show-all-link", "span", { class: "why-link" }, "Show all")) : null),
+      phone ? kept.el("show-all", "span", { class: "show-all" }, " · ", kept.el("show-all-link", "span", { class: "why-link" }, "Show all")) : null,
+      // Why the hand vanished after a few tricks, said on the folded line too (its own once opened).
+      early ? h("small", { class: "early-line" }, early) : null),
     h("h2", {}, contract), body); // under its line, which says the hand already ("Hand 3: you −4, …")
 }
 

@@ -507,9 +507,11 @@ function handRow(state, actions) {
  * screen by itself, style.css): to play, the felt (the seats and the trick) down to the prompt; asked a
  * question, the question, with the last hand's results above it from their headline (a phone's: a desktop
  * has them in the side column). Nothing moves when that is already in view; a move stops at a clean edge
- * (`cleanScroll`); at other times the page leaves the user's scrolling alone.
+ * (`cleanScroll`); at other times the page leaves the user's scrolling alone. `arriving`: the page has just
+ * opened the table: it stays at its top, the table's name and buttons in view, when the question begins on
+ * screen (its title and a row of its controls), even if its end is under the hand.
  */
-export function bringIntoView(frame, phase) {
+export function bringIntoView(frame, phase, arriving = false) {
   const question = frame.querySelector(phase === "play" ? ".felt" : ".prompt .choice, .prompt");
   // The last hand's results shown above the question: from their headline down, the headline kept in view
   // even when the two do not fit the screen together (the question's bottom goes under the hand then).
@@ -523,6 +525,7 @@ export function bringIntoView(frame, phase) {
   // What the prompt holds, not its box: on a desktop its row stretches down to the hand (style.css).
   const bottom = Math.max(top, ...[...last.children].map((el) => el.getBoundingClientRect().bottom));
   if (top >= 0 && bottom <= floor) return;
+  if (arriving && phase !== "play" && scrollY === 0 && top >= 0 && top + 96 <= floor) return;
   const need = top < 0 ? top - 4 : Math.min(top - 4, bottom - floor + 4); // its bottom in view, never its top out of it
   window.scrollBy(0, cleanScroll(frame, need, bottom - floor, top));
 }
