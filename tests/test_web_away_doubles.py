@@ -30,6 +30,7 @@ AWAY_TEXTS = """async () => {
     both: awayPlaysText(before, both, 'S'),
     own: awayPlaysText(heldOf(own, 'S'), own, 'S'),
     older: awayPlaysText({ hand: 4, cards: ['8D', '3C'], at: Date.now() }, own, 'S'),
+    three: awayPlaysText(before, view(['8D', '3C'], [['S', 'N'], ['S', 'E'], ['S', 'W']], []), 'S'),
   };
 }"""
 
@@ -43,6 +44,8 @@ async def test_a_stand_ins_doubles_are_said_on_coming_back(server: BarbuServer, 
         == "While you were away a stand-in bot doubled East and West and redoubled North for you."
     )
     assert said["both"] == "While you were away a bot played 8♦ for you. A stand-in bot doubled East for you."
+    # three as a sentence lists them ("North and East and West" read badly)
+    assert said["three"] == "While you were away a stand-in bot doubled North, East and West for you."
     assert said["own"] is None
     assert said["older"] is None  # kept by an older page: its doubles are not known
 

@@ -143,7 +143,8 @@ async def test_the_next_question_keeps_the_last_hands_headline_in_view(
             await asyncio.sleep(0.1)
         await asyncio.sleep(0.5)  # the scroll to the question
         seen = await page.evaluate(IN_VIEW)
-        assert 0 <= seen["headline"] < seen["question"] < seen["floor"], seen
+        # beside the question (the side column, under the hand's last trick), both on screen
+        assert 0 <= seen["headline"] < seen["floor"] and 0 <= seen["question"] < seen["floor"], seen
         # The results in the side column beside it: the whole question and the header on one screen, no
         # scroll (it went 194 pixels down, the header out of view).
         assert seen["bottom"] <= seen["floor"] and seen["y"] == 0, seen

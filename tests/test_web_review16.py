@@ -157,6 +157,14 @@ async def test_a_refused_chat_line_stays_in_its_field_said_in_plain_words(
     assert said == "Too many chat messages: at most 10 in 10 seconds; wait a moment, then send again", said
     assert await field.input_value() == "line 10"
     await notice.wait_for(state="detached", timeout=15_000)  # gone once the server's 10 s have passed
+    # A direction character: refused in the page's words, not the server's ("text must be printable text").
+    await field.fill("hi \u202eereht")
+    await field.press("Enter")
+    await notice.wait_for()
+    assert await notice.inner_text() == (
+        "A chat line is made of letters you can see: invisible and direction characters (like U+202E) are not"
+        " allowed."
+    )
 
 
 async def test_the_new_table_form_says_what_no_limit_does_and_how_long_a_name_may_be(

@@ -2,7 +2,7 @@
 // browser last showed at a seat is kept in localStorage, and on coming back the page says which of its cards
 // are gone ("While you were away a bot played 8♦ for you."), rather than a hand of 12 where 13 were, and
 // whom the stand-in doubled or redoubled for it (the turn timer doubles nobody), or that it doubled nobody.
-import { SEATS, SEAT_NAMES, cardText } from "./words.js";
+import { SEATS, SEAT_NAMES, cardText, listText } from "./words.js";
 
 const KEY = "barbu.held-cards"; // "server|player|room" -> { hand, cards }: the hand this page last showed
 
@@ -76,9 +76,9 @@ function awayDoublesText(before, view, seat, alsoPlayed, table) {
   // Nobody doubled on a turn the page did not see (kept before it, or in an earlier hand; one kept by an
   // older page does not say whether it saw the turn).
   const declined = now.doubled && !now.doubles.length && (!same || before.doubled === false);
-  if (doubled.length) deeds.push(`doubled ${doubled.join(" and ")}`);
+  if (doubled.length) deeds.push(`doubled ${listText(doubled)}`);
   else if (declined) deeds.push("doubled nobody");
-  if (redoubled.length) deeds.push(`redoubled ${redoubled.join(" and ")}`);
+  if (redoubled.length) deeds.push(`redoubled ${listText(redoubled)}`);
   if (!deeds.length) return null;
   const what = `${deeds.join(" and ")} for you`;
   // The turn timer doubles nobody: it may be the one who did, but it never doubles or redoubles anyone.

@@ -4,7 +4,7 @@ import { cardFace, cardName, rankIndex, sortHand } from "./cards.js";
 import { button, fill, h, redraw } from "./dom.js";
 import { doublesText, settlementList } from "./table_score.js";
 import { PHONE, dealerDeclarerMarks, dominoRows, place } from "./table_view.js";
-import { SEATS, SEAT_NAMES, cardsInText, contractText, numberText, playerText, signedText } from "./words.js";
+import { SEATS, SEAT_NAMES, cardsInText, contractText, listText, numberText, playerText, signedText } from "./words.js";
 
 /** The pauses before asking again for a replay the server is too busy to lay out: growing, then the last. */
 const BUSY_PAUSES_MS = [500, 1000, 2000, 4000, 8000];
@@ -52,8 +52,8 @@ function eventText(event, pos) {
   const who = SEAT_NAMES[event.seat] || "";
   switch (event.event) {
     case "contract-chosen": return `${SEAT_NAMES[event.declarer]} chooses ${contractText(event.contract, event.trump, event.start_rank)}.`;
-    case "doubled": return event.targets.length ? `${who} doubles ${event.targets.map((s) => SEAT_NAMES[s]).join(" and ")}.` : `${who} doubles nobody.`;
-    case "redoubled": return event.targets.length ? `${who} redoubles ${event.targets.map((s) => SEAT_NAMES[s]).join(" and ")}.` : `${who} does not redouble.`;
+    case "doubled": return event.targets.length ? `${who} doubles ${listText(event.targets.map((s) => SEAT_NAMES[s]))}.` : `${who} doubles nobody.`;
+    case "redoubled": return event.targets.length ? `${who} redoubles ${listText(event.targets.map((s) => SEAT_NAMES[s]))}.` : `${who} does not redouble.`;
     case "card-played": return `${who} plays the ${cardName(event.card)}.`;
     case "passed": return `${who} passes.`;
     case "trick-won": return `Trick ${event.trick_number} won by ${SEAT_NAMES[event.winner]}.`;

@@ -38,6 +38,7 @@ export function tableScreen(app, roomId) {
   // raw "connection closed"; the reconnect (onReconnect) clears it.
   // Taken over by another tab, the session's own words say so ("taken": it does not try again by itself).
   const LOST = "Connection lost: trying again…";
+  const CHAT_TEXT_REFUSED = "A chat line is made of letters you can see: invisible and direction characters (like U+202E) are not allowed.";
   const failed = (failure) => (failure.code === "closed" ? LOST : failure.message);
   const connectionLost = (failure) => failure.code === "closed" || failure.code === "taken";
 
@@ -49,7 +50,10 @@ export function tableScreen(app, roomId) {
       try {
         return await session.request(type, { room: roomId, ...fields });
       } catch (failure) {
-        state.notice = connectionLost(failure) || !state.snapshot ? failed(failure) : refusalText(failure.message, state.snapshot);
+        state.notice = connectionLost(failure) || !state.snapshot ? failed(failure)
+          // A chat line's own words refused (a control or direction character): said as the name form says it.
+          : at === "chat" && failure.field === "text" ? CHAT_TEXT_REFUSED
+          : refusalText(failure.message, state.snapshot);
         state.noticeAt = at;
         draw();
         const line = frame.querySelector(".notice");

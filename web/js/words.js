@@ -155,3 +155,8 @@ export function signedText(n) {
 export function countText(n, noun) {
   return `${n} ${noun}${n === 1 ? "" : "s"}`;
 }
+
+/** Words in a list as a sentence has them: "North", "North and East", "North, East and South". */
+export function listText(items) {
+  return items.length < 3 ? items.join(" and ") : `${items.slice(0, -1).join(", ")} and ${items[items.length - 1]}`;
+}
