@@ -492,7 +492,11 @@ function handRow(state, actions) {
   rove(cards, stop);
   if (!state.handRow) {
     const row = h("div", { class: "hand", role: "group", "aria-label": "your hand", "data-focus-group": "hand" });
-    row.addEventListener("keydown", (event) => moveFocus(event, row));
+    // Whether the keyboard is what moves in the hand, told by the row itself (`data-keys`, style: cards.css):
+    // the browser's :focus-visible guess lost the ring on a card the page focused after a keyed play (once in
+    // a few runs), and a mouse's press takes it away again.
+    row.addEventListener("keydown", (event) => { row.dataset.keys = ""; moveFocus(event, row); });
+    row.addEventListener("pointerdown", () => { delete row.dataset.keys; });
     row.addEventListener("focusin", (event) => rove([...row.querySelectorAll("button")], event.target));
     state.handRow = row;
   }
