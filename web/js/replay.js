@@ -67,7 +67,7 @@ export function replayScreen(app, matchId) {
   const { session, root } = app;
   const frame = h("div", { class: "replay-screen" });
   fill(root, frame);
-  const state = { data: null, hand: 0, step: 0, playing: null, doublesOpen: null }; // doublesOpen: null until toggled
+  const state = { data: null, bottom: "S", hand: 0, step: 0, playing: null, doublesOpen: null }; // doublesOpen: null until toggled
 
   function go(hand, step) {
     const hands = state.data.hands;
@@ -84,11 +84,6 @@ export function replayScreen(app, matchId) {
     else stop();
   }
 
-  /** The seat the viewer played in this match, at the bottom as at the table; else South. */
-  function ownSeat(data) {
-    return SEATS.find((seat) => data.players[seat] === session.name) || "S";
-  }
-
   function stop() {
     clearInterval(state.playing);
     state.playing = null;
@@ -96,7 +91,7 @@ export function replayScreen(app, matchId) {
   }
 
   function seatHand(pos, seat, data) {
-    return h("section", { class: `seat ${place(seat, ownSeat(data))}`, "aria-label": `${SEAT_NAMES[seat]}'s hand` },
+    return h("section", { class: `seat ${place(seat, state.bottom)}`, "aria-label": `${SEAT_NAMES[seat]}'s hand` },
       h("div", { class: "who" }, h("b", {}, `${SEAT_NAMES[seat]}: ${playerText(data.players[seat])}`), " ", dealerDeclarerMarks(seat, data.hands[state.hand])),
       h("div", { class: "open-hand" }, sortHand(pos.hands[seat]).map((card) => cardFace(card, { small: true }))));
   }
@@ -107,7 +102,7 @@ export function replayScreen(app, matchId) {
     if (!trick) return h("p", { class: "muted" }, "No card played yet.");
     return h("div", { class: "trick", role: "group", "aria-label": "the trick" }, trick.cards.map((card, i) => {
       const seat = SEATS[(SEATS.indexOf(trick.leader) + i) % 4];
-      return h("div", { class: `played ${place(seat, ownSeat(state.data))}` }, cardFace(card, { label: `played by ${SEAT_NAMES[seat]}` }));
+      return h("div", { class: `played ${place(seat, state.bottom)}` }, cardFace(card, { label: `played by ${SEAT_NAMES[seat]}` }));
     }), hand && trick.winner ? h("p", { class: "caption" }, `won by ${SEAT_NAMES[trick.winner]}`) : null);
   }
 
@@ -182,6 +177,8 @@ export function replayScreen(app, matchId) {
       const data = await session.request("replay", { match: matchId });
       if (closed) return;
       state.data = data;
+      // The seat the viewer played in this match at the bottom, as at the table; else South.
+      state.bottom = SEATS.find((seat) => data.players[seat] === session.name) || "S";
       go(0, 0);
     } catch (failure) {
       if (closed) return;
