@@ -80,7 +80,9 @@ async def screens(server: BarbuServer, out: Path, scheme: str, size: str) -> Non
         await invited.context.close()
         taken: set[str] = set()
         phone = size == "phone"
-        wanted = {"contract", "doubling", "table-play", "dominoes-play", "hand-summary", "folded-summary"}
+        wanted = {"contract", "doubling", "table-play", "dominoes-play", "hand-summary"}
+        if phone:  # a desktop shows the last hand's results open beside the next question, never folded
+            wanted.add("folded-summary")
         for _ in range(3000):  # play on (each-hand rotation: you declare within 4 hands) until each is seen
             if taken >= wanted:
                 break
@@ -88,6 +90,8 @@ async def screens(server: BarbuServer, out: Path, scheme: str, size: str) -> Non
             if "folded-summary" not in taken and await page.locator("details.summary.folded").count():
                 await shoot(page, out, f"folded-summary-{tag}", screen=phone)
                 taken.add("folded-summary")
+                if "hand-summary" not in taken:  # a phone asked at once keeps them folded: open them
+                    await page.click("[data-focus=open-summary]")
             if await page.locator("[data-focus=close-summary]:visible").count():
                 if "hand-summary" not in taken:
                     await shoot(page, out, f"hand-summary-{tag}")
@@ -129,7 +133,10 @@ async def screens(server: BarbuServer, out: Path, scheme: str, size: str) -> Non
         await page.click("[data-focus=close-sheet]")
         room = await bots_match(server, page, base, tag)
         await page.wait_for_selector(".prompt:has-text('The match is over.')", timeout=120_000)
-        if await page.locator("[data-focus=close-summary]").count():  # the last hand's summary comes first
+        # The last trick stays on the felt a moment; then a phone shows the last hand's summary before the
+        # ranking, a desktop both at once.
+        await page.wait_for_selector("[data-focus=close-summary], .ranking", timeout=30_000)
+        if await page.locator("[data-focus=close-summary]").count():
             await shoot(page, out, f"last-hand-summary-{tag}")
             await page.click("[data-focus=close-summary]")
         await page.wait_for_selector(".ranking", timeout=120_000)
