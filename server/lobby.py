@@ -63,7 +63,7 @@ from server.durability import GroupCommit
 from server.lookalike import skeleton
 from server.peer import Peer
 from server.ratelimit import AddressBudgets, EventWindow, Throttle
-from server.replays import FinishedMatches
+from server.replays import FinishedMatches, finished_row
 from server.room import Room
 from server.solitaire_daily import daily_table, today
 from server.solitaire_room import SolitaireRoom
@@ -293,18 +293,24 @@ class Lobby:
     def _restore_row(self, row: RoomRow) -> Room | None:
         """Rebuild the room of ``row`` and list it; None (the room marked closed, unless it was over) when
         its log does not replay."""
+        room = self._rebuild(row)
+        if room is not None:
+            self.add_room(room)
+        return room
+
+    def _rebuild(self, row: RoomRow) -> Room | None:
+        """The room of ``row`` rebuilt from the store, not listed; None (the room marked closed, unless it
+        was over) when its log does not replay."""
         kind = ROOM_KINDS.get(row.kind)
         try:
             if kind is None:
                 raise ValueError(f"unknown room kind {row.kind!r}")
-            room = kind.restore(row, self.store, self.config)
+            return kind.restore(row, self.store, self.config)
         except (ValueError, KeyError, TypeError) as exc:
             log.error("room %d cannot be restored, closing it: %s", row.id, exc)
             if row.status != "over":
                 self.store.set_status(row.id, "closed")
             return None
-        self.add_room(room)
-        return room
 
     def add_room(self, room: Room) -> None:
         """List ``room`` and give it the server's worker pool (before any of its tasks runs: no ``await``
@@ -381,6 +387,12 @@ class Lobby:
         else:
             room_id = getattr(request, "room", None)
             room = self.rooms.get(room_id) if isinstance(room_id, str) else None
+            if room is None and isinstance(request, Rematch):
+                finished = self._finished_table(peer, request.room)
+                if finished is not None:
+                    self._rematch(peer, finished, request)
+                    self.add_room(finished)  # listed again while its rematch waits: old links find it
+                    return
             if room is None:
                 raise ProtocolError("no-such-room", f"no open room {room_id!r}", field="room")
             await self._room_request(peer, room, request)
@@ -839,9 +851,7 @@ class Lobby:
         if room.state != "over":
             raise ProtocolError("not-over", f"the match at table {room.name!r} is not over yet", field="room")
         players = room.summary()["players"]
-        host_ok = peer.player == room.host if room.host is not None else peer.player in players.values()
-        if not host_ok:
-            raise ProtocolError("not-host", f"only {room.host or 'a player'} of {room.name!r} may ask that")
+        _check_rematch_host(peer, room.host, players, room.name)
         again = self.rooms.get(room.rematch) if room.rematch is not None else None
         if again is not None and not again.idle:  # one per finished table: asked again, the same one
             peer.send(RoomCreated(id=request.id, room=again.room_id))
@@ -866,6 +876,26 @@ class Lobby:
         room.rematch = table.room_id  # the old table's lobby entry points to the new one
         self._table_opened(peer, table, request.id)
         room.push(RematchOpened(room=room.room_id, new_room=table.room_id, host=_player(peer)))
+
+    def _finished_table(self, peer: Peer, match: str) -> Room | None:
+        """The finished Barbu table of match ``match`` no longer listed (swept once nobody was at it), rebuilt
+        from the store (not listed) for ``peer``'s ``rematch``; None when no finished match has that id or
+        its log does not replay. Its host may so open another match from an old invite link, or from the
+        list of finished matches, after everyone left the table. Who may ask, and the host's caps, are
+        checked on the stored row first: rebuilding a table replays its whole log in the event loop.
+
+        Raises:
+            ProtocolError: ``not-host`` or ``too-many-tables``, as ``_rematch`` (nothing rebuilt).
+        """
+        try:
+            row = finished_row(self.store, match)
+        except ProtocolError:
+            return None
+        _check_rematch_host(
+            peer, row.config.get("host"), (row.record or {}).get("players", row.players), row.name
+        )
+        self._check_new_table(peer)
+        return self._rebuild(row)
 
     def _rematch_waits(self, room: Room) -> bool:
         """Whether ``room`` is a finished table whose rematch waits for its players: it stays listed
@@ -926,3 +956,14 @@ class Lobby:
             self.listing_changed()
             del self.rooms[room.room_id]
             room.discard()
+
+
+def _check_rematch_host(peer: Peer, host: str | None, players: dict[str, str | None], name: str) -> None:
+    """Refuse ``peer``'s ``rematch`` of table ``name`` unless its player is the table's ``host`` (or, for a
+    table stored before hosts were kept, one of its ``players``: seat letter -> name).
+
+    Raises:
+        ProtocolError: ``not-host``.
+    """
+    if not (peer.player == host if host is not None else peer.player in players.values()):
+        raise ProtocolError("not-host", f"only {host or 'a player'} of {name!r} may ask that")

@@ -30,12 +30,14 @@ REPLAY_BUDGET = 10.0
 
 
 def summary(row: RoomRow) -> dict[str, Any]:
-    """The ``matches`` entry of finished match ``row``: ``match``, ``name``, ``players``, ``totals``,
-    ``hands`` and ``finished`` (Unix time, seconds)."""
+    """The ``matches`` entry of finished match ``row``: ``match``, ``name``, ``host`` (who may open its
+    ``rematch``; None for a table stored before hosts were kept), ``players``, ``totals``, ``hands`` and
+    ``finished`` (Unix time, seconds)."""
     record = row.record or {}
     return {
         "match": str(row.id),
         "name": row.name,
+        "host": row.config.get("host"),
         "players": record.get("players", row.players),
         "totals": record.get("totals"),
         "hands": len(record.get("deals", [])),

@@ -66,3 +66,42 @@ async def test_a_finished_table_gives_one_rematch_that_counts_and_expires(
     assert server.store is not None and server.store.room(int(new)).status == "closed"
     again = await host.rematch(room)
     assert again != new
+
+
+async def test_a_finished_table_nobody_is_at_still_gives_its_rematch(
+    start_server: StartServer, connect: Connect
+) -> None:
+    """Once everyone left a finished table it is no longer listed, but its host may still open the rematch
+    (an old invite link, the list of finished matches): the table comes back from the store, pointing to the
+    new one. Anyone else is refused (`not-host`) and nothing is rebuilt; the host's caps hold first."""
+    server = await start_server(max_waiting_tables=1, empty_table_ttl=0.5)
+    lobby = server.lobby
+    assert lobby is not None
+    host = await connect(server, "host")
+    room = await finished_table(server, host, "swept")
+    await host.leave(room)
+    assert room not in lobby.rooms  # nobody at it: dropped from the lobby
+    matches = await host.list_matches()
+    assert [(m["match"], m["host"]) for m in matches] == [(room, "host")]
+
+    other = await connect(server, "other")
+    with pytest.raises(ServerError) as info:
+        await other.rematch(room)
+    assert info.value.code == "not-host" and "only host" in info.value.message
+    assert room not in lobby.rooms
+    waiting = await host.create_table("waiting")  # the host's one waiting table: the cap comes first
+    with pytest.raises(ServerError) as info:
+        await host.rematch(room)
+    assert info.value.code == "too-many-tables"
+    assert room not in lobby.rooms
+    await host.leave(waiting)
+    await until(lambda: lobby.rooms[waiting].idle, "the waiting table to go idle")
+
+    new = await host.rematch(room)
+    assert await host.rematch(room) == new  # the same one, asked again
+    listed = {r["room"]: r for r in await other.list_rooms()}
+    assert listed[room]["rematch"] == new and listed[room]["state"] == "over"
+    assert listed[new]["state"] == "waiting" and listed[new]["name"] == "swept (2)"
+    with pytest.raises(ServerError) as info:
+        await host.rematch("999")
+    assert info.value.code == "no-such-room"
