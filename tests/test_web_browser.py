@@ -856,6 +856,20 @@ async def test_the_host_who_left_sees_the_finished_tables_ranking_from_its_link(
     own = next(seat for i, seat in enumerate(SEATS) if table.seats[i].owner == "cleo")
     assert (await cleo.get_attribute(".felt.open .seat.bottom", "aria-label")) == f"{SEAT_NAMES[own]}'s hand"
 
+    # The host opens the next match from the old link, though nobody is at the finished table: she sits
+    # at once in her kept seat, and with the bots kept too the match starts.
+    await cleo.goto(f"{url}#table={room}")
+    await cleo.click("text=Another match, same players")
+    await cleo.wait_for_function(
+        f"() => location.hash.startsWith('#table=') && location.hash !== '#table={room}'"
+    )
+    new = cleo.url.rpartition("=")[2]
+    again = server_table(server, new)
+    assert again.name == "left early (2)"
+    await until(lambda: again.seats[SEATS.index(own)].peer is not None, "the host seated in her kept seat")
+    await until(lambda: again.state == "playing", "the next match to start")
+    await cleo.wait_for_selector(".seat.bottom:has-text('you')")
+
 
 #: The WCAG contrast ratio of an element's text against the first opaque background behind it (its own or an
 #: ancestor's), from the computed colours.

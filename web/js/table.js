@@ -39,6 +39,8 @@ export function tableScreen(app, roomId) {
   // Taken over by another tab, the session's own words say so ("taken": it does not try again by itself).
   const LOST = "Connection lost: trying again…";
   const CHAT_TEXT_REFUSED = "A chat line is made of letters you can see: invisible and direction characters (like U+202E) are not allowed.";
+  const SEAT_TAKEN = "Someone sat there just before you: pick another free seat.";
+  const SEATS_TAKEN = "Every seat was taken just before you: you can watch the match from here.";
   const failed = (failure) => (failure.code === "closed" ? LOST : failure.message);
   const connectionLost = (failure) => failure.code === "closed" || failure.code === "taken";
 
@@ -53,6 +55,8 @@ export function tableScreen(app, roomId) {
         state.notice = connectionLost(failure) || !state.snapshot ? failed(failure)
           // A chat line's own words refused (a control or direction character): said as the name form says it.
           : at === "chat" && failure.field === "text" ? CHAT_TEXT_REFUSED
+          // Someone sat down first (the page had not heard yet): said plainly, not as the server's "seat W".
+          : failure.code === "seat-taken" ? (fields.seat ? SEAT_TAKEN : SEATS_TAKEN)
           : refusalText(failure.message, state.snapshot);
         state.noticeAt = at;
         draw();
@@ -352,7 +356,22 @@ export function tableScreen(app, roomId) {
       } catch { /* no ranking to show */ }
       if (closed) return;
       if (finished) {
-        fill(frame, finishedRanking(finished, session.name, () => app.go("replay", finished.match)));
+        // Its host (or, for an old table, any of its players) may still open another match: the server
+        // brings the table back for it.
+        const mine = finished.host ? finished.host === session.name : Object.values(finished.players).includes(session.name);
+        const rematch = async () => {
+          try {
+            const created = await session.request("rematch", { room: finished.match });
+            if (Object.values(finished.players).includes(session.name)) {
+              await session.request("sit", { room: created.room }).catch(() => null); // its kept seat; else it watches
+            }
+            app.go("table", created.room);
+            return "";
+          } catch (failure) {
+            return failed(failure);
+          }
+        };
+        fill(frame, finishedRanking(finished, session.name, () => app.go("replay", finished.match), mine ? rematch : null));
         return;
       }
       const held = waitingSeat(session.name, roomId); // its seat freed, then the table closed, nobody left at it

@@ -226,14 +226,21 @@ function placeList(places, players, totals, me) {
 
 /**
  * A finished match no longer at its table (a `list-matches` entry): its final ranking and totals, and its
- * replay (`openReplay`).
+ * replay (`openReplay`); for its host, another match with the same players (`rematch`: resolves to the
+ * words of a refusal, or nothing once the page has gone to the new table).
  */
-export function finishedRanking(match, me, openReplay) {
+export function finishedRanking(match, me, openReplay, rematch = null) {
+  const refused = h("p", { class: "error", role: "alert" });
+  const again = rematch
+    ? button("Another match, same players", async () => { refused.textContent = (await rematch()) || ""; }, { class: "primary" })
+    : null;
   return h("div", { class: "panel summary ranking", role: "region", "aria-label": "final ranking" },
     h("h2", {}, `The match at “${match.name}” is over: the final ranking`),
     placeList(placesOf(match.totals), match.players, match.totals, me),
     h("p", { class: "muted" }, `Finished ${new Date(match.finished * 1000).toLocaleString()}.`),
-    h("div", { class: "buttons" }, button(`Replay “${match.name}”`, openReplay, { class: "primary" }), h("a", { href: "#lobby" }, "Back to the lobby")));
+    h("div", { class: "buttons" }, again, button(`Replay “${match.name}”`, openReplay, { class: again ? null : "primary" }),
+      h("a", { href: "#lobby" }, "Back to the lobby")),
+    refused);
 }
 
 /** The final ranking (places, ties sharing) with the totals, and another match with the same players. */
