@@ -140,3 +140,29 @@ async def test_the_address_names_the_table_shown_after_coming_back(
     await page.go_back()
     await page.wait_for_selector("#table-name")
     assert page.url.endswith("#lobby"), page.url
+
+
+async def test_the_bare_address_comes_back_to_the_table_shown_last(
+    server: BarbuServer, open_page: OpenPage
+) -> None:
+    """A player seated at two tables comes back by the bare address to the one this browser showed last,
+    not to the server's first; a solitaire room counts the same."""
+    page = await open_page()
+    await _login(page, server.share_url, "twofold")
+    await page.wait_for_selector("#table-name")
+    first = await _open_table(page, "first")
+    await page.click("text=Lobby")
+    await page.wait_for_selector("#table-name")
+    second = await _open_table(page, "second")
+    await page.click("text=Lobby")
+    await page.wait_for_selector("#table-name")
+    await page.goto(server.share_url)
+    await page.wait_for_selector("[data-focus^=bot-]")
+    assert page.url.endswith(f"#table={second}"), page.url
+    await page.goto(f"{server.share_url}#table={first}")
+    await page.wait_for_selector("[data-focus^=bot-]")
+    await page.goto(f"{server.share_url}#lobby")
+    await page.wait_for_selector("#table-name")
+    await page.goto(server.share_url)
+    await page.wait_for_selector("[data-focus^=bot-]")
+    assert page.url.endswith(f"#table={first}"), page.url

@@ -10,6 +10,8 @@ import { tableScreen } from "./table.js";
 import { forgetWaitingSeat, freedText, waitingSeat, waitingSeatRooms } from "./waiting_seat.js";
 import { SEAT_NAMES } from "./words.js";
 
+/** localStorage key (then `.NAME`): the table or solitaire room the player's last screen here showed. */
+const LAST_ROOM = "barbu.last-room";
 const SCREENS = { lobby: lobbyScreen, table: tableScreen, solitaire: solitaireScreen, replay: replayScreen };
 
 const session = new Session();
@@ -63,6 +65,7 @@ function route() {
   const shown = hashOf(name, id);
   if (app.shown !== shown) window.scrollTo(0, 0);
   app.shown = shown;
+  if ((name === "table" || name === "solitaire") && id) localStorage.setItem(`${LAST_ROOM}.${session.name}`, id);
   app.screen = SCREENS[name](app, id);
   document.title = app.screen.title || "Barbu";
   root.focus({ preventScroll: true });
@@ -110,7 +113,10 @@ async function backToSeat() {
   const held = waitingSeatRooms(session.name);
   if (!session.rooms.length && !held.length) return false;
   const { rooms } = await session.request("list-rooms");
-  const mine = rooms.find((room) => room.room === session.rooms[0]);
+  // The room this browser showed last, of those the player holds a seat at (two tables in play: the one
+  // left last, not the server's first); else the newest.
+  const last = localStorage.getItem(`${LAST_ROOM}.${session.name}`);
+  const mine = rooms.find((room) => room.room === (session.rooms.includes(last) ? last : session.rooms[session.rooms.length - 1]));
   if (mine) go(mine.kind === "barbu" ? "table" : "solitaire", mine.room, { replace: true });
   else if (held.length) go("table", held[held.length - 1], { replace: true });
   tellFreedSeats(rooms, mine ? mine.room : held[held.length - 1]);
