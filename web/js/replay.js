@@ -188,7 +188,10 @@ export function replayScreen(app, matchId) {
         again = setTimeout(() => load(attempt + 1), BUSY_PAUSES_MS[Math.min(attempt, BUSY_PAUSES_MS.length - 1)]);
         return;
       }
-      fill(frame, h("div", { class: "panel" }, h("p", { role: "alert" }, `Cannot open match ${matchId}: ${failure.message}`), h("a", { href: "#lobby" }, "Back to the lobby")));
+      const words = failure.code === "no-such-match"
+        ? `No finished match ${matchId} is kept here: the match may still be in play (its table's link shows it), or the link is mistyped.`
+        : `Cannot open match ${matchId}: ${failure.message}`;
+      fill(frame, h("div", { class: "panel" }, h("p", { role: "alert" }, words), h("a", { href: "#lobby" }, "Back to the lobby")));
     }
   }
 

@@ -57,7 +57,7 @@ function finishedText(roomId) {
   try {
     seen = JSON.parse(localStorage.getItem(SEEN) || "{}")[roomId] || null;
   } catch { /* nothing known */ }
-  if (!seen) return `Game ${roomId} is finished: it is no longer open (a player has one game at a time, so starting another ends the one before).`;
+  if (!seen) return `No solitaire game ${roomId} is open here: it has finished (a player has one game at a time, so starting another ends the one before), or the link is mistyped.`;
   const end = { won: "won", lost: "lost (no move was left)", resigned: "resigned" }[seen.result] || "ended when a new game was started";
   return `Game ${roomId} is finished: ${seen.title}, played by ${seen.player}, ${countText(seen.moves, "move")}, ${end}.`;
 }

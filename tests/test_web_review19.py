@@ -1,0 +1,67 @@
+"""Findings of the nineteenth review of the browser client, in Debian's Chromium against a real server: a
+link to a match or a solitaire game that does not exist, and a seat someone took just before the click,
+are said in the page's words, not the server's. Skipped, naming the package, when Chromium is not
+installed."""
+
+from __future__ import annotations
+
+import pytest
+
+from client import Connection
+from server import BarbuServer
+from tests.browser import MISSING, chromium_found
+from tests.conftest import server_table, until
+from tests.test_web_browser import OpenPage, _login, _open_table, browser, open_page
+from tests.test_web_review16 import Relay
+
+pytestmark = pytest.mark.skipif(not chromium_found(), reason=MISSING)
+__all__ = ["browser", "open_page"]  # the fixtures, shared with the other browser tests
+
+
+async def test_links_to_a_match_or_a_game_that_is_not_there_say_so_plainly(
+    server: BarbuServer, open_page: OpenPage
+) -> None:
+    page = await open_page()
+    await _login(page, f"{server.share_url}#replay=999", "pat")
+    alert = page.locator("[role=alert]")
+    await alert.wait_for()
+    assert await alert.inner_text() == (
+        "No finished match 999 is kept here: the match may still be in play (its table's link shows it), "
+        "or the link is mistyped."
+    )
+    await page.goto(f"{server.share_url}#solitaire=999")
+    await page.wait_for_selector("[role=alert]:has-text('solitaire')")
+    assert (await page.locator("[role=alert]").inner_text()).startswith("No solitaire game 999 is open here:")
+
+
+async def test_a_seat_taken_just_before_the_click_is_said_in_words(
+    server: BarbuServer, open_page: OpenPage
+) -> None:
+    """The friend's "Sit here" reaches the server after someone else sat there (the network path stalled
+    meanwhile): the seat's refusal says someone sat first, not "seat W (bob) is taken"."""
+    ann = await open_page()
+    await _login(ann, server.share_url, "ann")
+    await ann.wait_for_selector("#table-name")
+    room = await _open_table(ann, "crowded")
+    relay = Relay(server.port)
+    url = await relay.start()
+    try:
+        ali = await open_page()
+        await _login(ali, f"{url}#table={room}", "ali")
+        await ali.wait_for_selector("[data-focus=sit-W]")
+        relay.hold()
+        await ali.click("[data-focus=sit-W]")
+        bob = await Connection.connect(server.url)
+        await bob.login("bob")
+        await bob.sit(room, "W")
+        relay.release()
+        notice = ali.locator(".notice")
+        await notice.wait_for()
+        assert await notice.inner_text() == "Someone sat there just before you: pick another free seat."
+        await ali.wait_for_selector(".seat:has-text('bob')")
+        assert server_table(server, room).seats[3].owner == "bob"
+        await ali.click("[data-focus=sit-E]")  # another free seat: taken
+        await until(lambda: server_table(server, room).seats[1].owner == "ali", "ali seated East")
+        await bob.close()
+    finally:
+        await relay.close()
