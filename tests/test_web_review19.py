@@ -5,13 +5,15 @@ installed."""
 
 from __future__ import annotations
 
+import time
+
 import pytest
 
 from client import Connection
 from server import BarbuServer
 from tests.browser import MISSING, chromium_found
 from tests.conftest import server_table, until
-from tests.test_web_browser import OpenPage, _login, _open_table, browser, open_page
+from tests.test_web_browser import OpenPage, _answer, _bot_table, _login, _open_table, browser, open_page
 from tests.test_web_review16 import Relay
 
 pytestmark = pytest.mark.skipif(not chromium_found(), reason=MISSING)
@@ -57,7 +59,7 @@ async def test_a_seat_taken_just_before_the_click_is_said_in_words(
         relay.release()
         notice = ali.locator(".notice")
         await notice.wait_for()
-        assert await notice.inner_text() == "Someone sat there just before you: pick another free seat."
+        assert await notice.inner_text() == "Someone sat at West just before you: pick another free seat."
         await ali.wait_for_selector(".seat:has-text('bob')")
         assert server_table(server, room).seats[3].owner == "bob"
         await ali.click("[data-focus=sit-E]")  # another free seat: taken
@@ -65,3 +67,25 @@ async def test_a_seat_taken_just_before_the_click_is_said_in_words(
         await bob.close()
     finally:
         await relay.close()
+
+
+async def test_a_half_ticked_doubling_choice_survives_a_reload(
+    server: BarbuServer, open_page: OpenPage
+) -> None:
+    """A player ticks a box of the doubling dialog and reloads before sending: the box is still ticked (the
+    table is at the same action); once the doubles are sent, the next dialog starts afresh."""
+    page = await open_page()
+    await _bot_table(page, server.share_url, "tia", "ticks")
+    free = page.locator("input[data-seat]:not([disabled]):not(:checked)")
+    deadline = time.monotonic() + 60
+    while not await free.count():
+        assert time.monotonic() < deadline, "no doubling dialog with a box to tick"
+        await _answer(page)
+        await page.wait_for_timeout(100)
+    seat = await free.first.get_attribute("data-seat")
+    await free.first.check()
+    await page.reload()
+    await page.wait_for_selector("#double-title")
+    assert await page.is_checked(f"input[data-seat={seat}]")
+    await page.click("[data-focus=submit-double]")
+    await page.wait_for_selector("#double-title", state="detached")

@@ -39,7 +39,7 @@ export function tableScreen(app, roomId) {
   // Taken over by another tab, the session's own words say so ("taken": it does not try again by itself).
   const LOST = "Connection lost: trying again…";
   const CHAT_TEXT_REFUSED = "A chat line is made of letters you can see: invisible and direction characters (like U+202E) are not allowed.";
-  const SEAT_TAKEN = "Someone sat there just before you: pick another free seat.";
+  const seatTaken = (seat) => `Someone sat at ${SEAT_NAMES[seat] || seat} just before you: pick another free seat.`;
   const SEATS_TAKEN = "Every seat was taken just before you: you can watch the match from here.";
   const failed = (failure) => (failure.code === "closed" ? LOST : failure.message);
   const connectionLost = (failure) => failure.code === "closed" || failure.code === "taken";
@@ -56,7 +56,7 @@ export function tableScreen(app, roomId) {
           // A chat line's own words refused (a control or direction character): said as the name form says it.
           : at === "chat" && failure.field === "text" ? CHAT_TEXT_REFUSED
           // Someone sat down first (the page had not heard yet): said plainly, not as the server's "seat W".
-          : failure.code === "seat-taken" ? (fields.seat ? SEAT_TAKEN : SEATS_TAKEN)
+          : type === "sit" && failure.code === "seat-taken" ? (fields.seat ? seatTaken(fields.seat) : SEATS_TAKEN)
           : refusalText(failure.message, state.snapshot);
         state.noticeAt = at;
         draw();

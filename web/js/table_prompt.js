@@ -84,6 +84,26 @@ function choiceBox(key, title, buttons, state, actions, explain = null) {
     kept.button("back", "Back", () => { state.contractPick = null; actions.redraw(); }));
 }
 
+/** sessionStorage key of the boxes ticked in the doubling dialog shown: `{room, seq, seats}`. */
+const TICKED = "barbu.ticked";
+
+/** The seats ticked in this tab before a reload, when the table is still at the same action (`snap.seq`). */
+function tickedBefore(snap) {
+  try {
+    const kept = JSON.parse(sessionStorage.getItem(TICKED) || "null");
+    return kept && kept.room === snap.room && kept.seq === snap.seq && Array.isArray(kept.seats) ? kept.seats : [];
+  } catch {
+    return [];
+  }
+}
+
+/** Keep the ticks of the dialog shown (`picked`, a Set of seats) for a reload of this tab at this action. */
+function keepTicked(snap, picked) {
+  try {
+    sessionStorage.setItem(TICKED, JSON.stringify({ room: snap.room, seq: snap.seq, seats: [...picked] }));
+  } catch { /* storage full or refused: the ticks go with a reload */ }
+}
+
 /**
  * The doubling (`kind` "double") or redoubling dialog of the seat to act. Its boxes, buttons and the boxes
  * they sit in are kept (`state.kept`), so a tick or a press straddling a redraw lands; what is ticked lives
@@ -97,7 +117,7 @@ function doubling(state, actions, kind) {
   const targets = kind === "double" ? view.double_targets : [...new Set(view.legal.flatMap((a) => a.targets))];
   // The must-double rule: the declarer is ticked, and stays ticked (the server would refuse the double without).
   const forced = kind === "double" && view.must_double ? view.declarer : null;
-  const chosen = state.targetsPick || (state.targetsPick = new Set(forced ? [forced] : []));
+  const chosen = state.targetsPick || (state.targetsPick = new Set([...(forced ? [forced] : []), ...tickedBefore(snap).filter((seat) => targets.includes(seat))]));
   const boxes = targets.map((seat) => {
     const locked = seat === forced;
     const box = kept.el(`target-${seat}`, "input", {
@@ -105,6 +125,7 @@ function doubling(state, actions, kind) {
       on: { change: () => { // made once for the kept box: the ticks of the dialog now shown
         const picked = state.targetsPick || (state.targetsPick = new Set());
         if (box.checked) picked.add(seat); else picked.delete(seat);
+        keepTicked(state.snapshot, picked); // the box may outlive the draw that made it
         state.refusal = "";
       } },
     });
@@ -177,7 +198,8 @@ function owedLine(kept, view, me) {
  */
 export function offerBox(state) {
   const offer = state.offer;
-  if (!offer) return null;
+  // Over, no seat is to be taken back: an offer set by a `removed` push handled as the match ended goes.
+  if (!offer || (state.snapshot && state.snapshot.state === "over")) return null;
   const kept = state.kept;
   // Kept (box, text, button): the button under the pointer stays the same node while pushes redraw the
   // table; one sit at a time, the button given back once the sit is answered.
