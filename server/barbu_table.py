@@ -1108,6 +1108,12 @@ class BarbuTable(Room):
         for letter, owner in owners.items():
             self.seats[parse_seat(letter)].owner = owner
 
+    def start_reserved(self) -> None:
+        """Start the match of a table ``reserve`` filled with bots alone (another match of four bots): no
+        ``sit`` comes to start it. Call once the table's creation is stored, before anything awaits (nobody
+        else can hold its lock yet); with a human seat kept, nothing happens until they sit."""
+        self._start_if_full()
+
     def _start_if_full(self) -> None:
         """Start the match when every seat is owned and every human is here (call under the lock); when the
         store cannot write the start, try again after a growing pause."""

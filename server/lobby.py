@@ -516,8 +516,10 @@ class Lobby:
                 for room in self.rooms.values()
                 if isinstance(room, BarbuTable) and room.holds_seat(name)
             ]
-            if held:
-                # A password is shared by friends; a seat in play is the player's own: only their token.
+            # A password is shared by friends; a seat in play is the player's own: only their token. Once
+            # the password changed, no token works any more: the new password takes the seat back
+            # (server/tokens.py), or its player would be locked out of it for the rest of the match.
+            if held and not self.store.tokens_revoked(name):
                 raise ProtocolError(
                     "seat-held",
                     f"{name} holds a seat at {held[0]!r}: reconnect with its resume token",
@@ -875,6 +877,7 @@ class Lobby:
             self.store.update_config(table.store_id, {"rematch_of": room.room_id})  # for a restart
         room.rematch = table.room_id  # the old table's lobby entry points to the new one
         self._table_opened(peer, table, request.id)
+        table.start_reserved()  # four bots: at once
         room.push(RematchOpened(room=room.room_id, new_room=table.room_id, host=_player(peer)))
 
     def _finished_table(self, peer: Peer, match: str) -> Room | None:

@@ -504,6 +504,12 @@ class Store:
         )
         return cursor.rowcount
 
+    def tokens_revoked(self, name: str) -> bool:
+        """Whether player ``name`` logged in here and every token of theirs was revoked (``revoke_tokens``:
+        the server password changed), so no ``resume`` can bring them back."""
+        row = self._db.execute("SELECT used FROM players WHERE name=?", (name,)).fetchone()
+        return row is not None and float(row[0]) == 0
+
     def token_for_player(self, name: str) -> str | None:
         """The current resume token of player ``name``, or None if the name never logged in."""
         row = self._db.execute("SELECT token FROM players WHERE name=?", (name,)).fetchone()

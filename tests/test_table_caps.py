@@ -8,7 +8,7 @@ import pytest
 
 from client import Connection, ServerError
 from server.barbu_table import BarbuTable
-from tests.conftest import Connect, StartServer, finished_table, until
+from tests.conftest import Connect, StartServer, finished_table, server_table, until
 
 
 async def _bot_table(host: Connection, name: str) -> str:
@@ -105,3 +105,17 @@ async def test_a_finished_table_nobody_is_at_still_gives_its_rematch(
     with pytest.raises(ServerError) as info:
         await host.rematch("999")
     assert info.value.code == "no-such-room"
+
+
+async def test_a_rematch_of_four_bots_starts_at_once(start_server: StartServer, connect: Connect) -> None:
+    """Another match of a table of four bots: every seat is kept for a bot, and no `sit` will come, so it
+    starts as the first one did."""
+    server = await start_server()
+    store = server.store
+    assert store is not None
+    host = await connect(server, "host")
+    room = await _bot_table(host, "robots")
+    await until(lambda: store.room(int(room)).status == "over", "the bots' match to end", 120)
+    new = await host.rematch(room)
+    assert server_table(server, new).state == "playing"
+    assert store.room(int(new)).status == "playing"

@@ -21,7 +21,15 @@ from client.bot import come_back
 from server import BarbuServer
 from server.lookalike import skeleton
 from server.store import Store
-from tests.conftest import Connect, StartServer, four_at_table, until, until_dropped
+from tests.conftest import (
+    Connect,
+    StartServer,
+    four_at_table,
+    playing_with_bots,
+    server_table,
+    until,
+    until_dropped,
+)
 from tests.test_store_faults import Serve, _all_but_the_last_action, _my_turn
 
 
@@ -466,3 +474,27 @@ async def test_an_action_acknowledged_before_a_takeover_reaches_the_old_connecti
             assert stored == acknowledged, f"stored {stored}, acknowledged {acknowledged}"
         finally:
             other.transport.abort()
+
+
+async def test_a_seat_held_across_a_password_change_is_taken_back_with_the_new_password(
+    start_server: StartServer, connect: Connect
+) -> None:
+    """No token works after the password changed, so the new password takes a held seat back (no
+    `seat-held`: its player would be locked out of it for the rest of the match); once logged in again, the
+    name is protected by its fresh token as before."""
+    first = await start_server(password="old")
+    alice = await connect(first, "alice", "old")
+    room, _ = await playing_with_bots(first, alice, "across")
+    await first.stop()
+    changed = await start_server(password="new")
+    back = await connect(changed, "alice", "new")
+    assert back.token is not None
+    seat = server_table(changed, room).seats[0]
+    assert seat.owner == "alice"
+    await back.sit(room)  # her seat, taken back
+    await until(lambda: seat.peer is not None, "alice at her seat again")
+    await back.close()
+    await until_dropped(changed, "alice")
+    with pytest.raises(ServerError) as info:  # her fresh token protects the seat again
+        await connect(changed, "alice", "new")
+    assert info.value.code == "seat-held"
