@@ -9,7 +9,10 @@ export function showLogin(root, session, done) {
   const error = h("p", { class: "error", role: "alert" });
   const form = h("form", { class: "panel login", "aria-labelledby": "login-title", novalidate: true },
     h("h1", { id: "login-title" }, "Barbu"),
-    invitation(),
+    // Thrown out of a session it was in, the player is told why, not "invited" to their own table.
+    session.ended
+      ? h("p", { class: "invited ended" }, `Your session here has ended (the server's password changed, or it was unused a long while): log in again${session.lastName ? ` as ${session.lastName}` : ""} to come back to your seat.`)
+      : invitation(),
     h("p", {}, "Pick a name to play under. Your friends see it at the table."),
     h("label", { class: "field" }, h("span", {}, "Your name"), name, h("small", { class: "choice-hint", id: "login-name-hint" }, "Up to 24 characters.")),
     session.needsPassword ? h("label", { class: "field" }, h("span", {}, "Server password"), password) : null,

@@ -45,6 +45,7 @@ export class Session extends EventTarget {
     this.name = null;
     this.rooms = [];
     this.retry = 0;
+    this.ended = false; // the kept token no longer works (a new server password, or long unused)
     this.taken = false; // another tab or window resumed this session: nothing is sent until takeBack()
     this.late = 0; // requests waiting past SLOW_MS for their reply
     this.said = ""; // what the status line says
@@ -97,6 +98,7 @@ export class Session extends EventTarget {
     } catch (error) {
       if (error.code !== "bad-token") throw error;
       localStorage.removeItem(TOKEN);
+      this.ended = true; // the login screen says why it is back
       return false;
     }
   }
