@@ -632,7 +632,7 @@ async def test_log_out_mid_match_keeps_the_seat_for_this_browser(
 async def test_a_dead_invite_link_says_so(server: BarbuServer, open_page: OpenPage) -> None:
     page = await open_page()
     await _login(page, f"{server.share_url}#table=9999", "late")
-    await page.wait_for_selector("text=This table no longer exists.")
+    await page.wait_for_selector("text=No table 9999 is open here:")
 
 
 async def _clock(page: Page) -> int:

@@ -89,3 +89,64 @@ async def test_a_half_ticked_doubling_choice_survives_a_reload(
     assert await page.is_checked(f"input[data-seat={seat}]")
     await page.click("[data-focus=submit-double]")
     await page.wait_for_selector("#double-title", state="detached")
+
+
+#: awayPlaysText for a page that kept South's hand 1 with 9 cards left: seen scored (it stopped early) or
+#: not, and back in hand 2 with nothing or 5♠ played for South there, or in hand 3.
+ENDED_TEXTS = """async () => {
+  const { awayPlaysText } = await import('/js/away_plays.js');
+  const kept = { hand: 1, cards: ['2C', '3C', '4C', '5C', '6C', '7C', '8C', '9C', 'TC'], doubles: [], redoubles: [], doubled: true, at: Date.now() };
+  const view = (number, cards) => ({ hand_number: number, phase: 'contract', hand: ['AS'], doubles: [], redoubles: [], plays: [],
+    tricks: [], trick: { leader: 'S', cards }, declarer: 'N' });
+  return {
+    ended: awayPlaysText({ ...kept, ended: true }, view(2, []), 'S'),
+    endedThenPlayed: awayPlaysText({ ...kept, ended: true }, view(2, ['5S']), 'S'),
+    endedTwoLater: awayPlaysText({ ...kept, ended: true }, view(3, []), 'S'),
+    unseen: awayPlaysText(kept, view(2, []), 'S'),
+  };
+}"""
+
+
+async def test_a_hand_seen_to_stop_early_is_not_told_as_played_by_a_bot(
+    server: BarbuServer, open_page: OpenPage
+) -> None:
+    """The page saw hand 1 stop early with cards still in hand, then reloads in hand 2: no "a bot played the
+    rest of hand 1 for you"; only what was played for the player since is said."""
+    page = await open_page()
+    await page.goto(server.share_url)
+    said = await page.evaluate(ENDED_TEXTS)
+    assert said["ended"] is None
+    assert said["endedThenPlayed"] == "While you were away a bot played 5♠ for you."
+    assert said["endedTwoLater"] == "While you were away a bot played hand 2 for you."
+    assert said["unseen"] == "While you were away a bot played the rest of hand 1 for you."
+
+
+async def test_a_table_name_with_a_direction_character_is_refused_in_words(
+    server: BarbuServer, open_page: OpenPage
+) -> None:
+    page = await open_page()
+    await _login(page, server.share_url, "rtl")
+    await page.wait_for_selector("#table-name")
+    await page.fill("#table-name", "evil\u202etable")
+    await page.click("text=Create and sit down")
+    error = page.locator("form .error")
+    await error.wait_for()
+    await page.wait_for_function("() => document.querySelector('form .error').textContent !== ''")
+    assert (await error.inner_text()).startswith("A table's name is made of letters you can see:")
+
+
+async def test_a_token_that_no_longer_works_is_said_at_the_login(
+    server: BarbuServer, open_page: OpenPage
+) -> None:
+    """The browser's kept token is refused (the server's password changed, or it went unused too long): the
+    login screen says the session ended and how to come back, not "You are invited to..."."""
+    page = await open_page()
+    await _login(page, server.share_url, "uma")
+    await page.wait_for_selector("#table-name")
+    await page.evaluate("() => localStorage.setItem('barbu.token', 'no-longer-good')")
+    await page.goto(f"{server.share_url}?at=x#table=1")  # an invite link, opened with that token kept
+    said = page.locator(".login .ended")
+    await said.wait_for()
+    assert (await said.inner_text()).startswith("Your session here has ended (the server's password changed")
+    assert "log in again as uma" in await said.inner_text()
+    assert await page.locator(".login:has-text('You are invited')").count() == 0

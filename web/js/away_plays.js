@@ -21,7 +21,8 @@ function key(player, room) {
 /**
  * The hand this browser last showed `player` at `room`: { hand: its number, cards: ["8D", …], doubles and
  * redoubles: the seats it had doubled and redoubled in that hand (["E"]; absent in what older pages kept),
- * at: when (ms since the epoch), left: true once the player left the seat }, or null.
+ * at: when (ms since the epoch), left: true once the player left the seat, ended: true once the page saw
+ * that hand scored }, or null.
  */
 export function heldCards(player, room) {
   return all()[key(player, room)] || null;
@@ -136,6 +137,9 @@ function awayCardsText(before, view, seat, table) {
     return gone.length === 1 ? `${who} ${words(gone)} for you.` : `${who} ${gone.length} cards for you: ${words(gone)}.`;
   }
   const now = playedBy(view, seat);
-  const rest = view.hand_number - before.hand === 1 ? `the rest of hand ${before.hand}` : `hands ${before.hand} to ${view.hand_number - 1}`;
+  // A hand the page saw end (`ended`: it may have stopped early, cards left) had no rest to play.
+  const first = before.ended ? before.hand + 1 : before.hand;
+  if (first === view.hand_number) return now.length ? `${who} ${words(now)} for you.` : null;
+  const rest = first === view.hand_number - 1 ? (before.ended ? `hand ${first}` : `the rest of hand ${first}`) : `hands ${first} to ${view.hand_number - 1}`;
   return `${who} ${rest} for you${now.length ? `, and in this hand ${words(now)}` : ""}.`;
 }

@@ -180,7 +180,10 @@ function newTableForm(app) {
       for (const seat of others.slice(0, bots.count)) await session.request("add-bot", { room: created.room, seat });
       app.go("table", created.room);
     } catch (failure) {
-      error.textContent = failure.message;
+      // The name's own characters refused: said as the login form says it of a player's name.
+      error.textContent = failure.code === "bad-message" && failure.field === "name"
+        ? "A table's name is made of letters you can see: invisible and direction characters (like U+202E), and a mark with no letter before it, are not allowed."
+        : failure.message;
     }
   });
   return form;

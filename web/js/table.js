@@ -376,7 +376,7 @@ export function tableScreen(app, roomId) {
       }
       const held = waitingSeat(session.name, roomId); // its seat freed, then the table closed, nobody left at it
       if (held) forgetWaitingSeat(session.name, roomId);
-      const said = held ? `${freedText(held, SEAT_NAMES[held.seat] || held.seat)} The table has closed since: nobody was left at it.` : "This table no longer exists.";
+      const said = held ? `${freedText(held, SEAT_NAMES[held.seat] || held.seat)} The table has closed since: nobody was left at it.` : `No table ${roomId} is open here: a table whose match never started closes once nobody is left at it, or the link is mistyped.`;
       fill(frame, h("div", { class: "panel" }, h("p", { role: "alert" }, said),
         h("a", { href: "#lobby" }, "Back to the lobby")));
     }
@@ -437,6 +437,11 @@ export function tableScreen(app, roomId) {
           // trick of its own (the felt is the summary's at once: the next question is already asked).
           const last = state.flash && state.flash.hand === event.hand_number ? state.flash : null;
           state.scored = { ...event, tricks: state.lastTrick, last };
+          // The page saw that hand end (it may stop early, cards still in hand): nobody played the rest of it.
+          if (state.held && state.held.hand === event.hand_number && !state.standin) {
+            state.held = { ...state.held, ended: true };
+            keepHeldCards(session.name, roomId, state.held);
+          }
           state.lastTrick = null; // the next hand's tricks (none in Dominoes) start afresh
           state.summaryOpen = null; // the new results: open on a desktop, folded on a phone
         }
