@@ -150,3 +150,31 @@ async def test_a_token_that_no_longer_works_is_said_at_the_login(
     assert (await said.inner_text()).startswith("Your session here has ended (the server's password changed")
     assert "log in again as uma" in await said.inner_text()
     assert await page.locator(".login:has-text('You are invited')").count() == 0
+
+
+#: The contract question for South with No tricks and Barbu declared already (the view's `legal` offers the
+#: other five), and with none declared yet.
+CONTRACT_PROMPT = """async () => {
+  const { prompt } = await import('/js/table_prompt.js');
+  const { Kept } = await import('/js/dom.js');
+  const ask = (names) => {
+    const view = { phase: 'contract', to_move: 'S', declarer: 'S', hand_number: 3,
+      legal: names.map((contract) => ({ action: 'contract', contract })) };
+    const state = { snapshot: { seat: 'S', players: {}, view }, kept: new Kept(), clock: null };
+    return prompt(state, { act() {}, redraw() {} }).textContent;
+  };
+  return {
+    later: ask(['no-queens', 'no-last-two', 'no-hearts', 'trumps', 'dominoes']),
+    first: ask(['no-tricks', 'no-queens', 'no-last-two', 'no-hearts', 'barbu', 'trumps', 'dominoes']),
+  };
+}"""
+
+
+async def test_the_contract_question_says_which_contracts_were_declared_already(
+    server: BarbuServer, open_page: OpenPage
+) -> None:
+    page = await open_page()
+    await page.goto(server.share_url)
+    said = await page.evaluate(CONTRACT_PROMPT)
+    assert "Declared already: No tricks and Barbu." in said["later"], said
+    assert "Declared already" not in said["first"], said

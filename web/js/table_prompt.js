@@ -4,7 +4,7 @@
 import { SUIT_ORDER } from "./cards.js";
 import { countdown } from "./clock.js";
 import { h, revealAbove, tapWord } from "./dom.js";
-import { CONTRACTS, PHASE_WORDS, RANKS, SEAT_NAMES, SUIT_NAMES, SUIT_SYMBOLS, cardsInText, contractText, playerText, rankText } from "./words.js";
+import { CONTRACTS, PHASE_WORDS, RANKS, SEAT_NAMES, SUIT_NAMES, SUIT_SYMBOLS, cardsInText, contractText, listText, playerText, rankText } from "./words.js";
 
 /** The prompt area's content for the current state. */
 export function prompt(state, actions) {
@@ -71,7 +71,15 @@ function contractChooser(state, actions) {
       () => {
         if (name === "trumps" || name === "dominoes") { state.contractPick = name; actions.redraw(); } else actions.act({ action: "contract", contract: name });
       },
-      { class: "contract", "data-contract": name }))));
+      { class: "contract", "data-contract": name }))),
+    // A contract declared already is gone from the list: said, or it seems lost (docs/rules/barbu.md).
+    playedContracts(names));
+}
+
+/** The contracts the declarer has declared already (those not in `left`, the names offered), said, or null. */
+function playedContracts(left) {
+  const played = Object.keys(CONTRACTS).filter((name) => !left.includes(name)).map((name) => CONTRACTS[name][0]);
+  return played.length ? h("p", { class: "muted played-contracts" }, `Declared already: ${listText(played)}. Each player declares each of the seven contracts once.`) : null;
 }
 
 /** The second step of a contract (`key`: "trumps", "dominoes"): its kept box, its `buttons` and Back. */
