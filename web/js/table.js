@@ -126,14 +126,17 @@ export function tableScreen(app, roomId) {
       if (created) state.rematch = created.room;
       if (created && state.snapshot.seat) await actions.joinRematch();
     },
+    // A player takes their kept seat there first; a watcher, or a seat no longer to be taken (the next match
+    // of four bots may be played out already), just goes and watches.
     joinRematch: async () => {
-      try {
-        await session.request("sit", { room: state.rematch });
-        app.go("table", state.rematch);
-      } catch (failure) {
-        if (failure.code === "seat-taken" || failure.code === "not-seated") app.go("table", state.rematch);
-        else { state.notice = failed(failure); draw(); }
+      if (state.snapshot && state.snapshot.seat) {
+        try {
+          await session.request("sit", { room: state.rematch });
+        } catch (failure) {
+          if (connectionLost(failure)) { state.notice = failed(failure); draw(); return; }
+        }
       }
+      app.go("table", state.rematch);
     },
   };
 
