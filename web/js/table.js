@@ -129,16 +129,24 @@ export function tableScreen(app, roomId) {
     // A player takes their kept seat there first; a watcher, or a seat no longer to be taken (the next match
     // of four bots may be played out already), just goes and watches.
     joinRematch: async () => {
-      if (state.snapshot && state.snapshot.seat) {
-        try {
-          await session.request("sit", { room: state.rematch });
-        } catch (failure) {
-          if (connectionLost(failure)) { state.notice = failed(failure); draw(); return; }
-        }
-      }
-      app.go("table", state.rematch);
+      const lost = await goToRematch(state.rematch, Boolean(state.snapshot && state.snapshot.seat));
+      if (lost) { state.notice = lost; draw(); }
     },
   };
+
+  /** Go to rematch table `room`, taking the kept seat there first when `seated`; the words of a lost
+   * connection (nothing done), or "" once gone. */
+  async function goToRematch(room, seated) {
+    if (seated) {
+      try {
+        await session.request("sit", { room });
+      } catch (failure) {
+        if (connectionLost(failure)) return failed(failure);
+      }
+    }
+    app.go("table", room);
+    return "";
+  }
 
   function draw() {
     if (closed || !state.snapshot) return;
@@ -365,11 +373,7 @@ export function tableScreen(app, roomId) {
         const rematch = async () => {
           try {
             const created = await session.request("rematch", { room: finished.match });
-            if (Object.values(finished.players).includes(session.name)) {
-              await session.request("sit", { room: created.room }).catch(() => null); // its kept seat; else it watches
-            }
-            app.go("table", created.room);
-            return "";
+            return await goToRematch(created.room, Object.values(finished.players).includes(session.name));
           } catch (failure) {
             return failed(failure);
           }
