@@ -377,7 +377,8 @@ class Snapshot(Message):
     away: list[str]
     variants: dict[str, Any]
     view: dict[str, Any] | None
-    #: A Barbu table's last chat lines (``{"name", "text"}``, oldest first); ``[]`` in a solitaire room.
+    #: A Barbu table's last chat lines (``{"name", "text", "watching"}``, oldest first); ``[]`` in a
+    #: solitaire room.
     chat: list[dict[str, Any]] = _field(default_factory=list)
     #: Milliseconds before the turn timer plays for the seat to move; nil when no turn timer runs.
     turn_left_ms: int | None = None
@@ -416,12 +417,13 @@ class Turn(Message):
 
 @dataclass(frozen=True)
 class ChatPush(Message):
-    """Player ``name`` said ``text`` at ``room``."""
+    """Player ``name`` said ``text`` at ``room``; ``watching``: they watched the table then, no seat theirs."""
 
     TYPE = "chat"
     room: str
     name: str
     text: str
+    watching: bool = False
 
 
 @dataclass(frozen=True)

@@ -71,7 +71,7 @@ from server.config import ServerConfig
 from server.peer import Peer
 from server.ratelimit import Backoff, Throttle
 from server.room import Room
-from server.store import RoomRow, Store, StoreUnavailable
+from server.store import ChatLine, RoomRow, Store, StoreUnavailable
 from server.waiting_seats import WaitingSeats
 
 log = logging.getLogger(__name__)
@@ -204,7 +204,7 @@ class BarbuTable(Room):
         #: The table of the match its host opened after this one (``rematch``), for the lobby to point to;
         #: one per finished table (asked again, the lobby answers with this one while it is open).
         self.rematch: str | None = None
-        self.chat: deque[dict[str, str]] = deque(maxlen=CHAT_HISTORY)
+        self.chat: deque[ChatLine] = deque(maxlen=CHAT_HISTORY)
         self.seed = seed
         self.variants = variants
         self.first_declarer = first_declarer
@@ -395,7 +395,7 @@ class BarbuTable(Room):
             away=self._away(),
             variants=self.variants.to_dict(),
             view=view,
-            chat=list(self.chat),
+            chat=[{**line} for line in self.chat],
             turn_left_ms=self.turn_left_ms(),
             idle_left_ms=self.idle_left_ms(),
             paused=self.paused,
@@ -594,8 +594,8 @@ class BarbuTable(Room):
             self._take_back(index, peer, None)
         return True
 
-    def keep_chat(self, lines: list[dict[str, str]]) -> None:
-        """Add chat ``lines`` (``{"name", "text"}``, oldest first) to the table's last ``CHAT_HISTORY``, in
+    def keep_chat(self, lines: list[ChatLine]) -> None:
+        """Add chat ``lines`` (oldest first) to the table's last ``CHAT_HISTORY``, in
         the store (they come back after a restart) and then here: all of them or none.
 
         Raises:
@@ -604,7 +604,7 @@ class BarbuTable(Room):
         """
         with self.store.transaction():
             for line in lines:
-                self.store.add_chat(self.store_id, line["name"], line["text"], CHAT_HISTORY)
+                self.store.add_chat(self.store_id, line["name"], line["text"], CHAT_HISTORY, line["watching"])
         self.chat.extend(lines)
 
     async def handle(self, peer: Peer, request: Message) -> None:
@@ -622,8 +622,9 @@ class BarbuTable(Room):
         elif isinstance(request, Chat):
             if peer not in self.spectators and self._seat_of_peer(peer) is None:
                 raise ProtocolError("not-seated", "sit or watch at this table to chat", field="room")
-            self.keep_chat([{"name": _player(peer), "text": request.text}])  # before anyone hears it
-            frame = encode_frame(ChatPush(room=self.room_id, name=_player(peer), text=request.text).to_wire())
+            line = ChatLine(name=_player(peer), text=request.text, watching=self._seat_of_peer(peer) is None)
+            self.keep_chat([line])  # before anyone hears it
+            frame = encode_frame(ChatPush(room=self.room_id, **line).to_wire())
             peer.send(Ok(id=request.id))
             for member in self._members():
                 member.send_frame(frame)

@@ -25,9 +25,10 @@ only. Schema (version 1):
   NULL (solitaire), ``action`` its wire form as JSON, ``at`` Unix time in seconds.
 - ``results(day, game, player, room, won, score, moves)``: the day's results table of each game: one row per
   player, game and day, the first day's-deal game the player finished (later ones are not added).
-- ``chat(id, room, name, text, at)``: the last chat lines of each Barbu table (``add_chat`` keeps the newest
-  ``keep`` of a room), so they come back after a restart and follow the players to a rematch. Added to older
-  stores on open (no new schema version: nothing else changed).
+- ``chat(id, room, name, text, at, watching)``: the last chat lines of each Barbu table (``add_chat`` keeps
+  the newest ``keep`` of a room), so they come back after a restart and follow the players to a rematch;
+  ``watching`` 1 when the sender had no seat at the table. Added to older stores on open (no new schema
+  version: nothing else changed), and ``watching`` to older ``chat`` tables, 0 in their lines.
 - ``winnable(list, seed, found)``: the seeds the server proved winnable itself, for option sets no shipped
   list covers (``server.winnable_finder``), by list name (``engine.solitaire.winnable.list_key``, e.g.
   ``pyramid draw=3 stock-top=true``), with when each was found. Added to older stores on open, as ``chat``.
@@ -77,7 +78,7 @@ import time
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import Any, TypedDict
 
 SCHEMA_VERSION = 1
 ROOM_STATUSES = ("waiting", "playing", "over", "closed")
@@ -103,7 +104,8 @@ CREATE TABLE IF NOT EXISTS results(
     won INTEGER NOT NULL, score INTEGER NOT NULL, moves INTEGER NOT NULL, PRIMARY KEY(room, player));
 CREATE INDEX IF NOT EXISTS results_day ON results(day, game);
 CREATE TABLE IF NOT EXISTS chat(
-    id INTEGER PRIMARY KEY, room INTEGER NOT NULL, name TEXT NOT NULL, text TEXT NOT NULL, at REAL NOT NULL);
+    id INTEGER PRIMARY KEY, room INTEGER NOT NULL, name TEXT NOT NULL, text TEXT NOT NULL, at REAL NOT NULL,
+    watching INTEGER NOT NULL DEFAULT 0);
 CREATE INDEX IF NOT EXISTS chat_room ON chat(room, id);
 CREATE TABLE IF NOT EXISTS winnable(
     list TEXT NOT NULL, seed INTEGER NOT NULL, found REAL NOT NULL, PRIMARY KEY(list, seed));
@@ -135,6 +137,15 @@ class StoreInUse(StoreError):
         self.pid = pid
         by = "another barbu server" if pid is None else f"another barbu server (pid {pid})"
         super().__init__(f"the store {path} is in use by {by}")
+
+
+class ChatLine(TypedDict):
+    """A chat line as a table keeps it and its snapshots send it: who said it (``name``), what (``text``),
+    and whether they watched the table then (``watching``: no seat theirs)."""
+
+    name: str
+    text: str
+    watching: bool
 
 
 @dataclass(frozen=True)
@@ -277,6 +288,9 @@ class Store:
                 db.execute(
                     "ALTER TABLE players ADD COLUMN prev TEXT"
                 )  # a store from before rotation was safe
+            if "watching" not in {str(r[1]) for r in db.execute("PRAGMA table_info(chat)")}:
+                # A store from before chat lines said who watched: its lines count as said from a seat.
+                db.execute("ALTER TABLE chat ADD COLUMN watching INTEGER NOT NULL DEFAULT 0")
             db.execute("CREATE INDEX IF NOT EXISTS players_prev ON players(prev)")
             db.execute("CREATE INDEX IF NOT EXISTS players_used ON players(used)")  # forget_players
             # A log left by a crash (kill -9, power cut) is folded in and emptied before anything is served:
@@ -647,16 +661,18 @@ class Store:
 
     # Chat -------------------------------------------------------------------------------------------
 
-    def add_chat(self, room: int, name: str, text: str, keep: int) -> None:
-        """Keep chat line ``text`` said by ``name`` at table ``room``, and only the newest ``keep`` lines of
-        that room (on disk before this returns, unless inside a ``transaction()``: then with it).
+    def add_chat(self, room: int, name: str, text: str, keep: int, watching: bool = False) -> None:
+        """Keep chat line ``text`` said by ``name`` at table ``room`` (``watching``: they had no seat there),
+        and only the newest ``keep`` lines of that room (on disk before this returns, unless inside a
+        ``transaction()``: then with it).
 
         Raises:
             StoreUnavailable: the store cannot write; nothing changed.
         """
         with self.transaction():
             self._write(
-                "INSERT INTO chat(room, name, text, at) VALUES(?, ?, ?, ?)", (room, name, text, time.time())
+                "INSERT INTO chat(room, name, text, at, watching) VALUES(?, ?, ?, ?, ?)",
+                (room, name, text, time.time(), int(watching)),
             )
             self._write(
                 "DELETE FROM chat WHERE room=? AND id NOT IN "
@@ -664,16 +680,26 @@ class Store:
                 (room, room, keep),
             )
 
-    def chat(self, room: int, limit: int) -> list[dict[str, str]]:
-        """The last ``limit`` chat lines kept for ``room``, oldest first: ``{"name", "text"}`` maps (a store
-        opened read-only from before chat was kept has none)."""
+    def chat(self, room: int, limit: int) -> list[ChatLine]:
+        """The last ``limit`` chat lines kept for ``room``, oldest first (a store opened read-only from
+        before chat was kept has none; from before ``watching`` was kept, every line was said seated)."""
+        try:
+            rows = self._db.execute(
+                "SELECT name, text, watching FROM chat WHERE room=? ORDER BY id DESC LIMIT ?", (room, limit)
+            ).fetchall()
+        except sqlite3.OperationalError:  # no chat table or column: a read-only store from an older version
+            return self._older_chat(room, limit)
+        return [ChatLine(name=str(n), text=str(t), watching=bool(w)) for n, t, w in reversed(rows)]
+
+    def _older_chat(self, room: int, limit: int) -> list[ChatLine]:
+        """``chat`` from a read-only store whose chat lines do not say who watched, or that has none."""
         try:
             rows = self._db.execute(
                 "SELECT name, text FROM chat WHERE room=? ORDER BY id DESC LIMIT ?", (room, limit)
             ).fetchall()
-        except sqlite3.OperationalError:  # no chat table: a read-only store from an older version
+        except sqlite3.OperationalError:  # no chat table
             return []
-        return [{"name": str(name), "text": str(text)} for name, text in reversed(rows)]
+        return [ChatLine(name=str(n), text=str(t), watching=False) for n, t in reversed(rows)]
 
     # Winnable deals found ---------------------------------------------------------------------------
 

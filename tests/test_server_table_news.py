@@ -12,7 +12,7 @@ import pytest
 from client import Connection, ServerError
 from engine.barbu import Match, action_from_wire
 from engine.cards import SEATS
-from protocol import Players, RematchOpened, Snapshot, SolitaireState
+from protocol import ChatPush, Players, RematchOpened, Snapshot, SolitaireState
 from server import BarbuServer
 from tests.conftest import Connect, StartServer, four_at_table, server_table, until, until_dropped
 
@@ -33,9 +33,35 @@ async def test_snapshots_carry_the_last_chat_lines(start_server: StartServer, co
     for i in range(25):
         await alice.chat(room, f"line {i}")
     snap = await bob.watch(room)
-    assert len(snap.chat) == 20 and snap.chat[0] == {"name": "alice", "text": "line 5"}
-    assert snap.chat[-1] == {"name": "alice", "text": "line 24"}
+    assert len(snap.chat) == 20 and snap.chat[0] == {"name": "alice", "text": "line 5", "watching": False}
+    assert snap.chat[-1] == {"name": "alice", "text": "line 24", "watching": False}
     assert (await alice.snapshot(room)).chat == snap.chat
+
+
+async def test_a_chat_line_says_whether_it_was_said_watching_even_after_a_restart(
+    start_server: StartServer, connect: Connect
+) -> None:
+    """A watcher's line is marked ``watching`` in the push and in snapshots, and stays so once they sit and
+    after the server restarts (the store keeps the mark); a seated player's line is not."""
+    server = await start_server()
+    alice, bob = await connect(server, "alice"), await connect(server, "bob")
+    room = await alice.create_table("talk")
+    await alice.sit(room)
+    await bob.watch(room)
+    alice.take_pushes()
+    await bob.chat(room, "hello from the rail")
+    await alice.chat(room, "hello from the seat")
+    heard = [await next_of(alice, ChatPush) for _ in range(2)]
+    assert [(p.name, p.watching) for p in heard] == [("bob", True), ("alice", False)]
+    await bob.sit(room)
+    said = [(line["name"], line["watching"]) for line in (await alice.snapshot(room)).chat]
+    assert said == [("bob", True), ("alice", False)]
+    port = server.port
+    await server.stop()
+    again = await start_server(port=port)
+    carol = await connect(again, "carol")
+    said = [(line["name"], line["watching"]) for line in (await carol.watch(room)).chat]
+    assert said == [("bob", True), ("alice", False)]
 
 
 async def test_players_push_names_watchers_and_counts_down_to_the_standin(

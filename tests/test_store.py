@@ -118,3 +118,36 @@ def test_newer_schema_is_refused(tmp_path: Path) -> None:
     db.close()
     with pytest.raises(StoreError):
         Store(path)
+
+
+def test_chat_lines_keep_whether_they_were_said_watching_and_older_stores_gain_it(tmp_path: Path) -> None:
+    """``watching`` is kept with each chat line; a store whose ``chat`` table predates it gains the column
+    on open, its lines said seated, and a later line keeps its mark."""
+    path = tmp_path / "s.sqlite3"
+    store = Store(path)
+    room = store.create_room("barbu", "t", {"seed": 5, "variants": {}, "first_declarer": "E"})
+    store.add_chat(room, "ann", "from the seat", 20)
+    store.add_chat(room, "bob", "from the rail", 20, watching=True)
+    assert store.chat(room, 20) == [
+        {"name": "ann", "text": "from the seat", "watching": False},
+        {"name": "bob", "text": "from the rail", "watching": True},
+    ]
+    store.close()
+    db = sqlite3.connect(path)  # as an older version left it: no watching column
+    db.execute("ALTER TABLE chat DROP COLUMN watching")
+    db.commit()
+    db.close()
+    older = Store(path, readonly=True)  # not migrated: its lines read as said seated
+    assert [(line["name"], line["watching"]) for line in older.chat(room, 20)] == [
+        ("ann", False),
+        ("bob", False),
+    ]
+    older.close()
+    store = Store(path)
+    store.add_chat(room, "cid", "later", 20, watching=True)
+    assert [(line["name"], line["watching"]) for line in store.chat(room, 20)] == [
+        ("ann", False),
+        ("bob", False),
+        ("cid", True),
+    ]
+    store.close()

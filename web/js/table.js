@@ -9,7 +9,6 @@ import { awayPlaysText, heldCards, heldOf, keepHeldCards } from "./away_plays.js
 import { timerPlayText, timerSeat } from "./timer_plays.js";
 import { forgetWaitingSeat, freedText, keepWaitingSeat, waitingSeat } from "./waiting_seat.js";
 import { SEAT_NAMES } from "./words.js";
-import { markChat, withMarks } from "./chat.js";
 import { TAKEN_REQUEST } from "./session.js";
 
 /** The table screen for room `roomId` (from #table=ID: the lobby or an invite link). */
@@ -195,8 +194,7 @@ export function tableScreen(app, roomId) {
     // results from the score sheet, as the pages that heard its `hand-scored` show them.
     const last = snapshot.view && snapshot.view.phase !== "over" ? lastScored(snapshot.view) : null;
     if (last && (!state.scored || state.scored.hand_number < last.hand_number)) state.scored = last;
-    if (Array.isArray(snapshot.chat)) state.chat = withMarks(state.chat, snapshot.chat);
-    markChat(state);
+    if (Array.isArray(snapshot.chat)) state.chat = snapshot.chat;
     setClock(snapshot.turn_left_ms, snapshot.seq);
     setIdle(snapshot.idle_left_ms, snapshot.seq, snapshot.view);
     const view = snapshot.view;
@@ -409,7 +407,6 @@ export function tableScreen(app, roomId) {
         idleHandOver(message);
         state.standins = message.standins || [];
         state.watchers = message.spectators || [];
-        markChat(state);
         setGraceClocks(message);
         draw();
         refresh();
@@ -421,7 +418,6 @@ export function tableScreen(app, roomId) {
         draw();
       } else if (message.type === "chat") {
         state.chat.push({ ...message });
-        markChat(state);
         draw();
       } else if (message.type === "event") {
         const event = message.event;
