@@ -23,6 +23,8 @@ const TABS = typeof BroadcastChannel === "function" ? new BroadcastChannel("barb
 const TAB_GONE = "gone";
 
 const TOKEN = "barbu.token";
+// Set (sessionStorage) when a reconnect finds the kept token refused, across the reload back to the login form.
+const ENDED = "barbu.session-ended";
 const NAME = "barbu.name";
 const KEPT = "barbu.kept-tokens"; // "server|name" -> token, kept at a log out with a seat in play
 
@@ -91,14 +93,20 @@ export class Session extends EventTarget {
     this.status("");
     this.retry = 0;
     const token = localStorage.getItem(TOKEN);
-    if (!token) return false;
+    if (!token) {
+      // A reconnect had its token refused and reloaded the page: the login screen says why it is back.
+      this.ended = sessionStorage.getItem(ENDED) === "1";
+      sessionStorage.removeItem(ENDED);
+      return false;
+    }
     try {
       this.loggedIn(await this.conn.request("resume", { token }));
       return true;
     } catch (error) {
       if (error.code !== "bad-token") throw error;
       localStorage.removeItem(TOKEN);
-      this.ended = true; // the login screen says why it is back
+      this.ended = true; // the login screen says why it is back, also after the reload `dropped` makes
+      sessionStorage.setItem(ENDED, "1");
       return false;
     }
   }
@@ -128,6 +136,7 @@ export class Session extends EventTarget {
   }
 
   loggedIn(reply) {
+    sessionStorage.removeItem(ENDED);
     this.name = reply.name;
     this.rooms = reply.rooms;
     localStorage.setItem(TOKEN, reply.token);

@@ -1,0 +1,70 @@
+"""Findings of the twentieth review of the browser client, in Debian's Chromium against a real server: a
+page open through a restart with a new server password says the session ended, and a watcher's chat lines
+stay marked "(watching)" after they sit and after a restart. Skipped, naming the package, when Chromium is
+not installed."""
+
+from __future__ import annotations
+
+import pytest
+
+from client import Connection
+from tests.browser import MISSING, chromium_found
+from tests.conftest import StartServer
+from tests.test_web_browser import SEAT_NAMES, OpenPage, _bot_table, _login, _open_table, browser, open_page
+
+pytestmark = pytest.mark.skipif(not chromium_found(), reason=MISSING)
+__all__ = ["browser", "open_page"]  # the fixtures, shared with the other browser tests
+
+
+async def test_a_page_open_through_a_password_change_says_the_session_ended(
+    start_server: StartServer, open_page: OpenPage
+) -> None:
+    """The server restarts with a password: the page reconnects, its token is refused, and the login it
+    reloads to says the session ended (not "You are invited to table 1"); logging in with the new password
+    takes the seat back."""
+    server = await start_server()
+    port = server.port
+    page = await open_page()
+    room = await _bot_table(page, server.share_url, "uma", "locked", shown=".hand .card")
+    await server.stop()
+    again = await start_server(port=port, password="x")
+    said = page.locator(".login .ended")
+    await said.wait_for(timeout=20000)
+    assert (await said.inner_text()).startswith("Your session here has ended (the server's password changed")
+    assert await page.locator(".login:has-text('You are invited')").count() == 0
+    await page.fill("#login-password", "x")
+    await page.click("button:has-text('Log in')")  # the name is kept from before
+    await page.wait_for_selector(".hand .card")
+    assert page.url.endswith(f"#table={room}")
+    watcher = await Connection.connect(again.url)
+    await watcher.login("wes", password="x")
+    assert "uma" in (await watcher.watch(room)).players.values()
+    await watcher.close()
+    await page.reload()  # logged in again: the reload is a plain resume, no word of an ended session
+    await page.wait_for_selector(".hand .card")
+    assert await page.locator(".login").count() == 0
+
+
+async def test_a_watchers_chat_lines_stay_marked_after_they_sit_and_a_restart(
+    start_server: StartServer, open_page: OpenPage
+) -> None:
+    server = await start_server()
+    port = server.port
+    page = await open_page()
+    await _login(page, server.share_url, "ann")
+    await page.wait_for_selector("#table-name")
+    room = await _open_table(page, "talk")
+    wes = await Connection.connect(server.url)
+    await wes.login("wes")
+    await wes.watch(room)
+    await wes.chat(room, "just looking")
+    free = next(seat for seat, name in (await wes.snapshot(room)).players.items() if not name)
+    await wes.sit(room, free)
+    await page.locator(f".felt .seat[aria-label^='{SEAT_NAMES[free]}:']", has_text="wes").wait_for()
+    await wes.close()
+    await server.stop()
+    await start_server(port=port)
+    await page.reload()
+    line = page.locator(".chat-log li", has_text="just looking")
+    await line.wait_for(timeout=20000)
+    assert await line.inner_text() == "wes (watching) just looking"
