@@ -68,3 +68,35 @@ async def test_a_watchers_chat_lines_stay_marked_after_they_sit_and_a_restart(
     line = page.locator(".chat-log li", has_text="just looking")
     await line.wait_for(timeout=20000)
     assert await line.inner_text() == "wes (watching) just looking"
+
+
+#: What the page says on coming back to South's seat, declarer of hand 2, after a stand-in chose Trumps
+#: (hearts) meanwhile: with the hand last shown before its contract, with nothing else done, with a card
+#: played too, after an earlier hand, and with the contract seen chosen already.
+CHOSEN_TEXTS = """async () => {
+  const { awayPlaysText } = await import('/js/away_plays.js');
+  const kept = (hand, chosen) => ({ hand, cards: ['2H', '3H', 'AS'], doubles: [], redoubles: [], doubled: false, chosen, left: true, at: Date.now() });
+  const view = (cards, led) => ({ hand_number: 2, phase: led ? 'play' : 'double', to_move: 'W', declarer: 'S', contract: 'trumps',
+    trump: 'H', start_rank: null, hand: cards, doubles: [], redoubles: [], plays: [], tricks: [], trick: { leader: 'S', cards: led ? ['AS'] : [] } });
+  return {
+    chose: awayPlaysText(kept(2, false), view(['2H', '3H', 'AS'], false), 'S'),
+    choseAndPlayed: awayPlaysText(kept(2, false), view(['2H', '3H'], true), 'S'),
+    earlier: awayPlaysText({ ...kept(1, true), ended: true }, view(['2H', '3H', 'AS'], false), 'S'),
+    seen: awayPlaysText(kept(2, true), view(['2H', '3H', 'AS'], false), 'S'),
+  };
+}"""
+
+
+async def test_a_contract_a_stand_in_chose_is_said_on_coming_back(
+    start_server: StartServer, open_page: OpenPage
+) -> None:
+    server = await start_server()
+    page = await open_page()
+    await page.goto(server.share_url)
+    said = await page.evaluate(CHOSEN_TEXTS)
+    assert said["chose"] == "While you were away a stand-in bot chose Trumps (hearts) for you."
+    assert said["choseAndPlayed"] == (
+        "While you were away a stand-in bot chose Trumps (hearts) for you. A stand-in bot played A♠ for you."
+    )
+    assert said["earlier"] == "While you were away a stand-in bot chose Trumps (hearts) for you."
+    assert said["seen"] is None

@@ -2,8 +2,9 @@
 // browser last showed at a seat is kept in localStorage, and on coming back the page says which of its cards
 // are gone ("While you were away a bot played 8♦ for you."), rather than a hand of 12 where 13 were, and
 // whom the stand-in doubled or redoubled for it (the turn timer doubles nobody), or that it doubled nobody.
-import { SEATS, SEAT_NAMES, cardText, listText } from "./words.js";
+import { SEATS, SEAT_NAMES, cardText, contractText, listText } from "./words.js";
 
+const AWAY = "While you were away "; // how what was done for the seat is told, once
 const KEY = "barbu.held-cards"; // "server|player|room" -> { hand, cards }: the hand this page last showed
 
 function all() {
@@ -21,8 +22,8 @@ function key(player, room) {
 /**
  * The hand this browser last showed `player` at `room`: { hand: its number, cards: ["8D", …], doubles and
  * redoubles: the seats it had doubled and redoubled in that hand (["E"]; absent in what older pages kept),
- * at: when (ms since the epoch), left: true once the player left the seat, ended: true once the page saw
- * that hand scored }, or null.
+ * chosen: whether its contract was chosen (absent in what older pages kept), at: when (ms since the epoch),
+ * left: true once the player left the seat, ended: true once the page saw that hand scored }, or null.
  */
 export function heldCards(player, room) {
   return all()[key(player, room)] || null;
@@ -44,7 +45,7 @@ export function keepHeldCards(player, room, held) {
  */
 export function heldOf(view, seat) {
   const by = (pairs) => (pairs || []).filter(([a]) => a === seat).map(([, b]) => b);
-  return { hand: view.hand_number, cards: [...view.hand], doubles: by(view.doubles), redoubles: by(view.redoubles), doubled: doubleTurnDone(view, seat), at: Date.now() };
+  return { hand: view.hand_number, cards: [...view.hand], doubles: by(view.doubles), redoubles: by(view.redoubles), doubled: doubleTurnDone(view, seat), chosen: Boolean(view.contract), at: Date.now() };
 }
 
 /**
@@ -66,7 +67,7 @@ function doubleTurnDone(view, seat) {
  * with nobody doubled is told too, "… a stand-in bot doubled nobody for you." (or the turn timer, as
  * `whoPlayed` tells; `table` the room summary); or null.
  */
-function awayDoublesText(before, view, seat, alsoPlayed, table) {
+function awayDoublesText(before, view, seat, table) {
   const now = heldOf(view, seat);
   const same = before.hand === view.hand_number;
   // A hand kept by an older page has no doubles: nothing can be told of them.
@@ -84,7 +85,7 @@ function awayDoublesText(before, view, seat, alsoPlayed, table) {
   const what = `${deeds.join(" and ")} for you`;
   // The turn timer doubles nobody: it may be the one who did, but it never doubles or redoubles anyone.
   const who = declined && !redoubled.length ? whoPlayed(before, table) : "a stand-in bot";
-  return alsoPlayed ? `${who[0].toUpperCase()}${who.slice(1)} ${what}.` : `While you were away ${who} ${what}.`;
+  return `${AWAY}${who} ${what}.`;
 }
 
 /** The cards `seat` has played in the hand of `view` (its tricks, the trick on the table, Dominoes' plays). */
@@ -122,15 +123,32 @@ function whoPlayed(before, table) {
  */
 export function awayPlaysText(before, view, seat, table = null) {
   if (!before || !view || before.hand > view.hand_number) return null;
+  const chose = awayContractText(before, view, seat, table);
   const played = awayCardsText(before, view, seat, table);
-  const doubled = awayDoublesText(before, view, seat, Boolean(played), table);
-  return played && doubled ? `${played} ${doubled}` : played || doubled;
+  const doubled = awayDoublesText(before, view, seat, table);
+  // In the order they were done: this hand's contract comes after the earlier hands played for the seat.
+  const said = (before.hand === view.hand_number ? [chose, played, doubled] : [played, chose, doubled]).filter(Boolean);
+  // "While you were away" once: "… a stand-in bot chose Barbu for you. A stand-in bot played 8♦ for you."
+  const later = (sentence) => sentence[AWAY.length].toUpperCase() + sentence.slice(AWAY.length + 1);
+  return said.length ? said.map((sentence, i) => (i ? later(sentence) : sentence)).join(" ") : null;
+}
+
+/**
+ * The contract chosen for `seat`, the declarer of `view`'s hand, while the page was away: "While you were
+ * away a stand-in bot chose Trumps (hearts) for you." (the turn timer chooses one too: `whoPlayed`), when
+ * the page last showed this hand with no contract, or an earlier hand; else null (a hand kept by an older
+ * page does not say whether its contract was chosen).
+ */
+function awayContractText(before, view, seat, table) {
+  if (seat !== view.declarer || !view.contract) return null;
+  if (before.hand === view.hand_number && before.chosen !== false) return null;
+  return `${AWAY}${whoPlayed(before, table)} chose ${contractText(view.contract, view.trump, view.start_rank)} for you.`;
 }
 
 /** The cards part of `awayPlaysText`, or null. */
 function awayCardsText(before, view, seat, table) {
   const words = (cards) => cards.map(cardText).join(", ");
-  const who = `While you were away ${whoPlayed(before, table)} played`;
+  const who = `${AWAY}${whoPlayed(before, table)} played`;
   if (before.hand === view.hand_number) {
     const gone = before.cards.filter((card) => !view.hand.includes(card));
     if (!gone.length) return null;
