@@ -100,3 +100,37 @@ async def test_a_contract_a_stand_in_chose_is_said_on_coming_back(
     )
     assert said["earlier"] == "While you were away a stand-in bot chose Trumps (hearts) for you."
     assert said["seen"] is None
+
+
+#: The doubling question for South, East declaring No hearts with 1 contract left after this one, South
+#: owing 2 doubles (so it must double East), and owing none.
+DOUBLE_PROMPT = """async () => {
+  const { prompt } = await import('/js/table_prompt.js');
+  const { Kept } = await import('/js/dom.js');
+  const ask = (owed, must) => {
+    const view = { phase: 'double', to_move: 'S', declarer: 'E', hand_number: 20, contract: 'no-hearts', trump: null,
+      start_rank: null, doubles: [], redoubles: [], doubles_owed: { N: 0, S: owed, W: 1 }, must_double: must,
+      contracts_left: { N: [], E: ['barbu'], S: [], W: [] }, double_targets: ['E'],
+      legal: must ? [{ action: 'double', targets: ['E'] }] : [{ action: 'double', targets: [] }, { action: 'double', targets: ['E'] }] };
+    const state = { snapshot: { seat: 'S', players: { E: 'eve' }, view }, kept: new Kept(), clock: null, targetsPick: null };
+    return prompt(state, { act() {}, redraw() {} }).textContent;
+  };
+  return { must: ask(2, true), done: ask(0, false) };
+}"""
+
+
+async def test_the_doubling_question_says_the_doubles_left_in_plain_numbers(
+    start_server: StartServer, open_page: OpenPage
+) -> None:
+    """Not "You still owe East 2 doubles": how many more times, and why this hand must be one."""
+    server = await start_server()
+    page = await open_page()
+    await page.goto(server.share_url)
+    said = await page.evaluate(DOUBLE_PROMPT)
+    assert "You must double East twice more this match." in said["must"], said
+    assert (
+        "You must double East (eve) this hand: you must double them twice more this match, and this is one of "
+        "the last 2 hands they declare." in said["must"]
+    ), said
+    assert "owe" not in said["must"].split("Why?")[0], said
+    assert "You have doubled East twice already, as the match asks." in said["done"], said

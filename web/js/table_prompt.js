@@ -146,7 +146,7 @@ function doubling(state, actions, kind) {
     const only = view.contract === "trumps" || view.contract === "dominoes" ? " (in Trumps and Dominoes only the declarer may be doubled)" : "";
     notes.push(h("p", {}, `${contractText(view.contract, view.trump, view.start_rank)} by ${declarer}${only}.`));
     notes.push(owedLine(kept, view, me));
-    if (view.must_double) notes.push(h("p", { class: "must", id: "must-note" }, `You must double ${declarer} (${playerText(snap.players[view.declarer])}) this hand: you still owe as many doubles as they have hands left to declare.`));
+    if (view.must_double) notes.push(h("p", { class: "must", id: "must-note" }, mustDoubleText(view, me, `${declarer} (${playerText(snap.players[view.declarer])})`)));
   } else {
     const by = view.doubles.filter(([, b]) => b === me).map(([a]) => SEAT_NAMES[a]);
     // The contract is named here too: on a phone the header that names it has scrolled away.
@@ -179,6 +179,23 @@ function doubling(state, actions, kind) {
         : null));
 }
 
+/** "once", "twice", "3 times". */
+function timesText(n) {
+  return n === 1 ? "once" : n === 2 ? "twice" : `${n} times`;
+}
+
+/**
+ * Why `me` must double the declarer (`who`, named) this hand, in numbers: "You must double West (ann) this
+ * hand: you must double them twice more this match, and this is one of the last 2 hands they declare."
+ * (docs/rules/barbu.md, Doubling 4: the doubles still owed are as many as the hands left to declare).
+ */
+function mustDoubleText(view, me, who) {
+  const owed = view.doubles_owed[me] || 0;
+  const left = (view.contracts_left[view.declarer] || []).length + 1; // this hand's contract is chosen
+  const last = left === 1 ? "this is the last hand they declare" : `this is one of the last ${left} hands they declare`;
+  return `You must double ${who} this hand: you must double them ${timesText(owed)} more this match, and ${last}.`;
+}
+
 /**
  * The doubles the seat still owes the declarer, with the must-double rule in plain words behind a "Why?"
  * (docs/rules/barbu.md, Doubling 4): a newcomer is told what "owe" means where the word is shown.
@@ -186,17 +203,17 @@ function doubling(state, actions, kind) {
 function owedLine(kept, view, me) {
   const owed = view.doubles_owed[me] || 0;
   const declarer = SEAT_NAMES[view.declarer];
-  const still = owed ? `You still owe ${declarer} ${owed} double${owed === 1 ? "" : "s"}.` : `You have doubled ${declarer} twice already.`;
+  const still = owed ? `You must double ${declarer} ${timesText(owed)} more this match.` : `You have doubled ${declarer} twice already, as the match asks.`;
   // Kept: "Why?" pressed as the table redraws still opens, and stays open through the redraws after. Its
   // words push the dialog's buttons down, under the hand at the bottom of a desktop's screen: opened, the
   // page scrolls them back into view (the toggle made once, with the kept box).
-  const why = kept.el("owed", "details", { class: "why", "aria-label": "doubles you owe, and why", on: { toggle: () => {
+  const why = kept.el("owed", "details", { class: "why", "aria-label": "doubles you must still make, and why", on: { toggle: () => {
     const buttons = why.closest(".choice") && why.closest(".choice").querySelector(".buttons");
     if (why.open && buttons) revealAbove(buttons, document.querySelector(".hand"));
   } } },
     kept.el("owed-summary", "summary", {}, h("span", {}, still), " ", h("span", { class: "why-link" }, "Why?")),
     h("p", {}, `A double is a side bet with one player on who scores better this hand. The rule: over the seven hands ${declarer} declares, `,
-      `each other player must double ${declarer} at least twice. Once you owe as many doubles as ${declarer} has hands left to declare, you must double them: their box comes ticked.`));
+      `each other player must double ${declarer} at least twice. Once the doubles you must still make are as many as the hands ${declarer} has left to declare, you must double them in each: their box comes ticked.`));
   return why;
 }
 
