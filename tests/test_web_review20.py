@@ -5,11 +5,13 @@ not installed."""
 
 from __future__ import annotations
 
+import re
+
 import pytest
 
 from client import Connection
 from tests.browser import MISSING, chromium_found
-from tests.conftest import StartServer
+from tests.conftest import StartServer, finished_table
 from tests.test_web_browser import SEAT_NAMES, OpenPage, _bot_table, _login, _open_table, browser, open_page
 
 pytestmark = pytest.mark.skipif(not chromium_found(), reason=MISSING)
@@ -134,3 +136,30 @@ async def test_the_doubling_question_says_the_doubles_left_in_plain_numbers(
     ), said
     assert "owe" not in said["must"].split("Why?")[0], said
     assert "You have doubled East twice already, as the match asks." in said["done"], said
+
+
+async def test_a_replayed_hand_that_stopped_early_says_why_at_the_top(
+    start_server: StartServer, open_page: OpenPage
+) -> None:
+    """A hand of the replay that ended before its 13th trick (the king of hearts fell, in Barbu) says so under
+    the header from its first step, not only in the step count."""
+    server = await start_server()
+    host = await Connection.connect(server.url)
+    await host.login("host")
+    room = await finished_table(server, host, "short")
+    page = await open_page()
+    await _login(page, f"{server.share_url}#replay={room}", "pat")
+    await page.wait_for_selector(".narration", timeout=20_000)
+    for _ in range(28):
+        if await page.locator(".table-head .early-end").count():
+            break
+        await page.click("[aria-label='next hand']")
+    else:
+        pytest.skip("no hand of the match stopped early")
+    said = await page.inner_text(".table-head .early-end")
+    assert re.fullmatch(
+        r"The (king of hearts|last queen|last heart) fell in trick \d+: the hand stopped there, with nothing left to score\.",
+        said,
+    ), said
+    assert "step 0 of" in await page.inner_text(".table-head .where")
+    await host.close()

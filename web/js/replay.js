@@ -2,7 +2,7 @@
 // face up (the server lays the record out: protocol request "replay").
 import { cardFace, cardName, rankIndex, sortHand } from "./cards.js";
 import { button, fill, h, redraw } from "./dom.js";
-import { doublesText, settlementList } from "./table_score.js";
+import { doublesText, earlyEndText, settlementList } from "./table_score.js";
 import { PHONE, dealerDeclarerMarks, dominoRows, place } from "./table_view.js";
 import { SEATS, SEAT_NAMES, cardsInText, contractText, listText, numberText, playerText, signedText } from "./words.js";
 
@@ -133,10 +133,14 @@ export function replayScreen(app, matchId) {
     const pos = position(hand, state.step);
     const end = state.step === hand.events.length;
     const doubles = doublesText(pos.doubles, pos.redoubles);
+    // A hand with fewer than 13 tricks says why from its first step: its step count alone looked cut short.
+    const whole = position(hand, hand.events.length);
+    const early = earlyEndText(whole.contract, whole.tricks.length);
     redraw(frame,
       h("header", { class: "table-head" },
         h("h1", {}, `Replay: ${data.name}`),
-        h("p", { class: "where" }, `Hand ${hand.hand_number} of ${data.hands.length} · ${contractText(pos.contract, pos.trump, pos.start_rank)} · step ${state.step} of ${hand.events.length}`)),
+        h("p", { class: "where" }, `Hand ${hand.hand_number} of ${data.hands.length} · ${contractText(pos.contract, pos.trump, pos.start_rank)} · step ${state.step} of ${hand.events.length}`),
+        early ? h("p", { class: "early-end" }, early) : null),
       h("div", { class: "buttons controls", role: "toolbar", "aria-label": "replay controls" },
         button("« Hand", () => go(state.hand - 1, 0), { disabled: state.hand === 0, "aria-label": "previous hand" }),
         button("‹ Back", () => go(state.hand, state.step - 1), { disabled: state.step === 0, "aria-label": "one step back" }),
