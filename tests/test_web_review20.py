@@ -163,3 +163,22 @@ async def test_a_replayed_hand_that_stopped_early_says_why_at_the_top(
     ), said
     assert "step 0 of" in await page.inner_text(".table-head .where")
     await host.close()
+
+
+async def test_a_login_waiting_for_its_answer_says_so_on_its_button(
+    start_server: StartServer, open_page: OpenPage
+) -> None:
+    """A wrong password is answered after the server's pause: meanwhile the button reads "Logging in…" and
+    takes no second press; then the refusal is said and the button is back."""
+    server = await start_server(password="right", bad_password_delay=1.0)
+    page = await open_page()
+    await page.goto(server.share_url)
+    await page.fill("#login-name", "ann")
+    await page.fill("#login-password", "wrong")
+    await page.click("button:has-text('Log in')")
+    busy = page.locator("button.primary:has-text('Logging in…')")
+    await busy.wait_for()
+    assert await busy.is_disabled()
+    await page.locator(".login .error", has_text="Wrong server password").wait_for()
+    assert await page.locator("button.primary").inner_text() == "Log in"
+    assert await page.locator("button.primary").is_enabled()

@@ -7,6 +7,7 @@ export function showLogin(root, session, done) {
   const name = h("input", { id: "login-name", name: "name", required: true, maxlength: 24, autocomplete: "nickname", value: session.lastName, "aria-describedby": "login-name-hint" });
   const password = h("input", { id: "login-password", name: "password", type: "password", autocomplete: "current-password" });
   const error = h("p", { class: "error", role: "alert" });
+  const submit = h("button", { type: "submit", class: "primary" }, "Log in");
   const form = h("form", { class: "panel login", "aria-labelledby": "login-title", novalidate: true },
     h("h1", { id: "login-title" }, "Barbu"),
     // Thrown out of a session it was in, the player is told why, not "invited" to their own table.
@@ -16,7 +17,7 @@ export function showLogin(root, session, done) {
     h("p", {}, "Pick a name to play under. Your friends see it at the table."),
     h("label", { class: "field" }, h("span", {}, "Your name"), name, h("small", { class: "choice-hint", id: "login-name-hint" }, "Up to 24 characters.")),
     session.needsPassword ? h("label", { class: "field" }, h("span", {}, "Server password"), password) : null,
-    h("button", { type: "submit", class: "primary" }, "Log in"),
+    submit,
     error,
   );
   form.addEventListener("submit", async (event) => {
@@ -28,11 +29,17 @@ export function showLogin(root, session, done) {
       name.focus();
       return;
     }
+    // A wrong password is answered after a pause (the server slows guessing): the button says it is busy.
+    submit.disabled = true;
+    submit.textContent = "Logging in…";
     try {
       await session.login(typed, password.value);
       done();
     } catch (failure) {
       error.textContent = refusalText(typed, failure, session.needsPassword);
+    } finally {
+      submit.disabled = false;
+      submit.textContent = "Log in";
     }
   });
   fill(root, form);
