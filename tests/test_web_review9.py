@@ -168,6 +168,9 @@ async def test_a_phones_new_table_form_fits_and_says_what_the_timer_does(
     timer = "When it runs out, a legal move is played for you; on a doubling turn, no double."
     assert await said("turn_time") == timer
     assert await page.locator(".choice-hint", has_text=timer).is_visible()
+    # which seats the bots take: the ones after the host's, clockwise
+    await page.select_option("select[name=bots]", "2")
+    assert await said("bots") == "on your left and across; a friend takes the seat on your right"
 
 
 async def test_a_phones_empty_waste_keeps_its_word_off_the_edges(

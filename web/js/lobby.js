@@ -157,7 +157,8 @@ function newTableForm(app) {
     select("Turn timer", [["", "no limit", noLimitHint(session.idleTurn)], ...[[15, "15 seconds"], [30, "30 seconds"], [60, "1 minute"], [120, "2 minutes"]].map(([v, t]) => [v, t, TIMER_HINT])], "",
       (value) => { timer.value = value; }, { name: "turn_time" }),
     select("Bots play", policies, policy.value, (value) => { policy.value = value; }, { name: "bot_policy" }),
-    select("Bots at the table", [[0, "none", "friends fill the seats"], [1, "1 bot"], [2, "2 bots"], [3, "3 bots", "play at once"]], 0,
+    select("Bots at the table", [[0, "none", "friends fill the seats"], [1, "1 bot", "on your left; friends take the other two seats"],
+      [2, "2 bots", "on your left and across; a friend takes the seat on your right"], [3, "3 bots", "play at once"]], 0,
       (value) => { bots.count = Number(value); }, { name: "bots" }),
     h("button", { type: "submit", class: "primary" }, "Create and sit down"),
     error,
@@ -181,9 +182,13 @@ function newTableForm(app) {
       app.go("table", created.room);
     } catch (failure) {
       // The name's own characters refused: said as the login form says it of a player's name.
-      error.textContent = failure.code === "bad-message" && failure.field === "name"
+      const named = failure.code === "bad-message" && failure.field === "name";
+      error.textContent = named
         ? "A table's name is made of letters you can see: invisible and direction characters (like U+202E), and a mark with no letter before it, are not allowed."
         : failure.message;
+      // Said under the button, and the field to mend ready: not a refusal out of view below the fold.
+      if (named) name.focus();
+      error.scrollIntoView({ block: "nearest" });
     }
   });
   return form;

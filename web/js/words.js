@@ -119,7 +119,7 @@ export function variantsText(variants) {
  */
 export const POLICIES = [
   ["search", policyText("search"), "strong, thinks ahead"],
-  ["heuristic", policyText("heuristic"), "steady"],
+  ["heuristic", policyText("heuristic"), "plays by rules of thumb, quick"],
   ["random", policyText("random"), "a beginner, plays any legal card"],
 ];
 
