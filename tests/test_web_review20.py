@@ -182,3 +182,14 @@ async def test_a_login_waiting_for_its_answer_says_so_on_its_button(
     await page.locator(".login .error", has_text="Wrong server password").wait_for()
     assert await page.locator("button.primary").inner_text() == "Log in"
     assert await page.locator("button.primary").is_enabled()
+
+
+async def test_when_a_match_finished_is_said_with_the_month_in_words(
+    start_server: StartServer, open_page: OpenPage
+) -> None:
+    """Not "12/5/2026" (5 December or 12 May?): the month is a word."""
+    server = await start_server()
+    page = await open_page()
+    await page.goto(server.share_url)
+    said = await page.evaluate("async () => (await import('/js/words.js')).whenText(1796508000)")
+    assert re.search(r"\b(Dec|Jan)\b", said) and "/" not in said, said

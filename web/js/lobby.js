@@ -1,7 +1,7 @@
 // The lobby: tables (live), a new table, solitaire games with the day's deals, finished matches to replay.
 import { Kept, fill, h, keepFocus, select } from "./dom.js";
 import { gamePicker } from "./solitaire_picker.js";
-import { POLICIES, SEATS, SEAT_NAMES, VARIANTS, countText, numberText, playerText, policyText, variantsText } from "./words.js";
+import { POLICIES, SEATS, SEAT_NAMES, VARIANTS, countText, numberText, playerText, policyText, variantsText, whenText } from "./words.js";
 
 const REFRESH_MS = 3000;
 
@@ -45,7 +45,7 @@ export function lobbyScreen(app) {
       ? replays.el("matches-list", "ul", { class: "plain" }, reply.matches.map((match) => replays.el(`match-${match.match}`, "li", { class: "match" },
         replays.el(`match-buttons-${match.match}`, "div", { class: "buttons" },
           replays.button(`replay-${match.match}`, `Replay “${match.name}”`, () => app.go("replay", match.match)),
-          h("span", { class: "muted" }, `finished ${new Date(match.finished * 1000).toLocaleString()}`)),
+          h("span", { class: "muted" }, `finished ${whenText(match.finished)}`)),
         h("ul", { class: "seat-totals", "aria-label": "totals" }, SEATS.map((seat) => h("li", {},
           seatLetter(seat), " ", playerText(match.players[seat]), " ", numberText(match.totals[seat])))))))
       : h("p", {}, "No match has finished on this server yet."));

@@ -2,7 +2,7 @@
 // end-of-match ranking. Seat columns start with the viewer's own seat (then clockwise), so a phone shows it
 // without a sideways scroll.
 import { Kept, button, h } from "./dom.js";
-import { SEATS, SEAT_NAMES, contractText, numberText, playerText, signedText as signed } from "./words.js";
+import { SEATS, SEAT_NAMES, contractText, numberText, playerText, signedText as signed, whenText } from "./words.js";
 
 /** The seats as columns: the viewer's own first, then the others clockwise (a watcher: N E S W). */
 export function seatOrder(snap) {
@@ -237,7 +237,7 @@ export function finishedRanking(match, me, openReplay, rematch = null) {
   return h("div", { class: "panel summary ranking", role: "region", "aria-label": "final ranking" },
     h("h2", {}, `The match at “${match.name}” is over: the final ranking`),
     placeList(placesOf(match.totals), match.players, match.totals, me),
-    h("p", { class: "muted" }, `Finished ${new Date(match.finished * 1000).toLocaleString()}.`),
+    h("p", { class: "muted" }, `Finished ${whenText(match.finished)}.`),
     h("div", { class: "buttons" }, again, button(`Replay “${match.name}”`, openReplay, { class: again ? null : "primary" }),
       h("a", { href: "#lobby" }, "Back to the lobby")),
     refused);

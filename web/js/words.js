@@ -123,6 +123,14 @@ export const POLICIES = [
   ["random", policyText("random"), "a beginner, plays any legal card"],
 ];
 
+/**
+ * A moment (`seconds` since the epoch) as this browser's language writes it, the month in words so that
+ * 12/5 cannot be read as 12 May: "Dec 5, 2026, 10:14 PM".
+ */
+export function whenText(seconds) {
+  return new Date(seconds * 1000).toLocaleString(undefined, { dateStyle: "medium", timeStyle: "short" });
+}
+
 /** A bot of policy `spec` in words: "bot, heuristic"; every screen names a bot so. */
 export function policyText(spec) {
   return `bot, ${spec}`;
