@@ -6,6 +6,7 @@ not installed."""
 from __future__ import annotations
 
 import re
+from typing import Any
 
 import pytest
 
@@ -16,6 +17,14 @@ from tests.test_web_browser import SEAT_NAMES, OpenPage, _bot_table, _login, _op
 
 pytestmark = pytest.mark.skipif(not chromium_found(), reason=MISSING)
 __all__ = ["browser", "open_page"]  # the fixtures, shared with the other browser tests
+
+
+async def _evaluated(start_server: StartServer, open_page: OpenPage, script: str) -> Any:
+    """What ``script`` (a JS function importing the page's modules) returns in a page of a fresh server."""
+    server = await start_server()
+    page = await open_page()
+    await page.goto(server.share_url)
+    return await page.evaluate(script)
 
 
 async def test_a_page_open_through_a_password_change_says_the_session_ended(
@@ -92,10 +101,7 @@ CHOSEN_TEXTS = """async () => {
 async def test_a_contract_a_stand_in_chose_is_said_on_coming_back(
     start_server: StartServer, open_page: OpenPage
 ) -> None:
-    server = await start_server()
-    page = await open_page()
-    await page.goto(server.share_url)
-    said = await page.evaluate(CHOSEN_TEXTS)
+    said = await _evaluated(start_server, open_page, CHOSEN_TEXTS)
     assert said["chose"] == "While you were away a stand-in bot chose Trumps (hearts) for you."
     assert said["choseAndPlayed"] == (
         "While you were away a stand-in bot chose Trumps (hearts) for you. A stand-in bot played A♠ for you."
@@ -125,10 +131,7 @@ async def test_the_doubling_question_says_the_doubles_left_in_plain_numbers(
     start_server: StartServer, open_page: OpenPage
 ) -> None:
     """Not "You still owe East 2 doubles": how many more times, and why this hand must be one."""
-    server = await start_server()
-    page = await open_page()
-    await page.goto(server.share_url)
-    said = await page.evaluate(DOUBLE_PROMPT)
+    said = await _evaluated(start_server, open_page, DOUBLE_PROMPT)
     assert "You must double East twice more this match." in said["must"], said
     assert (
         "You must double East (eve) this hand: you must double them twice more this match, and this is one of "
@@ -188,8 +191,7 @@ async def test_when_a_match_finished_is_said_with_the_month_in_words(
     start_server: StartServer, open_page: OpenPage
 ) -> None:
     """Not "12/5/2026" (5 December or 12 May?): the month is a word."""
-    server = await start_server()
-    page = await open_page()
-    await page.goto(server.share_url)
-    said = await page.evaluate("async () => (await import('/js/words.js')).whenText(1796508000)")
+    said = await _evaluated(
+        start_server, open_page, "async () => (await import('/js/words.js')).whenText(1796508000)"
+    )
     assert re.search(r"\b(Dec|Jan)\b", said) and "/" not in said, said
