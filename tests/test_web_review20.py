@@ -13,7 +13,17 @@ import pytest
 from client import Connection
 from tests.browser import MISSING, chromium_found
 from tests.conftest import StartServer, finished_table
-from tests.test_web_browser import SEAT_NAMES, OpenPage, _bot_table, _login, _open_table, browser, open_page
+from tests.test_web_browser import (
+    PHONE_SCREEN,
+    SEAT_NAMES,
+    OpenPage,
+    _bot_table,
+    _login,
+    _open_table,
+    browser,
+    open_page,
+)
+from tests.test_web_review10 import _declaring
 
 pytestmark = pytest.mark.skipif(not chromium_found(), reason=MISSING)
 __all__ = ["browser", "open_page"]  # the fixtures, shared with the other browser tests
@@ -195,3 +205,28 @@ async def test_when_a_match_finished_is_said_with_the_month_in_words(
         start_server, open_page, "async () => (await import('/js/words.js')).whenText(1796508000)"
     )
     assert re.search(r"\b(Dec|Jan)\b", said) and "/" not in said, said
+
+
+#: Where the contract question's last button and the table's header are, against a phone's fixed hand.
+CONTRACT_SHOWN = """() => {
+  const buttons = [...document.querySelectorAll('[data-contract]')];
+  const last = buttons[buttons.length - 1].getBoundingClientRect();
+  const hand = document.querySelector('.hand').getBoundingClientRect();
+  return { lastBottom: last.bottom, handTop: hand.top, head: document.querySelector('.table-head').getBoundingClientRect().top };
+}"""
+
+
+async def test_a_phone_reloaded_at_the_contract_question_shows_more_of_it_and_keeps_the_header(
+    start_server: StartServer, open_page: OpenPage
+) -> None:
+    """Reloaded on a phone while it is to choose the contract: the page scrolls the question up as far as
+    keeps the table's header at the window's top (its last contract was half under the hand)."""
+    server = await start_server()
+    page = await open_page(**PHONE_SCREEN)
+    await _declaring(server, page, "phone")
+    await page.reload()
+    await page.wait_for_selector("[data-contract]")
+    await page.wait_for_timeout(300)
+    shown = await page.evaluate(CONTRACT_SHOWN)
+    assert shown["head"] >= -1, shown  # the table's name and buttons in view
+    assert shown["lastBottom"] <= shown["handTop"] or shown["head"] <= 5, shown  # or as far as that allows

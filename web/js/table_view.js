@@ -512,8 +512,9 @@ function handRow(state, actions) {
  * question, the question, with the last hand's results above it from their headline (a phone's: a desktop
  * has them in the side column). Nothing moves when that is already in view; a move stops at a clean edge
  * (`cleanScroll`); at other times the page leaves the user's scrolling alone. `arriving`: the page has just
- * opened the table: it stays at its top, the table's name and buttons in view, when the question begins on
- * screen (its title and a row of its controls), even if its end is under the hand.
+ * opened the table: when the question begins on screen (its title and a row of its controls) it scrolls no
+ * further than puts the table's header (its name and buttons) at the window's top, even if the question's
+ * end stays under the hand.
  */
 export function bringIntoView(frame, phase, arriving = false) {
   const question = frame.querySelector(phase === "play" ? ".felt" : ".prompt .choice, .prompt");
@@ -529,7 +530,14 @@ export function bringIntoView(frame, phase, arriving = false) {
   // What the prompt holds, not its box: on a desktop its row stretches down to the hand (style.css).
   const bottom = Math.max(top, ...[...last.children].map((el) => el.getBoundingClientRect().bottom));
   if (top >= 0 && bottom <= floor) return;
-  if (arriving && phase !== "play" && scrollY === 0 && top >= 0 && top + 96 <= floor) return;
+  if (arriving && phase !== "play" && scrollY === 0 && top >= 0 && top + 96 <= floor) {
+    // Down only as far as keeps the table's header at the window's top: more of the question in view (its
+    // last contract was half under a phone's hand), the table's name and buttons still there.
+    const head = frame.querySelector(".table-head");
+    const most = head ? head.getBoundingClientRect().top - 4 : 0;
+    if (most > 0) window.scrollBy(0, Math.min(most, bottom - floor + 4));
+    return;
+  }
   const need = top < 0 ? top - 4 : Math.min(top - 4, bottom - floor + 4); // its bottom in view, never its top out of it
   window.scrollBy(0, cleanScroll(frame, need, bottom - floor, top));
 }
