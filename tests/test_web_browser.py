@@ -844,8 +844,28 @@ async def test_the_host_who_left_sees_the_finished_tables_ranking_from_its_link(
     await until(lambda: room not in lobby.rooms, "the finished table to leave the lobby")
     await cleo.goto(f"{url}#table={room}")
     await ranking_shown(cleo)
+
+    async def sheet_shown(page: Page) -> None:
+        """The match's score sheet, opened from the page's "Score sheet": 28 hands, her column "you", and
+        the running totals of the last row the match's totals; closed again."""
+        await page.click("[data-focus=sheet]")
+        rows = page.locator("dialog.sheet[open] tbody tr")
+        await rows.first.wait_for()
+        assert await rows.count() == 28
+        heads = await page.locator("dialog.sheet thead th").all_inner_texts()
+        assert any(head.endswith("you") for head in heads), heads
+        last = await rows.nth(27).locator("td small").all_inner_texts()
+        shown = {seat: total.replace("−", "-") for seat, total in zip(heads[1:], last, strict=True)}
+        assert sorted(int(total) for total in shown.values()) == sorted(totals.values()), (shown, totals)
+        await page.click("dialog.sheet [data-focus=close-sheet]")
+        await page.locator("dialog.sheet").wait_for(state="detached")
+
+    await sheet_shown(cleo)  # no table to open it from: the finished match's page has its own
     await cleo.click("text=Replay “left early”")
     await cleo.wait_for_selector(".narration")
+    await sheet_shown(cleo)
+    await cleo.keyboard.press("ArrowRight")  # the replay's keys, back once the sheet is closed
+    assert "step 1 of" in await cleo.inner_text(".where")
     await cleo.click("text=End of hand")
     await cleo.wait_for_selector(".settlements")  # each settlement of the hand, in words
     # Her seat at the bottom, as at the table (the replay drew North at the top for everyone).

@@ -2,7 +2,7 @@
 // face up (the server lays the record out: protocol request "replay").
 import { cardFace, cardName, rankIndex, sortHand } from "./cards.js";
 import { button, fill, h, redraw } from "./dom.js";
-import { doublesText, earlyEndText, settlementList } from "./table_score.js";
+import { doublesText, earlyEndText, scoreSheet, settlementList } from "./table_score.js";
 import { PHONE, dealerDeclarerMarks, dominoRows, place } from "./table_view.js";
 import { SEATS, SEAT_NAMES, cardsInText, contractText, listText, numberText, playerText, signedText } from "./words.js";
 
@@ -39,6 +39,21 @@ export function position(hand, step) {
   return pos;
 }
 
+/**
+ * The score sheet of a finished match (`data`: the `replay` reply), as its table showed it: each hand's
+ * contract, declarer, doubles and score, and the running totals; `me`'s seat (when they played) is "you".
+ * A modal dialog (table_score.js `scoreSheet`); `close` is called when it is closed.
+ */
+export function replaySheet(data, me, close) {
+  const history = data.hands.map((hand) => {
+    const end = position(hand, hand.events.length);
+    return { hand_number: hand.hand_number, declarer: hand.declarer, contract: end.contract, trump: end.trump,
+      start_rank: end.start_rank, doubles: end.doubles, redoubles: end.redoubles, scores: hand.scores };
+  });
+  const seat = SEATS.find((s) => data.players[s] === me) || null;
+  return scoreSheet({ seat, players: data.players }, { history }, close);
+}
+
 /** A Dominoes finish in words: the first three are out of cards; the fourth is last with cards left. */
 function outText(event, pos) {
   const who = SEAT_NAMES[event.seat];
@@ -67,7 +82,7 @@ export function replayScreen(app, matchId) {
   const { session, root } = app;
   const frame = h("div", { class: "replay-screen" });
   fill(root, frame);
-  const state = { data: null, bottom: "S", hand: 0, step: 0, playing: null, doublesOpen: null }; // doublesOpen: null until toggled
+  const state = { data: null, bottom: "S", hand: 0, step: 0, playing: null, doublesOpen: null, sheet: null }; // doublesOpen: null until toggled
 
   function go(hand, step) {
     const hands = state.data.hands;
@@ -148,6 +163,7 @@ export function replayScreen(app, matchId) {
         button("Next ›", next, { "aria-label": "one step forward", "data-focus": "next" }),
         button("Hand »", () => go(state.hand + 1, 0), { disabled: state.hand + 1 === data.hands.length, "aria-label": "next hand" }),
         button("End of hand", () => go(state.hand, Infinity)),
+        button("Score sheet", openSheet, { "data-focus": "sheet" }),
         button("Lobby", () => app.go("lobby"))),
       h("p", { class: "narration", "aria-live": "polite" }, eventText(pos.last, pos)),
       doublesBox(doubles),
@@ -158,12 +174,21 @@ export function replayScreen(app, matchId) {
         : null);
   }
 
+  // The whole match's score sheet, over the replay (a modal dialog of its own: the steps redraw beneath it).
+  function openSheet() {
+    stop();
+    state.sheet?.remove();
+    const sheet = replaySheet(state.data, session.name, () => { sheet.close(); sheet.remove(); });
+    state.sheet = sheet;
+    document.body.append(sheet);
+  }
+
   // The keys are heard on the whole document, wherever the focus is: on the main area when the replay opens,
   // on a control once one is clicked, on the page itself once a pressed button turns disabled. Never in a
   // form field, nor with a modifier (Alt+Left is the browser's Back); the listener goes with the screen.
   function onKey(event) {
     if (!state.data || event.defaultPrevented || event.altKey || event.ctrlKey || event.metaKey || event.shiftKey) return;
-    if (event.target instanceof Element && event.target.closest("input, textarea, select, [contenteditable]")) return;
+    if (event.target instanceof Element && event.target.closest("input, textarea, select, [contenteditable], dialog")) return;
     const moves = { ArrowRight: () => next(), ArrowLeft: () => go(state.hand, state.step - 1), PageDown: () => go(state.hand + 1, 0), PageUp: () => go(state.hand - 1, 0) };
     if (moves[event.key]) { event.preventDefault(); moves[event.key](); }
   }
@@ -205,5 +230,6 @@ export function replayScreen(app, matchId) {
     clearTimeout(again);
     if (state.playing) clearInterval(state.playing);
     document.removeEventListener("keydown", onKey);
+    state.sheet?.remove(); // the sheet goes with the screen (the browser's Back while it was open)
   } };
 }

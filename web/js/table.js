@@ -3,6 +3,7 @@
 // snapshot (one at a time, coalesced) rather than rebuilding views itself; `turn` pushes bring the view at once.
 import { Kept, button, fill, h } from "./dom.js";
 import { finishedRanking, lastScored } from "./table_score.js";
+import { replaySheet } from "./replay.js";
 import { refusalText } from "./table_prompt.js";
 import { PHONE, bringIntoView, focusAfterPrompt, focusOnTurn, renderTable, tickClocks } from "./table_view.js";
 import { awayPlaysText, heldCards, heldOf, keepHeldCards } from "./away_plays.js";
@@ -376,7 +377,18 @@ export function tableScreen(app, roomId) {
             return failed(failure);
           }
         };
-        fill(frame, finishedRanking(finished, session.name, () => app.go("replay", finished.match), mine ? rematch : null));
+        const sheet = async () => {
+          try {
+            const data = await session.request("replay", { match: finished.match }, true);
+            if (closed) return "";
+            const dialog = replaySheet(data, session.name, () => { dialog.close(); dialog.remove(); });
+            frame.append(dialog);
+            return "";
+          } catch (failure) {
+            return failure.code === "busy" ? "The server is busy: press “Score sheet” again in a moment." : failed(failure);
+          }
+        };
+        fill(frame, finishedRanking(finished, session.name, () => app.go("replay", finished.match), sheet, mine ? rematch : null));
         return;
       }
       const held = waitingSeat(session.name, roomId); // its seat freed, then the table closed, nobody left at it

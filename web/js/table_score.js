@@ -225,21 +225,20 @@ function placeList(places, players, totals, me) {
 }
 
 /**
- * A finished match no longer at its table (a `list-matches` entry): its final ranking and totals, and its
- * replay (`openReplay`); for its host, another match with the same players (`rematch`: resolves to the
- * words of a refusal, or nothing once the page has gone to the new table).
+ * A finished match no longer at its table (a `list-matches` entry): its final ranking and totals, its score
+ * sheet (`openSheet`) and its replay (`openReplay`); for its host, another match with the same players
+ * (`rematch`). `openSheet` and `rematch` resolve to the words of a refusal, or nothing once done.
  */
-export function finishedRanking(match, me, openReplay, rematch = null) {
+export function finishedRanking(match, me, openReplay, openSheet, rematch = null) {
   const refused = h("p", { class: "error", role: "alert" });
-  const again = rematch
-    ? button("Another match, same players", async () => { refused.textContent = (await rematch()) || ""; }, { class: "primary" })
-    : null;
+  const said = (asked) => async () => { refused.textContent = (await asked()) || ""; };
+  const again = rematch ? button("Another match, same players", said(rematch), { class: "primary" }) : null;
   return h("div", { class: "panel summary ranking", role: "region", "aria-label": "final ranking" },
     h("h2", {}, `The match at “${match.name}” is over: the final ranking`),
     placeList(placesOf(match.totals), match.players, match.totals, me),
     h("p", { class: "muted" }, `Finished ${whenText(match.finished)}.`),
     h("div", { class: "buttons" }, again, button(`Replay “${match.name}”`, openReplay, { class: again ? null : "primary" }),
-      h("a", { href: "#lobby" }, "Back to the lobby")),
+      button("Score sheet", said(openSheet), { "data-focus": "sheet" }), h("a", { href: "#lobby" }, "Back to the lobby")),
     refused);
 }
 
