@@ -230,3 +230,20 @@ async def test_a_phone_reloaded_at_the_contract_question_shows_more_of_it_and_ke
     shown = await page.evaluate(CONTRACT_SHOWN)
     assert shown["head"] >= -1, shown  # the table's name and buttons in view
     assert shown["lastBottom"] <= shown["handTop"] or shown["head"] <= 5, shown  # or as far as that allows
+
+
+async def test_a_chat_line_cut_at_its_limit_says_so(start_server: StartServer, open_page: OpenPage) -> None:
+    """A paste longer than the 500 characters a line holds: the field says the rest was not kept; sent, the
+    words go."""
+    server = await start_server()
+    page = await open_page()
+    await _login(page, server.share_url, "ann")
+    await page.wait_for_selector("#table-name")
+    await _open_table(page, "long")
+    await page.fill("[data-focus=chat]", "x" * 5000)
+    said = page.locator("#chat-full")
+    await said.wait_for()
+    assert await said.inner_text() == "A chat line holds up to 500 characters: the rest was not kept."
+    await page.press("[data-focus=chat]", "Enter")
+    await page.locator(".chat-log li", has_text="x" * 500).wait_for()
+    assert await said.inner_text() == ""

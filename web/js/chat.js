@@ -2,6 +2,10 @@
 import { h } from "./dom.js";
 import { noticeLine } from "./table_prompt.js";
 
+/** The longest chat line the server takes (docs/protocol.md, `chat`), and what a full field says. */
+const CHAT_MAX = 500;
+const FULL = "A chat line holds up to 500 characters: the rest was not kept.";
+
 /**
  * The chat panel; `state.chat` holds the table's chat lines (the snapshot's, then the pushes), each marked
  * by the server `watching` when its sender had no seat then (docs/protocol.md, `chat`), which stays so
@@ -11,7 +15,10 @@ import { noticeLine } from "./table_prompt.js";
  */
 export function chatPanel(state, actions) {
   const kept = state.kept;
-  const input = kept.el("chat-input", "input", { maxlength: 500, "aria-label": "chat message", placeholder: "Say something", "data-focus": "chat" });
+  // A line stops at the server's 500 characters: said once the field is full, not a paste silently cut.
+  const full = kept.held("chat-full", "small", { class: "choice-hint", id: "chat-full", "aria-live": "polite" });
+  const input = kept.el("chat-input", "input", { maxlength: CHAT_MAX, "aria-label": "chat message", placeholder: "Say something", "data-focus": "chat",
+    "aria-describedby": "chat-full", on: { input: () => { full.textContent = input.value.length >= CHAT_MAX ? FULL : ""; } } });
   const form = kept.el("chat-form", "form", {
     class: "say",
     on: { submit: (event) => { // made once for the kept form: its kept field
@@ -19,6 +26,7 @@ export function chatPanel(state, actions) {
       const text = input.value.trim();
       if (!text) return;
       input.value = "";
+      full.textContent = "";
       // A refused line (too many too fast, the connection lost) comes back into the field, to send again,
       // unless something else was typed meanwhile; the refusal goes once the server's 10 s have passed.
       actions.request("chat", { text }, "chat").then((sent) => {
@@ -33,7 +41,7 @@ export function chatPanel(state, actions) {
         }, 10_000);
       });
     } },
-  }, input, kept.el("chat-send", "button", { type: "submit" }, "Send"));
+  }, input, kept.el("chat-send", "button", { type: "submit" }, "Send"), full);
   const log = h("ol", { class: "chat-log", "aria-live": "polite", "aria-label": "chat" },
     state.chat.slice(-50).map((m) => h("li", {}, h("b", {}, m.name), m.watching ? h("span", { class: "watching" }, " (watching)") : null, " ", m.text)));
   queueMicrotask(() => { log.scrollTop = log.scrollHeight; });
