@@ -6,14 +6,16 @@ not installed."""
 from __future__ import annotations
 
 import re
+import time
 from typing import Any
 
 import pytest
 
 from client import Connection
 from tests.browser import MISSING, chromium_found
-from tests.conftest import StartServer, finished_table
+from tests.conftest import StartServer, finished_table, server_table
 from tests.test_web_browser import (
+    OWN_TURN,
     PHONE_SCREEN,
     SEAT_NAMES,
     OpenPage,
@@ -22,6 +24,7 @@ from tests.test_web_browser import (
     _open_table,
     browser,
     open_page,
+    play_own_turn,
 )
 from tests.test_web_review10 import _declaring
 
@@ -247,3 +250,68 @@ async def test_a_chat_line_cut_at_its_limit_says_so(start_server: StartServer, o
     await page.press("[data-focus=chat]", "Enter")
     await page.locator(".chat-log li", has_text="x" * 500).wait_for()
     assert await said.inner_text() == ""
+
+
+#: A phone's table: the hand under way, whether its play has begun (cards on the felt, a Dominoes row
+#: opened), and the last hand's folded results line under the felt.
+FIRST_TRICK = """() => ({
+  where: document.querySelector('.table-head .where')?.textContent || '',
+  begun: document.querySelectorAll('.felt .trick .played, .rows .row:not(.unopened)').length > 0,
+  results: document.querySelector('.prompt details.summary.folded summary')?.textContent || null,
+})"""
+
+#: The choices a phone player makes when asked: a contract (and its trump or starting rank), then cards.
+ANY_TURN = (
+    ("[data-focus^=trump-]", "[data-focus^=trump-] >> nth=0"),
+    ("[data-focus^=rank-]", "[data-focus^=rank-] >> nth=0"),
+    (".prompt .contract", ".prompt .contract >> nth=0"),
+    *OWN_TURN,
+)
+
+
+async def test_a_phones_last_results_stay_under_the_next_hands_first_trick(
+    start_server: StartServer, open_page: OpenPage
+) -> None:
+    """Hand 1 over, a bot leads hand 2 at once: the phone's folded "Hand 1: you …" line stays, under the
+    felt that holds the trick, until that trick is won (Dominoes: four plays made); it went with the first
+    card, before anyone could read it."""
+    server = await start_server(bot_delay=0.3)
+    page = await open_page(**PHONE_SCREEN)
+    room = await _bot_table(page, server.share_url, "pia", "results", shown=".seat.bottom")
+    table = server_table(server, room)
+    deadline = time.monotonic() + 150
+    while True:
+        seen = await page.evaluate(FIRST_TRICK)
+        match = table.match
+        assert match is not None
+        hand = match.hand
+        # The server, asked after the page, is as far on as the page or further: its first trick not yet
+        # won then, not won on the page either.
+        early = len(hand.play) < 4 if hand.contract == "dominoes" else not hand.tricks
+        if "Hand 2 of" in seen["where"] and seen["begun"] and match.hand_number == 2 and early:
+            break
+        assert time.monotonic() < deadline and match.hand_number <= 2, seen
+        await play_own_turn(page, ANY_TURN)
+        await page.wait_for_timeout(50)
+    assert seen["results"] is not None and seen["results"].startswith("Hand 1: you "), seen
+
+
+async def test_a_match_that_ends_while_the_lobby_is_open_is_listed_finished_without_a_reload(
+    start_server: StartServer, open_page: OpenPage
+) -> None:
+    """Review 21: the lobby's refresh took the ended match off "Tables" but "Finished matches" still said
+    none had finished, until a reload."""
+    server = await start_server()
+    page = await open_page()
+    await _login(page, server.share_url, "lou")
+    await page.wait_for_selector("#table-name")
+    host = await Connection.connect(server.url)
+    await host.login("host")
+    room = await host.create_table("robots")
+    await host.sit(room, "S")
+    for seat in "NEW":
+        await host.add_bot(room, seat, "random")
+    await page.locator(f"[data-room='{room}']", has_text="playing hand 1 of 28").wait_for()
+    await host.leave(room)  # a stand-in plays South: the match runs to its end
+    await page.locator("text=Replay “robots”").wait_for(timeout=120_000)
+    await host.close()

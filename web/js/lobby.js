@@ -24,9 +24,14 @@ export function lobbyScreen(app) {
     h("section", { class: "panel", "aria-labelledby": "matches-title" }, h("h2", { id: "matches-title" }, "Finished matches"), matches),
   );
 
+  let playing = new Set(); // the tables whose match was under way at the last refresh
   async function refresh() {
     const reply = await session.request("list-rooms");
     const barbu = reply.rooms.filter((room) => room.kind === "barbu");
+    // A match over since (or its table gone: a match that ended with nobody at it) is a finished match now.
+    const now = new Set(barbu.filter((room) => room.state === "playing").map((room) => room.room));
+    if ([...playing].some((room) => !now.has(room))) refreshMatches().catch(() => {});
+    playing = now;
     const others = reply.rooms.filter((room) => room.kind === "solitaire" && !room.result); // being played
     keepFocus(root, () => { // a refresh leaves the keyboard user on the control they were on
       fill(tables, barbu.length ? barbu.map((room) => tableCard(app, kept, room)) : h("p", {}, "No table yet: start one below."));

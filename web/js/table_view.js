@@ -42,6 +42,8 @@ export function renderTable(frame, state, actions) {
       SEATS.map((seat) => seatBox(seat, place(seat, bottom), state, actions)),
       kept.el("center", "div", { class: "center" }, center(state, actions, bottom), phone && view ? lastTrick(state) : null)),
     state.kept.el("prompt", "div", { class: "prompt", "aria-live": "polite" }, offerBox(state),
+      // A phone's felt holds the next hand's first trick: the last hand's results, folded, stay under it.
+      phone && view && view.phase !== "over" && playBegun(view) ? lastResults(state, actions) : null,
       state.awayPlays ? h("p", { class: "away-plays", role: "status" }, state.awayPlays) : null,
       timerPlayLine(state), idleLine(state),
       prompt(state, actions), refusalLine(state)),
@@ -333,7 +335,7 @@ function center(state, actions, bottom) {
     return trickBox(flash, `won by ${SEAT_NAMES[flash.winner]}`, bottom);
   }
   const scored = state.scored;
-  if (PHONE.matches) { // the last hand's results on the felt (over: before the ranking)
+  if (PHONE.matches && (view.phase === "over" || !playBegun(view))) { // the last hand's results on the felt (over: before the ranking)
     const results = lastResults(state, actions);
     if (results) return results;
   }
@@ -348,11 +350,13 @@ function center(state, actions, bottom) {
 }
 
 /**
- * The last hand's results while the next hand has not begun (no card played, no row opened), or the match's
- * last hand once it is over, and they are not closed; else null. A desktop shows them in the side column,
- * beside the felt and the question (or the final ranking), so the question, the seats and the table's header
- * fit the screen together; a phone shows them on the felt, folded to one line that opens on a tap once the
- * seat is asked something (the contract, a double), and over, before the ranking ("The final ranking").
+ * The last hand's results until the next hand's first trick is won (Dominoes: four plays made), or the
+ * match's last hand once it is over, and they are not closed; else null. A desktop shows them in the side
+ * column, beside the felt and the question (or the final ranking), so the question, the seats and the
+ * table's header fit the screen together; a phone shows them on the felt, folded to one line that opens on a
+ * tap once the seat is asked something (the contract, a double), and over, before the ranking ("The final
+ * ranking"); once the next hand's first card is played, the felt is the trick's, and the folded line goes
+ * under it, in the prompt.
  */
 function lastResults(state, actions) {
   const view = state.snapshot.view;
@@ -363,9 +367,17 @@ function lastResults(state, actions) {
     return scored.hand_number === last ? handSummary(state.snapshot, scored, actions.dismiss, null, PHONE.matches, state.kept) : null;
   }
   if (scored.hand_number !== view.hand_number - 1) return null;
-  if (view.trick.cards.length || view.tricks.length || (view.plays || []).length || Object.values(view.rows).some((row) => row.length)) return null;
+  // They stay through the next hand's first trick (Dominoes: its first round): a bot declarer leads at
+  // once, and they went before anyone could read them.
+  if (view.tricks.length || (view.plays || []).length >= 4) return null;
   const asked = Boolean(state.snapshot.seat && view.to_move === state.snapshot.seat && (view.legal || state.standin)); // its stand-in is asked
-  return handSummary(state.snapshot, scored, actions.dismiss, asked && PHONE.matches ? state : null, PHONE.matches, state.kept);
+  const folded = PHONE.matches && (asked || playBegun(view)) ? state : null;
+  return handSummary(state.snapshot, scored, actions.dismiss, folded, PHONE.matches, state.kept);
+}
+
+/** Whether `view`'s hand has a card played (or a pass, in Dominoes): the felt is the trick's, or the rows'. */
+function playBegun(view) {
+  return Boolean(view.trick.cards.length || view.tricks.length || (view.plays || []).length);
 }
 
 /** A trick on the felt (`trick`: its `leader` and `cards`), each card where its seat sits, and its `caption`. */
@@ -423,7 +435,7 @@ export function finishText(finishOrder) {
 
 /**
  * The last trick won, but the one still on the felt (`flashing`: not drawn twice); once a hand is over, its
- * last trick ("Last trick of hand 3"), until the next hand has a trick of its own.
+ * last trick ("Last trick of hand 3"), until the next hand has a trick of its own (Dominoes: a play).
  */
 function lastTrick(state) {
   const view = state.snapshot.view;
@@ -433,7 +445,9 @@ function lastTrick(state) {
   // Over, the match's last trick is named as a finished hand's is between hands.
   let title = view.phase === "over" ? `Last trick of hand ${view.hand_number}` : "Last trick";
   const scored = state.scored;
-  if (!last && !flash && scored && scored.last && scored.hand_number === view.hand_number - 1) {
+  // Dominoes has no tricks of its own: the last hand's goes once its rows have their first play.
+  const dominoesBegun = view.contract === "dominoes" && (view.plays || []).length > 0;
+  if (!last && !flash && !dominoesBegun && scored && scored.last && scored.hand_number === view.hand_number - 1) {
     last = scored.last;
     title = `Last trick of hand ${scored.hand_number}`;
   }
