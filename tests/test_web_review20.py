@@ -50,12 +50,19 @@ async def test_a_page_open_through_a_password_change_says_the_session_ended(
     port = server.port
     page = await open_page()
     room = await _bot_table(page, server.share_url, "uma", "locked", shown=".hand .card")
+    lobby = await page.context.new_page()  # a second tab of the same browser, on the lobby (review 21 #9)
+    await lobby.goto(server.share_url + "#lobby")
+    await lobby.wait_for_selector("#table-name")
     await server.stop()
     again = await start_server(port=port, password="x")
-    said = page.locator(".login .ended")
-    await said.wait_for(timeout=20000)
-    assert (await said.inner_text()).startswith("Your session here has ended (the server's password changed")
-    assert await page.locator(".login:has-text('You are invited')").count() == 0
+    for tab in (page, lobby):  # whichever tab's token was refused first, the other finds it gone
+        said = tab.locator(".login .ended")
+        await said.wait_for(timeout=20000)
+        assert (await said.inner_text()).startswith(
+            "Your session here has ended (the server's password changed"
+        )
+        assert await tab.locator(".login:has-text('You are invited')").count() == 0
+    await lobby.close()
     await page.fill("#login-password", "x")
     await page.click("button:has-text('Log in')")  # the name is kept from before
     await page.wait_for_selector(".hand .card")

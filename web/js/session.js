@@ -23,7 +23,8 @@ const TABS = typeof BroadcastChannel === "function" ? new BroadcastChannel("barb
 const TAB_GONE = "gone";
 
 const TOKEN = "barbu.token";
-// Set (sessionStorage) when a reconnect finds the kept token refused, across the reload back to the login form.
+// Set when the kept token is refused, until the next login: across the reload back to the login form, and
+// for this browser's other tabs, which find the token gone (localStorage: they share it).
 const ENDED = "barbu.session-ended";
 const NAME = "barbu.name";
 const KEPT = "barbu.kept-tokens"; // "server|name" -> token, kept at a log out with a seat in play
@@ -94,9 +95,8 @@ export class Session extends EventTarget {
     this.retry = 0;
     const token = localStorage.getItem(TOKEN);
     if (!token) {
-      // A reconnect had its token refused and reloaded the page: the login screen says why it is back.
-      this.ended = sessionStorage.getItem(ENDED) === "1";
-      sessionStorage.removeItem(ENDED);
+      // The kept token was refused, here (a reconnect reloads the page) or in another tab: the login says why.
+      this.ended = localStorage.getItem(ENDED) === "1";
       return false;
     }
     try {
@@ -106,7 +106,7 @@ export class Session extends EventTarget {
       if (error.code !== "bad-token") throw error;
       localStorage.removeItem(TOKEN);
       this.ended = true; // the login screen says why it is back, also after the reload `dropped` makes
-      sessionStorage.setItem(ENDED, "1");
+      localStorage.setItem(ENDED, "1");
       return false;
     }
   }
@@ -136,7 +136,7 @@ export class Session extends EventTarget {
   }
 
   loggedIn(reply) {
-    sessionStorage.removeItem(ENDED);
+    localStorage.removeItem(ENDED);
     this.name = reply.name;
     this.rooms = reply.rooms;
     localStorage.setItem(TOKEN, reply.token);
