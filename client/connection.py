@@ -59,6 +59,7 @@ from protocol import (
     Replay,
     Resign,
     Resume,
+    RevokeTokens,
     RoomCreated,
     Rooms,
     Sit,
@@ -319,6 +320,16 @@ class Connection:
                 your own seat).
         """
         await self.request(RemovePlayer(id=self.next_id(), room=room, seat=seat), Ok)
+
+    async def revoke_tokens(self, room: str, seat: str) -> None:
+        """Let the player of ``seat`` at table ``room`` log in again from any browser (only the table's host
+        may): their resume tokens stop working, and their next ``login`` takes the seat back.
+
+        Raises:
+            ServerError: ``not-host``, ``room-over``, ``bad-message`` (not another player's seat, or that
+                player is connected now), ``store-unavailable``.
+        """
+        await self.request(RevokeTokens(id=self.next_id(), room=room, seat=seat), Ok)
 
     async def chat(self, room: str, text: str) -> None:
         """Say ``text`` at ``room``."""

@@ -138,6 +138,18 @@ class RemoveBot(Message):
 
 
 @dataclass(frozen=True)
+class RevokeTokens(Message):
+    """The table's host revokes the resume tokens of the player of ``seat`` at ``room`` (a human other than
+    the host, with no connection open): their next ``login``, from any browser, takes the seat back. For a
+    player who lost the browser or device that held their token in the middle of a match."""
+
+    TYPE = "revoke-tokens"
+    id: int = _field(metadata=_ID)
+    room: str = _field(metadata=_ROOM)
+    seat: str = _field(metadata=_SEAT)
+
+
+@dataclass(frozen=True)
 class RemovePlayer(Message):
     """The table's host frees ``seat`` of ``room`` before the start, whoever sits there but the host (a
     player who holds a seat and never lets the match start, or a bot); a removed player is told
@@ -562,6 +574,7 @@ REQUESTS: dict[str, type[Message]] = {
     c.TYPE: c
     for c in (
         *(Hello, Login, Resume, ListRooms, CreateTable, Sit, Watch, Leave, AddBot, RemoveBot, RemovePlayer),
+        RevokeTokens,
         *(Chat, Act),
         GetSnapshot,
         *(OpenSolitaire, Move, Undo, Redo, AutoMoves, GetHint, NewDeal, Resign, Rematch),

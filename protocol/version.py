@@ -15,4 +15,5 @@ FEATURES = (
     "json",
     "replays",
     "rematch",
+    "revoke-tokens",
 )

@@ -49,6 +49,7 @@ from protocol import (
     Rematch,
     RematchOpened,
     Resume,
+    RevokeTokens,
     RoomCreated,
     Rooms,
     Sit,
@@ -512,17 +513,18 @@ class Lobby:
             # Only a seat in a Barbu match is worth protecting: a solitaire room is the player's alone, and
             # guarding it would lock out a player who lost their token, for good.
             held = [
-                room.name
-                for room in self.rooms.values()
-                if isinstance(room, BarbuTable) and room.holds_seat(name)
+                room for room in self.rooms.values() if isinstance(room, BarbuTable) and room.holds_seat(name)
             ]
             # A password is shared by friends; a seat in play is the player's own: only their token. Once
             # the password changed, no token works any more: the new password takes the seat back
             # (server/tokens.py), or its player would be locked out of it for the rest of the match.
             if held and not self.store.tokens_revoked(name):
+                # A lost browser took the token with it: the table's host can let them in (revoke-tokens).
+                helper = f"its host {held[0].host}" if held[0].host else "a player there"
                 raise ProtocolError(
                     "seat-held",
-                    f"{name} holds a seat at {held[0]!r}: reconnect with its resume token",
+                    f"{name} holds a seat at {held[0].name!r}: reconnect with its resume token, or ask"
+                    f" {helper} to let you log in again (revoke-tokens)",
                     field="name",
                 )
             token = self.store.issue_token(name)
@@ -951,8 +953,34 @@ class Lobby:
             await room.leave(peer)
             peer.send(Ok(id=request.id))
             self._sweep(room)
+        elif isinstance(request, RevokeTokens):
+            self._revoke_tokens(peer, room, request)
         else:
             await room.handle(peer, request)
+
+    def _revoke_tokens(self, peer: Peer, room: Room, request: RevokeTokens) -> None:
+        """The host lets the player of a seat log in again from any browser (they lost the one that held
+        their token): every token of theirs is revoked, so their next ``login`` takes the seat back
+        (``Store.tokens_revoked``), and the browser they lost is logged out at its next ``resume``.
+
+        Raises:
+            ProtocolError: ``wrong-room`` (a solitaire room), ``not-host``, ``room-over``, ``bad-message``
+                (field ``seat``: not another player's seat, or that player is connected now: they come back
+                by themselves).
+            StoreUnavailable: the store cannot write; their tokens work as before.
+        """
+        if not isinstance(room, BarbuTable):
+            raise ProtocolError("wrong-room", f"room {room.room_id} is a solitaire room", field="type")
+        owner = room.owner_to_let_in(peer, request.seat)
+        if owner in self.online:
+            raise ProtocolError(
+                "bad-message",
+                f"{owner} is connected now: they come back to the seat themselves",
+                field="seat",
+            )
+        self.store.revoke_tokens(owner)
+        log.info("%s let %s log in again at table %s", peer.player, owner, room.room_id)
+        peer.send(Ok(id=request.id))
 
     def _sweep(self, room: Room) -> None:
         if room.idle and self.rooms.get(room.room_id) is room and not self._rematch_waits(room):

@@ -493,9 +493,17 @@ class Store:
             return None
         return str(row[0])
 
-    def revoke_tokens(self) -> None:
-        """Make every resume token stop working (the server password changed)."""
-        self._write("UPDATE players SET used=0")
+    def revoke_tokens(self, name: str | None = None) -> None:
+        """Make every resume token stop working (the server password changed), or only player ``name``'s
+        (their table's host let them log in again: ``tokens_revoked``).
+
+        Raises:
+            StoreUnavailable: the store cannot write; every token works as before.
+        """
+        if name is None:
+            self._write("UPDATE players SET used=0")
+        else:
+            self._write("UPDATE players SET used=0 WHERE name=?", (name,))
 
     def forget_players(self, max_age: float, limit: int = 1000) -> int:
         """Delete up to ``limit`` players whose tokens stopped working (last used more than ``max_age``
@@ -520,7 +528,8 @@ class Store:
 
     def tokens_revoked(self, name: str) -> bool:
         """Whether player ``name`` logged in here and every token of theirs was revoked (``revoke_tokens``:
-        the server password changed), so no ``resume`` can bring them back."""
+        the server password changed, or their table's host let them log in again), so no ``resume`` can
+        bring them back."""
         row = self._db.execute("SELECT used FROM players WHERE name=?", (name,)).fetchone()
         return row is not None and float(row[0]) == 0
 

@@ -498,3 +498,51 @@ async def test_a_seat_held_across_a_password_change_is_taken_back_with_the_new_p
     with pytest.raises(ServerError) as info:  # her fresh token protects the seat again
         await connect(changed, "alice", "new")
     assert info.value.code == "seat-held"
+
+
+async def test_the_host_lets_a_player_who_lost_their_browser_log_in_again(
+    server: BarbuServer, connect: Connect
+) -> None:
+    """Bob lost the browser that held his token mid-match: his login from another is refused (`seat-held`,
+    naming the host who can help) until the host revokes his tokens (`revoke-tokens`); then his login takes
+    his seat back, and the lost browser's token no longer resumes. Only the host may, only for another
+    player's seat, and not while that player is connected."""
+    ann = await connect(server, "ann")
+    bob = await connect(server, "bob")
+    room = await ann.create_table("lost")
+    await ann.sit(room, "N")
+    await bob.sit(room, "E")
+    for seat in "SW":
+        await ann.add_bot(room, seat, "heuristic")
+    table = server_table(server, room)
+    await until(lambda: table.state == "playing", "the start")
+    lost = bob.token
+    assert lost is not None
+    with pytest.raises(ServerError) as info:  # bob is connected: he comes back by himself
+        await ann.revoke_tokens(room, "E")
+    assert (info.value.code, info.value.field) == ("bad-message", "seat")
+    await bob.close()
+    await until_dropped(server, "bob")
+    with pytest.raises(ServerError) as info:
+        await connect(server, "bob")
+    assert info.value.code == "seat-held" and "ask its host ann to let you log in again" in str(info.value)
+    cid = await connect(server, "cid")
+    await cid.watch(room)
+    with pytest.raises(ServerError) as info:  # only the host
+        await cid.revoke_tokens(room, "E")
+    assert info.value.code == "not-host"
+    for seat, why in (("N", "your own seat"), ("S", "no player holds seat S")):
+        with pytest.raises(ServerError) as info:
+            await ann.revoke_tokens(room, seat)
+        assert info.value.code == "bad-message" and why in str(info.value), info.value
+    await ann.revoke_tokens(room, "E")
+    back = await connect(server, "bob")  # from another browser: his seat again
+    assert back.token is not None and back.token != lost
+    await until(lambda: table.seats[1].peer is not None, "bob at his seat again")
+    await back.close()
+    await until_dropped(server, "bob")
+    stale = await Connection.connect(server.url)
+    with pytest.raises(ServerError) as info:  # the lost browser's token is done with
+        await stale.resume(lost)
+    assert info.value.code == "bad-token"
+    await stale.close()
