@@ -82,11 +82,16 @@ export function refusalText(typed, failure, needsPassword) {
   return "That name cannot be used: pick another name.";
 }
 
-/** The server's `seat-held` refusal ("NAME holds a seat at 'TABLE': …") in plain words. */
+/**
+ * The server's `seat-held` refusal ("NAME holds a seat at 'TABLE': …, or ask its host HOST to let you log
+ * in again …") in plain words, with the way back for a player who lost their browser (`revoke-tokens`).
+ */
 function seatHeldText(message) {
   const table = /holds a seat at (['"])(.*)\1/.exec(message);
   const at = table ? ` at “${table[2]}”` : "";
-  return `You are already seated${at} from another browser or device; come back from there, or wait for that match to end.`;
+  const host = /ask its host (.+) to let you log in again/.exec(message);
+  const who = host ? `the table's host, ${host[1]},` : "a player at that table";
+  return `You are already seated${at} from another browser or device: come back from there. Lost it? Ask ${who} to press “Let them log in again” at your seat, then log in here.`;
 }
 
 /**

@@ -67,6 +67,17 @@ export function tableScreen(app, roomId) {
         refresh();
       }
     },
+    /**
+     * The host lets `name`, away from `seat`, log in again from another browser (they lost the one that held
+     * their token: `revoke-tokens`), once asked; said at the seat either way.
+     */
+    letIn: async (seat, name) => {
+      if (!confirm(`Let ${name} log in again from another browser or device? Use this when they lost the one they played on: their next login as “${name}”, from anywhere, takes this seat back.`)) return;
+      if (!(await actions.request("revoke-tokens", { seat }, `seat-${seat}`))) return; // the refusal is said there
+      state.notice = `${name} can log in again now, from any browser, and comes back to this seat.`;
+      state.noticeAt = `seat-${seat}`;
+      draw();
+    },
     act: async (action) => {
       // A refused action is told by the control that sent it (the prompt), in people's words.
       state.refusal = "";
