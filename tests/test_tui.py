@@ -421,7 +421,8 @@ async def test_a_seat_held_by_the_name_is_refused_and_said_plainly(
     async with started_tui(server.url, "hal") as (tui, _pipe):
         await until(lambda: tui.input_mode == "name", f"the name prompt again ({tui.model.notice})")
         assert tui.model.notice == (
-            "hal holds a seat in a match; only the terminal that has its resume token can take it back."
+            "hal holds a seat in a match; only the terminal that has its resume token can take it back,"
+            " unless the table's host lets you log in again (in the browser: “Let them log in again”)."
         )
         assert tui.model.notice_error and not tui.model.connected
 
@@ -505,7 +506,8 @@ async def test_a_long_refusal_is_shown_whole_at_80_columns(
     async with started_tui(server.url, name) as (tui, _pipe):
         await until(lambda: tui.input_mode == "name", f"the name prompt again ({tui.model.notice})")
         refusal = (
-            f"{name} holds a seat in a match; only the terminal that has its resume token can take it back."
+            f"{name} holds a seat in a match; only the terminal that has its resume token can take it back,"
+            " unless the table's host lets you log in again (in the browser: “Let them log in again”)."
         )
         assert tui.model.notice == refusal and len(refusal) > 80
         lines = screen_lines(tui)

@@ -74,7 +74,8 @@ def refusal_text(exc: ServerError, name: str) -> str:
     """Why the server refused to let ``name`` in, in words."""
     if exc.code == "seat-held":
         return (
-            f"{name} holds a seat in a match; only the terminal that has its resume token can take it back."
+            f"{name} holds a seat in a match; only the terminal that has its resume token can take it back,"
+            " unless the table's host lets you log in again (in the browser: “Let them log in again”)."
         )
     if exc.code == "bad-token":
         return f"The server no longer knows this terminal's resume token for {name}."
