@@ -26,8 +26,9 @@ WHY = """async ([view, card]) => {
 async def test_a_card_clicked_out_of_turn_says_whose_turn_it_is(
     server: BarbuServer, open_page: OpenPage
 ) -> None:
-    """At the start of a hand, a seat that is not the declarer clicks a card: the page says whom the table
-    waits for and what for ("Not your turn: waiting for North (ann) to choose the contract.")."""
+    """At the start of a hand, a seat that is not the declarer clicks a card: the page says it is not their
+    turn, under the prompt that says whom the table waits for and what for ("Waiting for North (rn) to
+    choose the contract."), not that again (review 21)."""
     conns, _room, table = await four_seated(server, "r", "why")
     assert table.match is not None
     declarer = SEATS[table.match.hand.declarer]
@@ -35,11 +36,12 @@ async def test_a_card_clicked_out_of_turn_says_whose_turn_it_is(
     page = await seat_page(server, open_page, conns, mine)
     try:
         await page.locator(".hand .card").first.click(force=True)  # aria-disabled: not enabled to Playwright
-        line = page.locator(".refusal", has_text="Not your turn: waiting for")
+        line = page.locator(".refusal", has_text="Not your turn yet.")
         await line.wait_for(timeout=5_000)
+        assert await line.inner_text() == "Not your turn yet."
         name = {"N": "North", "E": "East", "S": "South", "W": "West"}[declarer]
-        expected = f"Not your turn: waiting for {name} (r{declarer.lower()}) to choose the contract."
-        assert await line.inner_text() == expected
+        waiting = f"Waiting for {name} (r{declarer.lower()}) to choose the contract."
+        assert waiting in await page.inner_text(".prompt")
     finally:
         for conn in conns.values():
             await conn.close()
@@ -58,4 +60,4 @@ async def test_the_reasons_a_card_cannot_be_played(server: BarbuServer, open_pag
     dominoes = {**play, "contract": "dominoes", "trick": {"leader": "W", "cards": []}}
     assert (await page.evaluate(WHY, [dominoes, "QS"])).startswith("That card does not fit a row")
     other = {**play, "to_move": "E", "trick": {"leader": "E", "cards": []}}
-    assert await page.evaluate(WHY, [other, "QS"]) == "Not your turn: waiting for East (bob) to play."
+    assert await page.evaluate(WHY, [other, "QS"]) == "Not your turn yet."

@@ -270,17 +270,15 @@ export function refusalText(message, snap) {
 
 /**
  * Why the seat's `card` (text, "QS") cannot be played now, said when it is clicked or tapped (it did
- * nothing before): not the seat's turn (whom the table waits for), a question to answer first, the suit led
+ * nothing before): not the seat's turn (the prompt above says whom the table waits for), a question to answer first, the suit led
  * to follow (docs/rules/barbu.md, Play), a Dominoes row it does not fit, or else the highlighted cards.
  */
 export function unplayableText(state, card) {
   const snap = state.snapshot;
   const view = snap.view;
   if (state.standin) return "A stand-in bot plays your seat: take your seat back to play.";
-  if (view.to_move !== snap.seat) {
-    const who = view.to_move ? `${SEAT_NAMES[view.to_move]} (${playerText(snap.players[view.to_move])})` : "the others";
-    return `Not your turn: waiting for ${who} ${PHASE_WORDS[view.phase] || ""}.`.replace(" .", ".");
-  }
+  // Whom the table waits for is said just above, in the prompt ("Waiting for East (bob) to play."): not twice.
+  if (view.to_move !== snap.seat) return "Not your turn yet.";
   if (view.phase !== "play") return "Answer the question above first: the cards are played after it.";
   const led = view.trick && view.trick.cards.length ? view.trick.cards[0].slice(-1) : null;
   if (led && card.slice(-1) !== led && view.hand.some((held) => held.slice(-1) === led)) {
