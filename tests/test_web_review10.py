@@ -286,7 +286,7 @@ async def test_pyramids_stock_top_card_is_picked_not_turned(server: BarbuServer,
     await page.click("text=Log in")
     await page.wait_for_selector("#game")
     await page.select_option("#game", "pyramid")
-    await page.get_by_label("the top card of the stock is available too (PySolFC)").select_option(index=1)
+    await page.get_by_label("Stock's top card in play").select_option(index=1)
     await page.click("text=Play a random deal")
     await page.wait_for_selector(".layout")
     assert server.lobby is not None

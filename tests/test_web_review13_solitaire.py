@@ -21,7 +21,7 @@ SEED_81 = (
     "crypto.getRandomValues = (words) => { words.fill(0); words[words.length - 1] = 81; return words; };"
 )
 STAYS = "Cards on a foundation stay there."
-FOUNDATION_BACK = "the top card of a foundation may go back to a column (PySolFC)"
+FOUNDATION_BACK = "Cards back from a foundation"
 
 
 async def test_a_forty_thieves_foundation_is_not_a_source(server: BarbuServer, open_page: OpenPage) -> None:

@@ -359,3 +359,22 @@ async def test_a_player_who_lost_their_browser_is_let_back_in_by_the_host(
     await again.click("button:has-text('Log in')")
     await again.wait_for_selector(".hand .card")
     assert "East" in (await again.get_attribute(".seat.bottom", "aria-label") or "")
+
+
+async def test_every_solitaire_option_has_a_short_name_and_no_programs_name(
+    start_server: StartServer, open_page: OpenPage
+) -> None:
+    """Review 21 #10: the lobby's solitaire options were labelled by their whole description, ending in
+    "(PySolFC)" or "(Aisleriot)"; now each has a short name, its description said under it."""
+    server = await start_server()
+    page = await open_page()
+    await _login(page, server.share_url, "sol")
+    games = await page.locator("#game option").evaluate_all("els => els.map((e) => e.value)")
+    assert len(games) == 11, games
+    for game in games:
+        await page.select_option("#game", game)
+        labels = await page.locator(".picker label.field > span").all_inner_texts()
+        for label in labels[1:]:  # the first is "Game"
+            assert len(label) <= 30 and "(" not in label, (game, label)
+        hints = await page.locator(".picker .choice-hint").all_inner_texts()
+        assert not any("PySolFC" in hint or "Aisleriot" in hint for hint in hints), (game, hints)

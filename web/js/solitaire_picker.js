@@ -15,6 +15,25 @@ function choiceText(value) {
   return String(value);
 }
 
+/**
+ * Each option's short name, as the Barbu options have ("Leading hearts"): the server's `help` (what the
+ * other choice does) is said under the select, without the name of the program the rule comes from
+ * ("(PySolFC)"), which a player does not know.
+ */
+const OPTION_LABELS = {
+  "foundation-back": "Cards back from a foundation",
+  supermove: "Runs move at once",
+  draw: "Cards turned from the stock",
+  "stock-top": "Stock's top card in play",
+  redeals: "Redeals",
+  kings: "Kings",
+  build: "Building on columns",
+};
+
+function optionHint(help) {
+  return help.replace(/\s*\([^)]*\)$/, "");
+}
+
 /** The picker: `{element}`; loads the games with list-games. */
 export function gamePicker(app) {
   const { session } = app;
@@ -42,12 +61,12 @@ export function gamePicker(app) {
     const defaults = Object.keys(options).length === 0;
     fill(element,
       select("Game", games.map((g) => [g.name, g.title]), game.name, (value) => { game = games.find((g) => g.name === value); options = {}; render(); }, { id: "game" }),
-      game.options.map((option) => select(option.help, option.choices.map((c, i) => [i, choiceText(c)]), option.choices.indexOf(option.name in options ? options[option.name] : option.default), (index) => {
+      game.options.map((option) => select(OPTION_LABELS[option.name] || optionHint(option.help), option.choices.map((c, i) => [i, choiceText(c)]), option.choices.indexOf(option.name in options ? options[option.name] : option.default), (index) => {
         const value = option.choices[Number(index)];
         if (value === option.default) delete options[option.name];
         else options[option.name] = value;
         render();
-      }, { name: option.name })),
+      }, { name: option.name, hint: OPTION_LABELS[option.name] ? optionHint(option.help) : null })),
       h("details", { class: "rules" }, h("summary", {}, `How ${game.title} is played`), h("pre", {}, game.rules)),
       h("div", { class: "buttons" },
         button("Play the day's deal", () => open(null), { class: "primary", disabled: !defaults, title: defaults ? null : "the day's deal is played with the standard options" }),
