@@ -12,7 +12,7 @@ export function showLogin(root, session, done) {
     h("h1", { id: "login-title" }, "Barbu"),
     // Thrown out of a session it was in, the player is told why, not "invited" to their own table.
     session.ended
-      ? h("p", { class: "invited ended" }, `Your session here has ended (the server's password changed, or it was unused a long while): log in again${session.lastName ? ` as ${session.lastName}` : ""} to come back to your seat.`)
+      ? h("p", { class: "invited ended" }, `Your session here has ended (the server's password changed, it was unused a long while, or the table's host let you log in from another browser): log in again${session.lastName ? ` as ${session.lastName}` : ""} to come back to your seat.`)
       : invitation(),
     h("p", {}, "Pick a name to play under. Your friends see it at the table."),
     h("label", { class: "field" }, h("span", {}, "Your name"), name, h("small", { class: "choice-hint", id: "login-name-hint" }, "Up to 24 characters.")),
