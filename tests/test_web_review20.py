@@ -369,7 +369,9 @@ async def test_every_solitaire_option_has_a_short_name_and_no_programs_name(
     server = await start_server()
     page = await open_page()
     await _login(page, server.share_url, "sol")
-    await page.wait_for_selector("#game option")  # the games, once list-games answered
+    await page.wait_for_function(
+        "() => document.querySelectorAll('#game option').length > 0"
+    )  # the games, once list-games answered
     games = await page.locator("#game option").evaluate_all("els => els.map((e) => e.value)")
     assert len(games) == 11, games
     for game in games:
