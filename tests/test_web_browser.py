@@ -434,6 +434,7 @@ async def test_solitaire_move_undo_and_hint(server: BarbuServer, open_page: Open
     await page.wait_for_selector("text=1 move ·")
     await page.click("text=Undo")
     await until(lambda: room.game.moves == 0, "the undo")
+    await page.wait_for_selector("text=0 moves ·")  # drawn: a click before it lands on the card moved back
 
     # A refused move is told with cards and piles as people name them, not "7D", "t3".
     columns = room.game.state()["columns"]
