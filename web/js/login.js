@@ -8,12 +8,13 @@ export function showLogin(root, session, done) {
   const password = h("input", { id: "login-password", name: "password", type: "password", autocomplete: "current-password" });
   const error = h("p", { class: "error", role: "alert" });
   const submit = h("button", { type: "submit", class: "primary" }, "Log in");
+  // Thrown out of a session it was in, the player is told why, not "invited" to their own table.
+  const opening = session.ended
+    ? h("p", { class: "invited ended" }, `Your session here has ended (the server's password changed, it was unused a long while, or the table's host let you log in from another browser): log in again${session.lastName ? ` as ${session.lastName}` : ""} to come back to your seat.`)
+    : invitation();
   const form = h("form", { class: "panel login", "aria-labelledby": "login-title", novalidate: true },
     h("h1", { id: "login-title" }, "Barbu"),
-    // Thrown out of a session it was in, the player is told why, not "invited" to their own table.
-    session.ended
-      ? h("p", { class: "invited ended" }, `Your session here has ended (the server's password changed, it was unused a long while, or the table's host let you log in from another browser): log in again${session.lastName ? ` as ${session.lastName}` : ""} to come back to your seat.`)
-      : invitation(),
+    opening,
     h("p", {}, "Pick a name to play under. Your friends see it at the table."),
     h("label", { class: "field" }, h("span", {}, "Your name"), name, h("small", { class: "choice-hint", id: "login-name-hint" }, "Up to 24 characters.")),
     session.needsPassword ? h("label", { class: "field" }, h("span", {}, "Server password"), password) : null,
@@ -37,6 +38,9 @@ export function showLogin(root, session, done) {
       done();
     } catch (failure) {
       error.textContent = refusalText(typed, failure, session.needsPassword);
+      // "You are invited … to sit down" above "You are already seated … from another browser" says two
+      // things at once: while that refusal stands, only it is said.
+      if (opening) opening.hidden = failure.code === "seat-held";
     } finally {
       submit.disabled = false;
       submit.textContent = "Log in";
