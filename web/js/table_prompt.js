@@ -247,7 +247,10 @@ export function offerBox(state) {
  */
 export function noticeLine(state, where) {
   if (!state.notice || (state.noticeAt || null) !== where) return null;
-  return h("p", { class: "error notice", role: "alert" }, state.notice);
+  // Most notices are refusals; one that says a thing was done (`noticeDone`, while it is the notice) is not
+  // drawn in the refusals' red, which reads as "it failed".
+  const done = state.noticeDone === state.notice;
+  return h("p", { class: done ? "done notice" : "error notice", role: done ? "status" : "alert" }, state.notice);
 }
 
 /** A refusal of the seat's last action, shown by the control that caused it (in view on a phone too). */
