@@ -9,29 +9,62 @@ export function randomSeed() {
   return words[0] * 65536 + (words[1] & 0xffff);
 }
 
+/**
+ * Each option's short name, as the Barbu options have ("Leading hearts"), and each of its choices in words
+ * with the rule it makes, said under the select for the choice made (as the Barbu table's options do). The
+ * server's `help` says only what the other choice does, in the engine's words ("any-suit: …", "(PySolFC)"):
+ * it is said only for an option the page does not know.
+ */
+const OPTION_WORDS = {
+  "foundation-back": ["Cards back from a foundation", {
+    false: ["off", "a card on a foundation stays there"],
+    true: ["on", "the top card of a foundation may go back to a column"],
+  }],
+  supermove: ["Runs move at once", {
+    false: ["off", "one card moves at a time"],
+    true: ["on", "several cards move at once when empty columns allow it"],
+  }],
+  draw: ["Cards turned from the stock", {
+    1: ["1 at a time", "the stock turns one card at a time onto the waste"],
+    3: ["3 at a time", "the stock turns three cards at a time, one onto each of three wastes; each top is available"],
+  }],
+  "stock-top": ["Stock's top card in play", {
+    false: ["off", "a card of the stock plays once it is turned onto the waste"],
+    true: ["on", "the top card of the stock is available too"],
+  }],
+  redeals: ["Redeals", {
+    0: ["none", "once through the stock, no redeal"],
+    2: ["2", "the waste may be turned back into the stock twice"],
+  }],
+  kings: ["Kings", {
+    bottom: ["to the bottom", "every King goes to the bottom of its column at the deal; an emptied column stays empty"],
+    stay: ["stay where dealt", "Kings are not moved; an empty column takes a King only"],
+  }],
+  build: ["Building on columns", {
+    "other-suit": ["on another suit", "build down on a card of a different suit (9♥ on 10♣, not on 10♥)"],
+    "any-suit": ["on any suit", "build down regardless of suit"],
+  }],
+};
+
+/** An option the page has no words for: its value as it is, the server's help without the program's name. */
 function choiceText(value) {
   if (value === true) return "on";
   if (value === false) return "off";
   return String(value);
 }
 
-/**
- * Each option's short name, as the Barbu options have ("Leading hearts"): the server's `help` (what the
- * other choice does) is said under the select, without the name of the program the rule comes from
- * ("(PySolFC)"), which a player does not know.
- */
-const OPTION_LABELS = {
-  "foundation-back": "Cards back from a foundation",
-  supermove: "Runs move at once",
-  draw: "Cards turned from the stock",
-  "stock-top": "Stock's top card in play",
-  redeals: "Redeals",
-  kings: "Kings",
-  build: "Building on columns",
-};
+/** The select's choices, `[index, text, rule]` each, for server option `option` (`list-games`). */
+function optionChoices(option) {
+  const words = OPTION_WORDS[option.name];
+  return option.choices.map((choice, i) => {
+    const said = words && words[1][String(choice)];
+    return said ? [i, said[0], said[1]] : [i, choiceText(choice)];
+  });
+}
 
-function optionHint(help) {
-  return help.replace(/\s*\([^)]*\)$/, "");
+function optionLabel(option) {
+  const words = OPTION_WORDS[option.name];
+  return words ? words[0] : option.help.replace(/\s*\([^)]*\)$/, "");
 }
 
 /** The picker: `{element}`; loads the games with list-games. */
@@ -53,6 +86,14 @@ export function gamePicker(app) {
       const snapshot = await session.request("open-solitaire", { game: game.name, options, seed, winnable }, winnable); // the solver looks for one
       app.go("solitaire", snapshot.room);
     } catch (failure) {
+      if (failure.code === "daily-played") {
+        // The day's deal open in a room of the player's: back to it. Finished: said in words, not the
+        // server's "give a seed", which the page has no field for.
+        const room = /in room (\d+)/.exec(String(failure.message));
+        if (room) return app.go("solitaire", room[1]);
+        error.textContent = `You have played today's deal of ${game.title}: one game a day counts. Play a random deal, or come back tomorrow for the next one.`;
+        return;
+      }
       error.textContent = failure.message;
     }
   }
@@ -61,12 +102,12 @@ export function gamePicker(app) {
     const defaults = Object.keys(options).length === 0;
     fill(element,
       select("Game", games.map((g) => [g.name, g.title]), game.name, (value) => { game = games.find((g) => g.name === value); options = {}; render(); }, { id: "game" }),
-      game.options.map((option) => select(OPTION_LABELS[option.name] || optionHint(option.help), option.choices.map((c, i) => [i, choiceText(c)]), option.choices.indexOf(option.name in options ? options[option.name] : option.default), (index) => {
+      game.options.map((option) => select(optionLabel(option), optionChoices(option), option.choices.indexOf(option.name in options ? options[option.name] : option.default), (index) => {
         const value = option.choices[Number(index)];
         if (value === option.default) delete options[option.name];
         else options[option.name] = value;
         render();
-      }, { name: option.name, hint: OPTION_LABELS[option.name] ? optionHint(option.help) : null })),
+      }, { name: option.name })),
       h("details", { class: "rules" }, h("summary", {}, `How ${game.title} is played`), h("pre", {}, game.rules)),
       h("div", { class: "buttons" },
         button("Play the day's deal", () => open(null), { class: "primary", disabled: !defaults, title: defaults ? null : "the day's deal is played with the standard options" }),
