@@ -39,8 +39,8 @@ BOARD = (
 LONGEST_HINTS = [
     "Hint: no sure win found; a reasonable move: move 10♠ and the 12 cards on it from column 10 onto J♥ in "
     "column 13.",
-    "Hint: move 10♠ and the 12 cards on it from column 10 onto J♥ in column 13 (following the hints wins this "
-    "game).",
+    "Hint: move 10♠ and the 12 cards on it from column 10 onto J♥ in column 13; following the hints wins this "
+    "game.",
     "Hint: no sure win found; a reasonable move: remove 10♠ (pyramid row 7, card 7) and 3♥ (waste 3).",
 ]
 

@@ -236,7 +236,8 @@ export function solitaireScreen(app, roomId) {
       view.daily ? h("small", { class: "muted", id: "no-daily-hints" }, "No hints on the day's deal: everyone plays it alone.") : null],
       kept.button("new-deal", "New deal", async () => {
         if (!over && !confirm(endGameQuestion(view))) return;
-        const snap = await send("new-deal", { seed: randomSeed() });
+        // A winnable deal's next one is winnable too (the server looks for one when no seed is given).
+        const snap = await send("new-deal", view.winnable ? {} : { seed: randomSeed() });
         if (snap) app.go("solitaire", snap.room);
       }),
       over ? null : kept.button("Resign", "Resign", () => { if (confirm("Give up this game?")) send("resign"); }),
@@ -290,7 +291,7 @@ export function solitaireScreen(app, roomId) {
 
   function hintWords(reply) {
     switch (reply.status) {
-      case "sure": return `Hint: ${hintText(reply.move)} (following the hints wins this game).`;
+      case "sure": return `Hint: ${hintText(reply.move)}; following the hints wins this game.`;
       case "guess": return `Hint: no sure win found; a reasonable move: ${hintText(reply.move)}.`;
       // A verdict, not a move: the legal moves left may still be played, so it does not forbid them.
       // Whether undo helps: the deal lost from the start (no move lost it), or the moves back to a

@@ -50,6 +50,10 @@ function pileTop(at, pile, name, emptyLabel, emptyWords = emptyLabel) {
   return face(at, pile[pile.length - 1], name, pile.length - 1, `, ${pile.length} card${pile.length === 1 ? "" : "s"}`);
 }
 
+// The games that deal no stock (the engine's `ColumnRules.turn` 0, as the terminal's `stockless`): no stock
+// nor waste is drawn, not an empty stock that looks used up.
+const STOCKLESS = new Set(["bakers-dozen"]);
+
 /** The stock (a back with its count; a click turns it), the waste and the foundations. */
 function topRow(at, layout) {
   const { kept, marked } = at;
@@ -65,7 +69,7 @@ function topRow(at, layout) {
     ? layout.foundations.map((pile, i) => pileTop(at, pile, `f${i + 1}`, "A", "empty: an ace starts it"))
     : [h("span", { class: "removed" }, `${layout.removed} removed`)];
   return kept.el("top-row", "div", { class: "top-row" },
-    kept.el("stock-waste", "div", { class: "stock-waste" }, stock, stockTop, waste),
+    STOCKLESS.has(layout.game) ? null : kept.el("stock-waste", "div", { class: "stock-waste" }, stock, stockTop, waste),
     kept.el("foundations", "div", { class: "foundations", role: "group", "aria-label": "foundations" }, foundations));
 }
 
