@@ -22,6 +22,7 @@ from tests.test_web_browser import (
     _bot_table,
     _login,
     _open_table,
+    _solitaire_deal,
     browser,
     open_page,
     play_own_turn,
@@ -353,9 +354,14 @@ async def test_a_player_who_lost_their_browser_is_let_back_in_by_the_host(
         "You are already seated at “lost phone” from another browser or device: come back from there. Lost it? "
         "Ask the table's host, ann, to press “Let them log in again” at your seat, then log in here."
     )
+    # Review 22: not "You are invited … to sit down or watch" above it, while the refusal stands.
+    assert not await again.locator(".login .invited").is_visible()
     await ann.click("[data-focus=let-in-E]")
     said = ann.locator(".notice", has_text="bob can log in again now, from any browser")
     await said.wait_for()
+    # Review 23: a thing done is not said in the refusals' red, and the button is not offered again.
+    assert "error" not in (await said.get_attribute("class") or "")
+    assert await ann.locator("[data-focus=let-in-E]").count() == 0
     await again.click("button:has-text('Log in')")
     await again.wait_for_selector(".hand .card")
     assert "East" in (await again.get_attribute(".seat.bottom", "aria-label") or "")
@@ -381,3 +387,75 @@ async def test_every_solitaire_option_has_a_short_name_and_no_programs_name(
             assert len(label) <= 30 and "(" not in label, (game, label)
         hints = await page.locator(".picker .choice-hint").all_inner_texts()
         assert not any("PySolFC" in hint or "Aisleriot" in hint for hint in hints), (game, hints)
+        # Review 23: the choices are words, not the engine's values ("any-suit", "bottom").
+        choices = await page.locator(".picker select[name] option").all_inner_texts()
+        assert not any("-" in choice or choice in ("bottom", "stay") for choice in choices), (game, choices)
+
+
+async def test_a_solitaire_options_rule_follows_the_choice_made(
+    start_server: StartServer, open_page: OpenPage
+) -> None:
+    """Review 23: the sentence under a solitaire option said what the other choice does ("any-suit: build down
+    regardless of suit" under "other-suit"); it says the rule of the choice made, and changes with it."""
+    server = await start_server()
+    page = await open_page()
+    await _login(page, server.share_url, "sol")
+    await page.wait_for_function("() => document.querySelectorAll('#game option').length > 0")
+    await page.select_option("#game", "bakers-dozen")
+    build = page.locator("label.field", has=page.locator("select[name=build]"))
+    assert (await build.locator(".choice-hint").inner_text()).startswith(
+        "build down on a card of a different suit"
+    )
+    await page.select_option("select[name=build]", label="on any suit")
+    build = page.locator("label.field", has=page.locator("select[name=build]"))
+    await build.locator(".choice-hint", has_text="build down regardless of suit").wait_for()
+    await page.select_option("#game", "pyramid")
+    draw = page.locator("label.field", has=page.locator("select[name=draw]"))
+    assert (
+        await draw.locator(".choice-hint").inner_text()
+    ) == "the stock turns one card at a time onto the waste"
+
+
+async def test_bakers_dozen_shows_no_stock_and_a_winnable_deals_new_deal_is_winnable(
+    start_server: StartServer, open_page: OpenPage
+) -> None:
+    """Review 23: Baker's Dozen, which deals no stock, showed an empty stock ("∅ 0") and a waste; and "New
+    deal" after a winnable deal dealt a plain random one."""
+    server = await start_server()
+    page = await open_page()
+    page.on("dialog", lambda dialog: dialog.accept())
+    await _solitaire_deal(page, server.share_url, "win", "bakers-dozen", "winnable")
+    await page.wait_for_selector(".where:has-text('winnable')")
+    assert await page.locator("[data-pile=s], [data-pile=w], .stock-waste").count() == 0
+    first = page.url
+    await page.click("button:has-text('New deal')")
+    await page.wait_for_function(f"() => location.href !== {first!r}")
+    await page.wait_for_selector(".where:has-text('winnable')")
+
+
+async def test_the_days_deal_asked_again_goes_back_to_it_or_says_it_was_played(
+    start_server: StartServer, open_page: OpenPage
+) -> None:
+    """Review 23: asking for the day's deal played already answered with the server's "give a seed for
+    another deal", which the page has no field for; open, it is the game to go back to."""
+    server = await start_server()
+    page = await open_page()
+    page.on("dialog", lambda dialog: dialog.accept())
+    await _login(page, server.share_url, "day")
+    await page.wait_for_function("() => document.querySelectorAll('#game option').length > 0")
+    await page.click("text=Play the day's deal")
+    await page.wait_for_selector(".layout")
+    daily = page.url
+    await page.click("button:has-text('Lobby')")
+    await page.wait_for_function("() => document.querySelectorAll('#game option').length > 0")
+    await page.click("text=Play the day's deal")
+    await page.wait_for_function(f"() => location.href === {daily!r}")
+    await page.wait_for_selector(".layout")
+    await page.click("button:has-text('Resign')")
+    await page.wait_for_selector("text=Resigned.")
+    await page.click("button:has-text('Lobby')")
+    await page.wait_for_function("() => document.querySelectorAll('#game option').length > 0")
+    await page.click("text=Play the day's deal")
+    said = page.locator(".picker .error")
+    await said.filter(has_text="You have played today's deal of Forty Thieves").wait_for()
+    assert "seed" not in await said.inner_text()
