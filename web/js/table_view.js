@@ -119,7 +119,7 @@ function header(state, actions) {
       // "Leave" on a phone: the header's buttons then fit one row of 360 pixels.
       snap.seat && snap.state !== "over" ? kept.button("Leave table", ["Leave", h("span", { class: "wide-only" }, " table")], () => {
         const now = state.snapshot;
-        if (now.state !== "playing" || confirm("Leave? A bot plays your seat until you come back (open the table again).")) actions.leave();
+        if (now.state !== "playing" || confirm("Leave? A bot plays your seat until you come back (open the table again). With nobody left at the table, the match waits for someone to come back.")) actions.leave();
       }) : null,
       kept.button("Lobby", "Lobby", actions.lobby)));
 }
