@@ -459,3 +459,26 @@ async def test_the_days_deal_asked_again_goes_back_to_it_or_says_it_was_played(
     said = page.locator(".picker .error")
     await said.filter(has_text="You have played today's deal of Forty Thieves").wait_for()
     assert "seed" not in await said.inner_text()
+
+
+async def test_hand_back_in_a_replay_goes_to_the_start_of_the_hand_first(
+    start_server: StartServer, open_page: OpenPage
+) -> None:
+    """Review 23: "« Hand" was disabled anywhere in hand 1, so its start was 75 steps back; within a hand it
+    now goes to the hand's start, and from there to the hand before."""
+    server = await start_server()
+    host = await Connection.connect(server.url)
+    await host.login("host")
+    await finished_table(server, host, "rewind")
+    page = await open_page()
+    await _login(page, server.share_url, "viewer")
+    await page.click("text=Replay “rewind”")
+    await page.wait_for_selector(".narration")
+    assert await page.locator("[aria-label='previous hand']").is_disabled()
+    await page.click("[aria-label='one step forward']")
+    await page.click("[aria-label='one step forward']")
+    assert "step 2 of" in await page.inner_text(".where")
+    await page.click("[aria-label='start of this hand']")
+    assert "Hand 1 of 28" in await page.inner_text(".where")
+    assert "step 0 of" in await page.inner_text(".where")
+    await host.close()
