@@ -482,3 +482,25 @@ async def test_hand_back_in_a_replay_goes_to_the_start_of_the_hand_first(
     assert "Hand 1 of 28" in await page.inner_text(".where")
     assert "step 0 of" in await page.inner_text(".where")
     await host.close()
+
+
+async def test_every_seat_taken_but_a_player_away_before_the_start_says_whom_the_match_waits_for(
+    start_server: StartServer, open_page: OpenPage
+) -> None:
+    """Review 24: bob took the last free seat while the host's browser was closed; his page said "the match
+    starts when the four seats are filled" and "Fill the empty seats", with no seat empty."""
+    server = await start_server()
+    ann = await Connection.connect(server.url)
+    await ann.login("ann")
+    room = await ann.create_table("waits")
+    await ann.sit(room, "S")
+    for seat in "NE":
+        await ann.add_bot(room, seat, "random")
+    await ann.close()  # her seat is kept for her a while
+    bob = await open_page(**PHONE_SCREEN)
+    await _login(bob, f"{server.share_url}#table={room}", "bob")
+    await bob.click("[data-focus=sit-W]")
+    await bob.locator(".where", has_text="Waiting for ann to come back").wait_for()
+    said = "Waiting for ann to come back: the match starts once all four are at the table."
+    await bob.locator(".prompt", has_text=said).wait_for()
+    assert "Fill the empty seats" not in await bob.inner_text("body")

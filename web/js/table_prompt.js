@@ -4,13 +4,25 @@
 import { SUIT_ORDER } from "./cards.js";
 import { countdown } from "./clock.js";
 import { h, revealAbove, tapWord } from "./dom.js";
-import { CONTRACTS, PHASE_WORDS, RANKS, SEAT_NAMES, SUIT_NAMES, SUIT_SYMBOLS, cardsInText, contractText, listText, playerText, rankText } from "./words.js";
+import { CONTRACTS, PHASE_WORDS, RANKS, SEATS, SEAT_NAMES, SUIT_NAMES, SUIT_SYMBOLS, cardsInText, contractText, listText, playerText, rankText } from "./words.js";
+
+/**
+ * Before the start, every seat taken but a player away (their seat kept for them a while): whom the match
+ * waits for ("Waiting for ann to come back"), not "fill the empty seats" when none is empty. Null otherwise.
+ */
+export function awayBeforeStart(snap) {
+  if (snap.state !== "waiting" || SEATS.some((seat) => !snap.players[seat]) || !snap.away.length) return null;
+  return `Waiting for ${listText(snap.away.map((seat) => playerText(snap.players[seat])))} to come back`;
+}
 
 /** The prompt area's content for the current state. */
 export function prompt(state, actions) {
   const snap = state.snapshot;
   const view = snap.view;
-  if (!view) return snap.seat ? h("p", {}, "Fill the empty seats (friends or bots) to start.") : null;
+  if (!view) {
+    const away = awayBeforeStart(snap);
+    return snap.seat ? h("p", {}, away ? `${away}: the match starts once all four are at the table.` : "Fill the empty seats (friends or bots) to start.") : null;
+  }
   if (view.phase === "over") {
     // Its player watches the seat a stand-in played to the end: said, or the ranking would seem theirs.
     return h("p", {}, "The match is over.", state.standin ? ` A stand-in bot played your seat (${SEAT_NAMES[snap.seat]}) to the end.` : "");

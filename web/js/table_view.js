@@ -5,7 +5,7 @@ import { chatPanel } from "./chat.js";
 import { countdown, secondsLeft } from "./clock.js";
 import { button, fill, floorAbove, h, keepFocus } from "./dom.js";
 import { handSummary, ranking, scorePanel, scoreSheet } from "./table_score.js";
-import { noticeLine, offerBox, prompt, refusalLine, unplayableText } from "./table_prompt.js";
+import { awayBeforeStart, noticeLine, offerBox, prompt, refusalLine, unplayableText } from "./table_prompt.js";
 import { PHASE_WORDS, SEATS, SEAT_NAMES, SUIT_NAMES, SUIT_SYMBOLS, contractText, countText, numberText, playerText, rankText } from "./words.js";
 
 const PLACES = ["bottom", "left", "top", "right"];
@@ -105,7 +105,7 @@ function header(state, actions) {
   });
   const where = view
     ? `Hand ${view.hand_number} of ${view.hands_total} · ${contractText(view.contract, view.trump, view.start_rank)}${snap.paused ? " · paused" : ""}${ownTurnToDeclare(snap)}`
-    : snap.state === "waiting" ? "Waiting for players: the match starts when the four seats are filled" : "";
+    : snap.state === "waiting" ? (awayBeforeStart(snap) || "Waiting for players: the match starts when the four seats are filled") : "";
   const others = state.watchers.filter((name) => name !== state.me); // the viewer is "you are watching"
   return kept.el("head", "header", { class: "table-head" },
     kept.el("head-name", "h1", {}, snap.name),
