@@ -23,7 +23,8 @@ function seatHeads(snap, names = true) {
     const who = seat === snap.seat ? "you" : playerText(owner);
     const short = seat !== snap.seat && owner && owner.startsWith("bot:") && policies.size === 1 ? "bot" : who;
     return h("th", { scope: "col", class: seat === snap.seat ? "own" : null, title: `${SEAT_NAMES[seat]}: ${playerText(owner)}`, "aria-label": `${SEAT_NAMES[seat]}: ${who}` },
-      names ? h("span", { class: "seat-head" }, h("b", {}, seat), " ", h("small", {}, short)) : seat);
+      // Narrow tables (the score box, a hand's summary) have the letters only, but for "you" on one's own.
+      names ? h("span", { class: "seat-head" }, h("b", {}, seat), " ", h("small", {}, short)) : seat === snap.seat ? [seat, " ", h("small", {}, "you")] : seat);
   });
 }
 
