@@ -12,6 +12,7 @@ from typing import Any
 import pytest
 
 from client import Connection
+from server.app import BarbuServer
 from tests.browser import MISSING, chromium_found
 from tests.conftest import StartServer, finished_table, server_table
 from tests.test_web_browser import (
@@ -313,12 +314,7 @@ async def test_a_match_that_ends_while_the_lobby_is_open_is_listed_finished_with
     page = await open_page()
     await _login(page, server.share_url, "lou")
     await page.wait_for_selector("#table-name")
-    host = await Connection.connect(server.url)
-    await host.login("host")
-    room = await host.create_table("robots")
-    await host.sit(room, "S")
-    for seat in "NEW":
-        await host.add_bot(room, seat, "random")
+    host, room = await _host_at_south(server, "host", "robots", "NEW")
     await page.locator(f"[data-room='{room}']", has_text="playing hand 1 of 28").wait_for()
     await host.leave(room)  # a stand-in plays South: the match runs to its end
     await page.locator("text=Replay “robots”").wait_for(timeout=120_000)
@@ -490,12 +486,7 @@ async def test_every_seat_taken_but_a_player_away_before_the_start_says_whom_the
     """Review 24: bob took the last free seat while the host's browser was closed; his page said "the match
     starts when the four seats are filled" and "Fill the empty seats", with no seat empty."""
     server = await start_server()
-    ann = await Connection.connect(server.url)
-    await ann.login("ann")
-    room = await ann.create_table("waits")
-    await ann.sit(room, "S")
-    for seat in "NE":
-        await ann.add_bot(room, seat, "random")
+    ann, room = await _host_at_south(server, "ann", "waits", "NE")
     await ann.close()  # her seat is kept for her a while
     bob = await open_page(**PHONE_SCREEN)
     await _login(bob, f"{server.share_url}#table={room}", "bob")
@@ -504,3 +495,15 @@ async def test_every_seat_taken_but_a_player_away_before_the_start_says_whom_the
     said = "Waiting for ann to come back: the match starts once all four are at the table."
     await bob.locator(".prompt", has_text=said).wait_for()
     assert "Fill the empty seats" not in await bob.inner_text("body")
+
+
+async def _host_at_south(server: BarbuServer, name: str, table: str, bots: str) -> tuple[Connection, str]:
+    """A client ``name`` who opens ``table``, sits South and adds random bots at ``bots`` (seat letters);
+    returns it and the room id."""
+    host = await Connection.connect(server.url)
+    await host.login(name)
+    room = await host.create_table(table)
+    await host.sit(room, "S")
+    for seat in bots:
+        await host.add_bot(room, seat, "random")
+    return host, room
