@@ -143,6 +143,18 @@ function noLimitHint(idle) {
   return `No clock; but a turn left unplayed ${wait} hands the seat to a bot, until its player takes it back.`;
 }
 
+/**
+ * The server's `name-taken` refusal of a new table ("an open table is named 'X', too like this") in words
+ * that say what to do; `typed`: the name asked for. "Friday" and "friday" are taken for one another.
+ */
+function takenText(typed, message) {
+  const open = /named (['"])(.*)\1/.exec(message);
+  const other = open ? open[2] : typed;
+  return other === typed
+    ? `An open table is already named “${other}”: pick another name for yours.`
+    : `An open table is named “${other}”, too like “${typed}” to tell apart: pick another name for yours.`;
+}
+
 function newTableForm(app) {
   const { session } = app;
   // The field stops at 40 characters (the server's limit for a table's name): said under it, not a silent stop.
@@ -188,11 +200,13 @@ function newTableForm(app) {
     } catch (failure) {
       // The name's own characters refused: said as the login form says it of a player's name.
       const named = failure.code === "bad-message" && failure.field === "name";
+      const taken = failure.code === "name-taken";
       error.textContent = named
         ? "A table's name is made of letters you can see: invisible and direction characters (like U+202E), and a mark with no letter before it, are not allowed."
+        : taken ? takenText(name.value.trim(), failure.message)
         : failure.message;
       // Said under the button, and the field to mend ready: not a refusal out of view below the fold.
-      if (named) name.focus();
+      if (named || taken) name.focus();
       error.scrollIntoView({ block: "nearest" });
     }
   });
