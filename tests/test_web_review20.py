@@ -507,3 +507,20 @@ async def _host_at_south(server: BarbuServer, name: str, table: str, bots: str) 
     for seat in bots:
         await host.add_bot(room, seat, "random")
     return host, room
+
+
+async def test_a_new_tables_name_already_open_is_refused_in_words_that_say_what_to_do(
+    start_server: StartServer, open_page: OpenPage
+) -> None:
+    """Review 25: "Create and sit down" with the name of an open table answered `an open table is named
+    "ann's table", too like this`; it says to pick another name, the field ready."""
+    server = await start_server()
+    host, _ = await _host_at_south(server, "ann", "Friday", "")
+    page = await open_page()
+    await _login(page, server.share_url, "cid")
+    await page.fill("#table-name", "friday")
+    await page.click("text=Create and sit down")
+    said = "An open table is named “Friday”, too like “friday” to tell apart: pick another name for yours."
+    await page.locator("form .error", has_text=said).wait_for()
+    assert await page.evaluate("() => document.activeElement.id") == "table-name"
+    await host.close()
