@@ -10,6 +10,7 @@ import time
 from typing import Any
 
 import pytest
+from playwright.async_api import Page
 
 from client import Connection
 from server.app import BarbuServer
@@ -371,9 +372,7 @@ async def test_every_solitaire_option_has_a_short_name_and_no_programs_name(
     server = await start_server()
     page = await open_page()
     await _login(page, server.share_url, "sol")
-    await page.wait_for_function(
-        "() => document.querySelectorAll('#game option').length > 0"
-    )  # the games, once list-games answered
+    await _games_listed(page)
     games = await page.locator("#game option").evaluate_all("els => els.map((e) => e.value)")
     assert len(games) == 11, games
     for game in games:
@@ -396,7 +395,7 @@ async def test_a_solitaire_options_rule_follows_the_choice_made(
     server = await start_server()
     page = await open_page()
     await _login(page, server.share_url, "sol")
-    await page.wait_for_function("() => document.querySelectorAll('#game option').length > 0")
+    await _games_listed(page)
     await page.select_option("#game", "bakers-dozen")
     build = page.locator("label.field", has=page.locator("select[name=build]"))
     assert (await build.locator(".choice-hint").inner_text()).startswith(
@@ -438,19 +437,19 @@ async def test_the_days_deal_asked_again_goes_back_to_it_or_says_it_was_played(
     page = await open_page()
     page.on("dialog", lambda dialog: dialog.accept())
     await _login(page, server.share_url, "day")
-    await page.wait_for_function("() => document.querySelectorAll('#game option').length > 0")
+    await _games_listed(page)
     await page.click("text=Play the day's deal")
     await page.wait_for_selector(".layout")
     daily = page.url
     await page.click("button:has-text('Lobby')")
-    await page.wait_for_function("() => document.querySelectorAll('#game option').length > 0")
+    await _games_listed(page)
     await page.click("text=Play the day's deal")
     await page.wait_for_function(f"() => location.href === {daily!r}")
     await page.wait_for_selector(".layout")
     await page.click("button:has-text('Resign')")
     await page.wait_for_selector("text=Resigned.")
     await page.click("button:has-text('Lobby')")
-    await page.wait_for_function("() => document.querySelectorAll('#game option').length > 0")
+    await _games_listed(page)
     await page.click("text=Play the day's deal")
     said = page.locator(".picker .error")
     await said.filter(has_text="You have played today's deal of Forty Thieves").wait_for()
@@ -524,3 +523,9 @@ async def test_a_new_tables_name_already_open_is_refused_in_words_that_say_what_
     await page.locator("form .error", has_text=said).wait_for()
     assert await page.evaluate("() => document.activeElement.id") == "table-name"
     await host.close()
+
+
+async def _games_listed(page: Page) -> None:
+    """Until the lobby's solitaire picker lists its games (list-games answered): an ``<option>`` is never
+    "visible", so it is waited for as there."""
+    await page.wait_for_function("() => document.querySelectorAll('#game option').length > 0")

@@ -92,6 +92,10 @@ export function replayScreen(app, matchId) {
     draw();
   }
 
+  // "« Hand" and Page Up: within a hand, back to its start (hand 1 had no way but 75 steps back); at its
+  // start, the hand before.
+  const handBack = () => go(state.step > 0 ? state.hand : state.hand - 1, 0);
+
   function next() {
     const hand = state.data.hands[state.hand];
     if (state.step < hand.events.length) go(state.hand, state.step + 1);
@@ -157,10 +161,7 @@ export function replayScreen(app, matchId) {
         h("p", { class: "where" }, `Hand ${hand.hand_number} of ${data.hands.length} · ${contractText(pos.contract, pos.trump, pos.start_rank)} · step ${state.step} of ${hand.events.length}`),
         early ? h("p", { class: "early-end" }, early) : null),
       h("div", { class: "buttons controls", role: "toolbar", "aria-label": "replay controls" },
-        // Within a hand, back to its start (hand 1 had no way but 75 steps back); at its start, the hand before.
-        state.step > 0
-          ? button("« Hand", () => go(state.hand, 0), { "aria-label": "start of this hand" })
-          : button("« Hand", () => go(state.hand - 1, 0), { disabled: state.hand === 0, "aria-label": "previous hand" }),
+        button("« Hand", handBack, { disabled: state.hand === 0 && state.step === 0, "aria-label": state.step > 0 ? "start of this hand" : "previous hand" }),
         button("‹ Back", () => go(state.hand, state.step - 1), { disabled: state.step === 0, "aria-label": "one step back" }),
         button(state.playing ? "Pause" : "Play", () => { if (state.playing) stop(); else { state.playing = setInterval(next, 700); draw(); } }),
         button("Next ›", next, { "aria-label": "one step forward", "data-focus": "next" }),
@@ -192,7 +193,7 @@ export function replayScreen(app, matchId) {
   function onKey(event) {
     if (!state.data || event.defaultPrevented || event.altKey || event.ctrlKey || event.metaKey || event.shiftKey) return;
     if (event.target instanceof Element && event.target.closest("input, textarea, select, [contenteditable], dialog")) return;
-    const moves = { ArrowRight: () => next(), ArrowLeft: () => go(state.hand, state.step - 1), PageDown: () => go(state.hand + 1, 0), PageUp: () => go(state.step > 0 ? state.hand : state.hand - 1, 0) };
+    const moves = { ArrowRight: () => next(), ArrowLeft: () => go(state.hand, state.step - 1), PageDown: () => go(state.hand + 1, 0), PageUp: handBack };
     if (moves[event.key]) { event.preventDefault(); moves[event.key](); }
   }
   document.addEventListener("keydown", onKey);

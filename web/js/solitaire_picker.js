@@ -46,7 +46,7 @@ const OPTION_WORDS = {
   }],
 };
 
-/** An option the page has no words for: its value as it is, the server's help without the program's name. */
+/** A choice of an option the page has no words for: its value as it is ("on" and "off" for true and false). */
 function choiceText(value) {
   if (value === true) return "on";
   if (value === false) return "off";
@@ -62,6 +62,7 @@ function optionChoices(option) {
   });
 }
 
+/** The option's short name; for an option the page does not know, the server's help without the program's name. */
 function optionLabel(option) {
   const words = OPTION_WORDS[option.name];
   return words ? words[0] : option.help.replace(/\s*\([^)]*\)$/, "");
