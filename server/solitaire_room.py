@@ -63,7 +63,7 @@ from server.room import Room
 from server.solitaire_daily import daily_secret, daily_seed, today
 from server.store import RoomRow, Store
 from server.winnable_finder import WinnableFinder, known_winnable
-from server.workers import WorkerBusy, WorkerClosed, WorkerError
+from server.workers import WorkerBusy, WorkerClosed, WorkerError, WorkerExpired
 
 log = logging.getLogger(__name__)
 
@@ -608,6 +608,10 @@ class SolitaireRoom(Room):
         except asyncio.CancelledError:
             peer.send(Error(id=request_id, code="not-your-room", message="you left the room before the hint"))
             raise
+        except WorkerExpired as exc:  # queued past its longest wait: said at once, with a fair pause
+            message = f"no hint now: {exc}; ask again in a moment"
+            peer.send(Error(id=request_id, code="busy", message=message, retry_after=exc.waited))
+            return
         except (WorkerBusy, WorkerClosed) as exc:
             peer.send(Error(id=request_id, code="busy", message=f"no hint now: {exc}; ask again shortly"))
             return
