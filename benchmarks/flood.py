@@ -24,8 +24,8 @@ measures its round trips; meanwhile a *flooder* logs in and sends ``--requests``
   (127.0.0.2 on) each open a Forty Thieves deal (one the solver finds no win of in a hint's budget) and ask
   for hints for ``--storm-seconds``: the next a second after each answer (a person reading it), the server
   (``--hint-budget``, one worker) working them out; a hint still unanswered ``--seconds`` after the storm
-  ends is counted unanswered. Prints the answers' p50 / p99 / worst time, how many were hints and how many
-  ``busy``, and how many went unanswered.
+  ends is counted unanswered. Prints the answers' p50 / p99 / worst time, how many were hints (and their
+  own p50 / p99) and how many ``busy``, and how many went unanswered.
 
 A flood case lasts until the flooder has read its last reply (``reading``) or its last request went out
 (``never-reads``: the server stops reading a connection it dropped; the ping floods: the last ping of the
@@ -401,20 +401,28 @@ async def hint_asker(
 
 async def hint_storm(url: str, addresses: int, players: int, span: float, limit: float) -> dict[str, float]:
     """The hint storm (``hint_asker`` for ``players`` players from each of ``addresses`` addresses); returns
-    (as a map) the answers' p50, p99 and worst time (s), how many were hints, ``busy`` or other errors, how
-    many went unanswered, and when the storm began and ended."""
+    (as a map) the answers' p50, p99 and worst time (s), the hints' own p50 and p99, how many were hints,
+    ``busy`` or other errors, how many went unanswered, and when the storm began and ended."""
     answers: list[tuple[str, float]] = []
     began = time.time()
     unanswered = await asyncio.gather(
         *(hint_asker(url, a, p, span, limit, answers) for a in range(addresses) for p in range(players))
     )
-    times = sorted(seconds for _, seconds in answers) or [0.0]
-    p99 = statistics.quantiles(times, n=100, method="inclusive")[98] if len(times) >= 2 else times[-1]
+
+    def spread(times: list[float]) -> tuple[float, float, float]:
+        times = sorted(times) or [0.0]
+        p99 = statistics.quantiles(times, n=100, method="inclusive")[98] if len(times) >= 2 else times[-1]
+        return statistics.median(times), p99, times[-1]
+
+    p50, p99, worst = spread([seconds for _, seconds in answers])
+    hint_p50, hint_p99, _ = spread([seconds for kind, seconds in answers if kind == "hint"])
     kinds = [kind for kind, _ in answers]
     return {
-        "p50": statistics.median(times),
+        "p50": p50,
         "p99": p99,
-        "worst": times[-1],
+        "worst": worst,
+        "hint_p50": hint_p50,
+        "hint_p99": hint_p99,
         "hints": kinds.count("hint"),
         "busy": kinds.count("busy"),
         "other": len(kinds) - kinds.count("hint") - kinds.count("busy"),
@@ -489,7 +497,18 @@ async def run_case(
         got = await flood_in_a_process(url, requests, name, limit, logins, span, matches, storm)
         if name == "hint-storm":
             case.hints = {
-                key: got[key] for key in ("p50", "p99", "worst", "hints", "busy", "other", "unanswered")
+                key: got[key]
+                for key in (
+                    "p50",
+                    "p99",
+                    "worst",
+                    "hint_p50",
+                    "hint_p99",
+                    "hints",
+                    "busy",
+                    "other",
+                    "unanswered",
+                )
             }
         case.replies, case.refused, case.sent = int(got["replies"]), int(got["refused"]), int(got["sent"])
         case.dropped, case.failed = int(got["dropped"]), int(got.get("failed", 0))
@@ -546,7 +565,8 @@ def report(case: Case) -> str:
         got = case.hints
         line += (
             f"  | hints: p50 {got['p50']:.2f} s, p99 {got['p99']:.2f} s, worst {got['worst']:.2f} s;"
-            f" {got['hints']:.0f} hints, {got['busy']:.0f} busy, {got['other']:.0f} other errors,"
+            f" {got['hints']:.0f} hints (p50 {got['hint_p50']:.2f} s, p99 {got['hint_p99']:.2f} s),"
+            f" {got['busy']:.0f} busy, {got['other']:.0f} other errors,"
             f" {got['unanswered']:.0f} unanswered, {case.seconds:.1f} s"
         )
     elif case.name == "login-storm":
