@@ -66,7 +66,8 @@ class ProtocolError(Exception):
         message: a human-readable explanation naming the problem.
         field: the offending field of the request, when one is to blame.
         rule: for ``illegal``, the game's rule id (e.g. ``must-follow-suit``).
-        retry_after: for ``slow-down``, seconds to wait before sending again.
+        retry_after: for ``slow-down``, seconds to wait before sending again; for ``busy``, the seconds the
+            work waited for a worker in vain, when that is why.
     """
 
     def __init__(
