@@ -23,7 +23,7 @@ when it adds the room. The whole API is one call::
   gets ``WorkerExpired`` (a ``WorkerBusy``). Without it a storm of hints from many addresses (the queue full,
   each job its whole budget) made the last ones wait a minute or more while their pages said "Thinking…"; an
   answer is worth little that late, and "busy, ask again in a moment" is one the asker can act on. A
-  table's search bot bounds its own wait more tightly (``server.barbu_table``: its budget plus a margin)
+  table's search bot bounds its own wait too (``server.barbu_table``: its budget plus a margin, queue time in)
   and, whichever bound comes first, plays that decision by the heuristic policy: no move is dropped.
 - ``budget`` is the job's running time in seconds (waiting in the queue does not count). A job still
   running ``grace`` seconds past its budget is stopped: its worker is killed (SIGKILL) and replaced, and the
