@@ -80,6 +80,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, TypedDict
 
+from server import store_marker
+
 SCHEMA_VERSION = 1
 ROOM_STATUSES = ("waiting", "playing", "over", "closed")
 #: Bytes the WAL file is cut back to when SQLite starts it over (``PRAGMA journal_size_limit``): a log that
@@ -216,6 +218,7 @@ class Store:
         if readonly and not Path(path).is_file():
             raise StoreError(f"{self.path}: no such store file")
         if not readonly:
+            self._refuse_if_lost()
             self._lock = _lock(self.path)
         try:
             self._db = self._open()
@@ -223,6 +226,25 @@ class Store:
             self._unlock()
             self._tidy()
             raise
+
+    def _refuse_if_lost(self) -> None:
+        """Refuse a missing or empty store file with a marker, ``-wal``, ``-shm`` or ``.lock`` beside it
+        (``server.store_marker``), before anything is created. Raises ``StoreInUse`` when a server holds
+        the ``.lock`` (it may be making the store right now), else ``StoreError``."""
+        found = store_marker.traces(self.path)
+        lock = os.path.realpath(self.path) + ".lock"
+        if lock in found:
+            try:
+                fd = os.open(lock, os.O_RDWR | os.O_CLOEXEC)
+            except FileNotFoundError:  # its server just closed the store
+                found.remove(lock)
+            else:
+                try:
+                    _flock(self.path, fd, _read_pid)
+                finally:
+                    os.close(fd)  # a lock taken here only to look is dropped again
+        if found:
+            raise StoreError(store_marker.lost(self.path, found))
 
     def _open(self) -> sqlite3.Connection:
         """Connect, check the file is a barbu store (or, writable, an empty file to create one in), set the
@@ -266,6 +288,14 @@ class Store:
         check = db.execute("PRAGMA quick_check(1)").fetchone()
         if check is None or check[0] != "ok":
             raise StoreError(f"{self.path}: not a barbu store (damaged: {check[0] if check else '?'})")
+        # The marker beside the file names the store that was here: another one in its place is refused.
+        found = None
+        if version is not None:
+            row = db.execute("SELECT value FROM meta WHERE key='store-id'").fetchone()
+            found = None if row is None else str(row[0])
+        kept = store_marker.kept_id(self.path)
+        if kept is not None and kept != found:
+            raise StoreError(store_marker.mismatch(self.path, found))
         try:
             db.execute("PRAGMA journal_mode=WAL")
             db.execute(f"PRAGMA journal_size_limit={WAL_LIMIT}")
@@ -279,7 +309,9 @@ class Store:
             db.executescript(
                 "BEGIN IMMEDIATE;"
                 + _SCHEMA
-                + f"INSERT OR IGNORE INTO meta(key, value) VALUES('schema', '{SCHEMA_VERSION}'); COMMIT;"
+                + f"INSERT OR IGNORE INTO meta(key, value) VALUES('schema', '{SCHEMA_VERSION}');"
+                + f"INSERT OR IGNORE INTO meta(key, value) VALUES('store-id', '{secrets.token_hex(16)}');"
+                + "COMMIT;"
             )
             if "used" not in {str(r[1]) for r in db.execute("PRAGMA table_info(players)")}:
                 # A store from before tokens expired: its tokens count as handed out now.
@@ -298,6 +330,16 @@ class Store:
             checkpoint(db)
         except sqlite3.Error as exc:
             raise unwritable(self.path, exc) from None
+        if kept is None:  # a new store, or one from before markers: from now on its marker says it was here
+            store_id = str(db.execute("SELECT value FROM meta WHERE key='store-id'").fetchone()[0])
+            try:
+                store_marker.keep_id(self.path, store_id)
+            except OSError as exc:
+                hindrance = write_hindrance(self.path)
+                marker = store_marker.marker_path(self.path)
+                raise StoreError(
+                    f"cannot write the store {self.path}: {hindrance} ({marker}: {exc.strerror or exc})"
+                ) from None
 
     def _peek(self) -> str | None:
         """Why the file is not a barbu store, read without writing anything (``immutable``: no ``-shm``, no

@@ -169,7 +169,7 @@ def test_matches_reads_a_store_without_changing_it(
     assert main(["matches", "--db", str(db)]) == 0
     assert "quiet" in capsys.readouterr().out
     assert db.read_bytes() == before
-    assert sorted(p.name for p in tmp_path.iterdir()) == ["s.sqlite3"]  # no -wal, -shm or .lock left
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["s.sqlite3", "s.sqlite3.id"]  # no -wal, -shm, .lock
 
 
 async def test_a_link_to_a_held_store_is_the_same_store(start_server: StartServer, tmp_path: Path) -> None:
@@ -335,7 +335,7 @@ def test_reading_through_a_link_leaves_nothing_beside_the_real_store(
     (tmp_path / "link.sqlite3").symlink_to(db)
     assert main(["matches", "--db", str(tmp_path / "link.sqlite3")]) == 0
     assert "linked" in capsys.readouterr().out
-    assert sorted(p.name for p in tmp_path.iterdir()) == ["link.sqlite3", "real.sqlite3"]
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["link.sqlite3", "real.sqlite3", "real.sqlite3.id"]
 
 
 @pytest.mark.skipif(not Path("/dev/full").exists(), reason="needs /dev/full")
