@@ -165,6 +165,17 @@ class RoomRow:
     record: dict[str, Any] | None
 
 
+class BadLog(ValueError):
+    """Room ``room``'s action log does not replay: action ``seq`` (from 1) does not decode, breaks the
+    sequence or is refused by the game, for ``reason``. ``str()`` is ``room R: action S REASON``."""
+
+    def __init__(self, room: int, seq: int, reason: str):
+        self.room = room
+        self.seq = seq
+        self.reason = reason
+        super().__init__(f"room {room}: action {seq} {reason}")
+
+
 @dataclass(frozen=True)
 class LoggedAction:
     """One row of ``actions``: action number ``seq`` (from 1) by ``seat`` (None: no seat), wire ``action``,
@@ -704,11 +715,21 @@ class Store:
         )
 
     def actions(self, room: int) -> list[LoggedAction]:
-        """Every logged action of ``room`` in order."""
+        """Every logged action of ``room`` in order.
+
+        Raises:
+            BadLog: an action's JSON does not decode.
+        """
         rows = self._db.execute(
             "SELECT seq, seat, action, at FROM actions WHERE room=? ORDER BY seq", (room,)
         ).fetchall()
-        return [LoggedAction(seq, seat, json.loads(action), at) for seq, seat, action, at in rows]
+        logged = []
+        for seq, seat, action, at in rows:
+            try:
+                logged.append(LoggedAction(seq, seat, json.loads(action), at))
+            except (ValueError, TypeError) as exc:  # a row damaged or written by hand
+                raise BadLog(room, seq, f"does not decode ({exc})") from None
+        return logged
 
     # Chat -------------------------------------------------------------------------------------------
 
