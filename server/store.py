@@ -80,7 +80,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, TypedDict
 
-from server import store_marker
+from server import store_marker, wal
 
 SCHEMA_VERSION = 1
 ROOM_STATUSES = ("waiting", "playing", "over", "closed")
@@ -231,6 +231,8 @@ class Store:
         if not readonly:
             self._refuse_if_lost()
             self._lock = _lock(self.path)
+            # Under the lock, before SQLite's recovery drops the frames after a tear without a word.
+            wal.warn_if_torn(real + "-wal")
         try:
             self._db = self._open()
         except BaseException:
