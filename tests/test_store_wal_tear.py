@@ -29,7 +29,8 @@ def crash_copy(tmp_path: Path) -> Path:
     copy = tmp_path / "copy" / "barbu.sqlite3"
     copy.parent.mkdir()
     for suffix in ("", "-wal", ".id"):
-        shutil.copyfile(f"{live}{suffix}", f"{copy}{suffix}")
+        if Path(f"{live}{suffix}").exists():
+            shutil.copyfile(f"{live}{suffix}", f"{copy}{suffix}")
     store.close()
     return copy
 
