@@ -35,13 +35,17 @@ only. Schema (version 1):
 - ``meta(key, value)``: ``schema`` (the schema version), ``daily-secret`` (the random secret the day's
   deals are derived from, created on first use and kept), ``origin-secret`` (the key of the rooms'
   ``origin`` hashes, the same), ``password-salt`` and ``password-check`` (a salted
-  scrypt hash of the server password the tokens were handed out under: ``server.tokens``).
+  scrypt hash of the server password the tokens were handed out under: ``server.tokens``), ``store-id``
+  (32 hex digits drawn when the store is created, or first opened for writing by a version that keeps it;
+  also kept in the marker ``REALPATH.id`` beside the file: ``server.store_marker``).
 
 Times are Unix seconds (float). Opening refuses, with a ``StoreError`` naming the file and the reason, a file
 that is not a barbu store (not SQLite, damaged, another program's database, a newer schema) or that another
-server holds (``StoreInUse``). A write SQLite cannot make (disk full, I/O error, file too large: an
-``OperationalError`` or ``DatabaseError`` other than an ``IntegrityError``) raises ``StoreUnavailable`` and
-has no effect; the same ``Store`` writes again once the cause is gone. Several writes that must happen
+server holds (``StoreInUse``); for writing, also a missing or empty file where a store was (its marker,
+``-wal``, ``-shm`` or a killed server's lock beside it) and a store that is not the one its marker names, and
+it logs a WARNING when the ``-wal`` is torn (``server.wal``). A write SQLite cannot make (disk full, I/O
+error, file too large: an ``OperationalError`` or ``DatabaseError`` other than an ``IntegrityError``) raises
+``StoreUnavailable`` and has no effect; the same ``Store`` writes again once the cause is gone. Several writes that must happen
 together go in one ``transaction()``.
 
 Durability: ``synchronous=FULL`` in WAL mode, so a write has reached the disk (fsync) before its method
@@ -209,7 +213,8 @@ class Store:
         StoreInUse: (not ``readonly``) another process has the store open.
         StoreError: the file is missing (``readonly``), is a directory, cannot be opened, is not an SQLite
             database or is damaged, is a non-empty database without barbu's schema (it is left untouched),
-            or holds a newer schema version.
+            or holds a newer schema version; (not ``readonly``) it is missing or empty where a store was, or
+            is not the store its marker names (``server.store_marker``; nothing is created or changed).
     """
 
     def __init__(self, path: str | Path, *, readonly: bool = False, group_commit: bool = False):

@@ -42,8 +42,9 @@ def lost(path: str, found: list[str]) -> str:
     """The one-line refusal of a missing or empty store file at ``path`` with ``found`` beside it."""
     what = "missing" if not os.path.lexists(os.path.realpath(path)) else "empty"
     names = " ".join(found)
+    say = "says" if len(found) == 1 else "say"
     return (
-        f"{path}: the store file is {what}, but {names} beside it say a store was there (its last writes may "
+        f"{path}: the store file is {what}, but {names} beside it {say} a store was there (its last writes may "
         f"be in the -wal): put the store back (a backup: deploy/README.md), or remove {names} to start a new, "
         "empty store"
     )
@@ -55,7 +56,7 @@ def mismatch(path: str, found: str | None) -> str:
     marker = marker_path(path)
     return (
         f"{path}: this is not the store {marker} was kept for (its id is {found or 'none'}, the marker says "
-        f"{kept_id(path)}): put that store back, or remove {marker} to use this one"
+        f"{kept_id(path) or 'nothing readable'}): put that store back, or remove {marker} to use this one"
     )
 
 

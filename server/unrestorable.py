@@ -38,7 +38,7 @@ class Unrestorable:
         """The problem that ``exc`` (one of ``RESTORE_ERRORS``) raised by rebuilding ``row`` is."""
         if isinstance(exc, BadLog):
             return cls(row.id, row.kind, exc.seq, exc.reason)
-        return cls(row.id, row.kind, None, f"its config: {type(exc).__name__} {exc}")
+        return cls(row.id, row.kind, None, f"{type(exc).__name__} {exc}")
 
     @classmethod
     def no_kind(cls, row: RoomRow) -> Unrestorable:

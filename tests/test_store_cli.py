@@ -83,8 +83,9 @@ BAD_STORES = {
         ["serve", "--port", "0", "--db", "{db}"],
         ["demo", "--db", "{db}"],
         ["play", "--local", "--db", "{db}"],
+        ["store", "check", "--db", "{db}"],
     ],
-    ids=["matches", "export", "serve", "demo", "play-local"],
+    ids=["matches", "export", "serve", "demo", "play-local", "store-check"],
 )
 def test_a_file_that_is_not_a_store_gets_one_line_and_a_non_zero_exit(
     kind: str,

@@ -7,11 +7,14 @@ and removing what the line names starts a new one."""
 from __future__ import annotations
 
 import asyncio
+import fcntl
 import os
 from pathlib import Path
 
+import pytest
+
 from client import Connection
-from server.store import Store
+from server.store import Store, StoreInUse
 from tests.serve_process import Serve, serve_exits
 
 
@@ -38,8 +41,9 @@ def refused(db: Path, line: str) -> None:
 
 def lost_line(db: Path, what: str, *beside: str) -> str:
     names = " ".join(f"{db}{suffix}" for suffix in beside)
+    say = "says" if len(beside) == 1 else "say"
     return (
-        f"{db}: the store file is {what}, but {names} beside it say a store was there (its last writes may be "
+        f"{db}: the store file is {what}, but {names} beside it {say} a store was there (its last writes may be "
         f"in the -wal): put the store back (a backup: deploy/README.md), or remove {names} to start a new, "
         "empty store"
     )
@@ -111,3 +115,17 @@ def test_a_new_path_gets_a_store_and_its_marker(tmp_path: Path) -> None:
     assert Path(f"{db}.id").read_text() == f"{store.meta_get('store-id')}\n"
     store.close()
     assert sorted(os.listdir(tmp_path)) == ["new.sqlite3", "new.sqlite3.id"]
+
+
+def test_an_empty_store_another_process_is_making_is_in_use_not_lost(tmp_path: Path) -> None:
+    db = tmp_path / "barbu.sqlite3"
+    db.touch()  # as the server that holds the lock leaves it between making the file and writing in it
+    fd = os.open(f"{db}.lock", os.O_RDWR | os.O_CREAT)
+    try:
+        os.write(fd, b"4242\n")
+        fcntl.flock(fd, fcntl.LOCK_EX)
+        with pytest.raises(StoreInUse) as info:
+            Store(db)
+        assert info.value.pid == 4242
+    finally:
+        os.close(fd)

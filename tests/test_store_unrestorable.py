@@ -159,5 +159,5 @@ async def test_the_check_names_each_room_kind_and_the_config_it_cannot_read(
     assert checked.returncode == 1
     lines = checked.stdout.splitlines()
     assert lines[0].startswith(f"{solitaire}\tsolitaire\t1\t")
-    assert lines[1] == f"{table}\tbarbu\t-\tits config: KeyError 'seed'"
+    assert lines[1] == f"{table}\tbarbu\t-\tKeyError 'seed'"
     assert len(lines) == 2
