@@ -21,6 +21,8 @@ ERROR_CODES: dict[str, str] = {
     "seat-held": "the player holds a seat in a room: only resume with their token takes it back, not login",
     "name-taken": "the player or table name is in use by someone connected / another open table",
     "no-such-room": "no open room has this id",
+    "room-unavailable": "the room is in the server's store but cannot be restored now (its log does not replay "
+    "on this server); it is kept as it is and comes back at a restart where it replays",
     "no-such-match": "no finished Barbu match has this id",
     "wrong-room": "the request is for the other kind of room (a table's request to a solitaire room, or the reverse)",
     "too-many-tables": "the player (or their address) hosts as many unstarted tables, or tables not over, as "
