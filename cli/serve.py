@@ -231,7 +231,7 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
         type=web_origin,
         default=[],
         metavar="ORIGIN",
-        help="an origin (https://HOST[:PORT]) whose pages may open the WebSocket besides the server's own "
+        help="an origin (http(s)://HOST[:PORT]) whose pages may open the WebSocket besides the server's own "
         "(repeat for several): a TLS proxy serving the page under another name (deploy/README.md); "
         "programs, which send no Origin, always may",
     )

@@ -91,7 +91,7 @@ class ServerConfig:
         trusted_proxies: IP addresses of reverse proxies whose ``X-Forwarded-For`` header names the client:
             a connection from one counts, for every per-address cap, as the client it forwards
             (``server.addresses.forwarded_client``); from anyone else the header is ignored.
-        allowed_origins: origins (``https://HOST[:PORT]``) whose pages may open the WebSocket besides the
+        allowed_origins: origins (``http(s)://HOST[:PORT]``) whose pages may open the WebSocket besides the
             server's own (the request's ``Host``): a TLS proxy serving the page under another name
             (``server.origins``). A handshake without ``Origin`` (a program, not a browser) always may.
         idle_turn: seconds a connected human may leave their turn unplayed at a table without a turn timer
