@@ -8,7 +8,9 @@ page and its WebSocket share one origin and one port, and a TLS reverse proxy in
 Caching: every file is sent with an ``ETag`` (a hash of its bytes) and ``Cache-Control: no-cache``, so a
 browser keeps it but asks each time whether it changed (a ``304`` with no body when not): a server upgrade
 shows at the next reload, and a reload costs a few bytes per file. The page's ``Content-Security-Policy``
-allows only this origin's files and WebSocket: nothing is fetched from elsewhere.
+allows only this origin's files and WebSocket (``connect-src 'self'``, which covers ``ws:``/``wss:`` to the
+page's own host and port) and forms sent nowhere else: nothing is fetched from elsewhere. Routing is by the
+path alone, its query string ignored (``/js/main.js?v=2`` is the file).
 """
 
 from __future__ import annotations
@@ -35,11 +37,22 @@ CONTENT_TYPES = {
     ".png": "image/png",
     ".webmanifest": "application/manifest+json",
 }
-#: Only this origin's files and WebSocket; inline scripts and styles are refused.
+#: Only this origin's files and WebSocket; inline scripts and styles are refused; forms go nowhere else.
 CSP = (
-    "default-src 'self'; connect-src 'self' ws: wss:; img-src 'self' data:; "
-    "style-src 'self'; script-src 'self'; object-src 'none'; base-uri 'none'; frame-ancestors 'none'"
+    "default-src 'self'; connect-src 'self'; img-src 'self' data:; style-src 'self'; script-src 'self'; "
+    "object-src 'none'; base-uri 'none'; form-action 'self'; frame-ancestors 'none'"
 )
+
+
+def path_of(request: Request) -> str:
+    """The path ``request`` is routed by: its target without the query string (``/healthz?x``: ``/healthz``)."""
+    return request.path.partition("?")[0]
+
+
+def wants_websocket(request: Request) -> bool:
+    """Whether ``request`` asks for a WebSocket upgrade (a ``GET`` with ``Upgrade: websocket``): it goes on
+    to the handshake, whatever its path."""
+    return request.method == "GET" and "websocket" in request.headers.get("Upgrade", "").lower()
 
 
 @dataclass(frozen=True)
@@ -78,7 +91,7 @@ def load_files(package: str = PACKAGE) -> dict[str, StaticFile]:
 
 
 class StaticFiles:
-    """Answers plain HTTP ``GET`` requests for the client's files (see the module docstring).
+    """Answers plain HTTP ``GET`` (and ``HEAD``) requests for the client's files (see the module docstring).
 
     Args:
         package: the package to serve the files of.
@@ -90,9 +103,9 @@ class StaticFiles:
     def respond(self, request: Request) -> Response | None:
         """The response to ``request``: a file, ``304 Not Modified``, or ``404``; None for a WebSocket
         upgrade (the handshake goes on)."""
-        if "websocket" in request.headers.get("Upgrade", "").lower():
+        if wants_websocket(request):
             return None
-        found = self.files.get(request.path.partition("?")[0])
+        found = self.files.get(path_of(request))
         if found is None:
             return _response(HTTPStatus.NOT_FOUND, b"not found\n", "text/plain; charset=utf-8")
         extra = [("ETag", found.etag), ("Cache-Control", "no-cache")]
