@@ -23,7 +23,7 @@ async def _get(server: BarbuServer, path: str, headers: str = "") -> Reply:
 async def test_the_page_and_its_files(server: BarbuServer) -> None:
     status, head, body = await _get(server, "/")
     assert status == 200 and head["content-type"] == "text/html; charset=utf-8"
-    assert b'<script type="module" src="/js/main.js">' in body
+    assert re.search(rb'<script type="module" src="/js/main\.js\?v=[0-9a-f]+">', body)
     assert "default-src 'self'" in head["content-security-policy"]
     assert head["cache-control"] == "no-cache" and head["etag"].startswith('"')
     again, head304, empty = await _get(server, "/?x=1", f"If-None-Match: {head['etag']}\r\n")
