@@ -8,15 +8,17 @@ page and its WebSocket share one origin and one port, and a TLS reverse proxy in
 Caching: the page and its files name one another by versioned URLs (``/js/main.js?v=HASH``, the hash
 following the content: ``server.static_versions``, rewritten once at start-up). A file asked for under its
 current version is sent ``Cache-Control: public, max-age=31536000, immutable``: the browser keeps it a year
-and a reload asks nothing. Anything else (the page itself, a file without or with another version) is sent
-``no-cache``, so a browser keeps it but asks each time whether it changed (a ``304`` with no body when not,
-by its ``ETag``, a hash of the bytes sent): a server upgrade shows at the next reload. websockets closes the
-TCP connection after every plain HTTP response (its ``send_response`` ends the stream for any status but
-101; nothing in it keeps the connection alive), so the few requests a load needs are what is saved.
+and a reload asks nothing. Anything else (the page itself, a file asked for without its version or under an
+old one) is sent ``no-cache``, so a browser keeps it but asks each time whether it changed (a ``304`` with
+no body when not, by its ``ETag``, a hash of the bytes sent): a server upgrade shows at the next reload.
+websockets closes the TCP connection after every plain HTTP response (its ``send_response`` ends the stream
+for any status but 101; nothing in it keeps a connection alive), so what is saved is requests.
 
 Compression: each file that gzip makes at least 10 % smaller is compressed once at start-up and sent
 ``Content-Encoding: gzip`` to a request whose ``Accept-Encoding`` takes gzip, as it is otherwise (with
-``Vary: Accept-Encoding`` either way, so a shared cache keeps the two apart). The page's ``Content-Security-Policy``
+``Vary: Accept-Encoding`` either way, so a shared cache keeps the two apart).
+
+The page's ``Content-Security-Policy``
 allows only this origin's files and WebSocket (``connect-src 'self'``, which covers ``ws:``/``wss:`` to the
 page's own host and port) and forms sent nowhere else: nothing is fetched from elsewhere. Routing is by the
 path alone, its query string ignored (``/js/main.js?v=2`` is the file).

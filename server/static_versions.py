@@ -22,7 +22,7 @@ import re
 VERSION_PARAMETER = "v"
 #: Characters of the hex SHA-256 kept in a version: 64 bits, ample against collisions among a few files.
 VERSION_LENGTH = 16
-#: A module specifier naming another file by a relative path, in ``from "…"``, ``import "…"``, ``import("…")``.
+#: A module specifier naming a file by a relative path: ``from "…"``, ``import "…"``, ``import("…")``.
 _SPECIFIER = re.compile(r"""(\b(?:from|import)\s*\(?\s*)(["'])(\.{1,2}/[^"'?#\s]+)\2""")
 #: A page attribute naming a file of this origin by an absolute path.
 _ATTRIBUTE = re.compile(r"""(\s(?:src|href)=)(["'])(/[^"'?#\s]*)\2""")
