@@ -29,8 +29,9 @@ from engine.barbu.actions import Action, ChooseContract, Double, Play, Redouble
 from engine.barbu.bots import _trump_strength
 from engine.barbu.hand import PLAY, Hand
 from engine.barbu.rules import DOMINOES, TRUMPS
+from engine.barbu.scoring import settle
 from engine.barbu.search.infer import Knowledge, read_view
-from engine.barbu.search.rollout import playout
+from engine.barbu.search.kernels import Position
 from engine.barbu.search.sample import DealSampler, NoConsistentDeal
 from engine.cards import SEATS, SUIT_MASKS
 
@@ -126,17 +127,13 @@ def _sampler(know: Knowledge) -> DealSampler:
         return DealSampler([0 if s == know.seat else know.unseen for s in range(4)], know.sizes)
 
 
-def _dealt(base: Hand, deal: list[int]) -> Hand:
-    hand = base.copy()
-    hands = hand.hands
-    for s in range(4):
-        hands[s] |= deal[s]
-    return hand
-
-
-def _result(hand: Hand, seat: int) -> int:
-    """``seat``'s hand result: contract score plus its settlements."""
-    return hand.contract_scores[seat] + hand.settlements()[seat]
+def _result_weights(hand: Hand, seat: int) -> list[int]:
+    """``seat``'s hand result (contract score plus its settlements) as weights on the four contract scores:
+    the settlement of the doubles in force is linear in them, so each weight is a unit score's result."""
+    return [
+        int(t == seat) + settle([int(u == t) for u in range(4)], hand.doubles, hand.redoubles)[seat]
+        for t in range(4)
+    ]
 
 
 def _card(
@@ -147,27 +144,26 @@ def _card(
     rng: random.Random,
     budget: Budget,
 ) -> Action:
-    seat = know.seat
     cards = [a.card for a in legal if isinstance(a, Play)]
     totals = [0] * len(cards)
+    position = Position(base)
+    w0, w1, w2, w3 = _result_weights(base, know.seat)
+    seed = rng.getrandbits
     while budget.more():
-        dealt = _dealt(base, sampler.sample(rng))
+        deal = sampler.sample(rng)
         for i, c in enumerate(cards):
-            hand = dealt.copy()
-            hand.play_card(seat, c)
-            playout(hand, rng)
-            totals[i] += _result(hand, seat)
+            s0, s1, s2, s3 = position.playout(deal, c, seed(64))
+            totals[i] += w0 * s0 + w1 * s1 + w2 * s2 + w3 * s3
         budget.done += len(cards)
     best = max(range(len(cards)), key=lambda i: totals[i])
     return Play(cards[best])
 
 
-def _play_from_start(hand: Hand, rng: random.Random) -> Hand:
-    """Play a hand whose contract is chosen from its first trick, skipping the doubling."""
+def _from_start(hand: Hand) -> Position:
+    """A hand whose contract is chosen, at its first trick (the doubling skipped), ready for playouts."""
     hand.phase = PLAY
     hand.to_move = hand.leader = hand.declarer
-    playout(hand, rng)
-    return hand
+    return Position(hand)
 
 
 def _double(
@@ -182,9 +178,9 @@ def _double(
     seat = know.seat
     diffs = [0, 0, 0, 0]
     n = 0
+    position = _from_start(base.copy())
     while budget.more():
-        hand = _play_from_start(_dealt(base, sampler.sample(rng)), rng)
-        scores = hand.contract_scores
+        scores = position.playout(sampler.sample(rng), -1, rng.getrandbits(64))
         for s in range(4):
             diffs[s] += scores[seat] - scores[s]
         n += 1
@@ -245,13 +241,16 @@ def _contract(
     if len(options) == 1:
         return options[0]
     totals = [0] * len(options)
+    positions = []
+    for option in options:
+        hand = base.copy()
+        hand.apply(seat, option)  # the choice's checks and effects do not depend on the unseen cards
+        positions.append(_from_start(hand))
     n = 0
     while budget.more():
-        dealt = _dealt(base, sampler.sample(rng))
-        for i, option in enumerate(options):
-            hand = dealt.copy()
-            hand.apply(seat, option)
-            totals[i] += _play_from_start(hand, rng).contract_scores[seat]
+        deal = sampler.sample(rng)
+        for i, position in enumerate(positions):
+            totals[i] += position.playout(deal, -1, rng.getrandbits(64))[seat]
         n += 1
         budget.done += len(options)
     several = len({o.contract for o in options}) > 1

@@ -4,12 +4,11 @@ engine's unchecked fast path (``Hand.legal_mask``, ``Hand.play_card``, no events
 The rules are the heuristic bot's in miniature: in the negative contracts duck under the card winning the
 trick with the highest card that still ducks, and when void throw the card that costs most; in Trumps win
 the trick cheaply when last to play, else with the best card; in No Last Two shed high cards early;
-Dominoes plays a random fitting card. Each card played is one of ``legal_mask``, so a playout is legal.
+Dominoes plays a random fitting card. ``engine/barbu/_kernels.c`` is the same rules compiled
+(:mod:`.kernels`). Each card played is one of ``legal_mask``, so a playout is legal.
 """
 
 from __future__ import annotations
-
-import random
 
 from engine.barbu.hand import PLAY, Hand
 from engine.barbu.rules import (
@@ -24,6 +23,7 @@ from engine.barbu.rules import (
     QUEENS_MASK,
     TRUMPS,
 )
+from engine.barbu.search.rng import Rng
 from engine.cards import SUIT_MASKS
 
 _S0, _S1, _S2, _S3 = SUIT_MASKS
@@ -118,11 +118,12 @@ def choose_card(hand: Hand, mask: int) -> int:
     return _top(mask)
 
 
-def playout(hand: Hand, rng: random.Random) -> None:
-    """Play ``hand`` (in its play phase, every seat's cards known) to its end with the rollout rules."""
+def playout(hand: Hand, seed: int) -> None:
+    """Play ``hand`` (in its play phase, every seat's cards known) to its end with the rollout rules; the
+    random draws of Dominoes come from :class:`~.rng.Rng` ``(seed)`` (as in the compiled kernel)."""
     legal_mask, play_card = hand.legal_mask, hand.play_card
     if hand.contract == DOMINOES:
-        draw = rng.random
+        below = Rng(seed).below
         while hand.phase == PLAY:
             seat = hand.to_move
             assert seat is not None
@@ -130,7 +131,7 @@ def playout(hand: Hand, rng: random.Random) -> None:
             if not mask:
                 hand.pass_turn(seat)
                 continue
-            n = int(draw() * mask.bit_count())
+            n = below(mask.bit_count())
             while n:
                 mask &= mask - 1
                 n -= 1

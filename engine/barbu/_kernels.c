@@ -1,0 +1,658 @@
+/* Compiled kernels of the search's hot paths: a determinized Barbu hand's legal masks, trick winners,
+ * scoring and rollout rules, and the exact deal sampler's draw (docs/rules/barbu.md).
+ *
+ * Each function mirrors one piece of the pure-Python engine exactly, and engine/barbu/kernels.py is the
+ * only caller: it packs a Hand into the flat tuple read by read_state() (the layout is kernels.pack's) and
+ * falls back to the pure code when this module is missing. Every random draw comes from splitmix64 with
+ * Lemire's exact bounded draw, the generator engine/barbu/kernels.py implements in Python too, so both paths
+ * give the same result for the same seed on every machine (tests/test_kernels.py holds them to it).
+ */
+#define PY_SSIZE_T_CLEAN
+#include <Python.h>
+#include <stdint.h>
+
+/* Contract codes: the index in engine.barbu.rules.CONTRACTS. */
+enum { NO_TRICKS, NO_QUEENS, NO_LAST_TWO, NO_HEARTS, BARBU, TRUMPS, DOMINOES };
+/* Trump duty codes: the index in rules.TRUMP_DUTY. Lead rule codes: kernels.LEAD_RULES. */
+enum { FOLLOW_ONLY, RUFF, OVERTRUMP };
+enum { LEAD_FREE, LEAD_KING, LEAD_STRICT, LEAD_BROKEN };
+
+#define SUIT(s) (((uint64_t)0x1FFF) << (13 * (s)))
+#define HEARTS 1
+#define HEARTS_MASK SUIT(HEARTS)
+#define KH_BIT ((uint64_t)1 << (13 + 11))
+#define AH_BIT ((uint64_t)1 << (13 + 12))
+#define QUEENS_MASK (((uint64_t)1 << 10) | ((uint64_t)1 << 23) | ((uint64_t)1 << 36) | ((uint64_t)1 << 49))
+#define STATE_LEN 36
+
+typedef struct {
+    uint64_t hands[4];
+    int contract, trump, duty, lead_rule, hearts_broken, leader, to_move;
+    int trick_len, trick[4], tricks;
+    uint64_t played;
+    long scores[4];
+    int early_end;
+    uint64_t playable;
+    int low[4], high[4];
+    int finished;
+    long points[4];
+    int over;
+} State;
+
+/* ------------------------------------------------------------------ random draws */
+
+static inline uint64_t next64(uint64_t *s) {
+    uint64_t z = (*s += 0x9E3779B97F4A7C15ULL);
+    z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ULL;
+    z = (z ^ (z >> 27)) * 0x94D049BB133111EBULL;
+    return z ^ (z >> 31);
+}
+
+/* A draw uniform in [0, k), 1 <= k < 2**32: Lemire's multiply and reject, exact. */
+static inline uint32_t below(uint64_t *s, uint32_t k) {
+    uint64_t m = (next64(s) >> 32) * (uint64_t)k;
+    uint32_t low = (uint32_t)m;
+    if (low < k) {
+        uint32_t t = (uint32_t)(-k) % k;
+        while (low < t) {
+            m = (next64(s) >> 32) * (uint64_t)k;
+            low = (uint32_t)m;
+        }
+    }
+    return (uint32_t)(m >> 32);
+}
+
+/* A draw uniform in [0, total), 1 <= total < 2**63: the top bits of a draw, rejected until below total. */
+static uint64_t below64(uint64_t *s, uint64_t total) {
+    if (total == 1)
+        return 0;
+    int bits = 64 - __builtin_clzll(total - 1);
+    if (bits == 0)
+        bits = 1;
+    for (;;) {
+        uint64_t r = next64(s) >> (64 - bits);
+        if (r < total)
+            return r;
+    }
+}
+
+/* ------------------------------------------------------------------ bit helpers */
+
+static inline int top(uint64_t m) { return 63 - __builtin_clzll(m); }
+static inline int bottom(uint64_t m) { return __builtin_ctzll(m); }
+static inline uint64_t above_card(int c) { return ~(((uint64_t)1 << (c + 1)) - 1); }
+
+/* The card of the highest rank in mask (any suit; the first suit on ties), as rollout._highest_rank. */
+static int highest_rank(uint64_t mask) {
+    int best = -1, rank = -1;
+    for (int s = 0; s < 4; s++) {
+        uint64_t m = mask & SUIT(s);
+        if (m) {
+            int c = top(m);
+            if (c - 13 * s > rank) {
+                best = c;
+                rank = c - 13 * s;
+            }
+        }
+    }
+    return best;
+}
+
+/* The card of the lowest rank in mask (any suit; the first suit on ties), as rollout._lowest_rank. */
+static int lowest_rank(uint64_t mask) {
+    int best = -1, rank = 13;
+    for (int s = 0; s < 4; s++) {
+        uint64_t m = mask & SUIT(s);
+        if (m) {
+            int c = bottom(m);
+            if (c - 13 * s < rank) {
+                best = c;
+                rank = c - 13 * s;
+            }
+        }
+    }
+    return best;
+}
+
+/* ------------------------------------------------------------------ the rules (hand.py) */
+
+/* Hand.trick_mask: the cards seat may play to the trick. */
+static uint64_t trick_mask(const State *st, int seat) {
+    uint64_t hand = st->hands[seat];
+    if (st->trick_len == 0) {
+        int rule = st->lead_rule;
+        if (rule == LEAD_FREE)
+            return hand;
+        if (rule == LEAD_KING)
+            return hand == KH_BIT ? hand : hand & ~KH_BIT;
+        uint64_t others = hand & ~HEARTS_MASK;
+        if (!others || (rule == LEAD_BROKEN && st->hearts_broken))
+            return hand;
+        return others;
+    }
+    int led = st->trick[0] / 13;
+    uint64_t follow = hand & SUIT(led);
+    int trump = st->trump;
+    if (follow) {
+        if (trump == led && st->duty == OVERTRUMP) {
+            int best = -1;
+            for (int i = 0; i < st->trick_len; i++)
+                if (st->trick[i] / 13 == led && st->trick[i] > best)
+                    best = st->trick[i];
+            uint64_t over = follow & above_card(best);
+            return over ? over : follow;
+        }
+        return follow;
+    }
+    if (trump < 0 || st->duty == FOLLOW_ONLY)
+        return hand;
+    uint64_t trumps = hand & SUIT(trump);
+    if (!trumps)
+        return hand;
+    if (st->duty == OVERTRUMP) {
+        int best = -1;
+        for (int i = 0; i < st->trick_len; i++)
+            if (st->trick[i] / 13 == trump && st->trick[i] > best)
+                best = st->trick[i];
+        if (best >= 0) {
+            uint64_t over = trumps & above_card(best);
+            return over ? over : trumps;
+        }
+    }
+    return trumps;
+}
+
+/* Hand.legal_mask for the seat to move in the play. */
+static uint64_t legal_mask(const State *st, int seat) {
+    if (st->contract == DOMINOES)
+        return st->hands[seat] & st->playable;
+    return trick_mask(st, seat);
+}
+
+/* hand.trick_winner: the seat winning the four cards led by leader. */
+static int trick_winner(const int *trick, int leader, int trump) {
+    int best = 0, best_card = trick[0], best_suit = trick[0] / 13;
+    for (int i = 1; i < 4; i++) {
+        int c = trick[i], suit = c / 13;
+        if (suit == best_suit) {
+            if (c > best_card) {
+                best = i;
+                best_card = c;
+            }
+        } else if (suit == trump) {
+            best = i;
+            best_card = c;
+            best_suit = suit;
+        }
+    }
+    return (leader + best) % 4;
+}
+
+/* Hand._trick_score. */
+static long trick_score(int contract, uint64_t taken, int number) {
+    switch (contract) {
+    case NO_TRICKS:
+        return -2;
+    case TRUMPS:
+        return 5;
+    case NO_QUEENS:
+        return -6L * __builtin_popcountll(taken & QUEENS_MASK);
+    case NO_HEARTS:
+        return -2L * __builtin_popcountll(taken & HEARTS_MASK) - ((taken & AH_BIT) ? 4 : 0);
+    case BARBU:
+        return (taken & KH_BIT) ? -20 : 0;
+    default: /* NO_LAST_TWO */
+        return number == 11 ? -10 : number == 12 ? -20 : 0;
+    }
+}
+
+/* Hand._ends_early. */
+static int ends_early(const State *st) {
+    switch (st->contract) {
+    case NO_QUEENS:
+        return (st->played & QUEENS_MASK) == QUEENS_MASK;
+    case NO_HEARTS:
+        return (st->played & HEARTS_MASK) == HEARTS_MASK;
+    case BARBU:
+        return (st->played & KH_BIT) != 0;
+    default:
+        return 0;
+    }
+}
+
+static void finish_trick(State *st) {
+    int led = st->trick[0] / 13;
+    int winner = trick_winner(st->trick, st->leader, st->trump);
+    uint64_t taken = 0;
+    for (int i = 0; i < 4; i++)
+        taken |= (uint64_t)1 << st->trick[i];
+    if (led != HEARTS && (taken & HEARTS_MASK))
+        st->hearts_broken = 1;
+    int number = st->tricks++;
+    st->scores[winner] += trick_score(st->contract, taken, number);
+    st->trick_len = 0;
+    if (number == 12 || (st->early_end && ends_early(st))) {
+        st->over = 1;
+        st->to_move = -1;
+        return;
+    }
+    st->leader = st->to_move = winner;
+}
+
+static void next_domino_seat(State *st, int seat) {
+    int nxt = (seat + 1) % 4;
+    while (!st->hands[nxt])
+        nxt = (nxt + 1) % 4;
+    st->to_move = nxt;
+}
+
+/* Hand._domino after the card left the hand. */
+static void domino(State *st, int seat, int c) {
+    int suit = c / 13, rank = c % 13;
+    uint64_t playable = st->playable & ~((uint64_t)1 << c);
+    int lo = st->low[suit], hi = st->high[suit];
+    if (lo < 0) {
+        lo = hi = rank;
+        if (rank > 0)
+            playable |= (uint64_t)1 << (c - 1);
+        if (rank < 12)
+            playable |= (uint64_t)1 << (c + 1);
+    } else if (rank < lo) {
+        lo = rank;
+        if (rank > 0)
+            playable |= (uint64_t)1 << (c - 1);
+    } else {
+        hi = rank;
+        if (rank < 12)
+            playable |= (uint64_t)1 << (c + 1);
+    }
+    st->low[suit] = lo;
+    st->high[suit] = hi;
+    st->playable = playable;
+    if (!st->hands[seat]) {
+        int place = ++st->finished;
+        st->scores[seat] += st->points[place - 1];
+        if (place == 3) {
+            for (int s = 0; s < 4; s++)
+                if (st->hands[s])
+                    st->scores[s] += st->points[3];
+            st->finished = 4;
+            st->over = 1;
+            st->to_move = -1;
+            return;
+        }
+    }
+    next_domino_seat(st, seat);
+}
+
+/* Hand.play_card. */
+static void play_card(State *st, int seat, int c) {
+    uint64_t bit = (uint64_t)1 << c;
+    st->hands[seat] ^= bit;
+    st->played |= bit;
+    if (st->contract == DOMINOES) {
+        domino(st, seat, c);
+        return;
+    }
+    st->trick[st->trick_len++] = c;
+    if (st->trick_len < 4) {
+        st->to_move = (seat + 1) % 4;
+        return;
+    }
+    finish_trick(st);
+}
+
+/* ------------------------------------------------------------------ the rollout rules (rollout.py) */
+
+static int discard(int contract, uint64_t mask) {
+    if (contract == BARBU) {
+        if (mask & KH_BIT)
+            return bottom(KH_BIT);
+        if (mask & AH_BIT)
+            return bottom(AH_BIT);
+    } else if (contract == NO_HEARTS) {
+        if (mask & HEARTS_MASK)
+            return top(mask & HEARTS_MASK);
+    } else if (contract == NO_QUEENS && (mask & QUEENS_MASK)) {
+        return top(mask & QUEENS_MASK);
+    }
+    return highest_rank(mask);
+}
+
+/* rollout.choose_card: the rollout's card from the legal cards mask (at least two). */
+static int choose_card(const State *st, uint64_t mask) {
+    int contract = st->contract;
+    if (st->trick_len == 0) {
+        if (contract == TRUMPS || (contract == NO_LAST_TWO && st->tricks < 9))
+            return highest_rank(mask);
+        return lowest_rank(mask);
+    }
+    int led = st->trick[0] / 13;
+    uint64_t led_mask = SUIT(led);
+    int win = -1;
+    for (int i = 0; i < st->trick_len; i++)
+        if (st->trick[i] / 13 == led && st->trick[i] > win)
+            win = st->trick[i];
+    if (contract == TRUMPS) {
+        int trump = st->trump, best_trump = -1;
+        for (int i = 0; i < st->trick_len; i++)
+            if (st->trick[i] / 13 == trump && st->trick[i] > best_trump)
+                best_trump = st->trick[i];
+        if (mask & led_mask) {
+            if (best_trump >= 0 && led != trump)
+                return bottom(mask);
+            uint64_t above = mask & above_card(win);
+            if (!above)
+                return bottom(mask);
+            return st->trick_len == 3 ? bottom(above) : top(above);
+        }
+        uint64_t trumps = mask & SUIT(trump);
+        if (trumps) {
+            if (best_trump >= 0) {
+                uint64_t over = trumps & above_card(best_trump);
+                return over ? bottom(over) : bottom(trumps);
+            }
+            return bottom(trumps);
+        }
+        return lowest_rank(mask);
+    }
+    if (!(mask & led_mask))
+        return discard(contract, mask);
+    if (contract == NO_LAST_TWO && st->tricks < 9)
+        return top(mask);
+    uint64_t below_win = mask & (((uint64_t)1 << win) - 1);
+    return below_win ? top(below_win) : top(mask);
+}
+
+/* rollout.playout: the hand to its end with the rollout rules (Dominoes: a random fitting card). */
+static void playout(State *st, uint64_t seed) {
+    if (st->contract == DOMINOES) {
+        while (!st->over) {
+            int seat = st->to_move;
+            uint64_t mask = st->hands[seat] & st->playable;
+            if (!mask) {
+                next_domino_seat(st, seat);
+                continue;
+            }
+            uint32_t n = below(&seed, (uint32_t)__builtin_popcountll(mask));
+            while (n--)
+                mask &= mask - 1;
+            play_card(st, seat, bottom(mask));
+        }
+        return;
+    }
+    while (!st->over) {
+        int seat = st->to_move;
+        uint64_t mask = trick_mask(st, seat);
+        play_card(st, seat, (mask & (mask - 1)) ? choose_card(st, mask) : top(mask));
+    }
+}
+
+/* ------------------------------------------------------------------ Python glue */
+
+static int read_u64(PyObject *item, uint64_t *out) {
+    unsigned long long v = PyLong_AsUnsignedLongLong(item);
+    if (v == (unsigned long long)-1 && PyErr_Occurred())
+        return -1;
+    *out = v;
+    return 0;
+}
+
+static int read_int(PyObject *item, long *out) {
+    long v = PyLong_AsLong(item);
+    if (v == -1 && PyErr_Occurred())
+        return -1;
+    *out = v;
+    return 0;
+}
+
+/* The state from kernels.pack's tuple (its layout is documented there). */
+static int read_state(PyObject *tuple, State *st) {
+    if (!PyTuple_Check(tuple) || PyTuple_GET_SIZE(tuple) != STATE_LEN) {
+        PyErr_SetString(PyExc_ValueError, "a packed hand is a tuple of 36 ints (kernels.pack)");
+        return -1;
+    }
+    long v[STATE_LEN];
+    for (int i = 0; i < STATE_LEN; i++) {
+        if (i < 4 || i == 16 || i == 22) {
+            uint64_t u;
+            if (read_u64(PyTuple_GET_ITEM(tuple, i), &u) < 0)
+                return -1;
+            if (i < 4)
+                st->hands[i] = u;
+            else if (i == 16)
+                st->played = u;
+            else
+                st->playable = u;
+            v[i] = 0;
+        } else if (read_int(PyTuple_GET_ITEM(tuple, i), &v[i]) < 0) {
+            return -1;
+        }
+    }
+    st->contract = (int)v[4];
+    st->trump = (int)v[5];
+    st->duty = (int)v[6];
+    st->lead_rule = (int)v[7];
+    st->hearts_broken = (int)v[8];
+    st->leader = (int)v[9];
+    st->to_move = (int)v[10];
+    st->trick_len = (int)v[11];
+    for (int i = 0; i < 3; i++)
+        st->trick[i] = (int)v[12 + i];
+    st->trick[3] = -1;
+    st->tricks = (int)v[15];
+    for (int s = 0; s < 4; s++) {
+        st->scores[s] = v[17 + s];
+        st->low[s] = (int)v[23 + s];
+        st->high[s] = (int)v[27 + s];
+        st->points[s] = v[32 + s];
+    }
+    st->early_end = (int)v[21];
+    st->finished = (int)v[31];
+    st->over = 0;
+    if (st->contract < 0 || st->contract > DOMINOES || st->trick_len < 0 || st->trick_len > 3 ||
+        st->to_move < 0 || st->to_move > 3 || st->leader < 0 || st->leader > 3) {
+        PyErr_SetString(PyExc_ValueError, "a packed hand must be in its play, a seat to move");
+        return -1;
+    }
+    return 0;
+}
+
+static int read_seat(PyObject *obj, int *seat) {
+    long s = PyLong_AsLong(obj);
+    if (s == -1 && PyErr_Occurred())
+        return -1;
+    if (s < 0 || s > 3) {
+        PyErr_SetString(PyExc_ValueError, "a seat is 0..3");
+        return -1;
+    }
+    *seat = (int)s;
+    return 0;
+}
+
+static PyObject *py_legal_mask(PyObject *self, PyObject *const *args, Py_ssize_t nargs) {
+    State st;
+    int seat;
+    if (nargs != 2) {
+        PyErr_SetString(PyExc_TypeError, "legal_mask(packed, seat)");
+        return NULL;
+    }
+    if (read_state(args[0], &st) < 0 || read_seat(args[1], &seat) < 0)
+        return NULL;
+    return PyLong_FromUnsignedLongLong(legal_mask(&st, seat));
+}
+
+static PyObject *py_rollout_card(PyObject *self, PyObject *const *args, Py_ssize_t nargs) {
+    State st;
+    uint64_t mask;
+    if (nargs != 2) {
+        PyErr_SetString(PyExc_TypeError, "rollout_card(packed, mask)");
+        return NULL;
+    }
+    if (read_state(args[0], &st) < 0 || read_u64(args[1], &mask) < 0)
+        return NULL;
+    if (st.contract == DOMINOES || (mask & (mask - 1)) == 0) {
+        PyErr_SetString(PyExc_ValueError, "rollout_card is for a trick contract's choice of two cards or more");
+        return NULL;
+    }
+    return PyLong_FromLong(choose_card(&st, mask));
+}
+
+static PyObject *py_trick_winner(PyObject *self, PyObject *const *args, Py_ssize_t nargs) {
+    long v[6];
+    if (nargs != 6) {
+        PyErr_SetString(PyExc_TypeError, "trick_winner(c0, c1, c2, c3, leader, trump)");
+        return NULL;
+    }
+    for (int i = 0; i < 6; i++)
+        if (read_int(args[i], &v[i]) < 0)
+            return NULL;
+    int trick[4] = {(int)v[0], (int)v[1], (int)v[2], (int)v[3]};
+    return PyLong_FromLong(trick_winner(trick, (int)v[4], (int)v[5]));
+}
+
+/* playout(packed, deal, first, seed): the hand packed, every seat s given deal[s] more cards, first (a card,
+ * or -1) played by the seat to move, then played to its end; returns the four contract scores. */
+static PyObject *py_playout(PyObject *self, PyObject *const *args, Py_ssize_t nargs) {
+    State st;
+    long first;
+    uint64_t seed;
+    if (nargs != 4) {
+        PyErr_SetString(PyExc_TypeError, "playout(packed, deal, first, seed)");
+        return NULL;
+    }
+    if (read_state(args[0], &st) < 0)
+        return NULL;
+    PyObject *deal = args[1];
+    if (!PyTuple_Check(deal) && !PyList_Check(deal)) {
+        PyErr_SetString(PyExc_TypeError, "deal: four card masks");
+        return NULL;
+    }
+    if (PySequence_Fast_GET_SIZE(deal) != 4) {
+        PyErr_SetString(PyExc_ValueError, "deal: four card masks");
+        return NULL;
+    }
+    for (int s = 0; s < 4; s++) {
+        uint64_t m;
+        if (read_u64(PySequence_Fast_GET_ITEM(deal, s), &m) < 0)
+            return NULL;
+        st.hands[s] |= m;
+    }
+    if (read_int(args[2], &first) < 0)
+        return NULL;
+    seed = PyLong_AsUnsignedLongLongMask(args[3]);
+    if (PyErr_Occurred())
+        return NULL;
+    if (first >= 0) {
+        if (first > 51 || !((st.hands[st.to_move] >> first) & 1)) {
+            PyErr_SetString(PyExc_ValueError, "first: a card the seat to move holds");
+            return NULL;
+        }
+        play_card(&st, st.to_move, (int)first);
+    }
+    playout(&st, seed);
+    return Py_BuildValue("(llll)", st.scores[0], st.scores[1], st.scores[2], st.scores[3]);
+}
+
+/* sample(total, weights, splits, types, seed): sample.DealSampler's draw. weights are the cumulative
+ * weights of the count matrices splits; types are (seats mask, cards mask) pairs, splits[i] the counts of
+ * split i, type by type, seat by seat in increasing order. Returns the four seats' masks. */
+static PyObject *py_sample(PyObject *self, PyObject *const *args, Py_ssize_t nargs) {
+    if (nargs != 5) {
+        PyErr_SetString(PyExc_TypeError, "sample(total, weights, splits, types, seed)");
+        return NULL;
+    }
+    uint64_t total, seed;
+    if (read_u64(args[0], &total) < 0)
+        return NULL;
+    PyObject *weights = args[1], *splits = args[2], *types = args[3];
+    if (!PyTuple_Check(weights) || !PyTuple_Check(splits) || !PyTuple_Check(types) || total == 0 ||
+        total >= ((uint64_t)1 << 63) || PyTuple_GET_SIZE(weights) != PyTuple_GET_SIZE(splits)) {
+        PyErr_SetString(PyExc_ValueError, "sample: a prepared sampler (kernels.prepare_sampler)");
+        return NULL;
+    }
+    seed = PyLong_AsUnsignedLongLongMask(args[4]);
+    if (PyErr_Occurred())
+        return NULL;
+    uint64_t r = below64(&seed, total);
+    /* bisect_right(weights, r): the first split whose cumulative weight exceeds r. */
+    Py_ssize_t lo = 0, hi = PyTuple_GET_SIZE(weights);
+    while (lo < hi) {
+        Py_ssize_t mid = (lo + hi) / 2;
+        uint64_t w;
+        if (read_u64(PyTuple_GET_ITEM(weights, mid), &w) < 0)
+            return NULL;
+        if (r < w)
+            hi = mid;
+        else
+            lo = mid + 1;
+    }
+    if (lo >= PyTuple_GET_SIZE(splits)) {
+        PyErr_SetString(PyExc_ValueError, "sample: weights do not reach the total");
+        return NULL;
+    }
+    PyObject *split = PyTuple_GET_ITEM(splits, lo);
+    if (!PyTuple_Check(split)) {
+        PyErr_SetString(PyExc_ValueError, "sample: a split is a tuple of counts");
+        return NULL;
+    }
+    uint64_t out[4] = {0, 0, 0, 0};
+    Py_ssize_t k = 0, nsplit = PyTuple_GET_SIZE(split);
+    for (Py_ssize_t t = 0; t < PyTuple_GET_SIZE(types); t++) {
+        PyObject *type = PyTuple_GET_ITEM(types, t);
+        uint64_t seats, bits;
+        if (!PyTuple_Check(type) || PyTuple_GET_SIZE(type) != 2 ||
+            read_u64(PyTuple_GET_ITEM(type, 0), &seats) < 0 || read_u64(PyTuple_GET_ITEM(type, 1), &bits) < 0) {
+            if (!PyErr_Occurred())
+                PyErr_SetString(PyExc_ValueError, "sample: a type is (seats, cards)");
+            return NULL;
+        }
+        int cards[52], n = 0;
+        for (uint64_t m = bits & (((uint64_t)1 << 52) - 1); m; m &= m - 1)
+            cards[n++] = bottom(m);
+        if (__builtin_popcountll(seats) == 1) {
+            out[bottom(seats)] |= bits;
+            k += 1;
+            continue;
+        }
+        /* Fisher-Yates, from the last card down, as kernels.Rng.shuffle. */
+        for (int i = n - 1; i > 0; i--) {
+            int j = (int)below(&seed, (uint32_t)(i + 1));
+            int tmp = cards[i];
+            cards[i] = cards[j];
+            cards[j] = tmp;
+        }
+        int i = 0;
+        for (int s = 0; s < 4; s++) {
+            if (!((seats >> s) & 1))
+                continue;
+            long count;
+            if (k >= nsplit || read_int(PyTuple_GET_ITEM(split, k), &count) < 0) {
+                if (!PyErr_Occurred())
+                    PyErr_SetString(PyExc_ValueError, "sample: a split too short for its types");
+                return NULL;
+            }
+            k++;
+            for (long c = 0; c < count && i < n; c++)
+                out[s] |= (uint64_t)1 << cards[i++];
+        }
+    }
+    return Py_BuildValue("[KKKK]", (unsigned long long)out[0], (unsigned long long)out[1],
+                         (unsigned long long)out[2], (unsigned long long)out[3]);
+}
+
+static PyMethodDef methods[] = {
+    {"legal_mask", (PyCFunction)(void (*)(void))py_legal_mask, METH_FASTCALL, "Hand.legal_mask of the packed hand."},
+    {"rollout_card", (PyCFunction)(void (*)(void))py_rollout_card, METH_FASTCALL, "rollout.choose_card."},
+    {"trick_winner", (PyCFunction)(void (*)(void))py_trick_winner, METH_FASTCALL, "hand.trick_winner."},
+    {"playout", (PyCFunction)(void (*)(void))py_playout, METH_FASTCALL, "A rollout to the hand's end."},
+    {"sample", (PyCFunction)(void (*)(void))py_sample, METH_FASTCALL, "DealSampler's draw."},
+    {NULL, NULL, 0, NULL},
+};
+
+static struct PyModuleDef module = {
+    PyModuleDef_HEAD_INIT, "engine.barbu._kernels", "Compiled search kernels (see engine/barbu/kernels.py).", -1,
+    methods,
+};
+
+PyMODINIT_FUNC PyInit__kernels(void) { return PyModule_Create(&module); }

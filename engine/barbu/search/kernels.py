@@ -1,0 +1,115 @@
+"""The search's hot paths, compiled when they can be: a determinized hand played to its end with the rollout
+rules (legal masks, trick winners, scoring: ``docs/rules/barbu.md``), and the deal sampler's draw.
+
+The compiled extension ``engine.barbu._kernels`` (``engine/barbu/_kernels.c``, built by ``pip install`` when a
+C compiler is there) runs them; without it, or with ``BARBU_PURE=1`` in the environment, the engine's own
+Python code does (:class:`~engine.barbu.hand.Hand`, :mod:`.rollout`). Both paths give the same results for
+the same seed (``tests/test_kernels.py``): the extension is a faster copy of the rules, never other rules.
+:data:`PATH` says which path runs (``barbu --version`` and the benchmarks print it).
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Sequence
+
+from engine.barbu.hand import PLAY, Hand
+from engine.barbu.rules import CONTRACTS, TRUMP_DUTY
+from engine.barbu.search.rollout import playout as pure_playout
+
+#: The lead rules in the order of their codes in the packed hand (``Hand.lead_rule``).
+LEAD_RULES = (None, "king", "strict", "broken")
+
+COMPILED = False
+if os.environ.get("BARBU_PURE", "") in ("", "0"):
+    try:
+        from engine.barbu import _kernels
+
+        COMPILED = True
+    except ImportError:  # no compiler at install time, or the build failed: the pure path runs
+        pass
+
+#: Which path runs: ``compiled``, or ``pure Python`` and why.
+PATH = (
+    "compiled"
+    if COMPILED
+    else "pure Python, BARBU_PURE set"
+    if os.environ.get("BARBU_PURE", "") not in ("", "0")
+    else "pure Python, no compiled extension"
+)
+
+Scores = tuple[int, int, int, int]
+
+
+def pack(hand: Hand) -> tuple[int, ...]:
+    """``hand`` (in its play, a seat to move) as the extension's flat tuple of 36 ints: the four hands
+    (0-3), contract (index in ``CONTRACTS``), trump (-1: none), trump duty (index in ``TRUMP_DUTY``), lead
+    rule (index in :data:`LEAD_RULES`), hearts broken, leader, seat to move (4-10), the trick's length and
+    its cards (-1 pads; 11-14), tricks played, cards played (15-16), contract scores (17-20), early end
+    (21), the Dominoes playable cards, each row's low and high rank (-1: not opened), seats out and the
+    four places' points (22-35).
+
+    Raises:
+        ValueError: the hand is not in its play.
+    """
+    if hand.phase != PLAY or hand.to_move is None or hand.contract is None:
+        raise ValueError("only a hand in its play, a seat to move, can be packed")
+    trick = hand.trick
+    return (
+        *hand.hands,
+        CONTRACTS.index(hand.contract),
+        -1 if hand.trump is None else hand.trump,
+        TRUMP_DUTY.index(hand.duty),
+        LEAD_RULES.index(hand.lead_rule),
+        int(hand.hearts_broken),
+        hand.leader,
+        hand.to_move,
+        len(trick),
+        *(trick[i] if i < len(trick) else -1 for i in range(3)),
+        len(hand.tricks),
+        hand.played,
+        *hand.contract_scores,
+        int(hand.variants.early_end),
+        hand.playable,
+        *(-1 if x is None else x for x in hand.low),
+        *(-1 if x is None else x for x in hand.high),
+        len(hand.finish_order),
+        *hand.variants.dominoes_points,
+    )
+
+
+class Position:
+    """A hand in its play whose unseen cards come with each playout (a determinized hand, less its deal).
+
+    Args:
+        hand: in its play, a seat to move; seats' unseen cards left out (this object keeps it, unchanged).
+        compiled: run the compiled kernel (default: when it is there); ``False`` forces the pure path.
+
+    Raises:
+        ValueError: the hand is not in its play.
+    """
+
+    __slots__ = ("hand", "packed")
+
+    def __init__(self, hand: Hand, compiled: bool = COMPILED) -> None:
+        self.hand = hand
+        packed = pack(hand)
+        self.packed = packed if compiled and COMPILED else None
+
+    def playout(self, deal: Sequence[int], first: int, seed: int) -> Scores:
+        """The four contract scores at the end of the hand with ``deal[s]`` added to each seat ``s``, the seat
+        to move playing ``first`` (a card it holds, or -1 for the rollout's choice), then every card by the
+        rollout rules (:mod:`.rollout`; Dominoes' random draws from ``seed``)."""
+        if self.packed is not None:
+            return _kernels.playout(self.packed, deal, first, seed)
+        hand = self.hand.copy()
+        hands = hand.hands
+        for s in range(4):
+            hands[s] |= deal[s]
+        if first >= 0:
+            seat = hand.to_move
+            assert seat is not None
+            hand.play_card(seat, first)
+        pure_playout(hand, seed)
+        s0, s1, s2, s3 = hand.contract_scores
+        return s0, s1, s2, s3
