@@ -76,6 +76,28 @@ static uint64_t below64(uint64_t *s, uint64_t total) {
     }
 }
 
+/* rng.Rng.shuffle: Fisher-Yates from the last item down, successive steps' indices the mixed-radix digits
+ * of one draw below the product of their ranges (kept below 2**63), least significant first. */
+static void shuffle(uint64_t *s, int *items, int n) {
+    int i = n - 1;
+    while (i > 0) {
+        int first = i;
+        uint64_t total = 1;
+        while (i > 0 && total <= (((uint64_t)1 << 63) - 1) / (uint64_t)(i + 1)) {
+            total *= (uint64_t)(i + 1);
+            i--;
+        }
+        uint64_t r = below64(s, total);
+        for (int t = first; t > i; t--) {
+            int j = (int)(r % (uint64_t)(t + 1));
+            r /= (uint64_t)(t + 1);
+            int tmp = items[t];
+            items[t] = items[j];
+            items[j] = tmp;
+        }
+    }
+}
+
 /* ------------------------------------------------------------------ bit helpers */
 
 static inline int top(uint64_t m) { return 63 - __builtin_clzll(m); }
@@ -615,13 +637,7 @@ static PyObject *py_sample(PyObject *self, PyObject *const *args, Py_ssize_t nar
             k += 1;
             continue;
         }
-        /* Fisher-Yates, from the last card down, as kernels.Rng.shuffle. */
-        for (int i = n - 1; i > 0; i--) {
-            int j = (int)below(&seed, (uint32_t)(i + 1));
-            int tmp = cards[i];
-            cards[i] = cards[j];
-            cards[j] = tmp;
-        }
+        shuffle(&seed, cards, n);
         int i = 0;
         for (int s = 0; s < 4; s++) {
             if (!((seats >> s) & 1))
