@@ -20,6 +20,7 @@ from engine.barbu.search.rollout import playout as pure_playout
 #: The lead rules in the order of their codes in the packed hand (``Hand.lead_rule``).
 LEAD_RULES = (None, "king", "strict", "broken")
 
+# The one setting read from outside: it changes only the speed, never a result (both paths are the same).
 COMPILED = False
 if os.environ.get("BARBU_PURE", "") in ("", "0"):
     try:
