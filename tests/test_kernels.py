@@ -17,14 +17,22 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from cli.main import main as barbu
-from engine.barbu import ChooseContract, Double, Hand, Variants
+from engine.barbu import (
+    ChooseContract,
+    Hand,
+    Match,
+    PolicySpecError,
+    Variants,
+    make_policy,
+    parse_policy_spec,
+)
 from engine.barbu.hand import PLAY, trick_winner
 from engine.barbu.match import seeded_deals
 from engine.barbu.rules import DOMINOES, DOMINOES_SCORES, HEART_LEAD, TRUMP_DUTY
-from engine.barbu.search import kernels
+from engine.barbu.search import SearchPolicy, kernels
 from engine.barbu.search.infer import read_view
-from engine.barbu.search.kernels import Position, pack
-from engine.barbu.search.rollout import choose_card
+from engine.barbu.search.kernels import Position, pack, result_weights
+from engine.barbu.search.rollout import choose_card, solve_exact
 from engine.barbu.search.sample import DealSampler
 from engine.cards import FULL_DECK
 
@@ -47,12 +55,16 @@ variants = st.builds(
 )
 
 
-def _hand(deal: int, declarer: int, choice: ChooseContract, rules: Variants) -> Hand:
+def _hand(deal: int, declarer: int, choice: ChooseContract, rules: Variants, doubles: int = 0) -> Hand:
+    """A hand at its first trick; ``doubles`` picks each doubler's and redoubler's choice (0: none)."""
     hand = Hand(declarer, seeded_deals(deal)(0, (declarer + 3) % 4), rules)
     hand.apply(declarer, choice)
-    for doubler in range(1, 4):
-        hand.apply((declarer + doubler) % 4, Double(frozenset()))
-    assert hand.phase == PLAY
+    pick = random.Random(doubles)
+    while hand.phase != PLAY:
+        seat = hand.to_move
+        assert seat is not None
+        legal = hand.legal_actions(seat)
+        hand.apply(seat, pick.choice(legal) if doubles else legal[0])
     return hand
 
 
@@ -157,8 +169,6 @@ def test_playouts_from_random_positions_score_the_same_on_both_paths(
 def test_a_seats_sampled_deals_are_the_same_on_both_paths(
     deal: int, declarer: int, choice: ChooseContract, rules: Variants, moves: int, depth: int, seed: int
 ) -> None:
-    from engine.barbu import Match, make_policy
-
     match = Match.new(deal, rules)
     rng = random.Random(moves)
     bots = [make_policy("random", moves + s) for s in range(4)]
@@ -194,13 +204,86 @@ def test_constrained_and_huge_samplers_draw_the_same_deals_on_both_paths() -> No
     assert whole.draw(7) == DealSampler([FULL_DECK] * 4, [13] * 4, compiled=False).draw(7)
 
 
+@compiled_only
+@settings(max_examples=60, deadline=None)
+@given(
+    deal=st.integers(0, 10**6),
+    declarer=st.integers(0, 3),
+    choice=choices,
+    rules=variants,
+    doubles=st.integers(1, 2**32),
+    moves=st.integers(0, 2**32),
+    depth=st.integers(20, 48),
+    exact=st.integers(1, 12),
+    seed=st.integers(0, 2**64 - 1),
+)
+def test_playouts_ending_in_exact_play_score_the_same_on_both_paths(
+    deal: int,
+    declarer: int,
+    choice: ChooseContract,
+    rules: Variants,
+    doubles: int,
+    moves: int,
+    depth: int,
+    exact: int,
+    seed: int,
+) -> None:
+    hand = _hand(deal, declarer, choice, rules, doubles)
+    rng = random.Random(moves)
+    for _ in range(depth):
+        if hand.phase != PLAY:
+            return
+        _random_move(hand, rng)
+    if hand.phase != PLAY:
+        return
+    none = [0, 0, 0, 0]
+    fast = Position(hand, compiled=True, exact=exact)
+    pure = Position(hand, compiled=False, exact=exact)
+    assert fast.playout(none, -1, seed) == pure.playout(none, -1, seed)
+
+
+def test_exact_play_gives_each_seat_its_best_card_with_the_doubles_in_force() -> None:
+    # No Queens with random doubles and redoubles: a seat's result weighs the others' scores too.
+    for deal in range(6):
+        hand = _hand(deal, 0, ChooseContract("no-queens"), Variants(early_end=False), doubles=deal + 1)
+        rng = random.Random(deal)
+        while (hand.hands[0] | hand.hands[1] | hand.hands[2] | hand.hands[3]).bit_count() > 9:
+            _random_move(hand, rng)
+        weights = [result_weights(hand, s) for s in range(4)]
+        seat = hand.to_move
+        assert seat is not None
+        best = solve_exact(hand, weights)
+        mask = hand.trick_mask(seat)
+        options = []
+        for c in (c for c in range(52) if (mask >> c) & 1):
+            child = hand.copy()
+            child.play_card(seat, c)
+            scores = solve_exact(child, weights) if child.phase == PLAY else tuple(child.contract_scores)
+            options.append(sum(w * x for w, x in zip(weights[seat], scores, strict=True)))
+        assert sum(w * x for w, x in zip(weights[seat], best, strict=True)) == max(options)
+        # A complete hand's scores add up to the contract's total, whoever took what.
+        played = hand.copy()
+        while played.phase == PLAY:
+            _random_move(played, rng)
+        assert sum(best) == sum(played.contract_scores) == -24
+
+
+def test_exact_is_a_search_option_checked_like_the_others() -> None:
+    policy = make_policy("search:playouts=5:exact=12", 1)
+    assert isinstance(policy, SearchPolicy) and policy.exact == 12
+    with pytest.raises(PolicySpecError, match="exact must be from 0 to 12"):
+        parse_policy_spec("search:exact=13")
+    with pytest.raises(ValueError, match="exact must be from 0 to 12"):
+        Position(_hand(1, 0, ChooseContract("barbu"), Variants()), exact=20)
+
+
 _CHOICES = """
 from engine.barbu import Match, make_policy
 from engine.barbu.search import kernels
 print(kernels.PATH)
 match = Match.new(6)
 bots = [make_policy(spec, 24 + s) for s, spec in enumerate(
-    ["search:playouts=12", "heuristic", "search:playouts=12", "search:playouts=6"])]
+    ["search:playouts=12", "heuristic", "search:playouts=12:exact=10", "search:playouts=6:exact=12"])]
 while len(match.history) < 2:
     seat = match.to_move
     action = bots[seat].choose(match.view(seat), match.legal_actions(seat))

@@ -1,15 +1,16 @@
 /* Compiled kernels of the search's hot paths: a determinized Barbu hand's legal masks, trick winners,
- * scoring and rollout rules, and the exact deal sampler's draw (docs/rules/barbu.md).
+ * scoring, rollout rules and exact endgame, and the exact deal sampler's draw (docs/rules/barbu.md).
  *
- * Each function mirrors one piece of the pure-Python engine exactly, and engine/barbu/kernels.py is the
- * only caller: it packs a Hand into the flat tuple read by read_state() (the layout is kernels.pack's) and
- * falls back to the pure code when this module is missing. Every random draw comes from splitmix64 with
- * Lemire's exact bounded draw, the generator engine/barbu/kernels.py implements in Python too, so both paths
- * give the same result for the same seed on every machine (tests/test_kernels.py holds them to it).
+ * Each function mirrors one piece of the pure-Python engine exactly; engine/barbu/search/kernels.py and
+ * sample.py are the callers: kernels.pack makes the flat tuple read_state() reads, and the pure code runs
+ * when this module is missing. Every random draw comes from splitmix64 with exact bounded draws, written
+ * alike in engine/barbu/search/rng.py, so both paths give the same result for the same seed on every
+ * machine (tests/test_kernels.py holds them to it).
  */
 #define PY_SSIZE_T_CLEAN
 #include <Python.h>
 #include <stdint.h>
+#include <string.h>
 
 /* Contract codes: the index in engine.barbu.rules.CONTRACTS. */
 enum { NO_TRICKS, NO_QUEENS, NO_LAST_TWO, NO_HEARTS, BARBU, TRUMPS, DOMINOES };
@@ -386,8 +387,37 @@ static int choose_card(const State *st, uint64_t mask) {
     return below_win ? top(below_win) : top(mask);
 }
 
-/* rollout.playout: the hand to its end with the rollout rules (Dominoes: a random fitting card). */
-static void playout(State *st, uint64_t seed) {
+/* rollout.solve_exact: the contract scores when every seat, from here to the hand's end, plays the card
+ * that maximises its own hand result (weights[seat] . scores); the lowest such card on ties. */
+static void solve_exact(const State *st, const long weights[4][4], long out[4]) {
+    int seat = st->to_move;
+    const long *w = weights[seat];
+    long best = 0;
+    int have = 0;
+    for (uint64_t m = trick_mask(st, seat); m; m &= m - 1) {
+        State child = *st;
+        long scores[4];
+        play_card(&child, seat, bottom(m));
+        if (child.over)
+            memcpy(scores, child.scores, sizeof scores);
+        else
+            solve_exact(&child, weights, scores);
+        long value = w[0] * scores[0] + w[1] * scores[1] + w[2] * scores[2] + w[3] * scores[3];
+        if (!have || value > best) {
+            have = 1;
+            best = value;
+            memcpy(out, scores, sizeof scores);
+        }
+    }
+}
+
+static inline int cards_left(const State *st) {
+    return __builtin_popcountll(st->hands[0] | st->hands[1] | st->hands[2] | st->hands[3]);
+}
+
+/* rollout.playout: the hand to its end with the rollout rules (Dominoes: a random fitting card); in a
+ * trick contract, once exact cards or fewer are left (exact > 0), the rest solved by solve_exact. */
+static void playout(State *st, uint64_t seed, int exact, const long weights[4][4]) {
     if (st->contract == DOMINOES) {
         while (!st->over) {
             int seat = st->to_move;
@@ -404,6 +434,13 @@ static void playout(State *st, uint64_t seed) {
         return;
     }
     while (!st->over) {
+        if (exact > 0 && cards_left(st) <= exact) {
+            long scores[4];
+            solve_exact(st, weights, scores);
+            memcpy(st->scores, scores, sizeof scores);
+            st->over = 1;
+            return;
+        }
         int seat = st->to_move;
         uint64_t mask = trick_mask(st, seat);
         play_card(st, seat, (mask & (mask - 1)) ? choose_card(st, mask) : top(mask));
@@ -533,14 +570,17 @@ static PyObject *py_trick_winner(PyObject *self, PyObject *const *args, Py_ssize
     return PyLong_FromLong(trick_winner(trick, (int)v[4], (int)v[5]));
 }
 
-/* playout(packed, deal, first, seed): the hand packed, every seat s given deal[s] more cards, first (a card,
- * or -1) played by the seat to move, then played to its end; returns the four contract scores. */
+/* playout(packed, deal, first, seed, exact, weights): the hand packed, every seat s given deal[s] more
+ * cards, first (a card, or -1) played by the seat to move, then played to its end (the last exact cards
+ * solved, weights the 16 ints of each seat's hand result by the four contract scores, seat by seat);
+ * returns the four contract scores. */
 static PyObject *py_playout(PyObject *self, PyObject *const *args, Py_ssize_t nargs) {
     State st;
-    long first;
+    long first, exact;
     uint64_t seed;
-    if (nargs != 4) {
-        PyErr_SetString(PyExc_TypeError, "playout(packed, deal, first, seed)");
+    long weights[4][4];
+    if (nargs != 6) {
+        PyErr_SetString(PyExc_TypeError, "playout(packed, deal, first, seed, exact, weights)");
         return NULL;
     }
     if (read_state(args[0], &st) < 0)
@@ -565,6 +605,19 @@ static PyObject *py_playout(PyObject *self, PyObject *const *args, Py_ssize_t na
     seed = PyLong_AsUnsignedLongLongMask(args[3]);
     if (PyErr_Occurred())
         return NULL;
+    if (read_int(args[4], &exact) < 0)
+        return NULL;
+    if (!PyTuple_Check(args[5]) || PyTuple_GET_SIZE(args[5]) != 16) {
+        PyErr_SetString(PyExc_ValueError, "weights: a tuple of 16 ints");
+        return NULL;
+    }
+    for (int i = 0; i < 16; i++)
+        if (read_int(PyTuple_GET_ITEM(args[5], i), &weights[i / 4][i % 4]) < 0)
+            return NULL;
+    if (exact < 0 || exact > 12) {
+        PyErr_SetString(PyExc_ValueError, "exact: at most 12 cards are solved exactly (kernels.MAX_EXACT)");
+        return NULL;
+    }
     if (first >= 0) {
         if (first > 51 || !((st.hands[st.to_move] >> first) & 1)) {
             PyErr_SetString(PyExc_ValueError, "first: a card the seat to move holds");
@@ -572,7 +625,7 @@ static PyObject *py_playout(PyObject *self, PyObject *const *args, Py_ssize_t na
         }
         play_card(&st, st.to_move, (int)first);
     }
-    playout(&st, seed);
+    playout(&st, seed, (int)exact, weights);
     return Py_BuildValue("(llll)", st.scores[0], st.scores[1], st.scores[2], st.scores[3]);
 }
 
@@ -590,7 +643,7 @@ static PyObject *py_sample(PyObject *self, PyObject *const *args, Py_ssize_t nar
     PyObject *weights = args[1], *splits = args[2], *types = args[3];
     if (!PyTuple_Check(weights) || !PyTuple_Check(splits) || !PyTuple_Check(types) || total == 0 ||
         total >= ((uint64_t)1 << 63) || PyTuple_GET_SIZE(weights) != PyTuple_GET_SIZE(splits)) {
-        PyErr_SetString(PyExc_ValueError, "sample: a prepared sampler (kernels.prepare_sampler)");
+        PyErr_SetString(PyExc_ValueError, "sample: the tables of a DealSampler");
         return NULL;
     }
     seed = PyLong_AsUnsignedLongLongMask(args[4]);

@@ -1,11 +1,17 @@
-# Types of the compiled extension built from _kernels.c (see engine/barbu/search/kernels.py, its only user).
+# Types of the compiled extension built from _kernels.c (see engine/barbu/search/kernels.py and sample.py, its users).
 from collections.abc import Sequence
 
 def legal_mask(packed: tuple[int, ...], seat: int, /) -> int: ...
 def rollout_card(packed: tuple[int, ...], mask: int, /) -> int: ...
 def trick_winner(c0: int, c1: int, c2: int, c3: int, leader: int, trump: int, /) -> int: ...
 def playout(
-    packed: tuple[int, ...], deal: Sequence[int], first: int, seed: int, /
+    packed: tuple[int, ...],
+    deal: Sequence[int],
+    first: int,
+    seed: int,
+    exact: int,
+    weights: tuple[int, ...],
+    /,
 ) -> tuple[int, int, int, int]: ...
 def sample(
     total: int,

@@ -29,9 +29,8 @@ from engine.barbu.actions import Action, ChooseContract, Double, Play, Redouble
 from engine.barbu.bots import _trump_strength
 from engine.barbu.hand import PLAY, Hand
 from engine.barbu.rules import DOMINOES, TRUMPS
-from engine.barbu.scoring import settle
 from engine.barbu.search.infer import Knowledge, read_view
-from engine.barbu.search.kernels import Position
+from engine.barbu.search.kernels import Position, result_weights
 from engine.barbu.search.sample import DealSampler, NoConsistentDeal
 from engine.cards import SEATS, SUIT_MASKS
 
@@ -80,12 +79,17 @@ class SearchPolicy:
         seed: fixes every random draw, together with the position.
         seconds: the time budget per decision (ignored when ``playouts`` is given).
         playouts: simulated hands per decision; deterministic on every machine.
+        exact: the last cards of each simulated hand (of a trick contract) played exactly, with perfect
+            information, instead of by the rollout rules (0: none; at most ``kernels.MAX_EXACT``).
     """
 
-    def __init__(self, seed: int = 0, seconds: float = DEFAULT_TIME, playouts: int | None = None) -> None:
+    def __init__(
+        self, seed: int = 0, seconds: float = DEFAULT_TIME, playouts: int | None = None, exact: int = 0
+    ) -> None:
         self.seed = seed
         self.seconds = seconds
         self.playouts = playouts
+        self.exact = exact
 
     def choose(self, view: dict[str, Any], legal: list[Action]) -> Action:
         """The action with the best simulated hand result among ``legal`` (never empty)."""
@@ -97,10 +101,10 @@ class SearchPolicy:
         sampler = _sampler(know)
         first = legal[0]
         if isinstance(first, Play):
-            return _card(know, base, sampler, legal, rng, budget)
+            return _card(know, base, sampler, legal, rng, budget, self.exact)
         if isinstance(first, ChooseContract):
-            return _contract(know, base, sampler, legal, rng, budget)
-        return _double(view, know, base, sampler, legal, rng, budget)
+            return _contract(know, base, sampler, legal, rng, budget, self.exact)
+        return _double(view, know, base, sampler, legal, rng, budget, self.exact)
 
 
 def _position(view: dict[str, Any]) -> str:
@@ -127,15 +131,6 @@ def _sampler(know: Knowledge) -> DealSampler:
         return DealSampler([0 if s == know.seat else know.unseen for s in range(4)], know.sizes)
 
 
-def _result_weights(hand: Hand, seat: int) -> list[int]:
-    """``seat``'s hand result (contract score plus its settlements) as weights on the four contract scores:
-    the settlement of the doubles in force is linear in them, so each weight is a unit score's result."""
-    return [
-        int(t == seat) + settle([int(u == t) for u in range(4)], hand.doubles, hand.redoubles)[seat]
-        for t in range(4)
-    ]
-
-
 def _card(
     know: Knowledge,
     base: Hand,
@@ -143,11 +138,12 @@ def _card(
     legal: list[Action],
     rng: random.Random,
     budget: Budget,
+    exact: int,
 ) -> Action:
     cards = [a.card for a in legal if isinstance(a, Play)]
     totals = [0] * len(cards)
-    position = Position(base)
-    w0, w1, w2, w3 = _result_weights(base, know.seat)
+    position = Position(base, exact=exact)
+    w0, w1, w2, w3 = result_weights(base, know.seat)
     seed = rng.getrandbits
     while budget.more():
         deal = sampler.sample(rng)
@@ -159,11 +155,11 @@ def _card(
     return Play(cards[best])
 
 
-def _from_start(hand: Hand) -> Position:
+def _from_start(hand: Hand, exact: int = 0) -> Position:
     """A hand whose contract is chosen, at its first trick (the doubling skipped), ready for playouts."""
     hand.phase = PLAY
     hand.to_move = hand.leader = hand.declarer
-    return Position(hand)
+    return Position(hand, exact=exact)
 
 
 def _double(
@@ -174,11 +170,12 @@ def _double(
     legal: list[Action],
     rng: random.Random,
     budget: Budget,
+    exact: int,
 ) -> Action:
     seat = know.seat
     diffs = [0, 0, 0, 0]
     n = 0
-    position = _from_start(base.copy())
+    position = _from_start(base.copy(), exact)
     while budget.more():
         scores = position.playout(sampler.sample(rng), -1, rng.getrandbits(64))
         for s in range(4):
@@ -235,6 +232,7 @@ def _contract(
     legal: list[Action],
     rng: random.Random,
     budget: Budget,
+    exact: int,
 ) -> Action:
     seat = know.seat
     options = _contract_options(know.hand, legal)
@@ -245,7 +243,7 @@ def _contract(
     for option in options:
         hand = base.copy()
         hand.apply(seat, option)  # the choice's checks and effects do not depend on the unseen cards
-        positions.append(_from_start(hand))
+        positions.append(_from_start(hand, exact))
     n = 0
     while budget.more():
         deal = sampler.sample(rng)
