@@ -277,6 +277,27 @@ def test_exact_is_a_search_option_checked_like_the_others() -> None:
         Position(_hand(1, 0, ChooseContract("barbu"), Variants()), exact=20)
 
 
+@compiled_only
+def test_the_compiled_playout_refuses_a_deal_that_does_not_complete_the_hand() -> None:
+    hand = _hand(2, 1, ChooseContract("no-hearts"), Variants())
+    seat = hand.to_move
+    assert seat is not None
+    others = [0 if s == seat else hand.hands[s] for s in range(4)]
+    hand.hands = [hand.hands[s] if s == seat else 0 for s in range(4)]
+    position = Position(hand, compiled=True)
+    assert position.playout(others, -1, 1) == Position(hand, compiled=False).playout(others, -1, 1)
+    missing = [m & (m - 1) for m in others]  # a card short in each other hand
+    doubled = [m | hand.hands[seat] if m else 0 for m in others]  # the seat's cards given out again
+    for bad in (missing, doubled):
+        with pytest.raises(ValueError, match="every unplayed card once"):
+            position.playout(bad, -1, 1)
+    with pytest.raises(ValueError, match="may play"):
+        position.playout(others, next(c for c in range(52) if (others[(seat + 1) % 4] >> c) & 1), 1)
+    packed = pack(hand)  # what is packed is checked too: here a trump suit 9
+    with pytest.raises(ValueError, match="packed hand"):
+        _kernels.playout((*packed[:5], 9, *packed[6:]), others, -1, 1, 0, (0,) * 16)
+
+
 _CHOICES = """
 from engine.barbu import Match, make_policy
 from engine.barbu.search import kernels

@@ -25,6 +25,7 @@ enum { LEAD_FREE, LEAD_KING, LEAD_STRICT, LEAD_BROKEN };
 #define AH_BIT ((uint64_t)1 << (13 + 12))
 #define QUEENS_MASK (((uint64_t)1 << 10) | ((uint64_t)1 << 23) | ((uint64_t)1 << 36) | ((uint64_t)1 << 49))
 #define STATE_LEN 36
+#define DECK ((((uint64_t)1) << 52) - 1)
 
 typedef struct {
     uint64_t hands[4];
@@ -416,22 +417,27 @@ static inline int cards_left(const State *st) {
 }
 
 /* rollout.playout: the hand to its end with the rollout rules (Dominoes: a random fitting card); in a
- * trick contract, once exact cards or fewer are left (exact > 0), the rest solved by solve_exact. */
-static void playout(State *st, uint64_t seed, int exact, const long weights[4][4]) {
+ * trick contract, once exact cards or fewer are left (exact > 0), the rest solved by solve_exact.
+ * Returns 0, or -1 when Dominoes' rows and the hands disagree (a round of passes: no real hand has one). */
+static int playout(State *st, uint64_t seed, int exact, const long weights[4][4]) {
     if (st->contract == DOMINOES) {
+        int passes = 0;
         while (!st->over) {
             int seat = st->to_move;
             uint64_t mask = st->hands[seat] & st->playable;
             if (!mask) {
+                if (++passes > 4)
+                    return -1;
                 next_domino_seat(st, seat);
                 continue;
             }
+            passes = 0;
             uint32_t n = below(&seed, (uint32_t)__builtin_popcountll(mask));
             while (n--)
                 mask &= mask - 1;
             play_card(st, seat, bottom(mask));
         }
-        return;
+        return 0;
     }
     while (!st->over) {
         if (exact > 0 && cards_left(st) <= exact) {
@@ -439,12 +445,13 @@ static void playout(State *st, uint64_t seed, int exact, const long weights[4][4
             solve_exact(st, weights, scores);
             memcpy(st->scores, scores, sizeof scores);
             st->over = 1;
-            return;
+            return 0;
         }
         int seat = st->to_move;
         uint64_t mask = trick_mask(st, seat);
         play_card(st, seat, (mask & (mask - 1)) ? choose_card(st, mask) : top(mask));
     }
+    return 0;
 }
 
 /* ------------------------------------------------------------------ Python glue */
@@ -509,12 +516,44 @@ static int read_state(PyObject *tuple, State *st) {
     st->early_end = (int)v[21];
     st->finished = (int)v[31];
     st->over = 0;
-    if (st->contract < 0 || st->contract > DOMINOES || st->trick_len < 0 || st->trick_len > 3 ||
-        st->to_move < 0 || st->to_move > 3 || st->leader < 0 || st->leader > 3) {
-        PyErr_SetString(PyExc_ValueError, "a packed hand must be in its play, a seat to move");
+    /* Every index and shift below stays in range: the kernels never read or write outside their arrays. */
+    int ok = st->contract >= 0 && st->contract <= DOMINOES && st->trick_len >= 0 && st->trick_len <= 3 &&
+             st->to_move >= 0 && st->to_move <= 3 && st->leader >= 0 && st->leader <= 3 && st->trump >= -1 &&
+             st->trump <= 3 && st->duty >= 0 && st->duty <= OVERTRUMP && st->lead_rule >= 0 &&
+             st->lead_rule <= LEAD_BROKEN && st->finished >= 0 && st->finished <= 2 && st->tricks >= 0 &&
+             st->tricks <= 12 && (st->played & ~DECK) == 0 && (st->playable & ~DECK) == 0;
+    for (int s = 0; s < 4 && ok; s++)
+        ok = (st->hands[s] & ~DECK) == 0 && st->low[s] >= -1 && st->low[s] <= 12 && st->high[s] >= -1 &&
+             st->high[s] <= 12;
+    for (int i = 0; i < st->trick_len && ok; i++)
+        ok = st->trick[i] >= 0 && st->trick[i] < 52;
+    if (!ok) {
+        PyErr_SetString(PyExc_ValueError, "not a packed hand in its play (kernels.pack)");
         return -1;
     }
     return 0;
+}
+
+/* Whether the hand can be played to its end: every card in exactly one hand or played, and in a trick
+ * contract each seat holding the cards it still owes the tricks (so every seat to move has a card). */
+static int complete(const State *st) {
+    uint64_t all = st->played;
+    for (int s = 0; s < 4; s++) {
+        if (all & st->hands[s])
+            return 0;
+        all |= st->hands[s];
+    }
+    if (all != DECK)
+        return 0;
+    if (st->contract == DOMINOES)
+        return 1;
+    for (int i = 0; i < 4; i++) {
+        int seat = (st->leader + i) % 4;
+        int owed = 13 - st->tricks - (i < st->trick_len ? 1 : 0);
+        if (__builtin_popcountll(st->hands[seat]) != owed)
+            return 0;
+    }
+    return st->to_move == (st->leader + st->trick_len) % 4;
 }
 
 static int read_seat(PyObject *obj, int *seat) {
@@ -618,14 +657,21 @@ static PyObject *py_playout(PyObject *self, PyObject *const *args, Py_ssize_t na
         PyErr_SetString(PyExc_ValueError, "exact: at most 12 cards are solved exactly (kernels.MAX_EXACT)");
         return NULL;
     }
+    if (!complete(&st)) {
+        PyErr_SetString(PyExc_ValueError, "the hand and the deal do not hold every unplayed card once");
+        return NULL;
+    }
     if (first >= 0) {
-        if (first > 51 || !((st.hands[st.to_move] >> first) & 1)) {
-            PyErr_SetString(PyExc_ValueError, "first: a card the seat to move holds");
+        if (first > 51 || !((legal_mask(&st, st.to_move) >> first) & 1)) {
+            PyErr_SetString(PyExc_ValueError, "first: a card the seat to move may play");
             return NULL;
         }
         play_card(&st, st.to_move, (int)first);
     }
-    playout(&st, seed, (int)exact, weights);
+    if (playout(&st, seed, (int)exact, weights) < 0) {
+        PyErr_SetString(PyExc_ValueError, "the Dominoes rows do not match the cards played");
+        return NULL;
+    }
     return Py_BuildValue("(llll)", st.scores[0], st.scores[1], st.scores[2], st.scores[3]);
 }
 
