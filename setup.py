@@ -1,4 +1,4 @@
-"""The optional compiled extension (``engine/barbu/_kernels.c``, the search's hot paths); the rest of the
+"""The optional compiled extension (``engine/_kernels.c``, the search's hot paths); the rest of the
 build is pyproject.toml's. The extension never fails the install: without a working C compiler or the
 Python headers the build warns and the pure-Python code runs (``engine/barbu/search/kernels.py``)."""
 
@@ -35,7 +35,7 @@ def _warn(exc: BaseException) -> None:
 
 setup(
     ext_modules=[
-        Extension("engine.barbu._kernels", ["engine/barbu/_kernels.c"], extra_compile_args=["-O2"]),
+        Extension("engine._kernels", ["engine/_kernels.c"], extra_compile_args=["-O2"]),
     ],
     cmdclass={"build_ext": OptionalBuildExt},
 )

@@ -12,7 +12,7 @@ if [ ! -x "$venv/bin/python" ]; then
     python3 -m venv "$venv"
 fi
 # The build's inputs: a change to the compiled kernels' C source rebuilds them too.
-hash="$(cat "$root/pyproject.toml" "$root/setup.py" "$root/engine/barbu/_kernels.c" | sha1sum | cut -c1-12)"
+hash="$(cat "$root/pyproject.toml" "$root/setup.py" "$root/engine/_kernels.c" | sha1sum | cut -c1-12)"
 stamp="$venv/.installed-$hash-$kind"
 # A test install holds everything the main job needs too.
 if [ ! -f "$stamp" ] && [ ! -f "$venv/.installed-$hash-test" ]; then

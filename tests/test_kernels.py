@@ -39,7 +39,7 @@ from engine.cards import FULL_DECK
 ROOT = Path(__file__).resolve().parent.parent
 compiled_only = pytest.mark.skipif(not kernels.COMPILED, reason="the compiled kernels are not built here")
 if kernels.COMPILED:
-    from engine.barbu import _kernels
+    from engine import _kernels
 
 choices = st.one_of(
     st.sampled_from(["no-tricks", "no-queens", "no-last-two", "no-hearts", "barbu"]).map(ChooseContract),

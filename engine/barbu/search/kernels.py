@@ -1,10 +1,10 @@
 """The search's hot paths, compiled when they can be: a determinized hand played to its end with the rollout
 rules (legal masks, trick winners, scoring: ``docs/rules/barbu.md``), and the deal sampler's draw.
 
-The compiled extension ``engine.barbu._kernels`` (``engine/barbu/_kernels.c``, built by ``pip install`` when a
-C compiler is there) runs them; without it, or with ``BARBU_PURE=1`` in the environment, the engine's own
-Python code does (:class:`~engine.barbu.hand.Hand`, :mod:`.rollout`). Both paths give the same results for
-the same seed (``tests/test_kernels.py``): the extension is a faster copy of the rules, never other rules.
+The compiled extension ``engine._kernels`` (:mod:`engine.compiled`) runs them; without it, or with
+``BARBU_PURE=1`` in the environment, the engine's own Python code does (:class:`~engine.barbu.hand.Hand`,
+:mod:`.rollout`). Both paths give the same results for the same seed (``tests/test_kernels.py``): the
+extension is a faster copy of the rules, never other rules.
 A playout may end with its last cards played exactly (perfect information, each seat maximising its own
 hand result): ``exact`` of :class:`Position`.
 :data:`PATH` says which path runs (``barbu --version`` and the benchmarks print it).
@@ -12,7 +12,6 @@ hand result): ``exact`` of :class:`Position`.
 
 from __future__ import annotations
 
-import os
 from collections.abc import Sequence
 
 from engine.barbu.hand import PLAY, Hand
@@ -20,28 +19,15 @@ from engine.barbu.rules import CONTRACTS, DOMINOES, TRUMP_DUTY
 from engine.barbu.scoring import settle
 from engine.barbu.search.rollout import playout as pure_playout
 from engine.barbu.search.rollout import solve_exact
+from engine.compiled import COMPILED, PATH
+
+__all__ = ["COMPILED", "MAX_EXACT", "PATH", "Position", "pack", "result_weights"]
 
 #: The lead rules in the order of their codes in the packed hand (``Hand.lead_rule``).
 LEAD_RULES = (None, "king", "strict", "broken")
 
-# The one setting read from outside: it changes only the speed, never a result (both paths are the same).
-COMPILED = False
-if os.environ.get("BARBU_PURE", "") in ("", "0"):
-    try:
-        from engine.barbu import _kernels
-
-        COMPILED = True
-    except ImportError:  # no compiler at install time, or the build failed: the pure path runs
-        pass
-
-#: Which path runs: ``compiled``, or ``pure Python`` and why.
-PATH = (
-    "compiled"
-    if COMPILED
-    else "pure Python, BARBU_PURE set"
-    if os.environ.get("BARBU_PURE", "") not in ("", "0")
-    else "pure Python, no compiled extension"
-)
+if COMPILED:
+    from engine import _kernels
 
 Scores = tuple[int, int, int, int]
 _NO_WEIGHTS = ((0, 0, 0, 0),) * 4

@@ -1,5 +1,5 @@
 """The search's random draws: splitmix64 with exact bounded draws, written the same way in Python here and in
-C (``engine/barbu/_kernels.c``), so that the compiled and the pure paths draw the same numbers from the same
+C (``engine/_kernels.c``), so that the compiled and the pure paths draw the same numbers from the same
 seed on every machine (``search:playouts=N`` gives the same choices whichever path runs).
 
 A playout or a deal draw takes one 64-bit seed (``random.Random.getrandbits(64)`` of the decision's seeded

@@ -5,7 +5,7 @@ The rules are the heuristic bot's in miniature: in the negative contracts duck u
 trick with the highest card that still ducks, and when void throw the card that costs most; in Trumps win
 the trick cheaply when last to play, else with the best card; in No Last Two shed high cards early;
 Dominoes plays a random fitting card. Optionally the last cards of a trick contract are played exactly
-instead (:func:`solve_exact`). ``engine/barbu/_kernels.c`` is the same rules compiled (:mod:`.kernels`).
+instead (:func:`solve_exact`). ``engine/_kernels.c`` is the same rules compiled (:mod:`.kernels`).
 Each card played is one of ``legal_mask``, so a playout is legal.
 """
 

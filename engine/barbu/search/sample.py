@@ -19,7 +19,7 @@ from engine.barbu.search import kernels
 from engine.barbu.search.rng import Rng
 
 if kernels.COMPILED:
-    from engine.barbu import _kernels
+    from engine import _kernels
 
 _Packed = tuple[int, tuple[int, ...], tuple[tuple[int, ...], ...], tuple[tuple[int, int], ...]]
 

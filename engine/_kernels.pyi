@@ -1,4 +1,4 @@
-# Types of the compiled extension built from _kernels.c (see engine/barbu/search/kernels.py and sample.py, its users).
+# Types of the compiled extension built from _kernels.c (engine/compiled.py says whether it runs).
 from collections.abc import Sequence
 
 def legal_mask(packed: tuple[int, ...], seat: int, /) -> int: ...

@@ -766,7 +766,7 @@ static PyMethodDef methods[] = {
 };
 
 static struct PyModuleDef module = {
-    PyModuleDef_HEAD_INIT, "engine.barbu._kernels", "Compiled search kernels (see engine/barbu/kernels.py).", -1,
+    PyModuleDef_HEAD_INIT, "engine._kernels", "Compiled kernels of the Barbu search and the solitaire solver (see engine/compiled.py).", -1,
     methods,
 };
 
