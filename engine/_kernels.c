@@ -756,12 +756,360 @@ static PyObject *py_sample(PyObject *self, PyObject *const *args, Py_ssize_t nar
                          (unsigned long long)out[2], (unsigned long long)out[3]);
 }
 
+/* ------------------------------------------------------------------ Baker's Dozen (search_open.py) */
+
+#define OPEN_COLS 13
+#define TO_FOUNDATION (-3) /* column_moves.ANY_FOUNDATION */
+
+typedef struct {
+    unsigned char cols[OPEN_COLS][52];
+    int len[OPEN_COLS];
+    uint64_t colh[OPEN_COLS];
+    int where[52];
+    int nextv[4];
+    int on_found;
+    const unsigned char *z;
+} Open;
+
+/* rules.VALUE and rules.card_of: Ace 1 .. King 13. */
+static inline int value_of(int c) { return c % 13 == 12 ? 1 : c % 13 + 2; }
+static inline int card_of(int suit, int value) { return suit * 13 + (value == 1 ? 12 : value - 2); }
+
+/* search_open._Z[depth * 52 + card], from the native-order bytes the caller passes. */
+static inline uint64_t zob(const Open *o, int depth, int c) {
+    uint64_t v;
+    memcpy(&v, o->z + 8 * (depth * 52 + c), 8);
+    return v;
+}
+
+/* The parts of search_open.Facts children needs: cards lying above a lower card of their suit, whether
+ * the top is one, each suit's lowest value (99: none). */
+typedef struct {
+    int misplaced, top_misplaced, low[4];
+} Facts;
+
+static void column_facts(const Open *o, int i, Facts *f) {
+    int low[4] = {99, 99, 99, 99};
+    f->misplaced = f->top_misplaced = 0;
+    for (int d = 0; d < o->len[i]; d++) {
+        int c = o->cols[i][d], v = value_of(c), suit = c / 13;
+        if (low[suit] < v) {
+            f->misplaced++;
+            if (d == o->len[i] - 1)
+                f->top_misplaced = 1;
+        } else {
+            low[suit] = v;
+        }
+    }
+    memcpy(f->low, low, sizeof low);
+}
+
+/* OpenSearch._above_wanted. */
+static int above_wanted(const Open *o) {
+    int above = 0;
+    for (int suit = 0; suit < 4; suit++)
+        if (o->nextv[suit] <= 13) {
+            int w = o->where[card_of(suit, o->nextv[suit])];
+            above += o->len[w >> 8] - 1 - (w & 255);
+        }
+    return above;
+}
+
+/* OpenSearch.score. */
+static int open_score(const Open *o) {
+    int out = 52 - o->on_found + above_wanted(o);
+    for (int i = 0; i < OPEN_COLS; i++) {
+        Facts f;
+        column_facts(o, i, &f);
+        out += f.misplaced;
+    }
+    return out;
+}
+
+/* OpenSearch.do: column src's top card onto column dst, or up (dst TO_FOUNDATION). */
+static void open_do(Open *o, int src, int dst) {
+    int c = o->cols[src][--o->len[src]];
+    o->colh[src] ^= zob(o, o->len[src], c);
+    if (dst >= 0) {
+        int d = o->len[dst]++;
+        o->cols[dst][d] = (unsigned char)c;
+        o->colh[dst] ^= zob(o, d, c);
+        o->where[c] = dst << 8 | d;
+    } else {
+        o->on_found++;
+        o->nextv[c / 13] = value_of(c) + 1;
+    }
+}
+
+/* OpenSearch.safe: the column whose top may go up safely, or -1. */
+static int open_safe(const Open *o) {
+    int low = 99;
+    for (int s = 0; s < 4; s++)
+        if (o->nextv[s] < low)
+            low = o->nextv[s];
+    if (low > 13)
+        return -1;
+    for (int suit = 0; suit < 4; suit++)
+        if (o->nextv[suit] == low) {
+            int w = o->where[card_of(suit, low)], i = w >> 8;
+            if (o->len[i] == (w & 255) + 1)
+                return i;
+        }
+    return -1;
+}
+
+typedef unsigned __int128 u128;
+
+static u128 open_key(const Open *o) {
+    u128 k = 0;
+    for (int i = 0; i < OPEN_COLS; i++)
+        k += o->colh[i];
+    return k;
+}
+
+static PyObject *key_object(u128 k) {
+    uint64_t hi = (uint64_t)(k >> 64), lo = (uint64_t)k;
+    if (!hi)
+        return PyLong_FromUnsignedLongLong(lo);
+    unsigned char bytes[16];
+    for (int i = 0; i < 16; i++)
+        bytes[i] = (unsigned char)(k >> (8 * i));
+#if PY_VERSION_HEX >= 0x030D0000
+    return PyLong_FromUnsignedNativeBytes(bytes, 16, Py_ASNATIVEBYTES_LITTLE_ENDIAN);
+#else
+    return _PyLong_FromByteArray(bytes, 16, 1, 0);
+#endif
+}
+
+/* Append (key, steps, won, score) to out unless key is in seen; steals steps. 0, or -1 on an error. */
+static int add_child(PyObject *out, PyObject *seen, u128 k, PyObject *steps, int won, int score) {
+    PyObject *key = key_object(k);
+    if (!key || !steps) {
+        Py_XDECREF(key);
+        Py_XDECREF(steps);
+        return -1;
+    }
+    int met = PyDict_Contains(seen, key);
+    if (met < 0 || met) {
+        Py_DECREF(key);
+        Py_DECREF(steps);
+        return met < 0 ? -1 : 0;
+    }
+    PyObject *child = Py_BuildValue("(NNOi)", key, steps, won ? Py_True : Py_False, score);
+    if (!child)
+        return -1;
+    int r = PyList_Append(out, child);
+    Py_DECREF(child);
+    return r;
+}
+
+static int read_open(PyObject *const *args, Open *o) {
+    PyObject *cols = args[0], *colh = args[1], *nextv = args[2], *where = args[3], *z = args[8];
+    if (!PyList_Check(cols) || PyList_GET_SIZE(cols) != OPEN_COLS || !PyList_Check(colh) ||
+        PyList_GET_SIZE(colh) != OPEN_COLS || !PyList_Check(nextv) || PyList_GET_SIZE(nextv) != 4 ||
+        !PyList_Check(where) || PyList_GET_SIZE(where) != 52 || !PyBytes_Check(z) ||
+        PyBytes_GET_SIZE(z) != 52 * 52 * 8) {
+        PyErr_SetString(PyExc_ValueError, "open_children: an OpenSearch's columns, hashes, wanted values, places");
+        return -1;
+    }
+    o->z = (const unsigned char *)PyBytes_AS_STRING(z);
+    for (int i = 0; i < OPEN_COLS; i++) {
+        PyObject *col = PyList_GET_ITEM(cols, i);
+        if (!PyBytes_Check(col) || PyBytes_GET_SIZE(col) > 52) {
+            PyErr_SetString(PyExc_ValueError, "open_children: a column is bytes of at most 52 cards");
+            return -1;
+        }
+        o->len[i] = (int)PyBytes_GET_SIZE(col);
+        memcpy(o->cols[i], PyBytes_AS_STRING(col), (size_t)o->len[i]);
+        for (int d = 0; d < o->len[i]; d++)
+            if (o->cols[i][d] >= 52) {
+                PyErr_SetString(PyExc_ValueError, "open_children: a card is 0..51");
+                return -1;
+            }
+        if (read_u64(PyList_GET_ITEM(colh, i), &o->colh[i]) < 0)
+            return -1;
+    }
+    for (int s = 0; s < 4; s++) {
+        long v;
+        if (read_int(PyList_GET_ITEM(nextv, s), &v) < 0)
+            return -1;
+        if (v < 1 || v > 14) {
+            PyErr_SetString(PyExc_ValueError, "open_children: a wanted value is 1..14");
+            return -1;
+        }
+        o->nextv[s] = (int)v;
+    }
+    for (int c = 0; c < 52; c++) {
+        long w;
+        if (read_int(PyList_GET_ITEM(where, c), &w) < 0)
+            return -1;
+        o->where[c] = (int)w;
+    }
+    /* The wanted cards' places are read as columns and depths: they must be cards in play. */
+    for (int suit = 0; suit < 4; suit++)
+        if (o->nextv[suit] <= 13) {
+            int w = o->where[card_of(suit, o->nextv[suit])];
+            if (w < 0 || (w >> 8) >= OPEN_COLS || (w & 255) >= o->len[w >> 8]) {
+                PyErr_SetString(PyExc_ValueError, "open_children: a wanted card is not in a column");
+                return -1;
+            }
+        }
+    long on_found;
+    if (read_int(args[4], &on_found) < 0)
+        return -1;
+    o->on_found = (int)on_found;
+    return 0;
+}
+
+/* open_children(cols, colh, nextv, where, on_found, bases, kings, seen, z, moves, moves_up): exactly
+ * OpenSearch.children(seen) of the position those fields hold (see there), in the same order. */
+static PyObject *py_open_children(PyObject *self, PyObject *const *args, Py_ssize_t nargs) {
+    Open o;
+    if (nargs != 11) {
+        PyErr_SetString(PyExc_TypeError,
+                        "open_children(cols, colh, nextv, where, on_found, bases, kings, seen, z, moves, moves_up)");
+        return NULL;
+    }
+    if (read_open(args, &o) < 0)
+        return NULL;
+    PyObject *bases = args[5], *seen = args[7], *rows = args[9], *ups = args[10];
+    int kings = PyObject_IsTrue(args[6]);
+    if (kings < 0)
+        return NULL;
+    if (!PyTuple_Check(bases) || PyTuple_GET_SIZE(bases) != 52 || !PyDict_Check(seen) || !PyTuple_Check(rows) ||
+        PyTuple_GET_SIZE(rows) != OPEN_COLS || !PyTuple_Check(ups) || PyTuple_GET_SIZE(ups) != OPEN_COLS) {
+        PyErr_SetString(PyExc_ValueError, "open_children: bases by card, the seen keys, the move tables");
+        return NULL;
+    }
+    for (int i = 0; i < OPEN_COLS; i++) {
+        PyObject *row = PyTuple_GET_ITEM(rows, i), *up = PyTuple_GET_ITEM(ups, i);
+        if (!PyTuple_Check(row) || PyTuple_GET_SIZE(row) != OPEN_COLS || !PyTuple_Check(up) ||
+            PyTuple_GET_SIZE(up) != 1) {
+            PyErr_SetString(PyExc_ValueError, "open_children: the move tables are search_open._MOVE, _MOVE_UP");
+            return NULL;
+        }
+    }
+    Facts known[OPEN_COLS];
+    int at[53], wanted_in[OPEN_COLS] = {0}, wanted[52] = {0};
+    for (int k = 0; k < 53; k++)
+        at[k] = -1;
+    int here = 52 - o.on_found + above_wanted(&o);
+    for (int j = 0; j < OPEN_COLS; j++) {
+        column_facts(&o, j, &known[j]);
+        here += known[j].misplaced;
+        if (o.len[j])
+            at[o.cols[j][o.len[j] - 1]] = j;
+        else if (kings && at[52] < 0)
+            at[52] = j;
+    }
+    u128 colsum = open_key(&o);
+    int low = 99;
+    for (int suit = 0; suit < 4; suit++) {
+        if (o.nextv[suit] < low)
+            low = o.nextv[suit];
+        if (o.nextv[suit] <= 13) {
+            int c = card_of(suit, o.nextv[suit]);
+            wanted[c] = 1;
+            wanted_in[o.where[c] >> 8]++;
+        }
+    }
+    /* The moves made in full below, after every other: (source, destination). */
+    int slow[2 * 52 * 4][2], nslow = 0;
+    PyObject *out = PyList_New(0);
+    if (!out)
+        return NULL;
+    for (int i = 0; i < OPEN_COLS; i++) {
+        int size = o.len[i];
+        if (!size)
+            continue;
+        int c = o.cols[i][size - 1], suit = c / 13, value = value_of(c);
+        if (value == o.nextv[suit]) {
+            slow[nslow][0] = i;
+            slow[nslow++][1] = TO_FOUNDATION;
+        }
+        /* A King has no card to go onto; slot 52 of at is the empty column it may go to. */
+        int targets[52], ntargets = 0;
+        if (value != 13) {
+            PyObject *b = PyTuple_GET_ITEM(bases, c);
+            if (!PyTuple_Check(b) || PyTuple_GET_SIZE(b) > 52) {
+                PyErr_SetString(PyExc_ValueError, "open_children: a card's bases are a tuple of cards");
+                goto fail;
+            }
+            for (Py_ssize_t k = 0; k < PyTuple_GET_SIZE(b); k++) {
+                long card;
+                if (read_int(PyTuple_GET_ITEM(b, k), &card) < 0)
+                    goto fail;
+                if (card < 0 || card > 51) {
+                    PyErr_SetString(PyExc_ValueError, "open_children: a base is a card 0..51");
+                    goto fail;
+                }
+                targets[ntargets++] = (int)card;
+            }
+        } else if (size > 1) {
+            targets[ntargets++] = 52;
+        }
+        PyObject *row = PyTuple_GET_ITEM(rows, i);
+        if (size > 1 && value_of(o.cols[i][size - 2]) == low && o.nextv[o.cols[i][size - 2] / 13] == low) {
+            for (int t = 0; t < ntargets; t++)
+                if (at[targets[t]] >= 0) {
+                    slow[nslow][0] = i;
+                    slow[nslow++][1] = at[targets[t]];
+                }
+            continue;
+        }
+        uint64_t hs = o.colh[i];
+        u128 key_here = colsum - hs + (hs ^ zob(&o, size - 1, c));
+        int score_here = here - known[i].top_misplaced - wanted_in[i] + wanted[c];
+        for (int t = 0; t < ntargets; t++) {
+            int j = at[targets[t]];
+            if (j < 0)
+                continue;
+            uint64_t ht = o.colh[j];
+            u128 key = key_here - ht + (ht ^ zob(&o, o.len[j], c));
+            int score = score_here + wanted_in[j] + (known[j].low[suit] < value ? 1 : 0);
+            PyObject *steps = PyTuple_GET_ITEM(row, j);
+            Py_INCREF(steps);
+            if (add_child(out, seen, key, steps, 0, score) < 0)
+                goto fail;
+        }
+    }
+    for (int m = 0; m < nslow; m++) {
+        Open t = o;
+        int src = slow[m][0], dst = slow[m][1], n = 0;
+        PyObject *first = dst >= 0 ? PyTuple_GET_ITEM(PyTuple_GET_ITEM(rows, src), dst)
+                                   : PyTuple_GET_ITEM(ups, src);
+        PyObject *made[53];
+        made[n++] = PyTuple_GET_ITEM(first, 0);
+        open_do(&t, src, dst);
+        int k;
+        while ((k = open_safe(&t)) >= 0) {
+            made[n++] = PyTuple_GET_ITEM(PyTuple_GET_ITEM(ups, k), 0);
+            open_do(&t, k, TO_FOUNDATION);
+        }
+        PyObject *steps = PyTuple_New(n);
+        if (!steps)
+            goto fail;
+        for (int x = 0; x < n; x++) {
+            Py_INCREF(made[x]);
+            PyTuple_SET_ITEM(steps, x, made[x]);
+        }
+        int won = t.on_found == 52;
+        if (add_child(out, seen, open_key(&t), steps, won, won ? 0 : open_score(&t)) < 0)
+            goto fail;
+    }
+    return out;
+fail:
+    Py_DECREF(out);
+    return NULL;
+}
+
 static PyMethodDef methods[] = {
     {"legal_mask", (PyCFunction)(void (*)(void))py_legal_mask, METH_FASTCALL, "Hand.legal_mask of the packed hand."},
     {"rollout_card", (PyCFunction)(void (*)(void))py_rollout_card, METH_FASTCALL, "rollout.choose_card."},
     {"trick_winner", (PyCFunction)(void (*)(void))py_trick_winner, METH_FASTCALL, "hand.trick_winner."},
     {"playout", (PyCFunction)(void (*)(void))py_playout, METH_FASTCALL, "A rollout to the hand's end."},
     {"sample", (PyCFunction)(void (*)(void))py_sample, METH_FASTCALL, "DealSampler's draw."},
+    {"open_children", (PyCFunction)(void (*)(void))py_open_children, METH_FASTCALL, "OpenSearch.children."},
     {NULL, NULL, 0, NULL},
 };
 

@@ -21,3 +21,17 @@ def sample(
     seed: int,
     /,
 ) -> list[int]: ...
+def open_children(
+    cols: list[bytes],
+    colh: list[int],
+    nextv: list[int],
+    where: list[int],
+    on_found: int,
+    bases: tuple[tuple[int, ...], ...],
+    kings: bool,
+    seen: dict[int, object],
+    z: bytes,
+    moves: tuple[tuple[tuple[tuple[int, int, int]], ...], ...],
+    moves_up: tuple[tuple[tuple[int, int, int]], ...],
+    /,
+) -> list[tuple[int, tuple[tuple[int, int, int], ...], bool, int]]: ...
