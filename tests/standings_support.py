@@ -11,7 +11,8 @@ from tests.conftest import server_table, until
 
 async def finish_match(server: BarbuServer, humans: dict[str, Connection], name: str) -> dict[str, Any]:
     """``humans`` (seat -> client) sit at a new table ``name`` with random bots in the other seats and
-    leave at once (stand-ins play for them) until the match is over; returns the stored record."""
+    leave at once (stand-ins play for them) until the match is over; then the first of them watches it,
+    which keeps the finished table in the lobby's list. Returns the stored record."""
     host = next(iter(humans.values()))
     room = await host.create_table(name)
     for seat, conn in humans.items():
@@ -25,6 +26,7 @@ async def finish_match(server: BarbuServer, humans: dict[str, Connection], name:
         await conn.leave(room)
     # 120 s: a whole match of 28 hands, on a CI machine shared with other runs.
     await until(lambda: table.store.room(table.store_id).status == "over", "the end", 120)
+    await host.watch(room)
     record = table.store.room(table.store_id).record
     assert record is not None
     return record
