@@ -3,9 +3,13 @@ checked against values worked out by hand, bots not listed, and the rating's ord
 
 from __future__ import annotations
 
+import contextlib
+import sqlite3
 from pathlib import Path
+from typing import Any
 
-from server.standings import MatchResult, Standing, places, standings, store_standings
+from protocol import REPLY_LIMITS, decode_frame
+from server.standings import MatchResult, Standing, StandingsKeeper, places, standings, store_standings
 from server.store import Store
 
 FRIENDS = {"N": "ann", "E": "bob", "S": "cat", "W": "dan"}
@@ -90,12 +94,49 @@ def test_store_standings_reads_only_finished_barbu_matches_in_finish_order(tmp_p
     store = Store(tmp_path / "s.sqlite3")
     try:
         finished = [result(30, 10, -10, -30), result(-30, 10, -10, 30)]
-        for index, match in enumerate(finished):
-            room = store.create_room("barbu", f"t{index}", {}, match.players, status="playing")
-            store.set_status(room, "over", {"players": match.players, "totals": match.totals, "deals": []})
+        for match in finished:
+            finish(store, match)
         store.create_room("barbu", "still playing", {}, FRIENDS, status="playing")
         solitaire = store.create_room("solitaire", "one", {}, {"N": "ann"}, status="playing")
         store.set_status(solitaire, "over", {"totals": {"N": 1}})
         assert store_standings(store) == standings(finished)
+    finally:
+        store.close()
+
+
+def finish(store: Store, match: MatchResult) -> int:
+    room = store.create_room("barbu", "t", {}, match.players, status="playing")
+    store.set_status(room, "over", {"players": match.players, "totals": match.totals, "deals": []})
+    return room
+
+
+def kept_table(keeper: StandingsKeeper) -> list[dict[str, Any]]:
+    players: list[dict[str, Any]] = decode_frame(keeper.reply()(7), REPLY_LIMITS)["players"]
+    return players
+
+
+def test_the_kept_standings_rate_only_new_matches_and_replay_all_when_one_finished_earlier(
+    tmp_path: Path,
+) -> None:
+    path = tmp_path / "s.sqlite3"
+    store = Store(path)
+    try:
+        keeper = StandingsKeeper(store)
+        finish(store, result(30, 10, -10, -30))
+        assert kept_table(keeper) == [r.to_wire() for r in store_standings(store)]
+        finish(store, result(-30, 10, -10, 30))
+        assert len(kept_table(keeper)) == 4 and kept_table(keeper)[0]["matches"] == 1  # kept until changed
+        keeper.changed()
+        assert kept_table(keeper) == [r.to_wire() for r in store_standings(store)]
+        assert kept_table(keeper)[0]["matches"] == 2
+
+        # A match stored as finished before those already counted (a clock set back): all replayed in order.
+        early = finish(store, result(0, 40, -20, -20))
+        with contextlib.closing(sqlite3.connect(path)) as db, db:
+            db.execute("UPDATE rooms SET updated=1 WHERE id=?", (early,))
+        keeper.changed()
+        assert kept_table(keeper) == [r.to_wire() for r in store_standings(store)]
+        in_order = [result(0, 40, -20, -20), result(30, 10, -10, -30), result(-30, 10, -10, 30)]
+        assert kept_table(keeper) == [r.to_wire() for r in standings(in_order)]
     finally:
         store.close()

@@ -3,10 +3,12 @@ with a real store file are counted as they finish, bots are not listed, and a re
 
 from __future__ import annotations
 
+import asyncio
 from typing import Any
 
-from server.standings import places
-from tests.conftest import Connect, StartServer
+from engine.barbu.actions import action_to_wire
+from server.standings import places, store_standings
+from tests.conftest import Connect, StartServer, server_table, until
 from tests.standings_support import finish_match
 
 
@@ -42,3 +44,34 @@ async def test_standings_count_finished_matches_as_they_finish_and_survive_a_res
     again = await start_server()
     cat = await connect(again, "cat")
     assert await cat.standings() == rows
+
+
+async def test_a_match_that_finishes_after_standings_were_asked_is_counted(
+    start_server: StartServer, connect: Connect
+) -> None:
+    """The standings are asked (and kept) while a match is under way; the player then plays it to its end
+    with ``act`` alone, which leaves kept lobby replies as they are: the match finishing counts all the
+    same, and a full replay of the store gives the same table as the kept ratings."""
+    server = await start_server()
+    ann = await connect(server, "ann")
+    await finish_match(server, {"W": ann}, "warm-up")
+    room = await ann.create_table("evening")
+    await ann.sit(room, "N")
+    for seat in "ESW":
+        await ann.add_bot(room, seat, "random")
+    table = server_table(server, room)
+    await until(lambda: table.match is not None, "the start")
+    before = await ann.standings()
+    assert [(r["name"], r["matches"]) for r in before] == [("ann", 1)]
+
+    match = table.match
+    assert match is not None
+    while not match.over:
+        if match.to_move == 0:
+            await ann.act(room, "N", action_to_wire(match.legal_actions(0)[0]))
+        else:
+            await asyncio.sleep(0.005)
+    await until(lambda: table.store.room(table.store_id).status == "over", "the record stored")
+    after = await ann.standings()
+    assert [(r["name"], r["matches"]) for r in after] == [("ann", 2)]
+    assert after == [row.to_wire() for row in store_standings(table.store)]
