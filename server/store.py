@@ -710,10 +710,11 @@ class Store:
         """The rooms of ``kind`` that are over with a record, in the order they finished (``updated``, then
         id), but the first ``after``: ``((updated, id), players, totals)`` with the record's ``players`` and
         ``totals`` decoded (None when missing); the rest of each record is not decoded in Python."""
+        # The ids are sorted and skipped first: sorting whole rows would take json_extract over every record.
         sql = (
             "SELECT updated, id, json_extract(record, '$.players'), json_extract(record, '$.totals')"
-            " FROM rooms WHERE kind=? AND status='over' AND record IS NOT NULL"
-            " ORDER BY updated, id LIMIT -1 OFFSET ?"
+            " FROM rooms WHERE id IN (SELECT id FROM rooms WHERE kind=? AND status='over' AND record IS NOT NULL"
+            " ORDER BY updated, id LIMIT -1 OFFSET ?) ORDER BY updated, id"
         )
         return [
             ((float(at), int(rid)), _json_or_none(players), _json_or_none(totals))
