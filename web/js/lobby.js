@@ -142,7 +142,7 @@ function standingsTable(players) {
     h("table", { class: "result-table" },
       h("thead", {}, h("tr", {}, ["Player", "Played", "Firsts", "Avg place", "Rating"].map((title) => h("th", { scope: "col" }, title)))),
       h("tbody", {}, players.map((row) => h("tr", {},
-        h("th", { scope: "row" }, row.name), h("td", {}, row.matches), h("td", {}, row.firsts),
+        h("th", { scope: "row" }, h("bdi", {}, row.name)), h("td", {}, row.matches), h("td", {}, row.firsts),
         h("td", {}, decimal(row.average_place, 2)), h("td", {}, decimal(row.rating, 1)))))),
     h("p", { class: "muted" }, "Finished Barbu matches; bots take their places but are not listed. Equal totals share a place. "
       + "Rating: openskill, mu − 3 sigma (0 for a newcomer)."),
