@@ -54,7 +54,7 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
         "standings",
         help="the standings across the finished matches in a store",
         description="One line per player of the store's finished Barbu matches, best rating first: name, "
-        "matches, firsts, average place, rating (openskill Plackett-Luce, mu - 3 sigma). Bots take their "
+        "matches, firsts, average place, rating (openskill Bradley-Terry, mu - 3 sigma). Bots take their "
         "places in a match but are not listed.",
     )
     t.add_argument("--db", required=True, metavar="PATH", help="the server's SQLite file")

@@ -556,7 +556,7 @@ class Matches(Message):
 class Standings(Message):
     """Reply to ``standings``: one map per player (bots not listed), best rating first: ``name``,
     ``matches`` (finished matches played), ``firsts``, ``average_place`` (1 to 4, two decimals) and
-    ``rating`` (openskill Plackett-Luce ordinal ``mu - 3 sigma``, one decimal)."""
+    ``rating`` (openskill Bradley-Terry ordinal ``mu - 3 sigma``, one decimal)."""
 
     TYPE = "standings"
     id: int

@@ -10,10 +10,16 @@ a player behind three bots is fourth, but it is no player of the standings. For 
 is a fresh opponent at the model's starting rating, every match: a bot's strength is its policy and the
 server's settings, not a person's form carried from evening to evening.
 
-The rating is openskill's Plackett-Luce model for a four-way free-for-all with ties (each seat a team of
-one, ranked by place), replayed over the matches in the order they finished (the time their record was
+The rating is openskill's full-pairing Bradley-Terry model (``BradleyTerryFull``) for a four-way
+free-for-all with ties (each seat a team of one, ranked by place: every pair of seats compared, a tie a
+draw), replayed over the matches in the order they finished (the time their record was
 stored, then the room id): the same store always gives the same table. It is shown as the ordinal
-``mu - 3 sigma`` (0 for a newcomer), rounded to one decimal.
+``mu - 3 sigma`` (0 before a first match), rounded to one decimal.
+
+Not openskill's default Plackett-Luce model: in openskill 6.2 it mishandles ties (after tied winners the
+third place gains as much as they do, and ends rated above them: openskill.py issues 155 and 201; the fix,
+pull request 176, is not released). The Bradley-Terry model, the same as Plackett-Luce for two seats,
+rates tied winners above the seats behind them (``tests/test_standings.py`` checks it).
 """
 
 from __future__ import annotations
@@ -22,7 +28,7 @@ from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from typing import Any
 
-from openskill.models import PlackettLuce, PlackettLuceRating
+from openskill.models import BradleyTerryFull, BradleyTerryFullRating
 
 from engine.cards import SEATS
 from protocol import Standings, prepacked
@@ -43,7 +49,7 @@ class MatchResult:
 class Standing:
     """One player's line: ``matches`` finished, ``firsts`` (places 1, shared ones included),
     ``average_place`` (1.0 to 4.0, a shared place counted as that place) and ``rating`` (the ordinal
-    ``mu - 3 sigma`` of openskill's Plackett-Luce model, rounded to one decimal)."""
+    ``mu - 3 sigma`` of openskill's full-pairing Bradley-Terry model, rounded to one decimal)."""
 
     name: str
     matches: int
@@ -83,15 +89,15 @@ class Ratings:
     same."""
 
     def __init__(self) -> None:
-        self.model = PlackettLuce()
-        self._ratings: dict[str, PlackettLuceRating] = {}
+        self.model = BradleyTerryFull()
+        self._ratings: dict[str, BradleyTerryFullRating] = {}
         self._matches: dict[str, int] = {}
         self._firsts: dict[str, int] = {}
         self._place_sum: dict[str, int] = {}
 
     def add(self, result: MatchResult) -> None:
         """Count finished match ``result``: each listed player's match, first and place, and one
-        Plackett-Luce update over the four seats (a bot or empty seat a fresh opponent). A name at two
+        Bradley-Terry update over the four seats (a bot or empty seat a fresh opponent). A name at two
         seats of one match counts once, at its better place; its other seat is rated as an opponent.
 
         Raises:
@@ -115,7 +121,7 @@ class Ratings:
             self._firsts[name] = self._firsts.get(name, 0) + (by_seat[seat] == 1)
             self._place_sum[name] = self._place_sum.get(name, 0) + by_seat[seat]
 
-    def _rating(self, name: str | None) -> PlackettLuceRating:
+    def _rating(self, name: str | None) -> BradleyTerryFullRating:
         """``name``'s rating so far; a newcomer's, or a bot's or empty seat's, is the model's start."""
         found = None if name is None else self._ratings.get(name)
         return found if found is not None else self.model.rating()

@@ -274,7 +274,9 @@ def standings_lines(players: list[dict[str, Any]], cols: int = 80) -> StyleAndTe
         out += [("", line), ("", "\n")]
     if len(players) > STANDINGS_SHOWN:
         out.append(("class:dim", f"  ... and {len(players) - STANDINGS_SHOWN} more (barbu standings)\n"))
-    out.append(("class:dim", "\n  Ties share a place. Rating: openskill, mu - 3 sigma, 0 for a newcomer.\n"))
+    out.append(
+        ("class:dim", "\n  Ties share a place. Rating: openskill, mu - 3 sigma, 0 before a first match.\n")
+    )
     return out
 
 

@@ -145,7 +145,7 @@ function standingsTable(players) {
         h("th", { scope: "row" }, h("bdi", {}, row.name)), h("td", {}, row.matches), h("td", {}, row.firsts),
         h("td", {}, decimal(row.average_place, 2)), h("td", {}, decimal(row.rating, 1)))))),
     h("p", { class: "muted" }, "Finished Barbu matches; bots take their places but are not listed. Equal totals share a place. "
-      + "Rating: openskill, mu − 3 sigma (0 for a newcomer)."),
+      + "Rating: openskill, mu − 3 sigma (0 before a first match)."),
   ];
 }
 
