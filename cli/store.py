@@ -1,5 +1,6 @@
-"""``barbu export``, ``barbu matches`` and ``barbu store check``: read matches and solitaire games back from a
-server's SQLite store, and say which rooms a server start would not restore now (``server.unrestorable``).
+"""``barbu export``, ``barbu matches``, ``barbu standings`` and ``barbu store check``: read matches and
+solitaire games back from a server's SQLite store, the standings across its finished matches
+(``server.standings``), and say which rooms a server start would not restore now (``server.unrestorable``).
 
 Each opens the store read-only: nothing is created or written, and each works while a server runs or none
 does. ``barbu store check`` rebuilds every waiting or playing room from its config and log as a start-up does
@@ -22,6 +23,7 @@ from server.barbu_table import replay_log
 from server.config import ServerConfig
 from server.lobby import ROOM_KINDS
 from server.solitaire_room import SolitaireRoom
+from server.standings import store_standings
 from server.store import RoomRow, Store, StoreError
 from server.unrestorable import check_rooms
 
@@ -48,6 +50,15 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     )
     m.add_argument("--db", required=True, metavar="PATH", help="the server's SQLite file")
     m.set_defaults(func=run_matches)
+    t = sub.add_parser(
+        "standings",
+        help="the standings across the finished matches in a store",
+        description="One line per player of the store's finished Barbu matches, best rating first: name, "
+        "matches, firsts, average place, rating (openskill Bradley-Terry, mu - 3 sigma). Bots take their "
+        "places in a match but are not listed.",
+    )
+    t.add_argument("--db", required=True, metavar="PATH", help="the server's SQLite file")
+    t.set_defaults(func=run_standings)
     p = sub.add_parser(
         "store",
         help="look after a server's store",
@@ -160,6 +171,30 @@ def run_matches(args: argparse.Namespace) -> int:
         return _unreadable(args.db, exc)
     finally:
         store.close()
+    return 0
+
+
+def run_standings(args: argparse.Namespace) -> int:
+    """Print the standings, a header line then ``NAME<TAB>MATCHES<TAB>FIRSTS<TAB>AVERAGE<TAB>RATING`` per
+    player; exit 0 (a store without finished matches says so on stderr), or 1 (one line on stderr) when
+    the store file is missing, not a barbu store or damaged. The store is opened read-only."""
+    store = _open(args.db)
+    if store is None:
+        return 1
+    try:
+        rows = store_standings(store)
+    except sqlite3.Error as exc:
+        return _unreadable(args.db, exc)
+    finally:
+        store.close()
+    if not rows:
+        print(f"barbu: no finished Barbu matches in {args.db} yet", file=sys.stderr)
+        return 0
+    print("player\tmatches\tfirsts\taverage_place\trating")
+    for row in rows:
+        print(
+            f"{_printable(row.name)}\t{row.matches}\t{row.firsts}\t{row.average_place:.2f}\t{row.rating:.1f}"
+        )
     return 0
 
 

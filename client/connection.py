@@ -37,6 +37,7 @@ from protocol import (
     GetHint,
     GetReplay,
     GetSnapshot,
+    GetStandings,
     Hello,
     Hint,
     Leave,
@@ -64,6 +65,7 @@ from protocol import (
     Rooms,
     Sit,
     Snapshot,
+    Standings,
     Undo,
     Watch,
     Welcome,
@@ -441,6 +443,11 @@ class Connection:
     async def list_matches(self) -> list[dict[str, Any]]:
         """The server's finished Barbu matches, newest first (``docs/protocol.md`` ``list-matches``)."""
         return (await self.request(ListMatches(id=self.next_id()), Matches)).matches
+
+    async def standings(self) -> list[dict[str, Any]]:
+        """The standings across the server's finished Barbu matches, best rating first: per player
+        ``name``, ``matches``, ``firsts``, ``average_place``, ``rating`` (``docs/protocol.md`` ``standings``)."""
+        return (await self.request(GetStandings(id=self.next_id()), Standings)).players
 
     async def replay(self, match: str) -> Replay:
         """Finished match ``match`` laid out for a replay: every hand dealt, its public events, its scores.

@@ -293,6 +293,14 @@ class ListMatches(Message):
 
 
 @dataclass(frozen=True)
+class GetStandings(Message):
+    """Ask for the standings across the server's finished Barbu matches (``server.standings``)."""
+
+    TYPE = "standings"
+    id: int = _field(metadata=_ID)
+
+
+@dataclass(frozen=True)
 class ListGames(Message):
     """Ask for the solitaire games this server deals, with their titles, rules and options."""
 
@@ -545,6 +553,17 @@ class Matches(Message):
 
 
 @dataclass(frozen=True)
+class Standings(Message):
+    """Reply to ``standings``: one map per player (bots not listed), best rating first: ``name``,
+    ``matches`` (finished matches played), ``firsts``, ``average_place`` (1 to 4, two decimals) and
+    ``rating`` (openskill Bradley-Terry ordinal ``mu - 3 sigma``, one decimal)."""
+
+    TYPE = "standings"
+    id: int
+    players: list[dict[str, Any]]
+
+
+@dataclass(frozen=True)
 class Games(Message):
     """Reply to ``list-games``: one map per solitaire game: ``name``, ``title``, ``rules`` (plain text, a few
     lines) and ``options`` (each ``name``, ``choices``, ``default``, ``help``)."""
@@ -579,14 +598,14 @@ REQUESTS: dict[str, type[Message]] = {
         *(Chat, Act),
         GetSnapshot,
         *(OpenSolitaire, Move, Undo, Redo, AutoMoves, GetHint, NewDeal, Resign, Rematch),
-        *(ListGames, ListMatches, GetReplay),
+        *(ListGames, ListMatches, GetReplay, GetStandings),
     )
 }
 SERVER_MESSAGES: dict[str, type[Message]] = {
     c.TYPE: c
     for c in (
         *(Welcome, LoggedIn, Rooms, RoomCreated, Ok, Snapshot, EventPush, Turn, ChatPush, Players, Error),
-        *(Hint, SolitaireState, RematchOpened, Removed, Games, Matches, Replay),
+        *(Hint, SolitaireState, RematchOpened, Removed, Games, Matches, Replay, Standings),
     )
 }
 

@@ -16,4 +16,5 @@ FEATURES = (
     "replays",
     "rematch",
     "revoke-tokens",
+    "standings",
 )

@@ -34,6 +34,7 @@ from protocol import (
     GetHint,
     GetReplay,
     GetSnapshot,
+    GetStandings,
     Hello,
     Leave,
     ListGames,
@@ -68,6 +69,7 @@ from server.replays import FinishedMatches, finished_row
 from server.room import Room
 from server.solitaire_daily import daily_table, today
 from server.solitaire_room import SolitaireRoom
+from server.standings import StandingsKeeper
 from server.store import RoomRow, Store, StoreUnavailable
 from server.tokens import revoke_if_password_changed
 from server.unrestorable import RESTORE_ERRORS, RESTORED, Unrestorable
@@ -95,7 +97,10 @@ TOUCH_EVERY = 3600.0
 LISTING_MAX_AGE = 5.0
 #: Requests that leave the cached lobby listing as it is: they change no room's summary, or (``act``) the
 #: table says so itself when they do (a new hand, the match over: ``Room.listing_changed``).
-READ_ONLY = (Hello, ListRooms, GetSnapshot, GetHint, Chat, Act, ListGames, ListMatches, GetReplay)
+READ_ONLY = (
+    *(Hello, ListRooms, GetSnapshot, GetHint, Chat, Act),
+    *(ListGames, ListMatches, GetReplay, GetStandings),
+)
 
 
 @dataclass(frozen=True)
@@ -254,6 +259,7 @@ class Lobby:
         # ("password" or "token", address) -> its recent wrong passwords or resume tokens
         self._wrong_guesses: dict[tuple[str, str], EventWindow] = {}
         self.finished = FinishedMatches(store)  # finished matches' summaries and replays, kept
+        self.standings = StandingsKeeper(store)  # the standings across finished matches, kept
         #: The seats humans hold at waiting tables, by player and by address (their caps).
         self.waiting_seats = WaitingSeats(config.max_waiting_seats, config.max_waiting_seats_per_address)
         self._origin_secret: bytes | None = None  # the key of ``address_key``, kept in the store
@@ -395,6 +401,8 @@ class Lobby:
             peer.send(Games(id=request.id, games=[info.to_dict() for info in GAMES.values()]))
         elif isinstance(request, ListMatches):
             peer.send_frame(self.finished.listing_reply(self.config.max_listed)(request.id))
+        elif isinstance(request, GetStandings):
+            peer.send_frame(self.standings.reply()(request.id))
         elif isinstance(request, GetReplay):
             owner, group = f"player:{peer.player}", f"address:{peer.address}"
             reply = await self.finished.reply(request.match, self.workers, owner, group)
@@ -581,9 +589,10 @@ class Lobby:
 
     def listing_changed(self) -> None:
         """A room changed (or was added or dropped): the next ``list-rooms`` builds the listing afresh, and
-        the next ``list-matches`` its own (a match that finished changed its table)."""
+        the next ``list-matches`` and ``standings`` their own (a match that finished changed its table)."""
         self._listing = None
         self.finished.changed()
+        self.standings.changed()
 
     def _current_listing(self) -> Listing:
         """The cached listing, built again (after sweeping idle rooms) when a room changed since, or when it

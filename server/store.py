@@ -706,6 +706,21 @@ class Store:
         )
         return [(int(rid), float(at)) for rid, at in self._db.execute(sql, (kind, limit))]
 
+    def match_results(self, kind: str, after: int = 0) -> list[tuple[tuple[float, int], Any, Any]]:
+        """The rooms of ``kind`` that are over with a record, in the order they finished (``updated``, then
+        id), but the first ``after``: ``((updated, id), players, totals)`` with the record's ``players`` and
+        ``totals`` decoded (None when missing); the rest of each record is not decoded in Python."""
+        # The ids are sorted and skipped first: sorting whole rows would take json_extract over every record.
+        sql = (
+            "SELECT updated, id, json_extract(record, '$.players'), json_extract(record, '$.totals')"
+            " FROM rooms WHERE id IN (SELECT id FROM rooms WHERE kind=? AND status='over' AND record IS NOT NULL"
+            " ORDER BY updated, id LIMIT -1 OFFSET ?) ORDER BY updated, id"
+        )
+        return [
+            ((float(at), int(rid)), _json_or_none(players), _json_or_none(totals))
+            for at, rid, players, totals in self._db.execute(sql, (kind, after))
+        ]
+
     # Action log ---------------------------------------------------------------------------------------
 
     def append_action(self, room: int, seq: int, seat: int | None, action: Any) -> None:
@@ -997,6 +1012,14 @@ def _read_pid(fd: int) -> int | None:
 
 
 _ROOM_COLUMNS = "id, kind, name, config, players, status, created, updated, record"
+
+
+def _json_or_none(text: str | None) -> Any:
+    """``text`` (a JSON object ``json_extract`` returned) decoded; None for SQL NULL or text not JSON."""
+    try:
+        return None if text is None else json.loads(text)
+    except ValueError:
+        return None
 
 
 def _room_row(row: tuple[Any, ...]) -> RoomRow:
