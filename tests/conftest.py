@@ -20,7 +20,7 @@ import pytest
 
 from client import Connection
 from engine.cards import SEATS
-from protocol import EventPush, Message, Snapshot
+from protocol import LATEST_VERSION, EventPush, Message, Snapshot
 from protocol.encodings import ENCODINGS, Encoding
 from server import BarbuServer, ServerConfig
 from server.barbu_table import BarbuTable
@@ -93,6 +93,23 @@ async def connect(encoding: Encoding) -> AsyncIterator[Connect]:
         opened.append(conn)
         if name is not None:
             await conn.login(name, password)
+        return conn
+
+    yield open_one
+    for conn in opened:
+        await conn.close()
+
+
+@pytest.fixture
+async def connect_v2() -> AsyncIterator[Connect]:
+    """A factory of protocol version 2 connections (logged in as ``name``) speaking ``encoding`` (msgpack
+    unless given), all closed at teardown."""
+    opened: list[Connection] = []
+
+    async def open_one(server: BarbuServer, name: str, encoding: Encoding = "msgpack") -> Connection:
+        conn = await Connection.connect(server.url, timeout=20.0, encoding=encoding, version=LATEST_VERSION)
+        opened.append(conn)
+        await conn.login(name)
         return conn
 
     yield open_one
