@@ -1,8 +1,8 @@
 """What a protocol version 2 client knows of one room: a reducer over the server's ``snapshot`` and
 ``update`` messages (``docs/protocol.md`` "Version 2").
 
-A ``RoomState`` starts from a snapshot and takes each ``update`` in turn: the view is replaced by the
-update's, ``seq`` moves on by one. An update that does not follow (a ``seq`` skipped: the client lost
+A ``RoomState`` starts from a snapshot and takes each ``update`` in turn: the update's ``view`` holds the
+keys of the view that the action changed, merged into the view held; ``seq`` moves on by one. An update that does not follow (a ``seq`` skipped: the client lost
 frames, which the server never drops on a live connection) leaves the state ``stale``: the client asks for
 a ``snapshot`` with ``since`` its ``seq`` and starts again from it. A snapshot asked with ``since`` carries
 the updates missed meanwhile; their events are kept in ``missed``, so that a client can tell "while you were
@@ -54,7 +54,8 @@ class RoomState:
             self.stale = True
             return []
         self.seq = update.seq
-        self.view = update.view
+        if update.view is not None:
+            self.view = {**(self.view or {}), **update.view}
         return update.events
 
     @property

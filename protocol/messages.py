@@ -428,8 +428,9 @@ class Snapshot(Message):
 @dataclass(frozen=True)
 class Update(Message):
     """Version 2: what action number ``seq`` at ``room`` did, as this connection may see it: the ``events``
-    (``{"event": kind, ...}``: public ones and those addressed to the connection's seat) and its ``view`` after
-    the action (a Barbu seat's or spectator's view, or the solitaire view)."""
+    (``{"event": kind, ...}``: public ones and those addressed to the connection's seat) and what it changed
+    of the connection's view (``view``: the top-level keys whose values changed, each whole; merged into the
+    view of the last snapshot and the updates since, it is the view after the action)."""
 
     TYPE = "update"
     room: str

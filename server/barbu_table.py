@@ -12,8 +12,8 @@ a player who left their seat to a stand-in but is still in the lobby counts) is 
 itself until one of them comes back (a table of bots alone plays on). Events go out as follows: each seat
 receives the events addressed to everyone or to it (``Event.to``), spectators the public ones; to a version 1
 connection as ``event`` pushes, and the seat to move receives a ``turn`` message holding its own ``view``; to a
-version 2 connection as one ``update`` per action holding them and the member's view after it (the
-spectators' encoded once). Nothing here builds a view: snapshots, turns and updates carry ``Match.view(seat)``.
+version 2 connection as one ``update`` per action holding them and what the action changed of the member's view
+(``ViewCache``; the spectators' update encoded once). Nothing here builds a view: snapshots, turns and updates carry ``Match.view(seat)``.
 Each event that tells a seat's action says who played it (``by``: ``player``, ``bot``, ``stand-in``,
 ``timer``; version 1 only the last two), and the last ``MISSED_UPDATES_MAX`` actions' events are kept
 (``RecentActions``), rebuilt from the log on a restart (which logs ``by`` for a stand-in's or the timer's
@@ -80,7 +80,7 @@ from server.peer import Peer
 from server.ratelimit import Backoff, Throttle
 from server.room import Room
 from server.store import ChatLine, RoomRow, Store, StoreUnavailable
-from server.updates import RecentActions, visible
+from server.updates import RecentActions, ViewCache, visible
 from server.waiting_seats import WaitingSeats
 
 log = logging.getLogger(__name__)
@@ -96,6 +96,13 @@ TIMER_POLICY = "heuristic"
 #: The events that tell a seat's own action (they carry ``by`` when the turn timer or a stand-in played it).
 ACTED = frozenset({"contract-chosen", "doubled", "redoubled", "card-played", "passed"})
 BOT_PREFIX = "bot:"
+#: What a player watching their own seat while a stand-in plays it has to act on: nothing.
+NOTHING_TO_ACT: dict[str, Any] = {
+    "legal": None,
+    "double_targets": None,
+    "must_double": None,
+    "unplayable": None,
+}
 #: Seconds a change of spectators waits for others before the ``players`` push that tells it.
 SPECTATOR_PUSH_DELAY = 0.25
 #: Automatic moves and writes put off because the store cannot write are logged once a second at most.
@@ -224,6 +231,9 @@ class BarbuTable(Room):
         self.seq = 0
         #: The events of the last actions, for a version 2 member coming back with ``since``.
         self.recent = RecentActions()
+        #: The views last told, by kind of version 2 member: (seat or None for the spectators, whether it is
+        #: a player watching their own seat while a stand-in plays it).
+        self._views: ViewCache[tuple[int | None, bool]] = ViewCache(self._member_view)
         self.state = "waiting"
         self._timer: asyncio.TimerHandle | None = None
         #: The turn timer's deadline: (action number, seat, ``loop.time()`` when the table plays for it).
@@ -427,20 +437,29 @@ class BarbuTable(Room):
         index = None if peer.player is None else self._seat_of_player(peer.player)
         if self.match is None or self.state == "waiting" or index is None or not self.seats[index].standin:
             return None
-        return self.match.view(index) | {
-            "legal": None,
-            "double_targets": None,
-            "must_double": None,
-            "unplayable": None,
-        }
+        return self.match.view(index) | NOTHING_TO_ACT
 
     def _view_seat(self, peer: Peer) -> int | None:
         """The seat whose view ``peer`` is sent: its own, or its player's that a stand-in plays while they
         watch (``_standin_view``); None for a spectator."""
+        return self._view_key(peer)[0]
+
+    def _view_key(self, peer: Peer) -> tuple[int | None, bool]:
+        """Which view ``peer`` is sent (``_member_view``): its seat's; its player's seat's that a stand-in
+        plays, while they watch; the spectators'."""
         seat = self._seat_of_peer(peer)
-        if seat is None and self._standin_view(peer) is not None and peer.player is not None:
-            return self._seat_of_player(peer.player)
-        return seat
+        if seat is not None:
+            return seat, False
+        if self._standin_view(peer) is not None and peer.player is not None:
+            return self._seat_of_player(peer.player), True
+        return None, False
+
+    def _member_view(self, key: tuple[int | None, bool]) -> dict[str, Any]:
+        """The view of kind of member ``key`` (``_view_key``) now, as the engine makes it."""
+        assert self.match is not None
+        seat, watching = key
+        view = self.match.view(seat)
+        return view | NOTHING_TO_ACT if watching else view
 
     def holds_seat(self, player: str) -> bool:
         """Whether ``player`` owns a seat here and the match is not over (a seat they left to a stand-in
@@ -820,6 +839,8 @@ class BarbuTable(Room):
         # restart is told the same as one that stayed (``RecentActions``).
         self.store.append_action(self.store_id, self.seq + 1, seat, _logged(action, by))
         self._backoff.reset()
+        told_to = {m: self._view_key(m) for m in self._members() if m.version >= 2}
+        self._views.before(told_to.values())
         events = match.apply(seat, action)  # checked above: it cannot be refused now
         self.seq += 1
         if peer is not None and request_id is not None:
@@ -828,7 +849,7 @@ class BarbuTable(Room):
         told = stamped(events, seat_text(seat), controller, self.turn_left_ms(), self.idle_left_ms())
         self.recent.add(self.seq, told)
         self._broadcast(events, seat_text(seat), by)
-        self._push_update(told)
+        self._push_update(told, told_to, self._views.after(told_to.values()))
         if match.over or match.hand_number != hand:
             self.listing_changed()
         if match.over:
@@ -859,25 +880,26 @@ class BarbuTable(Room):
                 if target is not None and target.version < 2:
                     target.send(push)
 
-    def _push_update(self, told: list[Event]) -> None:
-        """Tell each version 2 member the action just applied: one ``update`` with the events ``told`` it may
-        see (those of its view's seat, ``_view_seat``) and its view after the action; the spectators' update
-        is encoded once for all of them."""
-        match = self.match
-        assert match is not None
+    def _push_update(
+        self,
+        told: list[Event],
+        members: dict[Peer, tuple[int | None, bool]],
+        views: dict[tuple[int | None, bool], dict[str, Any]],
+    ) -> None:
+        """Tell each version 2 member (``members``: with the key of the view it is sent) the action just
+        applied: one ``update`` with the events ``told`` it may see (those of its view's seat) and what the
+        action changed of its view (``views``, by key); the spectators' update is encoded once for all."""
         public: bytes | None = None
-        for member in self._members():
-            if member.version < 2:
-                continue
-            seat = self._view_seat(member)
+        for member, key in members.items():
+            seat = key[0]
             if seat is None:
                 if public is None:
-                    update = Update(self.room_id, self.seq, visible(told, None), match.view(None))
-                    public = encode_frame(update.to_wire())
+                    public = encode_frame(
+                        Update(self.room_id, self.seq, visible(told, None), views[key]).to_wire()
+                    )
                 member.send_frame(public)
-                continue
-            view = match.view(seat) if self.seats[seat].peer is member else self._standin_view(member)
-            member.send(Update(self.room_id, self.seq, visible(told, seat), view))
+            else:
+                member.send(Update(self.room_id, self.seq, visible(told, seat), views[key]))
 
     def _send_turn(self, index: int) -> None:
         """Push ``turn`` to seat ``index``'s connection, when it speaks version 1 (version 2 reads
@@ -1212,6 +1234,7 @@ class BarbuTable(Room):
             return
         self._backoff.reset()
         self.match = Match.new(self.seed, self.variants, self.first_declarer)
+        self._views.clear()
         self.state = "playing"
         self._count_seats()
         for index, seat in enumerate(self.seats):

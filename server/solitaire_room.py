@@ -66,7 +66,7 @@ from server.peer import Peer
 from server.room import Room
 from server.solitaire_daily import daily_secret, daily_seed, today
 from server.store import RoomRow, Store
-from server.updates import RecentActions, visible
+from server.updates import RecentActions, ViewCache, visible
 from server.winnable_finder import WinnableFinder, known_winnable
 from server.workers import WorkerBusy, WorkerClosed, WorkerError
 
@@ -112,6 +112,8 @@ class SolitaireRoom(Room):
         self.seq = 0
         #: The events of the last actions, for a version 2 member coming back with ``since``.
         self.recent = RecentActions()
+        #: The view last told (the same for the player and the watchers), for the next update's changes.
+        self._views: ViewCache[None] = ViewCache(lambda _: self.view())
         self.result: str | None = None
         self._redoable = 0
         #: When the room was opened or last took an action (Unix seconds): unfinished rooms idle for
@@ -521,6 +523,7 @@ class SolitaireRoom(Room):
 
     def _apply(self, actions: list[dict[str, Any]], ending: _Ending | None) -> None:
         """Apply ``actions``, logged already (they were checked: the engine cannot refuse them now)."""
+        self._views.before([None])
         for action in actions:
             self._perform(action)
             self.seq += 1
@@ -699,6 +702,7 @@ class SolitaireRoom(Room):
         """Tell every member the state after ``actions`` (logged and applied): a ``solitaire-state`` to a
         version 1 connection, an ``update`` with an event per action to a version 2 one (each encoded once)."""
         view = self.view()
+        changes = self._views.after([None])[None]  # always: the next action's changes are from this view
         frames: dict[int, bytes] = {}
         for member in self._members():
             version = min(member.version, 2)
@@ -707,7 +711,7 @@ class SolitaireRoom(Room):
                     message: Message = SolitaireState(room=self.room_id, seq=self.seq, view=view)
                 else:
                     events = visible([action_event(action) for action in actions], None)
-                    message = Update(room=self.room_id, seq=self.seq, events=events, view=view)
+                    message = Update(room=self.room_id, seq=self.seq, events=events, view=changes)
                 frames[version] = encode_frame(message.to_wire())
             member.send_frame(frames[version])
 

@@ -1,6 +1,11 @@
 """A room's recent actions as protocol version 2 tells them: one ``update`` per action, and the updates a
 member missed, handed back when it comes back with ``since`` (``docs/protocol.md`` "Coming back: since").
 
+An update's ``view`` holds only the keys of the member's view that the action changed (``changed``): the
+member holds the whole view from its last snapshot and merges them in. A view changes only by actions (a
+member whose view switches, sitting down or coming back, gets a snapshot), so the room compares the views
+after each action with those before it, kept per kind of member (``ViewCache``).
+
 Each room keeps the events of its last ``MISSED_UPDATES_MAX`` actions, as the engine addressed them
 (``Event.to``), in a ``RecentActions``; the room fills it as it commits actions, and again from its action
 log when it is restored, so a member coming back after a server restart is told the same. What a member may
@@ -10,11 +15,48 @@ see of them is decided by the events' addressing alone (``Event.visible_to``): t
 from __future__ import annotations
 
 from collections import deque
+from collections.abc import Callable, Hashable, Iterable
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, Generic, TypeVar
 
 from engine.barbu.events import Event
 from protocol import MISSED_UPDATES_MAX
+
+K = TypeVar("K", bound=Hashable)
+
+
+class ViewCache(Generic[K]):
+    """The views a room last told its kinds of member (a key each: a seat, the spectators...), so that an
+    update carries only what an action changed.
+
+    Args:
+        view: the view of a kind of member now (the engine's: ``Match.view``), by key.
+    """
+
+    def __init__(self, view: Callable[[K], dict[str, Any]]):
+        self._view = view
+        self._last: dict[K, dict[str, Any]] = {}
+
+    def before(self, keys: Iterable[K]) -> None:
+        """Call before an action is applied: keep the views of ``keys`` not kept yet, as they are now."""
+        for key in keys:
+            if key not in self._last:
+                self._last[key] = self._view(key)
+
+    def after(self, keys: Iterable[K]) -> dict[K, dict[str, Any]]:
+        """Call once the action is applied, with the keys given to ``before``: each one's changed keys
+        (``changed``); the views now are kept for the next action, and only those of ``keys``."""
+        last, self._last = self._last, {}
+        out = {}
+        for key in keys:
+            now = self._view(key)
+            out[key] = changed(last.get(key), now)
+            self._last[key] = now
+        return out
+
+    def clear(self) -> None:
+        """Forget every view kept (the game was replaced: a match started)."""
+        self._last = {}
 
 
 @dataclass(frozen=True, slots=True)
@@ -24,6 +66,14 @@ class Told:
 
     seq: int
     events: tuple[Event, ...]
+
+
+def changed(before: dict[str, Any] | None, after: dict[str, Any]) -> dict[str, Any]:
+    """The keys of view ``after`` whose values differ from ``before``'s (all of them when there is no
+    ``before``), each with its whole new value."""
+    if before is None:
+        return dict(after)
+    return {key: value for key, value in after.items() if key not in before or before[key] != value}
 
 
 def visible(events: tuple[Event, ...] | list[Event], seat: int | None) -> list[dict[str, Any]]:

@@ -63,6 +63,7 @@ async def test_a_resume_since_returns_the_missed_updates_in_order_each_saying_wh
     await until(
         lambda: table.seq > mark + 1 and table.match is not None and table.match.to_move == 0, "N again"
     )
+    await until(lambda: second.rooms[room].seq == table.seq, "the updates read")
     told = [p for p in second.take_pushes() if isinstance(p, Update)]
     token = second.token
     assert token is not None

@@ -1,5 +1,5 @@
 """Protocol version 2 over real sockets: each accepted action at a table sends each member exactly one
-``update`` (its events and its own view; no ``event`` or ``turn`` push), a spectator's holds no hidden card, a
+``update`` (its events and what changed of its own view; no ``event`` or ``turn`` push), a spectator's holds no hidden card, a
 refusal carries its rule code and arguments, a solitaire room speaks ``update`` too, and bots of both
 versions play whole matches (``docs/protocol.md`` "Version 2")."""
 
@@ -57,13 +57,18 @@ async def test_each_action_sends_each_seat_and_spectator_one_update_with_its_eve
             update = news[0]
             assert isinstance(update, Update) and update.seq == seq
             index = None if seat == "spectator" else SEATS.index(seat)
-            assert update.view == match.view(index)
+            now = match.view(index)
+            assert (
+                update.view is not None and "variants" not in update.view
+            )  # what changed, not the whole view
+            assert all(now[key] == value for key, value in update.view.items())
+            assert conn.rooms[room].view == now  # merged into the view held: the view after the action
             private = [e for e in update.events if e["event"] == "hand-dealt"]
             shared = [e for e in update.events if e["event"] != "hand-dealt"]
             public = shared if public is None else public
             assert shared == public  # everyone is told the same public events
             if index is None:
-                assert private == [] and update.view is not None and update.view["hand"] == []
+                assert private == [] and now["hand"] == [] and "hand" not in update.view
             else:
                 dealt[seat] += [e["hand"] for e in private]
         assert public is not None
@@ -86,14 +91,15 @@ async def test_a_spectator_update_holds_no_card_not_yet_public(
     seen = (await watcher.watch(room)).view  # a table of four bots starts at once: play may have begun
     table = server_table(server, room)
     await until(lambda: table.seq >= 60, "a hand and more played", 60)
-    played: set[str] = set()
-    if seen is not None:
-        played = set(seen["trick"]["cards"]) | {c for t in seen["tricks"] for c in t["cards"]}
+    assert seen is not None
+    played = set(seen["trick"]["cards"]) | {c for t in seen["tricks"] for c in t["cards"]}
+    view = dict(seen)
     for push in watcher.take_pushes():
         if not isinstance(push, Update):
             continue
-        view = push.view
-        assert view is not None and view["hand"] == [] and view["legal"] is None
+        assert push.view is not None
+        view.update(push.view)
+        assert view["hand"] == [] and view["legal"] is None and view["unplayable"] is None
         for event in push.events:
             assert "hand" not in event, event  # no hand-dealt reaches a spectator
             if event["event"] == "card-played":
@@ -163,12 +169,13 @@ async def test_a_solitaire_room_tells_a_version_2_player_by_update_and_a_refusal
     update = news[0]
     assert isinstance(update, Update)
     assert update.events == [{"event": "move", "move": move}] and update.view is not None
-    assert update.view["moves"] == 1
+    assert update.view["moves"] == 1 and "game" not in update.view  # what changed
+    assert view_of(player, room) == server.lobby.rooms[room].view()  # type: ignore[union-attr]
     refused = None
     for source in range(1, 11):
         for target in range(1, 11):
             text = f"t{source}>t{target}"
-            if source != target and text not in update.view["legal"]:
+            if source != target and text not in view_of(player, room)["legal"]:
                 try:
                     await player.move(room, text)
                 except ServerError as exc:
