@@ -57,6 +57,7 @@ from protocol import (
     NewDeal,
     Ok,
     OpenSolitaire,
+    Players,
     ProtocolError,
     Redo,
     Rematch,
@@ -568,6 +569,8 @@ class Connection:
                 state.reset(message)
         elif isinstance(message, Update) and message.room in self.rooms:
             self.rooms[message.room].take(message)
+        elif isinstance(message, Players) and message.room in self.rooms:
+            self.rooms[message.room].seats_changed(message)
 
 
 def _retrieved(future: asyncio.Future[Message]) -> None:

@@ -11,9 +11,10 @@ away" from what the server says happened, in order, with who played (``by``), ne
 
 from __future__ import annotations
 
+import dataclasses
 from typing import Any
 
-from protocol import Snapshot, Update
+from protocol import Players, Snapshot, Update
 
 
 class RoomState:
@@ -57,6 +58,13 @@ class RoomState:
         if update.view is not None:
             self.view = {**(self.view or {}), **update.view}
         return update.events
+
+    def seats_changed(self, push: Players) -> None:
+        """Take a ``players`` push (seat changes are no actions: they have no ``seq``) into ``snapshot``:
+        its ``players``, ``away``, ``state`` and ``paused``."""
+        self.snapshot = dataclasses.replace(
+            self.snapshot, players=push.players, away=push.away, state=push.state, paused=push.paused
+        )
 
     @property
     def over(self) -> bool:

@@ -39,7 +39,7 @@ class ViewCache(Generic[K]):
 
     def before(self, keys: Iterable[K]) -> None:
         """Call before an action is applied: keep the views of ``keys`` not kept yet, as they are now."""
-        for key in keys:
+        for key in keys:  # many spectators share a key: their view is made once
             if key not in self._last:
                 self._last[key] = self._view(key)
 
@@ -48,7 +48,7 @@ class ViewCache(Generic[K]):
         (``changed``); the views now are kept for the next action, and only those of ``keys``."""
         last, self._last = self._last, {}
         out = {}
-        for key in keys:
+        for key in dict.fromkeys(keys):  # once per key, however many members share it
             now = self._view(key)
             out[key] = changed(last.get(key), now)
             self._last[key] = now

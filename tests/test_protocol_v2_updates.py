@@ -5,17 +5,20 @@ versions play whole matches (``docs/protocol.md`` "Version 2")."""
 
 from __future__ import annotations
 
+import dataclasses
 from typing import Any
 
 import pytest
 
 from cli.bot import run_bots
 from client import Connection, ServerError, play_match
+from client.room_state import RoomState
 from engine.barbu import make_policy
 from engine.cards import SEATS
-from protocol import EventPush, Message, Snapshot, Turn, Update
+from protocol import EventPush, Message, Players, Snapshot, Turn, Update
 from server import BarbuServer
 from server.peer import Peer
+from server.updates import ViewCache, changed
 from tests.conftest import Connect, StartServer, server_table, until
 from tests.v2_clients import first_legal, room_news, view_of
 
@@ -232,3 +235,38 @@ def test_snapshot_wire_leaves_updates_out_unless_asked() -> None:
     assert "updates" not in plain.to_wire()
     asked = Snapshot(None, "1", "barbu", "t", None, "playing", 3, {}, [], {}, None, updates=[])
     assert asked.to_wire()["updates"] == []
+
+
+def test_a_view_cache_tells_only_the_changed_keys_and_makes_a_shared_view_once() -> None:
+    state = {"to_move": "N", "trick": [], "variants": {}}
+    made: list[str | None] = []
+
+    def view(key: str | None) -> dict[str, Any]:
+        made.append(key)
+        return dict(state)
+
+    cache: ViewCache[str | None] = ViewCache(view)
+    cache.before([None, None, None])  # three spectators
+    state["to_move"], state["trick"] = "E", ["QS"]
+    assert cache.after([None, None, None]) == {None: {"to_move": "E", "trick": ["QS"]}}
+    assert made == [None, None]  # before and after, once each
+    assert changed(None, {"a": 1}) == {"a": 1} and changed({"a": 1, "b": None}, {"a": 1, "b": 2}) == {"b": 2}
+
+
+def test_a_room_state_merges_updates_goes_stale_on_a_gap_and_takes_seat_changes() -> None:
+    snap = Snapshot(
+        None, "1", "barbu", "t", "N", "playing", 3, {"N": "a"}, [], {}, {"to_move": "N", "hand": ["QS"]}
+    )
+    state = RoomState(snap)
+    played = [{"event": "card-played", "seat": "N", "card": "QS", "by": "player"}]
+    assert state.take(Update("1", 4, played, {"to_move": "E", "hand": []})) == played
+    assert (state.seq, state.view) == (4, {"to_move": "E", "hand": []})
+    assert state.take(Update("1", 4, played, {"to_move": "S"})) == []  # one already taken
+    assert state.take(Update("1", 6, [], {"to_move": "W"})) == [] and state.stale  # action 5 never came
+    missed = [
+        {"type": "update", "room": "1", "seq": s, "events": [{"event": "turn", "seat": "W"}]} for s in (5, 6)
+    ]
+    state.reset(dataclasses.replace(snap, seq=6, view={"to_move": "W"}, updates=missed))
+    assert not state.stale and state.seq == 6 and state.missed == [{"event": "turn", "seat": "W"}] * 2
+    state.seats_changed(Players("1", "playing", {"N": "a"}, ["N"], paused=True))
+    assert state.snapshot.away == ["N"] and state.snapshot.paused and state.view == {"to_move": "W"}
