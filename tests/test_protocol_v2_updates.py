@@ -36,16 +36,19 @@ async def _four_v2(server: BarbuServer, connect_v2: Connect, name: str) -> tuple
 
 
 async def test_each_action_sends_each_seat_and_spectator_one_update_with_its_events_and_view(
-    server: BarbuServer, connect_v2: Connect
+    server: BarbuServer, connect: Connect, connect_v2: Connect
 ) -> None:
     watcher = await connect_v2(server, "watcher")
+    older = await connect(server, "older-watcher")  # a version 1 spectator at the same table
     room, conns = await _four_v2(server, connect_v2, "updates")
     await watcher.watch(room)
+    await older.watch(room)
     table = server_table(server, room)
     match = table.match
     assert match is not None
-    for conn in [*conns.values(), watcher]:
+    for conn in [*conns.values(), watcher, older]:
         conn.take_pushes()  # the start's snapshot pushes and the seat changes
+    told_publicly = 0
     dealt: dict[str, list[list[str]]] = {seat: [] for seat in SEATS}
     while match.hand_number == 1:  # the whole first hand, and the deal of the second
         to_move = SEATS[match.to_move or 0]
@@ -75,11 +78,19 @@ async def test_each_action_sends_each_seat_and_spectator_one_update_with_its_eve
             else:
                 dealt[seat] += [e["hand"] for e in private]
         assert public is not None
+        told_publicly += len(public)
         acted = public[0]
         assert acted["by"] == "player" and to_move in (acted.get("seat"), acted.get("declarer"))
         assert public[-1]["event"] == "turn"
     for seat in SEATS:  # each seat was told its own new hand, and only its own
         assert dealt[seat] == [match.view(SEATS.index(seat))["hand"]]
+    events = []
+    while len(events) < told_publicly:
+        push = await older.next_push(10.0)
+        assert not isinstance(push, Update)
+        if isinstance(push, EventPush):
+            events.append(push.event)
+    assert all("by" not in e for e in events)  # version 1: only a timer's or a stand-in's action says it
 
 
 async def test_a_spectator_update_holds_no_card_not_yet_public(
