@@ -845,10 +845,11 @@ class BarbuTable(Room):
         self.seq += 1
         if peer is not None and request_id is not None:
             peer.send(Ok(id=request_id))
+        actor, clock = seat_text(seat), (self.turn_left_ms(), self.idle_left_ms())
         controller = by or ("bot" if self.seats[seat].is_bot else "player")
-        told = stamped(events, seat_text(seat), controller, self.turn_left_ms(), self.idle_left_ms())
+        told = stamped(events, actor, controller, *clock)
         self.recent.add(self.seq, told)
-        self._broadcast(events, seat_text(seat), by)
+        self._broadcast(stamped(events, actor, by, *clock))
         self._push_update(told, told_to, self._views.after(told_to.values()))
         if match.over or match.hand_number != hand:
             self.listing_changed()
@@ -859,18 +860,12 @@ class BarbuTable(Room):
             self._send_turn(match.to_move)
         self._drive()
 
-    def _broadcast(self, events: list[Event], actor: str = "", by: str | None = None) -> None:
-        """Tell the version 1 members ``events`` as ``event`` pushes (``by`` on an action played for a
-        human's seat by a stand-in or the timer)."""
+    def _broadcast(self, events: list[Event]) -> None:
+        """Tell the version 1 members ``events`` (``stamped``: ``by`` only on an action played for a human's
+        seat by a stand-in or the timer) as ``event`` pushes."""
         members = [member for member in self._members() if member.version < 2]
         for event in events:
-            wire = event.to_wire()
-            if event.kind == "turn":
-                wire["turn_left_ms"] = self.turn_left_ms()
-                wire["idle_left_ms"] = self.idle_left_ms()
-            if by is not None and event.kind in ACTED and actor in (wire.get("seat"), wire.get("declarer")):
-                wire["by"] = by
-            push = EventPush(room=self.room_id, seq=self.seq, event=wire)
+            push = EventPush(room=self.room_id, seq=self.seq, event=event.to_wire())
             if event.to is None:
                 frame = encode_frame(push.to_wire())
                 for member in members:
@@ -1478,18 +1473,26 @@ def replay_log(row: RoomRow, store: Store, recent: RecentActions | None = None) 
 
 
 def stamped(
-    events: list[Event], actor: str, controller: str, turn_left_ms: int | None, idle_left_ms: int | None
+    events: list[Event],
+    actor: str,
+    controller: str | None,
+    turn_left_ms: int | None,
+    idle_left_ms: int | None,
 ) -> list[Event]:
-    """``events`` of an action of seat ``actor`` (a letter) as version 2 tells them: the events that tell the
+    """``events`` of an action of seat ``actor`` (a letter) as the table tells them: the events that tell the
     seat's own action (``ACTED``) say who played it (``by``: ``controller``, one of ``player``, ``bot``,
-    ``stand-in``, ``timer``), and ``turn`` says the time left to the seat to move (``turn_left_ms``,
-    ``idle_left_ms``: ``BarbuTable.turn_left_ms``)."""
+    ``stand-in``, ``timer``; version 2 always, version 1 only the last two; None: no ``by``), and ``turn``
+    says the time left to the seat to move (``turn_left_ms``, ``idle_left_ms``: ``BarbuTable.turn_left_ms``)."""
     out = []
     for event in events:
         data = event.data
         if event.kind == "turn":
             data = data | {"turn_left_ms": turn_left_ms, "idle_left_ms": idle_left_ms}
-        elif event.kind in ACTED and actor in (data.get("seat"), data.get("declarer")):
+        elif (
+            controller is not None
+            and event.kind in ACTED
+            and actor in (data.get("seat"), data.get("declarer"))
+        ):
             data = data | {"by": controller}
         out.append(Event(event.kind, data, event.to))
     return out

@@ -84,7 +84,7 @@ async def test_each_action_sends_each_seat_and_spectator_one_update_with_its_eve
         assert public[-1]["event"] == "turn"
     for seat in SEATS:  # each seat was told its own new hand, and only its own
         assert dealt[seat] == [match.view(SEATS.index(seat))["hand"]]
-    events = []
+    events: list[dict[str, Any]] = []
     while len(events) < told_publicly:
         push = await older.next_push(10.0)
         assert not isinstance(push, Update)
