@@ -125,3 +125,23 @@ async def test_since_past_the_bound_gives_a_plain_snapshot_and_stand_in_plays_sa
     assert nothing.updates == []
     future = await host.snapshot(room, since=end + 1)
     assert future.updates is None
+
+
+async def test_a_solitaire_snapshot_since_carries_each_missed_move(
+    server: BarbuServer, connect_v2: Connect
+) -> None:
+    player = await connect_v2(server, "patience")
+    room = (await player.open_solitaire("forty-thieves", seed=11)).room
+    made = []
+    for _ in range(2):
+        move = (player.rooms[room].view or {})["legal"][0]
+        await player.move(room, move)
+        made.append(move)
+        seq = len(made)
+        await until(lambda: player.rooms[room].seq == seq, "the update")  # noqa: B023 - awaited at once
+    back = await player.snapshot(room, since=0)
+    assert back.updates == [
+        {"type": "update", "room": room, "seq": i + 1, "events": [{"event": "move", "move": m}]}
+        for i, m in enumerate(made)
+    ]
+    assert (await player.snapshot(room, since=2)).updates == []
