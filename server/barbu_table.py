@@ -1507,7 +1507,7 @@ def _logged(action: Action, by: str | None) -> dict[str, Any]:
 
 def _refusal(exc: IllegalAction) -> ProtocolError:
     """The ``illegal`` refusal of an action the engine refused: its rule code and arguments."""
-    return ProtocolError("illegal", str(exc), field="action", rule=exc.code, rule_args=exc.rule_args or None)
+    return ProtocolError("illegal", str(exc), field="action", rule=exc.code, rule_args=exc.rule_args)
 
 
 def _spec(text: str, field: str) -> str:

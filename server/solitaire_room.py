@@ -488,13 +488,15 @@ class SolitaireRoom(Room):
                 return [{"action": "move", "move": request.move}], probe
             made = probe.auto_moves()
             if not made:
-                raise ProtocolError("illegal", "no safe move to the foundations", rule="no-safe-move")
+                raise ProtocolError(
+                    "illegal", "no safe move to the foundations", rule="no-safe-move", rule_args={}
+                )
             return [{"action": "move", "move": move} for move in made], probe
         if (isinstance(request, Undo) and self.game.moves == 0) or (
             isinstance(request, Redo) and self._redoable == 0
         ):
             refused = _nothing_to(request.TYPE)
-            raise ProtocolError("illegal", str(refused), rule=refused.code)
+            raise ProtocolError("illegal", str(refused), rule=refused.code, rule_args={})
         return [{"action": request.TYPE}], None
 
     def _ending(self, actions: list[dict[str, Any]], probe: Game | None) -> _Ending | None:

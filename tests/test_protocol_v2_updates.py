@@ -176,6 +176,9 @@ async def test_a_solitaire_room_tells_a_version_2_player_by_update_and_a_refusal
     snap = await player.open_solitaire("forty-thieves", seed=7)
     room = snap.room
     player.take_pushes()
+    with pytest.raises(ServerError) as nothing:
+        await player.undo(room)
+    assert (nothing.value.rule, nothing.value.rule_args) == ("nothing-to-undo", {})  # a rule needing no args
     move = view_of(player, room)["legal"][0]
     await player.move(room, move)
     news = await room_news(player, 1)
