@@ -8,9 +8,10 @@ from __future__ import annotations
 from typing import Any
 
 from client import Connection
+from engine.cards import SEATS
 from protocol import MISSED_UPDATES_MAX, Snapshot, Update
 from server import BarbuServer
-from server.barbu_table import ACTED
+from server.barbu_table import ACTED, NOTHING_TO_ACT
 from tests.conftest import Connect, StartServer, server_table, until
 from tests.v2_clients import first_legal
 
@@ -108,8 +109,12 @@ async def test_since_past_the_bound_gives_a_plain_snapshot_and_stand_in_plays_sa
         await host.add_bot(room, seat, "random")
     await host.leave(room)  # a stand-in plays S at once: the match runs to its end
     table = server_table(server, room)
+    await host.watch(room)  # from their own seat: its cards, nothing to act on
     await until(lambda: table.state == "over", "the end", 120)
     end = table.seq
+    await until(lambda: host.rooms[room].seq == end, "the last update read")
+    assert table.match is not None
+    assert host.rooms[room].view == table.match.view(SEATS.index("S")) | NOTHING_TO_ACT
     assert end > MISSED_UPDATES_MAX
     plain = await host.watch(room, since=0)
     assert plain.updates is None and plain.view is not None and plain.view["phase"] == "over"
