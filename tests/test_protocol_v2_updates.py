@@ -43,6 +43,8 @@ async def test_each_action_sends_each_seat_and_spectator_one_update_with_its_eve
     room, conns = await _four_v2(server, connect_v2, "updates")
     await watcher.watch(room)
     await older.watch(room)
+    assert watcher.welcome is not None and older.welcome is not None
+    assert (watcher.welcome.version, older.welcome.version) == (2, 1)  # welcome answers the version asked
     table = server_table(server, room)
     match = table.match
     assert match is not None
