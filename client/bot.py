@@ -122,7 +122,7 @@ async def _play_updates(
         if state is None or state.view is None:
             return None
         view = state.view
-        if view.get("phase") == "over":
+        if state.over:  # it ended while this bot was away (a snapshot), or the last update says so
             totals: dict[str, int] = view["totals"]
             return totals
         if view.get("legal") and view.get("seat") and state.seq > answered:
