@@ -65,6 +65,7 @@ from protocol.messages import (
     Standings,
     Turn,
     Undo,
+    Update,
     Watch,
     Welcome,
     parse_request,
@@ -72,11 +73,19 @@ from protocol.messages import (
     request_id,
 )
 from protocol.schema import Message
-from protocol.version import FEATURES, PROTOCOL_VERSION, SUPPORTED_VERSIONS
+from protocol.version import (
+    FEATURES,
+    LATEST_VERSION,
+    MISSED_UPDATES_MAX,
+    PROTOCOL_VERSION,
+    SUPPORTED_VERSIONS,
+)
 
 __all__ = [
     "ERROR_CODES",
     "FEATURES",
+    "LATEST_VERSION",
+    "MISSED_UPDATES_MAX",
     "PROTOCOL_VERSION",
     "REPLY_LIMITS",
     "REQUESTS",
@@ -132,6 +141,7 @@ __all__ = [
     "Standings",
     "Turn",
     "Undo",
+    "Update",
     "Watch",
     "Welcome",
     "decode_frame",

@@ -6,6 +6,8 @@ Every refusal the server sends is an ``error`` message with one of the codes bel
 
 from __future__ import annotations
 
+from typing import Any
+
 ERROR_CODES: dict[str, str] = {
     "bad-frame": "the frame is not one map in the connection's encoding (malformed, trailing bytes, repeated key)",
     "too-large": "the frame is longer than the server's max_frame limit",
@@ -68,6 +70,7 @@ class ProtocolError(Exception):
         message: a human-readable explanation naming the problem.
         field: the offending field of the request, when one is to blame.
         rule: for ``illegal``, the game's rule id (e.g. ``must-follow-suit``).
+        rule_args: for ``illegal``, the facts the rule was broken on (``{"led": "H"}``), wire-ready; or None.
         retry_after: for ``slow-down``, seconds to wait before sending again; for ``busy``, the seconds the
             work waited for a worker in vain, when that is why.
     """
@@ -80,6 +83,7 @@ class ProtocolError(Exception):
         field: str | None = None,
         rule: str | None = None,
         retry_after: float | None = None,
+        rule_args: dict[str, Any] | None = None,
     ):
         if code not in ERROR_CODES:
             raise ValueError(f"unknown protocol error code {code!r}")
@@ -89,6 +93,7 @@ class ProtocolError(Exception):
         self.field = field
         self.rule = rule
         self.retry_after = retry_after
+        self.rule_args = rule_args
 
     def __repr__(self) -> str:
         return f"ProtocolError({self.code!r}, {self.message!r}, field={self.field!r}, rule={self.rule!r})"

@@ -24,7 +24,6 @@ from typing import Any
 from engine.solitaire.catalogue import GAMES
 from protocol import (
     FEATURES,
-    PROTOCOL_VERSION,
     REQUEST_LIMITS,
     SUPPORTED_VERSIONS,
     Act,
@@ -462,10 +461,11 @@ class Lobby:
                 field="version",
             )
         peer.greeted = True
+        peer.version = request.version
         peer.send(
             Welcome(
                 id=request.id,
-                version=PROTOCOL_VERSION,
+                version=request.version,
                 server=SERVER_NAME,
                 limits=REQUEST_LIMITS.to_wire(),
                 features=list(FEATURES),
@@ -579,8 +579,9 @@ class Lobby:
         holding = [room for room in self.rooms.values() if room.holds_seat(name)]  # one pass: a login storm's
         seated = [room for room in holding if room.gives_back(name)]
         peer.send(LoggedIn(id=request.id, name=name, token=token, rooms=[r.room_id for r in seated]))
+        since = request.since if isinstance(request, Resume) else None
         for room in seated:
-            await room.attach(peer)
+            await room.attach(peer, None if since is None else since.get(room.room_id))
         for room in holding:
             if isinstance(room, BarbuTable) and not room.gives_back(name):
                 await room.presence_changed(name)  # a table they left to a stand-in goes on if it waited
@@ -977,9 +978,9 @@ class Lobby:
                 peer, request.id, room.game.name, room.game.options, seed, winnable, chosen
             )
         elif isinstance(request, Sit):
-            await room.join(peer, request.seat, request.id)
+            await room.join(peer, request.seat, request.id, request.since)
         elif isinstance(request, Watch):
-            await room.watch(peer, request.id)
+            await room.watch(peer, request.id, request.since)
         elif isinstance(request, Leave):
             await room.leave(peer)
             peer.send(Ok(id=request.id))

@@ -21,7 +21,16 @@ import websockets
 
 from client import Connection
 from engine.cards import SEATS
-from protocol import PROTOCOL_VERSION, REPLY_LIMITS, EventPush, Hello, Message, Snapshot, Welcome
+from protocol import (
+    LATEST_VERSION,
+    PROTOCOL_VERSION,
+    REPLY_LIMITS,
+    EventPush,
+    Hello,
+    Message,
+    Snapshot,
+    Welcome,
+)
 from protocol.encodings import ENCODINGS, Encoding
 from server import BarbuServer, ServerConfig
 from server.barbu_table import BarbuTable
@@ -124,6 +133,23 @@ async def connect_from() -> AsyncIterator[ConnectFrom]:
             await conn.login(name)
         else:
             await conn.resume(token)
+        return conn
+
+    yield open_one
+    for conn in opened:
+        await conn.close()
+
+
+@pytest.fixture
+async def connect_v2() -> AsyncIterator[Connect]:
+    """A factory of protocol version 2 connections (logged in as ``name``) speaking ``encoding`` (msgpack
+    unless given), all closed at teardown."""
+    opened: list[Connection] = []
+
+    async def open_one(server: BarbuServer, name: str, encoding: Encoding = "msgpack") -> Connection:
+        conn = await Connection.connect(server.url, timeout=20.0, encoding=encoding, version=LATEST_VERSION)
+        opened.append(conn)
+        await conn.login(name)
         return conn
 
     yield open_one
