@@ -8,12 +8,12 @@ import contextlib
 import json
 import re
 import time
-from collections.abc import AsyncIterator, Awaitable, Callable
+from collections.abc import Callable
 from typing import Any
 
 import pytest
-from playwright.async_api import Browser, Page, WebSocketRoute, async_playwright
 from playwright.async_api import Error as PlaywrightError
+from playwright.async_api import Page, WebSocketRoute
 from playwright.async_api import TimeoutError as PlaywrightTimeout
 
 from client import Connection, ServerError
@@ -21,90 +21,17 @@ from engine.cards import SEATS, texts
 from server import BarbuServer
 from server.barbu_table import BarbuTable
 from server.solitaire_room import SolitaireRoom
-from tests.browser import MISSING, PHONE, chromium_found, launch
+from tests.browser import MISSING, PHONE, chromium_found
 from tests.conftest import StartServer, finished_table, four_seated, server_table, until
+from tests.web_pages import SEAT_NAMES, OpenPage, browser, open_page
+from tests.web_pages import answer as _answer
+from tests.web_pages import bot_table as _bot_table
+from tests.web_pages import host_table as _host_table
+from tests.web_pages import login as _login
+from tests.web_pages import solitaire_deal as _solitaire_deal
 
-SEAT_NAMES = {"N": "North", "E": "East", "S": "South", "W": "West"}
 pytestmark = pytest.mark.skipif(not chromium_found(), reason=MISSING)
-
-
-OpenPage = Callable[..., Awaitable[Page]]
-
-
-@pytest.fixture
-async def browser() -> AsyncIterator[Browser]:
-    async with async_playwright() as pw:
-        chromium = await launch(pw)
-        yield chromium
-        await chromium.close()
-
-
-@pytest.fixture
-async def open_page(browser: Browser) -> AsyncIterator[OpenPage]:
-    """A factory of pages, each in a browser context of its own (``context`` options: a viewport, touch);
-    every script error a page logs fails the test at its end."""
-    errors: list[str] = []
-
-    async def open_one(**context: Any) -> Page:
-        page = await (await browser.new_context(**context)).new_page()
-        page.on("pageerror", lambda error: errors.append(f"{page.url}: {error}"))
-        return page
-
-    yield open_one
-    assert errors == [], errors
-
-
-async def _login(page: Page, url: str, name: str) -> None:
-    await page.goto(url)
-    await page.fill("#login-name", name)
-    await page.click("text=Log in")
-
-
-async def _open_table(page: Page, name: str) -> str:
-    """The logged-in ``page`` creates table ``name`` from the lobby and sits there: its room id, once the page
-    shows the host's "Add bot" buttons."""
-    await page.fill("#table-name", name)
-    await page.click("text=Create and sit down")
-    await page.wait_for_selector("[data-focus^=bot-]")
-    return page.url.rpartition("=")[2]
-
-
-async def _host_table(page: Page, server: BarbuServer, player: str, name: str) -> tuple[str, BarbuTable]:
-    """``player`` logs in on ``page``, creates table ``name`` from the lobby's form and sits there: its room
-    id and the server's table, once the page shows the host's "Add bot" buttons."""
-    await _login(page, server.share_url, player)
-    await page.wait_for_selector("#table-name")
-    room = await _open_table(page, name)
-    return room, server_table(server, room)
-
-
-async def _bot_table(
-    page: Page, url: str, player: str, name: str, shown: str = ".seat.bottom", **choices: str
-) -> str:
-    """``player`` logs in at ``url`` on ``page`` and creates table ``name`` from the lobby's form with
-    ``choices`` (a ``select``'s name: the option's value) and every other seat filled with bots; returns its
-    room id once the page shows ``shown``."""
-    await _login(page, url, player)
-    await page.wait_for_selector("#table-name")
-    await page.fill("#table-name", name)
-    for select, value in choices.items():
-        await page.select_option(f"select[name={select}]", value)
-    await page.select_option("select[name=bots]", "3")
-    await page.click("text=Create and sit down")
-    await page.wait_for_selector(shown)
-    return page.url.rpartition("=")[2]
-
-
-async def _solitaire_deal(
-    page: Page, url: str, player: str, game: str, deal: str = "random", shown: str = ".layout"
-) -> None:
-    """``player`` logs in at ``url`` on ``page``, picks ``game`` in the lobby and clicks "Play a ``deal``
-    deal" (random, winnable), until the page shows ``shown``."""
-    await _login(page, url, player)
-    await page.wait_for_selector("#game")
-    await page.select_option("#game", game)
-    await page.click(f"text=Play a {deal} deal")
-    await page.wait_for_selector(shown)
+__all__ = ["browser", "open_page"]  # the fixtures (tests/web_pages.py), shared with the other browser tests
 
 
 def _unplayed(table: BarbuTable) -> tuple[int, set[str]]:
@@ -754,24 +681,6 @@ ASKED_IN_VIEW = """() => {
   return [...hand.querySelectorAll('.card')].every(shown) && asked.every(shown)
     && (!choice || choice.getBoundingClientRect().bottom <= hand.getBoundingClientRect().top + 0.5);
 }"""
-
-
-async def _answer(page: Page) -> None:
-    """Whatever the page asks of its seat, answered by clicks: a contract (and its suit or rank), no double
-    (or the double the rules require), the first playable card, or a pass."""
-    if await page.locator(".contract").count():
-        await page.locator(".contract").first.click()
-        if await page.locator(".choice .buttons button").count():
-            await page.locator(".choice .buttons button").first.click()
-    elif await page.locator("[data-focus=no-double]").count():
-        await page.click("[data-focus=no-double]")
-    elif await page.locator("[data-focus=submit-double]").count():
-        await page.locator("input[data-seat]").first.check()
-        await page.click("[data-focus=submit-double]")
-    elif await page.locator(".hand .playable").count():
-        await page.locator(".hand .playable").first.click()
-    elif await page.locator("[data-focus=pass]").count():
-        await page.click("[data-focus=pass]")
 
 
 async def test_on_a_phone_the_question_or_hand_comes_into_view_on_the_seats_turn(

@@ -1,5 +1,5 @@
 // The table's chat: what was said, and a line to say something.
-import { h } from "./dom.js";
+import { h, scrollableByKeys } from "./dom.js";
 import { noticeLine } from "./table_prompt.js";
 
 /** The longest chat line the server takes (docs/protocol.md, `chat`), and what a full field says. */
@@ -45,5 +45,6 @@ export function chatPanel(state, actions) {
   const log = h("ol", { class: "chat-log", "aria-live": "polite", "aria-label": "chat" },
     state.chat.slice(-50).map((m) => h("li", {}, h("b", {}, m.name), m.watching ? h("span", { class: "watching" }, " (watching)") : null, " ", m.text)));
   queueMicrotask(() => { log.scrollTop = log.scrollHeight; });
+  scrollableByKeys(log);
   return kept.el("chat", "section", { class: "chat", "aria-label": "chat" }, h("h3", {}, "Chat"), log, form, noticeLine(state, "chat"));
 }

@@ -222,3 +222,26 @@ function setProps(el, props) {
   for (const key of before) if (!now.has(key)) key === "class" ? (el.className = "") : el.removeAttribute(key);
   el.keptProps = now;
 }
+
+const watchedScrolls = new WeakSet();
+
+/**
+ * Let the keyboard scroll `el`, a box with `overflow: auto`, whenever its content is larger than it (a score
+ * table wider than the side column, a long chat): it is then a tab stop of its own (tabindex 0, WCAG 2.1.1;
+ * axe's scrollable-region-focusable), and not one while everything in it shows. Watched for changes of its
+ * size and content from then on. Returns `el`.
+ */
+export function scrollableByKeys(el) {
+  const update = () => {
+    const scrolls = el.scrollWidth > el.clientWidth + 1 || el.scrollHeight > el.clientHeight + 1;
+    if (scrolls && !el.hasAttribute("tabindex")) el.setAttribute("tabindex", "0");
+    else if (!scrolls && el.getAttribute("tabindex") === "0") el.removeAttribute("tabindex");
+  };
+  if (!watchedScrolls.has(el)) {
+    watchedScrolls.add(el);
+    new ResizeObserver(update).observe(el);
+    new MutationObserver(update).observe(el, { childList: true, subtree: true, characterData: true });
+  }
+  queueMicrotask(update);
+  return el;
+}

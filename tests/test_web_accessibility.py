@@ -1,0 +1,57 @@
+"""The browser client for everyone, in Debian's Chromium against a real server: axe-core (from the PyPI
+package axe-playwright-python, injected from its local file) finds no serious or critical violation on the
+main screens, on a desktop and a phone; the felt's words meet WCAG AA contrast. Skipped, naming the package,
+when Chromium is not installed."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+
+from server import BarbuServer
+from tests.browser import MISSING, chromium_found
+from tests.web_pages import (
+    PHONE_390,
+    OpenPage,
+    axe_violations,
+    bot_table,
+    browser,
+    login,
+    mid_hand,
+    open_page,
+    solitaire_deal,
+)
+
+pytestmark = pytest.mark.skipif(not chromium_found(), reason=MISSING)
+__all__ = ["browser", "open_page"]
+
+SCREENS = {"desktop": {"viewport": {"width": 1280, "height": 800}}, "phone": PHONE_390}
+
+
+@pytest.mark.parametrize("screen", SCREENS)
+@pytest.mark.parametrize("scheme", ["light", "dark"])
+async def test_no_serious_violation_on_the_main_screens(
+    server: BarbuServer, open_page: OpenPage, screen: str, scheme: str
+) -> None:
+    """Login, lobby, a table mid-hand (a card of the trick on the felt, the seat to play) and a solitaire:
+    axe-core finds no serious or critical violation (colour contrast, names, focusable scroll regions)."""
+    context: dict[str, Any] = {**SCREENS[screen], "color_scheme": scheme, "bypass_csp": True}
+    found: dict[str, list[dict[str, Any]]] = {}
+    page = await open_page(**context)
+    await page.goto(server.share_url)
+    await page.wait_for_selector("#login-name")
+    found["login"] = await axe_violations(page)
+    await login(page, server.share_url, f"axe-{screen}-{scheme}")
+    await page.wait_for_selector("#table-name")
+    found["lobby"] = await axe_violations(page)
+    table = await open_page(**context)
+    await bot_table(table, server.share_url, f"t-{screen}-{scheme}", "axe", shown=".hand .card")
+    await mid_hand(table)
+    found["table"] = await axe_violations(table)
+    solitaire = await open_page(**context)
+    await solitaire_deal(
+        solitaire, server.share_url, f"s-{screen}-{scheme}", "forty-thieves", shown=".layout .column"
+    )
+    found["solitaire"] = await axe_violations(solitaire)
+    assert {name: v for name, v in found.items() if v} == {}
