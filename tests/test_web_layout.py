@@ -9,7 +9,7 @@ import pytest
 
 from server import BarbuServer
 from tests.browser import MISSING, chromium_found
-from tests.web_pages import OpenPage, bot_table, browser, open_page
+from tests.web_pages import OpenPage, bot_table, browser, mid_hand, open_page
 
 pytestmark = pytest.mark.skipif(not chromium_found(), reason=MISSING)
 __all__ = ["browser", "open_page"]
@@ -73,3 +73,41 @@ async def test_a_score_box_that_scrolls_is_scrolled_from_the_keyboard(
     await page.wait_for_function("() => document.querySelector('.side .scores').scrollLeft > 0")
     await page.evaluate("() => { document.adoptedStyleSheets = []; }")
     await page.wait_for_function("() => !document.querySelector('.side .scores').hasAttribute('tabindex')")
+
+
+TALL_SIDE = """() => {
+  const tall = new CSSStyleSheet();
+  tall.replaceSync('.side { min-height: 1600px; }');
+  document.adoptedStyleSheets = [...document.adoptedStyleSheets, tall];
+}"""
+#: The page scrolled to its foot (the chat, the scores), then whether the trick's top is above the window.
+SCROLLED_DOWN = """() => {
+  window.scrollTo(0, document.documentElement.scrollHeight);
+  return document.querySelector('.felt .trick').getBoundingClientRect().top < 0;
+}"""
+TRICK_SHOWN = """() => {
+  const trick = document.querySelector('.felt .trick').getBoundingClientRect();
+  return trick.top >= 0 && trick.bottom <= innerHeight - document.querySelector('.hand').offsetHeight;
+}"""
+
+
+async def test_a_keyboard_player_in_the_hand_sees_the_trick_to_follow(
+    server: BarbuServer, open_page: OpenPage
+) -> None:
+    """At 1280x800 with a side column taller than the window (a hand's results and a long chat there: made
+    so by a style sheet, whatever the hand's words), the page is scrolled down to its foot at the seat's
+    turn to follow; Tab into the hand and the arrows along it bring the trick back into view above the
+    hand."""
+    page = await open_page(viewport=LAPTOP)
+    await bot_table(page, server.share_url, "kim", "keys", shown=".hand .card")
+    await mid_hand(page)
+    await page.evaluate(TALL_SIDE)
+    assert await page.evaluate(SCROLLED_DOWN), "the trick is above the window"
+    await page.focus("[data-focus=chat]")
+    await page.keyboard.press("Shift+Tab")
+    while not await page.evaluate("() => Boolean(document.activeElement.closest('.hand'))"):
+        await page.keyboard.press("Shift+Tab")
+    assert await page.evaluate(TRICK_SHOWN)
+    assert await page.evaluate(SCROLLED_DOWN)
+    await page.keyboard.press("ArrowRight")
+    assert await page.evaluate(TRICK_SHOWN)

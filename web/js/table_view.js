@@ -3,7 +3,7 @@
 import { SUITS_IN_ORDER, cardBack, cardFace, cardName, sortHand } from "./cards.js";
 import { chatPanel } from "./chat.js";
 import { countdown, secondsLeft } from "./clock.js";
-import { button, fill, floorAbove, h, keepFocus } from "./dom.js";
+import { button, fill, floorAbove, h, keepFocus, revealAbove } from "./dom.js";
 import { handSummary, ranking, scorePanel, scoreSheet } from "./table_score.js";
 import { awayBeforeStart, noticeLine, offerBox, prompt, refusalLine, unplayableText } from "./table_prompt.js";
 import { PHASE_WORDS, SEATS, SEAT_NAMES, SUIT_NAMES, SUIT_SYMBOLS, contractText, countText, numberText, playerText, rankText } from "./words.js";
@@ -515,7 +515,14 @@ function handRow(state, actions) {
     // a few runs), and a mouse's press takes it away again.
     row.addEventListener("keydown", (event) => { row.dataset.keys = ""; moveFocus(event, row); });
     row.addEventListener("pointerdown", () => { delete row.dataset.keys; });
-    row.addEventListener("focusin", (event) => rove([...row.querySelectorAll("button")], event.target));
+    row.addEventListener("focusin", (event) => {
+      rove([...row.querySelectorAll("button")], event.target);
+      // A keyboard player coming into the hand, or stepping along it, sees the trick they follow: scrolled
+      // down (to the chat, the scores), the browser brought the focused card in view but left the trick
+      // above the window. Not for a pointer's press: the card would move from under it before the click.
+      const trick = document.querySelector(".felt .trick");
+      if (trick && (row.dataset.keys !== undefined || event.target.matches(":focus-visible"))) revealAbove(trick, row);
+    });
     state.handRow = row;
   }
   state.handRow.style.setProperty("--cards", String(cards.length)); // for the overlap on a phone (style.css)
