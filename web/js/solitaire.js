@@ -13,6 +13,15 @@ const FOUNDATION_STAYS = "Cards on a foundation stay there.";
 
 const RESULTS = { won: "You won: every card is home!", lost: "Lost: no move was left.", resigned: "Resigned." };
 
+/**
+ * What the player reads of their finished game `view`: Pyramid is won once the pyramid is cleared, cards
+ * left in the stock and waste or not (docs/rules/solitaire.md), so it does not say every card is home.
+ */
+export function resultText(view) {
+  if (view.result === "won" && view.layout && view.layout.pyramid) return "You won: the pyramid is cleared!";
+  return RESULTS[view.result];
+}
+
 /** The pile names a move touches: "t3>t5*2" -> ["t3", "t5"], "p7.1+w" -> ["p7.1", "w"], "s" -> ["s"]. */
 export function movePiles(move) {
   return move.replace(/\*\d+$/, "").split(/[>+]/);
@@ -205,7 +214,7 @@ export function solitaireScreen(app, roomId) {
 
   function status() {
     const view = state.view;
-    if (view.result) return h("p", { class: `result ${view.result}`, role: "status" }, state.snapshot.seat ? RESULTS[view.result] : `${view.player}: ${view.result}.`);
+    if (view.result) return h("p", { class: `result ${view.result}`, role: "status" }, state.snapshot.seat ? resultText(view) : `${view.player}: ${view.result}.`);
     if (!view.legal.length) return h("p", { class: "result stuck", role: "status" }, "No move is left: undo, or resign to finish the game.");
     return null;
   }
