@@ -55,3 +55,23 @@ async def test_no_serious_violation_on_the_main_screens(
     )
     found["solitaire"] = await axe_violations(solitaire)
     assert {name: v for name, v in found.items() if v} == {}
+
+
+async def test_a_right_to_left_name_is_isolated_where_it_is_shown(
+    server: BarbuServer, open_page: OpenPage
+) -> None:
+    """A player named in Arabic script: their name in the page's bar, their seat on the felt, the score
+    sheet's column head and the lobby's seat list each sit in a <bdi>, so the letters and numbers beside it
+    keep their order."""
+    name = "نور"
+    page = await open_page()
+    room = await bot_table(page, server.share_url, name, "bidi", shown=".hand .card")
+    isolated = "(selector) => [...document.querySelectorAll(selector)].map((el) => el.textContent)"
+    assert name in await page.evaluate(isolated, "#who bdi")
+    assert name in await page.evaluate(isolated, ".seat .who bdi")
+    await page.click("text=Score sheet")
+    await page.wait_for_selector("dialog.sheet")
+    await page.click("[data-focus=close-sheet]")
+    await page.click("text=Lobby")
+    await page.locator(f"[data-room='{room}']").wait_for()
+    assert name in await page.evaluate(isolated, f"[data-room='{room}'] .seats-list bdi")

@@ -245,3 +245,11 @@ export function scrollableByKeys(el) {
   queueMicrotask(update);
   return el;
 }
+
+/**
+ * A name a player typed (a player's, a table's), isolated from the words around it: a right-to-left name
+ * ("نور") does not reorder the seat letter, the score or the punctuation beside it (Unicode bidi; <bdi>).
+ */
+export function bdi(text) {
+  return h("bdi", {}, text);
+}

@@ -1,6 +1,6 @@
 // The browser client's entry point: the session, the header, and the screens chosen by the address's
 // hash: #lobby, #table=ID (also the invite link), #solitaire=ID, #replay=ID.
-import { button, fill, h } from "./dom.js";
+import { bdi, button, fill, h } from "./dom.js";
 import { showLogin } from "./login.js";
 import { lobbyScreen } from "./lobby.js";
 import { replayScreen } from "./replay.js";
@@ -82,7 +82,7 @@ function searchWithoutInvite() {
 function showWho() {
   const who = document.getElementById("who");
   if (!session.name) return fill(who);
-  fill(who, session.name, " ", button("Log out", logOut, { class: "link" }));
+  fill(who, bdi(session.name), " ", button("Log out", logOut, { class: "link" }));
 }
 
 /** Log out; holding a seat in an unfinished match, only once the player confirms, keeping the seat's token. */

@@ -1,7 +1,7 @@
 // Scores: the running scores with the doubles in force, the score sheet, the end-of-hand summary and the
 // end-of-match ranking. Seat columns start with the viewer's own seat (then clockwise), so a phone shows it
 // without a sideways scroll.
-import { Kept, button, h, scrollableByKeys } from "./dom.js";
+import { Kept, bdi, button, h, scrollableByKeys } from "./dom.js";
 import { SEATS, SEAT_NAMES, contractText, numberText, playerText, signedText as signed, whenText } from "./words.js";
 
 /** The seats as columns: the viewer's own first, then the others clockwise (a watcher: N E S W). */
@@ -24,7 +24,7 @@ function seatHeads(snap, names = true) {
     const short = seat !== snap.seat && owner && owner.startsWith("bot:") && policies.size === 1 ? "bot" : who;
     return h("th", { scope: "col", class: seat === snap.seat ? "own" : null, title: `${SEAT_NAMES[seat]}: ${playerText(owner)}`, "aria-label": `${SEAT_NAMES[seat]}: ${who}` },
       // Narrow tables (the score box, a hand's summary) have the letters only, but for "you" on one's own.
-      names ? h("span", { class: "seat-head" }, h("b", {}, seat), " ", h("small", {}, short)) : seat === snap.seat ? [seat, " ", h("small", {}, "you")] : seat);
+      names ? h("span", { class: "seat-head" }, h("b", {}, seat), " ", h("small", {}, bdi(short))) : seat === snap.seat ? [seat, " ", h("small", {}, "you")] : seat);
   });
 }
 
@@ -221,7 +221,7 @@ export function placesOf(totals) {
 
 function placeList(places, players, totals, me) {
   return h("ol", { class: "places" }, places.map((place) => h("li", {},
-    place.map((s) => h("span", { class: players[s] === me ? "own" : null }, `${playerText(players[s])} (${SEAT_NAMES[s]}) ${numberText(totals[s])}`))
+    place.map((s) => h("span", { class: players[s] === me ? "own" : null }, bdi(playerText(players[s])), ` (${SEAT_NAMES[s]}) ${numberText(totals[s])}`))
       .flatMap((el, i) => (i ? [" = ", el] : [el])))));
 }
 

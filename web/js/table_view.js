@@ -3,7 +3,7 @@
 import { SUITS_IN_ORDER, cardBack, cardFace, cardName, sortHand } from "./cards.js";
 import { chatPanel } from "./chat.js";
 import { countdown, secondsLeft } from "./clock.js";
-import { button, fill, floorAbove, h, keepFocus, revealAbove } from "./dom.js";
+import { bdi, button, fill, floorAbove, h, keepFocus, revealAbove } from "./dom.js";
 import { handSummary, ranking, scorePanel, scoreSheet } from "./table_score.js";
 import { awayBeforeStart, noticeLine, offerBox, prompt, refusalLine, unplayableText } from "./table_prompt.js";
 import { PHASE_WORDS, SEATS, SEAT_NAMES, SUIT_NAMES, SUIT_SYMBOLS, contractText, countText, numberText, playerText, rankText } from "./words.js";
@@ -108,7 +108,7 @@ function header(state, actions) {
     : snap.state === "waiting" ? (awayBeforeStart(snap) || "Waiting for players: the match starts when the four seats are filled") : "";
   const others = state.watchers.filter((name) => name !== state.me); // the viewer is "you are watching"
   return kept.el("head", "header", { class: "table-head" },
-    kept.el("head-name", "h1", {}, snap.name),
+    kept.el("head-name", "h1", {}, bdi(snap.name)),
     kept.el("head-where", "p", { class: "where" }, where,
       // A finished match has no players to watch: its own player, whose seat a stand-in ended, is no watcher.
       snap.state === "over" ? " · the match is over" : state.standin ? " · a stand-in bot plays your seat" : snap.seat ? "" : " · you are watching",
@@ -121,7 +121,13 @@ function header(state, actions) {
         const now = state.snapshot;
         if (now.state !== "playing" || confirm("Leave? A bot plays your seat until you come back (open the table again). With nobody left at the table, the match waits for someone to come back.")) actions.leave();
       }) : null,
-      kept.button("Lobby", "Lobby", actions.lobby)));
+      kept.button("Lobby", "Lobby", actions.lobby),
+      // Lines said while the chat was off screen (on a phone, below the hand and the scores): a mark that
+      // takes the player there. A desktop has the chat beside the felt.
+      state.chatUnread ? kept.button("chat-unread", `Chat: ${countText(state.chatUnread, "new line")}`, () => {
+        const input = document.querySelector("[data-focus=chat]");
+        if (input) { input.scrollIntoView({ block: "center" }); input.focus({ preventScroll: true }); }
+      }, { class: "phone-only unread" }) : null));
 }
 
 /**
@@ -175,7 +181,7 @@ function seatBox(seat, where, state, actions) {
     : snap.away.includes(seat) ? h("span", { class: "badge away", title: "disconnected: the seat is held for them", "data-away": seat }, awayText(state, seat)) : null;
   const marks = spaced([...(view ? dealerDeclarerMarks(seat, view) : []), away]);
   const toMove = view && view.to_move === seat;
-  const lines = [h("div", { class: "who" }, h("b", {}, playerText(name)), seat === snap.seat ? " (you)" : "", " ", marks)];
+  const lines = [h("div", { class: "who" }, h("b", {}, bdi(playerText(name))), seat === snap.seat ? " (you)" : "", " ", marks)];
   if (view) {
     const count = view.hand_sizes[seat];
     // A phone draws no backs (style.css): the count says what they would show, "· 5 cards", kept whole on one
