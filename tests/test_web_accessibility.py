@@ -75,3 +75,33 @@ async def test_a_right_to_left_name_is_isolated_where_it_is_shown(
     await page.click("text=Lobby")
     await page.locator(f"[data-room='{room}']").wait_for()
     assert name in await page.evaluate(isolated, f"[data-room='{room}'] .seats-list bdi")
+
+
+async def test_a_question_is_the_pages_own_dialog_answered_from_the_keyboard(
+    server: BarbuServer, open_page: OpenPage
+) -> None:
+    """ "Resign" asks in the page's own modal dialog, not the browser's confirm(): the focus starts on
+    "Cancel", Escape answers no (the game goes on, the focus back on Resign), Tab and Enter on "Resign"
+    answer yes; axe-core finds nothing serious in the open dialog."""
+    page = await open_page(bypass_csp=True)
+    native: list[str] = []
+    page.on("dialog", lambda dialog: native.append(dialog.message))
+    await solitaire_deal(page, server.share_url, "quitter", "forty-thieves", shown="[data-focus=Resign]")
+    await page.focus("[data-focus=Resign]")
+    await page.keyboard.press("Enter")
+    box = page.locator("dialog.ask[open]")
+    await box.wait_for()
+    assert await box.locator("p").inner_text() == "Give up this game?"
+    assert await page.evaluate("() => document.activeElement.dataset.focus") == "ask-no"
+    assert await axe_violations(page) == []
+    await page.keyboard.press("Escape")
+    await box.wait_for(state="detached")
+    assert await page.evaluate("() => document.activeElement.dataset.focus") == "Resign"
+    assert await page.locator(".result").count() == 0
+    await page.keyboard.press("Enter")
+    await box.wait_for()
+    await page.keyboard.press("Tab")
+    assert await page.evaluate("() => document.activeElement.dataset.focus") == "ask-yes"
+    await page.keyboard.press("Enter")
+    await page.wait_for_selector(".result.resigned")
+    assert native == []

@@ -23,15 +23,28 @@ from server.barbu_table import BarbuTable
 from server.solitaire_room import SolitaireRoom
 from tests.browser import MISSING, PHONE, chromium_found
 from tests.conftest import StartServer, finished_table, four_seated, server_table, until
-from tests.web_pages import SEAT_NAMES, OpenPage, browser, open_page
+from tests.web_pages import SEAT_NAMES, OpenPage, answer_ask, browser, open_page
 from tests.web_pages import answer as _answer
 from tests.web_pages import bot_table as _bot_table
 from tests.web_pages import host_table as _host_table
 from tests.web_pages import login as _login
+from tests.web_pages import open_table as _open_table
 from tests.web_pages import solitaire_deal as _solitaire_deal
 
 pytestmark = pytest.mark.skipif(not chromium_found(), reason=MISSING)
-__all__ = ["browser", "open_page"]  # the fixtures (tests/web_pages.py), shared with the other browser tests
+# The fixtures and first steps (tests/web_pages.py), under the names the other browser tests import here.
+__all__ = [
+    "SEAT_NAMES",
+    "OpenPage",
+    "_answer",
+    "_bot_table",
+    "_host_table",
+    "_login",
+    "_open_table",
+    "_solitaire_deal",
+    "browser",
+    "open_page",
+]
 
 
 def _unplayed(table: BarbuTable) -> tuple[int, set[str]]:
@@ -533,17 +546,11 @@ async def test_log_out_mid_match_keeps_the_seat_for_this_browser(
     seat back, while another browser is told in plain words where the seat is held."""
     server = await start_server(bot_delay=0.5)
     page = await open_page()
-    asked: list[str] = []
-
-    async def accept(dialog: Any) -> None:
-        asked.append(dialog.message)
-        await dialog.accept()
-
-    page.on("dialog", accept)
     room = await _bot_table(page, server.share_url, "cleo", "keep", bot_policy="heuristic")
     await page.click("text=Log out")
+    asked = await answer_ask(page, yes=True)
     await page.wait_for_selector("#login-name")
-    assert len(asked) == 1 and "A bot plays it until you come back" in asked[0]
+    assert "A bot plays it until you come back" in asked
     other = await open_page()
     await _login(other, server.share_url, "cleo")
     await other.wait_for_selector("text=You are already seated at “keep” from another browser or device")
@@ -722,7 +729,6 @@ async def test_the_host_who_left_sees_the_finished_tables_ranking_from_its_link(
     server = await start_server(bot_policy="random")
     url = server.share_url
     cleo = await open_page()
-    cleo.on("dialog", lambda dialog: dialog.accept())
     room = await _bot_table(cleo, url, "cleo", "left early")
     # A watcher keeps the finished table listed: a client, not a page, which a match of instant bots can
     # outrun on a loaded machine until the server drops it (its unsent pushes pile up).
@@ -730,6 +736,7 @@ async def test_the_host_who_left_sees_the_finished_tables_ranking_from_its_link(
     await dan.login("dan")
     await dan.watch(room)
     await cleo.click("text=Leave table")
+    await answer_ask(cleo, yes=True)
     await cleo.wait_for_selector("#table-name")
     table = server_table(server, room)
     await until(lambda: table.state == "over", "the stand-in and the bots to finish the match", timeout=90)
@@ -826,14 +833,6 @@ async def test_solitaire_on_a_phone_shows_every_index_and_the_board_stays_put(
     view; the board does not move between the two taps of a move; quiet text on the felt is readable (WCAG
     AA); a new deal over a game in progress asks first, and a link to the game it ended says it is finished."""
     page = await open_page(viewport=PHONE, is_mobile=True, has_touch=True, color_scheme=scheme)
-    asked: list[str] = []
-    answer = {"accept": False}
-
-    async def on_dialog(dialog: Any) -> None:
-        asked.append(dialog.message)
-        await (dialog.accept() if answer["accept"] else dialog.dismiss())
-
-    page.on("dialog", on_dialog)
     await _solitaire_deal(page, server.share_url, f"phone-{scheme}", "forty-thieves", shown=".layout .column")
     assert await page.evaluate("document.documentElement.scrollWidth") <= PHONE["width"]
     assert await page.eval_on_selector(".layout", "el => el.scrollWidth <= el.clientWidth")
@@ -870,16 +869,18 @@ async def test_solitaire_on_a_phone_shows_every_index_and_the_board_stays_put(
     await until(lambda: room.game.moves == 1, "the stock turned")
     await page.wait_for_selector("text=1 move ·")
     await page.click("[data-focus=new-deal]")  # asked, and declined: the game goes on
-    assert asked and asked[-1] == "This ends your game in progress (Forty Thieves, 1 move). Start a new one?"
+    asked = await answer_ask(page, yes=False)
+    assert asked == "This ends your game in progress (Forty Thieves, 1 move). Start a new one?"
     await page.wait_for_timeout(200)
     assert room.result is None and page.url.endswith(f"#solitaire={room.room_id}")
     await page.click("text=Lobby")
     await page.wait_for_selector("#game")
     await page.click("text=Play a random deal")  # from the lobby too
+    asked = await answer_ask(page, yes=False)
     await page.wait_for_timeout(200)
-    assert len(asked) == 2 and "This ends your game in progress" in asked[-1] and room.result is None
-    answer["accept"] = True
+    assert "This ends your game in progress" in asked and room.result is None
     await page.click("text=Play a random deal")
+    await answer_ask(page, yes=True)
     await until(lambda: room.result is not None, "the old game ended by the new deal")
     await page.wait_for_selector(".layout")
     await page.goto(f"{server.share_url}#solitaire={room.room_id}")
@@ -1124,9 +1125,9 @@ async def test_a_hint_says_a_lost_deal_and_a_guess_as_a_guess(
     assert lost is not None and await lost.inner_text() == said
     await page.click("text=Lobby")
     await page.wait_for_selector("#game")
-    page.once("dialog", lambda dialog: dialog.accept())  # yes, end the lost game in progress
     await page.select_option("#game", "forty-thieves")
     await page.click("text=Play a random deal")
+    await answer_ask(page, yes=True)  # yes, end the lost game in progress
     await page.wait_for_selector(".layout >> nth=0")
     await until(lambda: ("forty-thieves", 1) in _solitaire_seeds(server), "Forty Thieves 1 dealt")
     await page.wait_for_selector("[data-pile=t10]")

@@ -161,3 +161,14 @@ async def mid_hand(page: Page, deadline: float = 60.0) -> None:
         elif await page.locator(".trick .card").count() == 0:
             await answer(page)  # to lead: lead, and wait for the next trick
         await page.wait_for_timeout(100)
+
+
+async def answer_ask(page: Page, yes: bool) -> str:
+    """Answer the page's own question (``ask.js``, a modal ``dialog.ask``, in place of ``confirm()``) once it
+    shows, by its "yes" or "no" button: its words."""
+    box = page.locator("dialog.ask[open]")
+    await box.wait_for()
+    words = await box.locator("p").inner_text()
+    await box.locator("[data-focus=ask-yes]" if yes else "[data-focus=ask-no]").click()
+    await box.wait_for(state="detached")
+    return words

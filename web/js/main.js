@@ -1,5 +1,6 @@
 // The browser client's entry point: the session, the header, and the screens chosen by the address's
 // hash: #lobby, #table=ID (also the invite link), #solitaire=ID, #replay=ID.
+import { ask } from "./ask.js";
 import { bdi, button, fill, h } from "./dom.js";
 import { showLogin } from "./login.js";
 import { lobbyScreen } from "./lobby.js";
@@ -95,7 +96,7 @@ async function logOut() {
   const kept = seated && seated.state === "waiting"
     ? `It is kept for ${Math.round(seated.grace)} s, then freed: log in again as ${session.name} on this browser within that time to keep it.`
     : `A bot plays it until you come back (and if no other player is left at the table, the match waits for one): log in again as ${session.name} on this browser to take it back.`;
-  if (seated && !confirm(`You hold a seat at “${seated.name}”. ${kept} Log out?`)) return;
+  if (seated && !(await ask(`You hold a seat at “${seated.name}”. ${kept} Log out?`, { yes: "Log out" }))) return;
   session.logout(Boolean(seated));
   // The bare address: `location.hash = ""` left a "#" (and the screen logged out of) behind.
   history.replaceState(null, "", location.pathname);

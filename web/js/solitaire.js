@@ -1,5 +1,6 @@
 // The solitaire screen: play (click a source, then a target; double-click sends a card home), undo, redo,
 // hint, auto, new deal, resign; or watch someone else's game.
+import { ask } from "./ask.js";
 import { Kept, fill, h, redraw, tapWord } from "./dom.js";
 import { randomSeed } from "./solitaire_picker.js";
 import { layoutView, pileText } from "./solitaire_view.js";
@@ -244,12 +245,12 @@ export function solitaireScreen(app, roomId) {
       // Said, not only in the greyed button's tooltip, which a phone never shows.
       view.daily ? h("small", { class: "muted", id: "no-daily-hints" }, "No hints on the day's deal: everyone plays it alone.") : null],
       kept.button("new-deal", "New deal", async () => {
-        if (!over && !confirm(endGameQuestion(view))) return;
+        if (!over && !(await ask(endGameQuestion(view), { yes: "Start a new one" }))) return;
         // A winnable deal's next one is winnable too (the server looks for one when no seed is given).
         const snap = await send("new-deal", view.winnable ? {} : { seed: randomSeed() });
         if (snap) app.go("solitaire", snap.room);
       }),
-      over ? null : kept.button("Resign", "Resign", () => { if (confirm("Give up this game?")) send("resign"); }),
+      over ? null : kept.button("Resign", "Resign", async () => { if (await ask("Give up this game?", { yes: "Resign" })) send("resign"); }),
       kept.button("Lobby", "Lobby", () => app.go("lobby")));
   }
 

@@ -12,6 +12,7 @@ import { forgetWaitingSeat, freedText, keepWaitingSeat, waitingSeat } from "./wa
 import { SEAT_NAMES } from "./words.js";
 import { TAKEN_REQUEST } from "./session.js";
 import { chatInView, mergeChat } from "./chat.js";
+import { ask } from "./ask.js";
 
 /** The table screen for room `roomId` (from #table=ID: the lobby or an invite link). */
 export function tableScreen(app, roomId) {
@@ -73,7 +74,7 @@ export function tableScreen(app, roomId) {
      * their token: `revoke-tokens`), once asked; said at the seat either way.
      */
     letIn: async (seat, name) => {
-      if (!confirm(`Let ${name} log in again from another browser or device? Use this when they lost the one they played on: their next login as “${name}”, from anywhere, takes this seat back.`)) return;
+      if (!(await ask(`Let ${name} log in again from another browser or device? Use this when they lost the one they played on: their next login as “${name}”, from anywhere, takes this seat back.`, { yes: "Let them log in again" }))) return;
       if (!(await actions.request("revoke-tokens", { seat }, `seat-${seat}`))) return; // the refusal is said there
       state.notice = `${name} can log in again now, from any browser, and comes back to this seat.`;
       state.noticeDone = state.notice;

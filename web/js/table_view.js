@@ -3,6 +3,7 @@
 import { SUITS_IN_ORDER, cardBack, cardFace, cardName, sortHand } from "./cards.js";
 import { chatPanel } from "./chat.js";
 import { countdown, secondsLeft } from "./clock.js";
+import { ask } from "./ask.js";
 import { bdi, button, fill, floorAbove, h, keepFocus, revealAbove } from "./dom.js";
 import { handSummary, ranking, scorePanel, scoreSheet } from "./table_score.js";
 import { awayBeforeStart, noticeLine, offerBox, prompt, refusalLine, unplayableText } from "./table_prompt.js";
@@ -119,7 +120,8 @@ function header(state, actions) {
       // "Leave" on a phone: the header's buttons then fit one row of 360 pixels.
       snap.seat && snap.state !== "over" ? kept.button("Leave table", ["Leave", h("span", { class: "wide-only" }, " table")], () => {
         const now = state.snapshot;
-        if (now.state !== "playing" || confirm("Leave? A bot plays your seat until you come back (open the table again). With nobody left at the table, the match waits for someone to come back.")) actions.leave();
+        if (now.state !== "playing") actions.leave();
+        else ask("Leave? A bot plays your seat until you come back (open the table again). With nobody left at the table, the match waits for someone to come back.", { yes: "Leave" }).then((yes) => { if (yes) actions.leave(); });
       }) : null,
       kept.button("Lobby", "Lobby", actions.lobby),
       // Lines said while the chat was off screen (on a phone, below the hand and the scores): a mark that
@@ -208,7 +210,7 @@ function seatBox(seat, where, state, actions) {
   } else if (name && name !== state.me && snap.state === "waiting" && state.summary && state.summary.host === state.me) {
     // The host frees the seat of a player who never lets the match start; they cannot sit here again.
     lines.push(buttons(kept.button(`unseat-${seat}`, "Remove player", () => {
-      if (confirm(`Remove ${name} from this table? They cannot sit here again.`)) actions.request("remove-player", { seat }, `seat-${seat}`);
+      ask(`Remove ${name} from this table? They cannot sit here again.`, { yes: "Remove" }).then((yes) => { if (yes) actions.request("remove-player", { seat }, `seat-${seat}`); });
     })));
   } else if (name && !name.startsWith("bot:") && name !== state.me && snap.state === "playing" && snap.away.includes(seat) && state.summary && state.summary.host === state.me && state.letIn[seat] !== name) {
     // A player away may have lost the browser that held their token: only the host can let them back in.
