@@ -9,10 +9,14 @@ import { PHONE, bringIntoView, focusAfterPrompt, focusOnTurn, renderTable, tickC
 import { awayPlaysText, heldCards, heldOf, keepHeldCards } from "./away_plays.js";
 import { timerPlayText, timerSeat } from "./timer_plays.js";
 import { forgetWaitingSeat, freedText, keepWaitingSeat, waitingSeat } from "./waiting_seat.js";
-import { SEAT_NAMES } from "./words.js";
+import { PHASE_WORDS, SEAT_NAMES } from "./words.js";
+import { TURN_TITLE, noticeTurn } from "./turn_notice.js";
 import { TAKEN_REQUEST } from "./session.js";
 import { chatInView, mergeChat } from "./chat.js";
 import { ask } from "./ask.js";
+
+/** The tab's title at a table (but while it is the player's turn: `TURN_TITLE`). */
+const TITLE = "Barbu — table";
 
 /** The table screen for room `roomId` (from #table=ID: the lobby or an invite link). */
 export function tableScreen(app, roomId) {
@@ -221,6 +225,11 @@ export function tableScreen(app, roomId) {
       state.turnSeq = snapshot.seq;
       reveal = Boolean(snapshot.seat && view.to_move === snapshot.seat && view.legal && view.legal.length);
     }
+    // The tab's title says so all through the turn; its start is noticed away from the table too (a page
+    // just opened, at its turn already, makes no sound: the player is looking at it).
+    const mine = Boolean(snapshot.seat && !state.standin && view && view.to_move === snapshot.seat && view.legal && view.legal.length);
+    if (!closed) document.title = mine ? TURN_TITLE : TITLE;
+    if (reveal && !first && !closed) noticeTurn(snapshot.name, PHASE_WORDS[view.phase] || "");
     draw();
     if (reveal && !closed) focusOnTurn(frame, view.phase);
     if (reveal && !closed) bringIntoView(frame, view.phase, first);
@@ -430,7 +439,7 @@ export function tableScreen(app, roomId) {
   addEventListener("scroll", chatRead, { passive: true });
 
   return {
-    title: "Barbu — table",
+    title: TITLE,
     onPush(message) {
       if (message.room !== roomId) return;
       if (message.type === "snapshot") take(message);

@@ -4,6 +4,7 @@ import { SUITS_IN_ORDER, cardBack, cardFace, cardName, sortHand } from "./cards.
 import { chatPanel } from "./chat.js";
 import { countdown, secondsLeft } from "./clock.js";
 import { ask } from "./ask.js";
+import { turnSettings } from "./turn_notice.js";
 import { bdi, button, fill, floorAbove, h, keepFocus, revealAbove } from "./dom.js";
 import { handSummary, ranking, scorePanel, scoreSheet } from "./table_score.js";
 import { awayBeforeStart, noticeLine, offerBox, prompt, refusalLine, unplayableText } from "./table_prompt.js";
@@ -54,7 +55,8 @@ export function renderTable(frame, state, actions) {
       // The last trick above the last hand's results: under them it was cut off by the window's bottom.
       view && !phone ? lastTrick(state) : null,
       view && !phone ? lastResults(state, actions) : null,
-      chatPanel(state, actions)),
+      chatPanel(state, actions),
+      snap.seat && snap.state !== "over" ? turnSettings(kept, actions.redraw) : null),
     state.sheetOpen && view ? scoreSheet(snap, view, () => {
       state.sheetOpen = false;
       actions.redraw();
