@@ -188,11 +188,34 @@ function setInUse(inUse) {
 }
 window.addEventListener("hashchange", route);
 
+/** Said when the page opened (from the installed app's cache) but the server cannot be reached. */
+export const OFFLINE = "Offline: the server cannot be reached just now. This page keeps trying, and carries on by itself once it is back.";
+
+/**
+ * The installed app's service worker (sw.js), where the browser allows one (a secure context: https, or
+ * this machine's own address): it keeps the page's files for the next opening, the ones this page loaded
+ * before it took charge too (their Resource Timing entries, handed to it).
+ */
+async function installWorker() {
+  if (!("serviceWorker" in navigator) || !window.isSecureContext) return;
+  try {
+    await navigator.serviceWorker.register("/sw.js");
+    const ready = await navigator.serviceWorker.ready;
+    const own = performance.getEntriesByType("resource").map((entry) => new URL(entry.name))
+      .filter((url) => url.origin === location.origin).map((url) => url.pathname);
+    ready.active.postMessage({ cache: ["/", "/manifest.webmanifest", ...new Set(own)] });
+  } catch { /* no worker: the page works as before, online only */ }
+}
+
 (async () => {
+  installWorker();
   try {
     await session.start();
-  } catch (error) {
-    fill(root, `Cannot reach the server: ${error.message}`);
+  } catch {
+    // The session tries again by itself (its status line counts down): once back with the kept token, the
+    // screen is shown; without one, the session reloads to the login.
+    fill(root, h("p", { class: "panel offline-note", role: "alert" }, OFFLINE));
+    session.addEventListener("resumed", () => { showWho(); route(); }, { once: true });
     return;
   }
   showWho();
