@@ -117,19 +117,21 @@ async def answer(page: Page) -> None:
         await page.click("[data-focus=pass]")
 
 
-#: axe-core's script, as the PyPI package ``axe-playwright-python`` (a test requirement) ships it: injected
-#: from the local file, so the page fetches nothing from elsewhere.
-AXE_SCRIPT = files("axe_playwright_python") / "axe.min.js"
+#: The package shipping axe-core's script (``axe.min.js``): ``axe-playwright-python``, a test requirement.
+#: The script is injected from its local file, so the page fetches nothing from elsewhere.
+AXE_PACKAGE = "axe_playwright_python"
 
 
 async def axe_violations(
     page: Page, impacts: tuple[str, ...] = ("serious", "critical")
 ) -> list[dict[str, Any]]:
     """axe-core's violations on ``page`` as it is now, of the given ``impacts``: each rule's ``id``, ``impact``
-    and the ``targets`` (CSS selectors) and ``summary`` of the elements breaking it. WCAG 2.x A and AA rules
-    and axe's best practices are run."""
+    and the ``targets`` (CSS selectors) and ``summary`` of the elements breaking it. axe's default rules run
+    (WCAG 2.x A and AA, best practices) and the experimental label-content-name-mismatch. The script is an
+    inline one to the page: its context must be opened with ``bypass_csp=True`` (the page's CSP refuses
+    inline scripts)."""
     if not await page.evaluate("() => typeof window.axe === 'object'"):
-        await page.add_script_tag(path=str(AXE_SCRIPT))
+        await page.add_script_tag(path=str(files(AXE_PACKAGE) / "axe.min.js"))
     found: list[dict[str, Any]] = await page.evaluate(
         """async (impacts) => {
           // label-content-name-mismatch is one of axe's experimental rules, off unless asked for.

@@ -232,15 +232,25 @@ const watchedScrolls = new WeakSet();
  * size and content from then on. Returns `el`.
  */
 export function scrollableByKeys(el) {
+  const observers = [];
   const update = () => {
+    // Taken out of the page (a redraw made a new box): watched no longer, so old boxes are let go.
+    if (!el.isConnected && observers.length && !el.parentNode) {
+      for (const observer of observers.splice(0)) observer.disconnect();
+      watchedScrolls.delete(el);
+      return;
+    }
     const scrolls = el.scrollWidth > el.clientWidth + 1 || el.scrollHeight > el.clientHeight + 1;
     if (scrolls && !el.hasAttribute("tabindex")) el.setAttribute("tabindex", "0");
     else if (!scrolls && el.getAttribute("tabindex") === "0") el.removeAttribute("tabindex");
   };
   if (!watchedScrolls.has(el)) {
     watchedScrolls.add(el);
-    new ResizeObserver(update).observe(el);
-    new MutationObserver(update).observe(el, { childList: true, subtree: true, characterData: true });
+    const resized = new ResizeObserver(update);
+    const changed = new MutationObserver(update);
+    resized.observe(el);
+    changed.observe(el, { childList: true, subtree: true, characterData: true });
+    observers.push(resized, changed);
   }
   queueMicrotask(update);
   return el;

@@ -520,18 +520,21 @@ function handRow(state, actions) {
   rove(cards, stop);
   if (!state.handRow) {
     const row = h("div", { class: "hand", role: "group", "aria-label": "your hand", "data-focus-group": "hand" });
+    // A keyboard player coming into the hand, or stepping along it, sees the trick they follow: scrolled
+    // down (to the chat, the scores), the browser brought the focused card in view but left the trick
+    // above the window. Not for a pointer's press: the card would move from under it before the click.
+    const showTrick = () => {
+      const trick = document.querySelector(".felt .trick");
+      if (trick) revealAbove(trick, row);
+    };
     // Whether the keyboard is what moves in the hand, told by the row itself (`data-keys`, style: cards.css):
     // the browser's :focus-visible guess lost the ring on a card the page focused after a keyed play (once in
     // a few runs), and a mouse's press takes it away again.
-    row.addEventListener("keydown", (event) => { row.dataset.keys = ""; moveFocus(event, row); });
+    row.addEventListener("keydown", (event) => { row.dataset.keys = ""; moveFocus(event, row); showTrick(); });
     row.addEventListener("pointerdown", () => { delete row.dataset.keys; });
     row.addEventListener("focusin", (event) => {
       rove([...row.querySelectorAll("button")], event.target);
-      // A keyboard player coming into the hand, or stepping along it, sees the trick they follow: scrolled
-      // down (to the chat, the scores), the browser brought the focused card in view but left the trick
-      // above the window. Not for a pointer's press: the card would move from under it before the click.
-      const trick = document.querySelector(".felt .trick");
-      if (trick && (row.dataset.keys !== undefined || event.target.matches(":focus-visible"))) revealAbove(trick, row);
+      if (row.dataset.keys !== undefined || event.target.matches(":focus-visible")) showTrick();
     });
     state.handRow = row;
   }
