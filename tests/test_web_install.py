@@ -67,7 +67,7 @@ CACHED = """async () => {
   const ready = await navigator.serviceWorker.ready;
   const cache = await caches.open('barbu-v1');
   const own = performance.getEntriesByType('resource').map((e) => new URL(e.name))
-    .filter((u) => u.origin === location.origin).map((u) => u.pathname);
+    .filter((u) => u.origin === location.origin).map((u) => u.pathname + u.search);
   const missing = [];
   for (const path of ['/', ...own]) if (!(await cache.match(path))) missing.push(path);
   return { active: Boolean(ready.active), controlled: Boolean(navigator.serviceWorker.controller), files: own.length, missing };

@@ -202,8 +202,8 @@ async function installWorker() {
     await navigator.serviceWorker.register("/sw.js");
     const ready = await navigator.serviceWorker.ready;
     const own = performance.getEntriesByType("resource").map((entry) => new URL(entry.name))
-      .filter((url) => url.origin === location.origin).map((url) => url.pathname);
-    ready.active.postMessage({ cache: ["/", "/manifest.webmanifest", ...new Set(own)] });
+      .filter((url) => url.origin === location.origin).map((url) => url.pathname + url.search);
+    ready.active.postMessage({ cache: [...new Set(own)] });
   } catch { /* no worker: the page works as before, online only */ }
 }
 
