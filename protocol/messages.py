@@ -521,7 +521,8 @@ class SolitaireState(Message):
 class Error(Message):
     """A refused request (``id`` nil when the frame could not be read): ``code`` from the error table, a
     human ``message``, the offending ``field``, for ``illegal`` the game's ``rule``, and for ``slow-down``
-    the seconds to wait before sending again (``retry_after``)."""
+    the seconds to wait before sending again (``retry_after``; for ``busy``, the seconds the work waited for
+    a worker in vain, when that is why)."""
 
     TYPE = "error"
     id: int | None

@@ -71,7 +71,7 @@ from server.config import ServerConfig
 from server.peer import Peer
 from server.ratelimit import Backoff, Throttle
 from server.room import Room
-from server.store import ChatLine, RoomRow, Store, StoreUnavailable
+from server.store import BadLog, ChatLine, RoomRow, Store, StoreUnavailable
 from server.waiting_seats import WaitingSeats
 
 log = logging.getLogger(__name__)
@@ -310,6 +310,32 @@ class BarbuTable(Room):
         Raises:
             ValueError: the config or the log does not replay (``IllegalAction``, ``RecordError``).
         """
+        table = cls.replayed(row, store, config)
+        if row.status == "waiting":
+            store.set_players(row.id, table._players_record())
+            return table
+        assert table.match is not None
+        if table.state == "over":
+            return table
+        if table.match.over:
+            table._finish()
+            return table
+        for index, seat in enumerate(table.seats):
+            if seat.away:
+                table._start_grace(index)
+        table._presence_changed()  # nobody is connected yet: a table with a human seat waits for one
+        table._drive()
+        return table
+
+    @classmethod
+    def replayed(cls, row: RoomRow, store: Store, config: ServerConfig) -> BarbuTable:
+        """The table of ``row`` with its config read and (but waiting) its log replayed, writing nothing and
+        starting no timer: ``restore`` goes on from here, ``barbu store check`` stops here.
+
+        Raises:
+            ValueError, KeyError, TypeError: the config or the log does not replay (``BadLog`` names the
+                action).
+        """
         c = row.config
         table = cls(
             row.id,
@@ -331,22 +357,12 @@ class BarbuTable(Room):
             if row.status != "waiting" or owner.startswith(BOT_PREFIX):
                 seat.owner = owner
         if row.status == "waiting":
-            store.set_players(row.id, table._players_record())
             return table
         match, table.seq = replay_log(row, store)
         table.match = match
         table.state = "playing"
         if match.over and row.status == "over":  # its record is stored already
             table.state = "over"
-            return table
-        if match.over:
-            table._finish()
-            return table
-        for index, seat in enumerate(table.seats):
-            if seat.away:
-                table._start_grace(index)
-        table._presence_changed()  # nobody is connected yet: a table with a human seat waits for one
-        table._drive()
         return table
 
     # Room interface --------------------------------------------------------------------------------
@@ -1376,11 +1392,11 @@ def replay_log(row: RoomRow, store: Store) -> tuple[Match, int]:
     seq = 0
     for logged in store.actions(row.id):
         if logged.seat is None or logged.seq != seq + 1:
-            raise ValueError(f"room {row.id}: action {logged.seq} has no seat or breaks the sequence")
+            raise BadLog(row.id, logged.seq, "has no seat or breaks the sequence")
         try:
             match.apply(logged.seat, action_from_wire(logged.action))
         except IllegalAction as exc:
-            raise ValueError(f"room {row.id}: action {logged.seq} {logged.action}: {exc}") from None
+            raise BadLog(row.id, logged.seq, f"{logged.action}: {exc}") from None
         seq = logged.seq
     return match, seq
 

@@ -70,6 +70,7 @@ from server.solitaire_daily import daily_table, today
 from server.solitaire_room import SolitaireRoom
 from server.store import RoomRow, Store, StoreUnavailable
 from server.tokens import revoke_if_password_changed
+from server.unrestorable import RESTORE_ERRORS, RESTORED, Unrestorable
 from server.waiting_seats import WaitingSeats
 from server.winnable_finder import WinnableFinder
 from server.workers import WorkerPool, unavailable
@@ -259,15 +260,18 @@ class Lobby:
         self._deals: dict[str, EventWindow] = {}  # address -> its solitaire rooms opened lately
         self.closing = False
         self._listing: Listing | None = None
+        #: Rooms of the store that did not restore at start-up (room id -> why), kept out of the lobby.
+        self.unrestorable: dict[str, Unrestorable] = {}
 
     def restore(self) -> None:
         """Rebuild every waiting or playing room of the store (after a restart); a room whose log does not
-        replay is logged and marked closed. A finished table whose rematch (``rematch_of`` in the new
-        table's config) still waits for its players comes back too, pointing there (``rematch``). Resume
-        tokens handed out under another server password are revoked first."""
+        replay is logged and kept out of the lobby as it is in the store (``unrestorable``). A finished
+        table whose rematch (``rematch_of`` in the new table's config) still waits for its players comes back
+        too, pointing there (``rematch``). Resume tokens handed out under another server password are revoked
+        first."""
         revoke_if_password_changed(self.store, self.config.password)
         rematches: dict[int, str] = {}  # finished table's id -> the waiting table of its rematch
-        for row in self.store.rooms(statuses=("waiting", "playing")):
+        for row in self.store.rooms(statuses=RESTORED):
             room = self._restore_row(row)
             if room is not None and row.status == "waiting" and row.config.get("rematch_of"):
                 rematches[int(row.config["rematch_of"])] = room.room_id
@@ -292,26 +296,36 @@ class Lobby:
         return hmac.new(self._origin_secret, peer.address.encode(), "sha256").hexdigest()[:32]
 
     def _restore_row(self, row: RoomRow) -> Room | None:
-        """Rebuild the room of ``row`` and list it; None (the room marked closed, unless it was over) when
-        its log does not replay."""
+        """Rebuild the room of ``row`` and list it; None (the room kept out: ``_rebuild``) when its log does
+        not replay."""
         room = self._rebuild(row)
         if room is not None:
             self.add_room(room)
         return room
 
     def _rebuild(self, row: RoomRow) -> Room | None:
-        """The room of ``row`` rebuilt from the store, not listed; None (the room marked closed, unless it
-        was over) when its log does not replay."""
+        """The room of ``row`` rebuilt from the store, not listed; None when its config or log does not
+        replay: one WARNING says which room and why, the store is left as it is, and (but a finished table)
+        the room is kept in ``unrestorable``, for a request naming it to be told so."""
         kind = ROOM_KINDS.get(row.kind)
         try:
-            if kind is None:
-                raise ValueError(f"unknown room kind {row.kind!r}")
-            return kind.restore(row, self.store, self.config)
-        except (ValueError, KeyError, TypeError) as exc:
-            log.error("room %d cannot be restored, closing it: %s", row.id, exc)
-            if row.status != "over":
-                self.store.set_status(row.id, "closed")
-            return None
+            if kind is not None:
+                return kind.restore(row, self.store, self.config)
+            problem = Unrestorable.no_kind(row)
+        except RESTORE_ERRORS as exc:
+            problem = Unrestorable.of(row, exc)
+        log.warning(
+            "room %d (%s, %s) cannot be restored now, %s: %s; it is kept as it is in the store, out of the "
+            "lobby, and restored at a start where it replays (barbu store check lists such rooms)",
+            row.id,
+            row.kind,
+            row.status,
+            problem.where(),
+            problem.error,
+        )
+        if row.status in RESTORED:
+            self.unrestorable[str(row.id)] = problem
+        return None
 
     def add_room(self, room: Room) -> None:
         """List ``room`` and give it the server's worker pool (before any of its tasks runs: no ``await``
@@ -394,6 +408,14 @@ class Lobby:
                     self._rematch(peer, finished, request)
                     self.add_room(finished)  # listed again while its rematch waits: old links find it
                     return
+            if room is None and isinstance(room_id, str) and room_id in self.unrestorable:
+                problem = self.unrestorable[room_id]
+                raise ProtocolError(
+                    "room-unavailable",
+                    f"room {room_id} cannot be restored now ({problem.where()}: {problem.error}); "
+                    "the server keeps it for when it can",
+                    field="room",
+                )
             if room is None:
                 raise ProtocolError("no-such-room", f"no open room {room_id!r}", field="room")
             await self._room_request(peer, room, request)

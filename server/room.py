@@ -63,7 +63,18 @@ class Room(ABC):
         """Rebuild a room interrupted by a server stop from its store ``row`` and action log.
 
         Raises:
-            ValueError: the log does not replay (the room is then closed by the lobby).
+            ValueError, KeyError, TypeError: the config or the log does not replay (``BadLog`` names the
+                action): the lobby keeps the room out, as it is in the store (``server.unrestorable``).
+        """
+
+    @classmethod
+    @abstractmethod
+    def replayed(cls, row: RoomRow, store: Store, config: ServerConfig) -> Room:
+        """The room of ``row`` rebuilt as ``restore`` does, but writing nothing and starting nothing (no
+        event loop needed): ``barbu store check`` asks whether a room would restore.
+
+        Raises:
+            ValueError, KeyError, TypeError: as ``restore``.
         """
 
     @abstractmethod

@@ -61,9 +61,9 @@ from server.config import ServerConfig
 from server.peer import Peer
 from server.room import Room
 from server.solitaire_daily import daily_secret, daily_seed, today
-from server.store import RoomRow, Store
+from server.store import BadLog, RoomRow, Store
 from server.winnable_finder import WinnableFinder, known_winnable
-from server.workers import WorkerBusy, WorkerClosed, WorkerError
+from server.workers import WorkerBusy, WorkerClosed, WorkerError, WorkerExpired
 
 log = logging.getLogger(__name__)
 
@@ -213,11 +213,11 @@ class SolitaireRoom(Room):
         room.active = row.created
         for logged in store.actions(row.id):
             if logged.seq != room.seq + 1 or room.result is not None:
-                raise ValueError(f"room {row.id}: action {logged.seq} breaks the sequence")
+                raise BadLog(row.id, logged.seq, "breaks the sequence")
             try:
                 room.result = room._perform(logged.action)
             except (IllegalMove, KeyError, TypeError) as exc:
-                raise ValueError(f"room {row.id}: action {logged.seq} {logged.action}: {exc}") from None
+                raise BadLog(row.id, logged.seq, f"{logged.action}: {exc}") from None
             room.seq = logged.seq
             room.active = logged.at
         return room
@@ -608,6 +608,10 @@ class SolitaireRoom(Room):
         except asyncio.CancelledError:
             peer.send(Error(id=request_id, code="not-your-room", message="you left the room before the hint"))
             raise
+        except WorkerExpired as exc:  # queued past its longest wait: said at once, with a fair pause
+            message = f"no hint now: {exc}; ask again in a moment"
+            peer.send(Error(id=request_id, code="busy", message=message, retry_after=exc.waited))
+            return
         except (WorkerBusy, WorkerClosed) as exc:
             peer.send(Error(id=request_id, code="busy", message=f"no hint now: {exc}; ask again shortly"))
             return

@@ -102,6 +102,22 @@ _KH_BIT = 1 << KING_OF_HEARTS
 _AH_BIT = 1 << ACE_OF_HEARTS
 
 
+def trick_winner(trick: list[int], leader: int, trump: int | None) -> int:
+    """The seat that wins the four cards ``trick`` led by ``leader``: the highest trump, else the highest
+    card of the suit led ("Trick play" in ``docs/rules/barbu.md``; ``trump`` ``None`` outside Trumps)."""
+    # The winning card so far, its suit: a card of that suit beats it by rank, a first trump beats it.
+    best, best_card, best_suit = 0, trick[0], trick[0] // 13
+    for i in (1, 2, 3):
+        c = trick[i]
+        suit = c // 13
+        if suit == best_suit:
+            if c > best_card:
+                best, best_card = i, c
+        elif suit == trump:
+            best, best_card, best_suit = i, c, suit
+    return (leader + best) % 4
+
+
 class Hand:
     """One deal of Barbu, from the contract choice to the hand's end.
 
@@ -549,18 +565,7 @@ class Hand:
     def _finish_trick(self) -> None:
         trick = self.trick
         led = trick[0] // 13
-        trump = self.trump
-        # The winning card so far, its suit: a card of that suit beats it by rank, a first trump beats it.
-        best, best_card, best_suit = 0, trick[0], led
-        for i in (1, 2, 3):
-            c = trick[i]
-            suit = c // 13
-            if suit == best_suit:
-                if c > best_card:
-                    best, best_card = i, c
-            elif suit == trump:
-                best, best_card, best_suit = i, c, suit
-        winner = (self.leader + best) % 4
+        winner = trick_winner(trick, self.leader, self.trump)
         taken = (1 << trick[0]) | (1 << trick[1]) | (1 << trick[2]) | (1 << trick[3])
         if led != HEARTS and taken & HEARTS_MASK:
             self.hearts_broken = True
