@@ -16,8 +16,8 @@ __all__ = ["browser", "open_page"]
 
 LAPTOP = {"width": 1280, "height": 800}
 
-#: The score box and a hand's summary with four-digit scores, drawn in the table's side column: whether each
-#: table lies whole inside its box, and whether a box whose content is larger is a tab stop.
+#: The score box and a hand's summary with four-digit scores, drawn in a table screen's side column: whether
+#: each table lies whole inside its box, and whether a box whose content is larger is a tab stop.
 WIDE_SCORES = """async () => {
   const { scorePanel, handSummary } = await import('/js/table_score.js');
   const big = { N: -1035, E: 1260, S: -1110, W: 885 };
@@ -26,9 +26,16 @@ WIDE_SCORES = """async () => {
     doubles: [], redoubles: [], contract: 'no-tricks' };
   const scored = { hand_number: 12, declarer: 'W', contract: 'no-tricks', contract_scores: view.contract_scores,
     settlements: { N: -120, E: 120, S: -110, W: 110 }, scores: { N: -250, E: -5, S: -220, W: 5 }, totals: big, finish_order: null };
-  const side = document.querySelector('.side');
+  // Drawn in a table screen of their own at the page's foot, laid out as the live one (its grid, the side
+  // column), which no push redraws meanwhile.
+  const probe = document.createElement('main');
+  const screen = probe.appendChild(document.createElement('div'));
+  screen.className = 'table-screen';
+  const side = screen.appendChild(document.createElement('div'));
+  side.className = 'side';
   const boxes = [scorePanel(snap, view), handSummary(snap, scored, () => {})];
-  side.prepend(...boxes);
+  side.append(...boxes);
+  document.body.append(probe);
   await new Promise((done) => requestAnimationFrame(() => requestAnimationFrame(done)));
   return boxes.map((box) => {
     const edge = box.getBoundingClientRect();
@@ -66,6 +73,8 @@ async def test_a_score_box_that_scrolls_is_scrolled_from_the_keyboard(
 ) -> None:
     page = await open_page(viewport=LAPTOP)
     await bot_table(page, server.share_url, "ann", "narrow", shown=".side .scores")
+    # The seat's turn: nothing moves (no push redraws the score box) until the page acts.
+    await page.wait_for_selector(".prompt .choice, .hand .playable, [data-focus=pass]")
     assert await page.evaluate(NARROW_SCORES) == {"scrolls": True, "tabStop": True}
     await page.focus(".side .scores")
     await page.keyboard.press("ArrowRight")
