@@ -229,7 +229,7 @@ export function tableScreen(app, roomId) {
     // just opened, at its turn already, makes no sound: the player is looking at it).
     const mine = Boolean(snapshot.seat && !state.standin && view && view.to_move === snapshot.seat && view.legal && view.legal.length);
     if (!closed) document.title = mine ? TURN_TITLE : TITLE;
-    if (reveal && !first && !closed) noticeTurn(snapshot.name, PHASE_WORDS[view.phase] || "");
+    if (reveal && mine && !first && !closed) noticeTurn(snapshot.name, PHASE_WORDS[view.phase] || "");
     draw();
     if (reveal && !closed) focusOnTurn(frame, view.phase);
     if (reveal && !closed) bringIntoView(frame, view.phase, first);
