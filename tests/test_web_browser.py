@@ -8,12 +8,12 @@ import contextlib
 import json
 import re
 import time
-from collections.abc import AsyncIterator, Awaitable, Callable
+from collections.abc import Callable
 from typing import Any
 
 import pytest
-from playwright.async_api import Browser, Page, WebSocketRoute, async_playwright
 from playwright.async_api import Error as PlaywrightError
+from playwright.async_api import Page, WebSocketRoute
 from playwright.async_api import TimeoutError as PlaywrightTimeout
 
 from client import Connection, ServerError
@@ -21,90 +21,30 @@ from engine.cards import SEATS, texts
 from server import BarbuServer
 from server.barbu_table import BarbuTable
 from server.solitaire_room import SolitaireRoom
-from tests.browser import MISSING, PHONE, chromium_found, launch
+from tests.browser import MISSING, PHONE, chromium_found
 from tests.conftest import StartServer, finished_table, four_seated, server_table, until
+from tests.web_pages import SEAT_NAMES, OpenPage, answer_ask, browser, open_page
+from tests.web_pages import answer as _answer
+from tests.web_pages import bot_table as _bot_table
+from tests.web_pages import host_table as _host_table
+from tests.web_pages import login as _login
+from tests.web_pages import open_table as _open_table
+from tests.web_pages import solitaire_deal as _solitaire_deal
 
-SEAT_NAMES = {"N": "North", "E": "East", "S": "South", "W": "West"}
 pytestmark = pytest.mark.skipif(not chromium_found(), reason=MISSING)
-
-
-OpenPage = Callable[..., Awaitable[Page]]
-
-
-@pytest.fixture
-async def browser() -> AsyncIterator[Browser]:
-    async with async_playwright() as pw:
-        chromium = await launch(pw)
-        yield chromium
-        await chromium.close()
-
-
-@pytest.fixture
-async def open_page(browser: Browser) -> AsyncIterator[OpenPage]:
-    """A factory of pages, each in a browser context of its own (``context`` options: a viewport, touch);
-    every script error a page logs fails the test at its end."""
-    errors: list[str] = []
-
-    async def open_one(**context: Any) -> Page:
-        page = await (await browser.new_context(**context)).new_page()
-        page.on("pageerror", lambda error: errors.append(f"{page.url}: {error}"))
-        return page
-
-    yield open_one
-    assert errors == [], errors
-
-
-async def _login(page: Page, url: str, name: str) -> None:
-    await page.goto(url)
-    await page.fill("#login-name", name)
-    await page.click("text=Log in")
-
-
-async def _open_table(page: Page, name: str) -> str:
-    """The logged-in ``page`` creates table ``name`` from the lobby and sits there: its room id, once the page
-    shows the host's "Add bot" buttons."""
-    await page.fill("#table-name", name)
-    await page.click("text=Create and sit down")
-    await page.wait_for_selector("[data-focus^=bot-]")
-    return page.url.rpartition("=")[2]
-
-
-async def _host_table(page: Page, server: BarbuServer, player: str, name: str) -> tuple[str, BarbuTable]:
-    """``player`` logs in on ``page``, creates table ``name`` from the lobby's form and sits there: its room
-    id and the server's table, once the page shows the host's "Add bot" buttons."""
-    await _login(page, server.share_url, player)
-    await page.wait_for_selector("#table-name")
-    room = await _open_table(page, name)
-    return room, server_table(server, room)
-
-
-async def _bot_table(
-    page: Page, url: str, player: str, name: str, shown: str = ".seat.bottom", **choices: str
-) -> str:
-    """``player`` logs in at ``url`` on ``page`` and creates table ``name`` from the lobby's form with
-    ``choices`` (a ``select``'s name: the option's value) and every other seat filled with bots; returns its
-    room id once the page shows ``shown``."""
-    await _login(page, url, player)
-    await page.wait_for_selector("#table-name")
-    await page.fill("#table-name", name)
-    for select, value in choices.items():
-        await page.select_option(f"select[name={select}]", value)
-    await page.select_option("select[name=bots]", "3")
-    await page.click("text=Create and sit down")
-    await page.wait_for_selector(shown)
-    return page.url.rpartition("=")[2]
-
-
-async def _solitaire_deal(
-    page: Page, url: str, player: str, game: str, deal: str = "random", shown: str = ".layout"
-) -> None:
-    """``player`` logs in at ``url`` on ``page``, picks ``game`` in the lobby and clicks "Play a ``deal``
-    deal" (random, winnable), until the page shows ``shown``."""
-    await _login(page, url, player)
-    await page.wait_for_selector("#game")
-    await page.select_option("#game", game)
-    await page.click(f"text=Play a {deal} deal")
-    await page.wait_for_selector(shown)
+# The fixtures and first steps (tests/web_pages.py), under the names the other browser tests import here.
+__all__ = [
+    "SEAT_NAMES",
+    "OpenPage",
+    "_answer",
+    "_bot_table",
+    "_host_table",
+    "_login",
+    "_open_table",
+    "_solitaire_deal",
+    "browser",
+    "open_page",
+]
 
 
 def _unplayed(table: BarbuTable) -> tuple[int, set[str]]:
@@ -606,17 +546,11 @@ async def test_log_out_mid_match_keeps_the_seat_for_this_browser(
     seat back, while another browser is told in plain words where the seat is held."""
     server = await start_server(bot_delay=0.5)
     page = await open_page()
-    asked: list[str] = []
-
-    async def accept(dialog: Any) -> None:
-        asked.append(dialog.message)
-        await dialog.accept()
-
-    page.on("dialog", accept)
     room = await _bot_table(page, server.share_url, "cleo", "keep", bot_policy="heuristic")
     await page.click("text=Log out")
+    asked = await answer_ask(page, yes=True)
     await page.wait_for_selector("#login-name")
-    assert len(asked) == 1 and "A bot plays it until you come back" in asked[0]
+    assert "A bot plays it until you come back" in asked
     other = await open_page()
     await _login(other, server.share_url, "cleo")
     await other.wait_for_selector("text=You are already seated at “keep” from another browser or device")
@@ -756,24 +690,6 @@ ASKED_IN_VIEW = """() => {
 }"""
 
 
-async def _answer(page: Page) -> None:
-    """Whatever the page asks of its seat, answered by clicks: a contract (and its suit or rank), no double
-    (or the double the rules require), the first playable card, or a pass."""
-    if await page.locator(".contract").count():
-        await page.locator(".contract").first.click()
-        if await page.locator(".choice .buttons button").count():
-            await page.locator(".choice .buttons button").first.click()
-    elif await page.locator("[data-focus=no-double]").count():
-        await page.click("[data-focus=no-double]")
-    elif await page.locator("[data-focus=submit-double]").count():
-        await page.locator("input[data-seat]").first.check()
-        await page.click("[data-focus=submit-double]")
-    elif await page.locator(".hand .playable").count():
-        await page.locator(".hand .playable").first.click()
-    elif await page.locator("[data-focus=pass]").count():
-        await page.click("[data-focus=pass]")
-
-
 async def test_on_a_phone_the_question_or_hand_comes_into_view_on_the_seats_turn(
     start_server: StartServer, open_page: OpenPage
 ) -> None:
@@ -813,7 +729,6 @@ async def test_the_host_who_left_sees_the_finished_tables_ranking_from_its_link(
     server = await start_server(bot_policy="random")
     url = server.share_url
     cleo = await open_page()
-    cleo.on("dialog", lambda dialog: dialog.accept())
     room = await _bot_table(cleo, url, "cleo", "left early")
     # A watcher keeps the finished table listed: a client, not a page, which a match of instant bots can
     # outrun on a loaded machine until the server drops it (its unsent pushes pile up).
@@ -821,6 +736,7 @@ async def test_the_host_who_left_sees_the_finished_tables_ranking_from_its_link(
     await dan.login("dan")
     await dan.watch(room)
     await cleo.click("text=Leave table")
+    await answer_ask(cleo, yes=True)
     await cleo.wait_for_selector("#table-name")
     table = server_table(server, room)
     await until(lambda: table.state == "over", "the stand-in and the bots to finish the match", timeout=90)
@@ -917,14 +833,6 @@ async def test_solitaire_on_a_phone_shows_every_index_and_the_board_stays_put(
     view; the board does not move between the two taps of a move; quiet text on the felt is readable (WCAG
     AA); a new deal over a game in progress asks first, and a link to the game it ended says it is finished."""
     page = await open_page(viewport=PHONE, is_mobile=True, has_touch=True, color_scheme=scheme)
-    asked: list[str] = []
-    answer = {"accept": False}
-
-    async def on_dialog(dialog: Any) -> None:
-        asked.append(dialog.message)
-        await (dialog.accept() if answer["accept"] else dialog.dismiss())
-
-    page.on("dialog", on_dialog)
     await _solitaire_deal(page, server.share_url, f"phone-{scheme}", "forty-thieves", shown=".layout .column")
     assert await page.evaluate("document.documentElement.scrollWidth") <= PHONE["width"]
     assert await page.eval_on_selector(".layout", "el => el.scrollWidth <= el.clientWidth")
@@ -961,16 +869,18 @@ async def test_solitaire_on_a_phone_shows_every_index_and_the_board_stays_put(
     await until(lambda: room.game.moves == 1, "the stock turned")
     await page.wait_for_selector("text=1 move ·")
     await page.click("[data-focus=new-deal]")  # asked, and declined: the game goes on
-    assert asked and asked[-1] == "This ends your game in progress (Forty Thieves, 1 move). Start a new one?"
+    asked = await answer_ask(page, yes=False)
+    assert asked == "This ends your game in progress (Forty Thieves, 1 move). Start a new one?"
     await page.wait_for_timeout(200)
     assert room.result is None and page.url.endswith(f"#solitaire={room.room_id}")
     await page.click("text=Lobby")
     await page.wait_for_selector("#game")
     await page.click("text=Play a random deal")  # from the lobby too
+    asked = await answer_ask(page, yes=False)
     await page.wait_for_timeout(200)
-    assert len(asked) == 2 and "This ends your game in progress" in asked[-1] and room.result is None
-    answer["accept"] = True
+    assert "This ends your game in progress" in asked and room.result is None
     await page.click("text=Play a random deal")
+    await answer_ask(page, yes=True)
     await until(lambda: room.result is not None, "the old game ended by the new deal")
     await page.wait_for_selector(".layout")
     await page.goto(f"{server.share_url}#solitaire={room.room_id}")
@@ -1215,9 +1125,9 @@ async def test_a_hint_says_a_lost_deal_and_a_guess_as_a_guess(
     assert lost is not None and await lost.inner_text() == said
     await page.click("text=Lobby")
     await page.wait_for_selector("#game")
-    page.once("dialog", lambda dialog: dialog.accept())  # yes, end the lost game in progress
     await page.select_option("#game", "forty-thieves")
     await page.click("text=Play a random deal")
+    await answer_ask(page, yes=True)  # yes, end the lost game in progress
     await page.wait_for_selector(".layout >> nth=0")
     await until(lambda: ("forty-thieves", 1) in _solitaire_seeds(server), "Forty Thieves 1 dealt")
     await page.wait_for_selector("[data-pile=t10]")

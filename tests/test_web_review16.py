@@ -11,7 +11,6 @@ import asyncio
 import contextlib
 import re
 import time
-from typing import Any
 
 import pytest
 from playwright.async_api import Page
@@ -19,9 +18,10 @@ from playwright.async_api import Page
 from engine.cards import SEATS
 from server import BarbuServer
 from tests.browser import MISSING, chromium_found
-from tests.conftest import StartServer, server_table, until
+from tests.conftest import StartServer, server_table
 from tests.test_web_browser import MY_TURN, OpenPage, _bot_table, _login, browser, open_page
 from tests.test_web_kept import AskedSeat
+from tests.web_pages import answer_ask
 
 pytestmark = pytest.mark.skipif(not chromium_found(), reason=MISSING)
 __all__ = ["browser", "open_page"]  # the fixtures, shared with the other browser tests
@@ -238,16 +238,9 @@ async def test_the_forms_and_the_days_deal_say_what_their_numbers_and_greyed_but
     )
     seated = await open_page()
     await _bot_table(seated, server.share_url, "jem", "leaving")
-    asked: list[str] = []
-
-    async def answer(dialog: Any) -> None:
-        asked.append(dialog.message)
-        await dialog.dismiss()
-
-    seated.on("dialog", answer)
     await seated.click("text=Log out")
-    await until(lambda: bool(asked), "the question")
-    assert "(and if no other player is left at the table, the match waits for one)" in asked[0], asked
+    asked = await answer_ask(seated, yes=False)
+    assert "(and if no other player is left at the table, the match waits for one)" in asked, asked
 
 
 async def test_a_timed_question_shows_its_clock(start_server: StartServer, open_page: OpenPage) -> None:
@@ -277,9 +270,9 @@ async def test_the_lobby_says_the_table_waits_for_the_player_whose_turn_it_is(
     await note.wait_for(timeout=15_000)
     assert await note.inner_text() == "Your turn: the table is waiting for you."
     # Left with "Leave": a stand-in plays the seat at once, and nothing waits for the player.
-    page.on("dialog", lambda dialog: asyncio.ensure_future(dialog.accept()))
     await page.click("text=Back to my seat")
     await page.click("text=Leave table")
+    await answer_ask(page, yes=True)
     await page.wait_for_selector("#table-name")
     await page.wait_for_timeout(4000)  # a refresh of the lobby or two
     assert await note.count() == 0

@@ -30,6 +30,7 @@ from tests.test_web_browser import (
     play_own_turn,
 )
 from tests.test_web_review10 import _declaring
+from tests.web_pages import answer_ask
 
 pytestmark = pytest.mark.skipif(not chromium_found(), reason=MISSING)
 __all__ = ["browser", "open_page"]  # the fixtures, shared with the other browser tests
@@ -330,7 +331,6 @@ async def test_a_player_who_lost_their_browser_is_let_back_in_by_the_host(
     back to it, hand and all."""
     server = await start_server(grace=0.5)
     ann = await open_page()
-    ann.on("dialog", lambda dialog: dialog.accept())
     await _login(ann, server.share_url, "ann")
     await ann.wait_for_selector("#table-name")
     room = await _open_table(ann, "lost phone")
@@ -354,6 +354,7 @@ async def test_a_player_who_lost_their_browser_is_let_back_in_by_the_host(
     # Review 22: not "You are invited … to sit down or watch" above it, while the refusal stands.
     assert not await again.locator(".login .invited").is_visible()
     await ann.click("[data-focus=let-in-E]")
+    await answer_ask(ann, yes=True)
     said = ann.locator(".notice", has_text="bob can log in again now, from any browser")
     await said.wait_for()
     # Review 23: a thing done is not said in the refusals' red, and the button is not offered again.
@@ -418,12 +419,12 @@ async def test_bakers_dozen_shows_no_stock_and_a_winnable_deals_new_deal_is_winn
     deal" after a winnable deal dealt a plain random one."""
     server = await start_server()
     page = await open_page()
-    page.on("dialog", lambda dialog: dialog.accept())
     await _solitaire_deal(page, server.share_url, "win", "bakers-dozen", "winnable")
     await page.wait_for_selector(".where:has-text('winnable')")
     assert await page.locator("[data-pile=s], [data-pile=w], .stock-waste").count() == 0
     first = page.url
     await page.click("button:has-text('New deal')")
+    await answer_ask(page, yes=True)
     await page.wait_for_function(f"() => location.href !== {first!r}")
     await page.wait_for_selector(".where:has-text('winnable')")
 
@@ -435,7 +436,6 @@ async def test_the_days_deal_asked_again_goes_back_to_it_or_says_it_was_played(
     another deal", which the page has no field for; open, it is the game to go back to."""
     server = await start_server()
     page = await open_page()
-    page.on("dialog", lambda dialog: dialog.accept())
     await _login(page, server.share_url, "day")
     await _games_listed(page)
     await page.click("text=Play the day's deal")
@@ -447,6 +447,7 @@ async def test_the_days_deal_asked_again_goes_back_to_it_or_says_it_was_played(
     await page.wait_for_function(f"() => location.href === {daily!r}")
     await page.wait_for_selector(".layout")
     await page.click("button:has-text('Resign')")
+    await answer_ask(page, yes=True)
     await page.wait_for_selector("text=Resigned.")
     await page.click("button:has-text('Lobby')")
     await _games_listed(page)

@@ -29,6 +29,7 @@ from tests.test_web_browser import (
     browser,
     open_page,
 )
+from tests.web_pages import answer_ask
 
 pytestmark = pytest.mark.skipif(not chromium_found(), reason=MISSING)
 __all__ = ["browser", "open_page"]  # the fixtures, shared with the other browser tests
@@ -317,8 +318,8 @@ async def test_a_resigned_solitaire_shows_no_move_buttons(server: BarbuServer, o
     """Once a game is resigned it takes no move: Undo, Redo, Hint and Auto go; New deal and Lobby stay."""
     page = await open_page()
     await _solitaire_deal(page, server.share_url, "pat", "forty-thieves", shown="[data-focus=undo]")
-    page.once("dialog", lambda dialog: dialog.accept())  # yes, give up this game
     await page.click("text=Resign")
+    await answer_ask(page, yes=True)  # yes, give up this game
     await page.wait_for_selector(".result.resigned")
     buttons = await page.eval_on_selector_all(".controls button", "els => els.map(e => e.innerText)")
     assert buttons == ["New deal", "Lobby"], buttons

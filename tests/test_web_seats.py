@@ -12,6 +12,7 @@ from server import BarbuServer
 from tests.browser import MISSING, PHONE, chromium_found
 from tests.conftest import until
 from tests.test_web_browser import PHONE_SCREEN, OpenPage, _host_table, _login, browser, open_page
+from tests.web_pages import answer_ask
 
 pytestmark = pytest.mark.skipif(not chromium_found(), reason=MISSING)
 __all__ = ["browser", "open_page"]  # the fixtures, shared with the other browser tests
@@ -28,17 +29,11 @@ async def test_the_host_removes_a_player_after_confirming_and_the_player_is_told
     await until(lambda: table.seats[1].owner == "griefer", "the griefer to sit at E")
     assert await griefer.locator("[data-focus^=unseat-]").count() == 0  # only the host removes players
     await host.wait_for_selector("[data-focus=unseat-E]")
-    asked: list[str] = []
-
-    async def answer(dialog: Any) -> None:
-        asked.append(dialog.message)
-        await (dialog.accept() if len(asked) > 1 else dialog.dismiss())
-
-    host.on("dialog", answer)
     await host.click("[data-focus=unseat-E]")  # asked, and answered no: nothing happens
-    await until(lambda: len(asked) == 1, "the question")
-    assert "Remove griefer" in asked[0] and table.seats[1].owner == "griefer"
+    asked = await answer_ask(host, yes=False)
+    assert "Remove griefer" in asked and table.seats[1].owner == "griefer"
     await host.click("[data-focus=unseat-E]")
+    await answer_ask(host, yes=True)
     await until(lambda: table.seats[1].owner is None, "the seat freed")
     await griefer.wait_for_selector("text=hostess removed you from this table")
     await until(lambda: any(p.player == "griefer" for p in table.spectators), "the griefer watching")

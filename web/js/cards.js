@@ -29,9 +29,12 @@ export function cardParts(card, options = {}) {
   const classes = ["card", `suit-${card[1]}`, small ? "small" : "", selected ? "selected" : "", className || ""];
   const props = { class: classes.join(" ").trim(), "data-card": card, "aria-label": words, title: words };
   if (onClick) Object.assign(props, { type: "button", disabled: disabled || false, "aria-pressed": selected ? "true" : null });
+  // The rank and suit glyphs are drawn by the style sheet from `data-glyph` (cards.css), not written in the
+  // page: the card's name is its words ("nine of spades"), and a button whose text said "9♠♠" besides would
+  // be named unlike what it shows (WCAG 2.5.3, axe's label-content-name-mismatch).
   const body = [
-    h("span", { class: "corner", "aria-hidden": "true" }, h("b", {}, rankText(card[0])), SUIT_SYMBOLS[card[1]]),
-    h("span", { class: "pip", "aria-hidden": "true" }, SUIT_SYMBOLS[card[1]]),
+    h("span", { class: "corner", "aria-hidden": "true" }, h("b", { "data-glyph": rankText(card[0]) }), h("i", { "data-glyph": SUIT_SYMBOLS[card[1]] })),
+    h("span", { class: "pip", "aria-hidden": "true", "data-glyph": SUIT_SYMBOLS[card[1]] }),
   ];
   return { props, body };
 }

@@ -222,3 +222,44 @@ function setProps(el, props) {
   for (const key of before) if (!now.has(key)) key === "class" ? (el.className = "") : el.removeAttribute(key);
   el.keptProps = now;
 }
+
+const watchedScrolls = new WeakSet();
+
+/**
+ * Let the keyboard scroll `el`, a box with `overflow: auto`, whenever its content is larger than it (a score
+ * table wider than the side column, a long chat): it is then a tab stop of its own (tabindex 0, WCAG 2.1.1;
+ * axe's scrollable-region-focusable), and not one while everything in it shows. Watched for changes of its
+ * size and content from then on. Returns `el`.
+ */
+export function scrollableByKeys(el) {
+  const observers = [];
+  const update = () => {
+    // Taken out of the page (a redraw made a new box): watched no longer, so old boxes are let go.
+    if (!el.isConnected && observers.length && !el.parentNode) {
+      for (const observer of observers.splice(0)) observer.disconnect();
+      watchedScrolls.delete(el);
+      return;
+    }
+    const scrolls = el.scrollWidth > el.clientWidth + 1 || el.scrollHeight > el.clientHeight + 1;
+    if (scrolls && !el.hasAttribute("tabindex")) el.setAttribute("tabindex", "0");
+    else if (!scrolls && el.getAttribute("tabindex") === "0") el.removeAttribute("tabindex");
+  };
+  if (!watchedScrolls.has(el)) {
+    watchedScrolls.add(el);
+    const resized = new ResizeObserver(update);
+    const changed = new MutationObserver(update);
+    resized.observe(el);
+    changed.observe(el, { childList: true, subtree: true, characterData: true });
+    observers.push(resized, changed);
+  }
+  queueMicrotask(update);
+  return el;
+}
+
+/**
+ * A name a player typed (a player's, a table's), isolated from the words around it: a right-to-left name
+ * ("نور") does not reorder the seat letter, the score or the punctuation beside it (Unicode bidi; <bdi>).
+ */
+export function bdi(text) {
+  return h("bdi", {}, text);
+}

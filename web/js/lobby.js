@@ -1,6 +1,6 @@
 // The lobby: tables (live), a new table, solitaire games with the day's deals, finished matches to replay,
 // the standings across them.
-import { Kept, fill, h, keepFocus, select } from "./dom.js";
+import { Kept, bdi, fill, h, keepFocus, select } from "./dom.js";
 import { gamePicker } from "./solitaire_picker.js";
 import { POLICIES, SEATS, SEAT_NAMES, VARIANTS, countText, numberText, playerText, policyText, variantsText, whenText } from "./words.js";
 
@@ -59,7 +59,7 @@ export function lobbyScreen(app) {
           replays.button(`replay-${match.match}`, `Replay “${match.name}”`, () => app.go("replay", match.match)),
           h("span", { class: "muted" }, `finished ${whenText(match.finished)}`)),
         h("ul", { class: "seat-totals", "aria-label": "totals" }, SEATS.map((seat) => h("li", {},
-          seatLetter(seat), " ", playerText(match.players[seat]), " ", numberText(match.totals[seat])))))))
+          seatLetter(seat), " ", bdi(playerText(match.players[seat])), " ", numberText(match.totals[seat])))))))
       : h("p", {}, "No match has finished on this server yet."));
     replays.sweep();
   }
@@ -99,11 +99,11 @@ function seatLetter(seat) {
 function tableCard(app, kept, room) {
   const mine = Object.values(room.players).includes(app.session.name);
   const seats = SEATS.map((seat) => h("li", {},
-    seatLetter(seat), " ", playerText(room.players[seat]),
+    seatLetter(seat), " ", bdi(playerText(room.players[seat])),
     room.away.includes(seat) ? h("span", { class: "mark" }, " (away)") : null));
   const over = room.state === "over";
   return kept.el(`room-${room.room}`, "article", { class: `room${over ? " over" : ""}`, "data-room": room.room },
-    h("h3", {}, room.name, over ? h("span", { class: "muted" }, " — finished") : null),
+    h("h3", {}, bdi(room.name), over ? h("span", { class: "muted" }, " — finished") : null),
     h("p", { class: "muted" }, stateText(room), " · ", `${room.spectators} watching`,
       room.turn_time ? ` · ${room.turn_time} s a turn` : "", " · ", variantsText(room.variants)),
     h("ul", { class: "seats-list" }, seats),
@@ -124,7 +124,7 @@ function solitaireCard(app, kept, room) {
   // The day's deal being played: the server shows it to nobody else until it is finished (daily-private).
   const hidden = !mine && room.watchable === false;
   return kept.el(`game-card-${room.room}`, "article", { class: "room" },
-    h("h3", {}, room.name),
+    h("h3", {}, bdi(room.name)),
     h("p", { class: "muted" }, room.result ? `finished: ${room.result}` : countText(room.moves, "move"), " · ", `${room.spectators} watching`),
     hidden
       ? kept.button(`game-${room.room}`, "Watch once finished", () => {}, { disabled: true, title: "the day's deal cannot be watched until it is finished" })

@@ -1,6 +1,7 @@
 // The browser client's entry point: the session, the header, and the screens chosen by the address's
 // hash: #lobby, #table=ID (also the invite link), #solitaire=ID, #replay=ID.
-import { button, fill, h } from "./dom.js";
+import { ask } from "./ask.js";
+import { bdi, button, fill, h } from "./dom.js";
 import { showLogin } from "./login.js";
 import { lobbyScreen } from "./lobby.js";
 import { replayScreen } from "./replay.js";
@@ -87,7 +88,7 @@ function searchWithoutInvite() {
 function showWho() {
   const who = document.getElementById("who");
   if (!session.name) return fill(who);
-  fill(who, session.name, " ", button("Log out", logOut, { class: "link" }));
+  fill(who, bdi(session.name), " ", button("Log out", logOut, { class: "link" }));
 }
 
 /** Log out; holding a seat in an unfinished match, only once the player confirms, keeping the seat's token. */
@@ -100,7 +101,7 @@ async function logOut() {
   const kept = seated && seated.state === "waiting"
     ? `It is kept for ${Math.round(seated.grace)} s, then freed: log in again as ${session.name} on this browser within that time to keep it.`
     : `A bot plays it until you come back (and if no other player is left at the table, the match waits for one): log in again as ${session.name} on this browser to take it back.`;
-  if (seated && !confirm(`You hold a seat at “${seated.name}”. ${kept} Log out?`)) return;
+  if (seated && !(await ask(`You hold a seat at “${seated.name}”. ${kept} Log out?`, { yes: "Log out" }))) return;
   session.logout(Boolean(seated));
   // The bare address: `location.hash = ""` left a "#" (and the screen logged out of) behind.
   history.replaceState(null, "", location.pathname);
@@ -192,11 +193,34 @@ function setInUse(inUse) {
 }
 window.addEventListener("hashchange", route);
 
+/** Said when the page opened (from the installed app's cache) but the server cannot be reached. */
+export const OFFLINE = "Offline: the server cannot be reached just now. This page keeps trying, and carries on by itself once it is back.";
+
+/**
+ * The installed app's service worker (sw.js), where the browser allows one (a secure context: https, or
+ * this machine's own address): it keeps the page's files for the next opening, the ones this page loaded
+ * before it took charge too (their Resource Timing entries, handed to it).
+ */
+async function installWorker() {
+  if (!("serviceWorker" in navigator) || !window.isSecureContext) return;
+  try {
+    await navigator.serviceWorker.register("/sw.js");
+    const ready = await navigator.serviceWorker.ready;
+    const own = performance.getEntriesByType("resource").map((entry) => new URL(entry.name))
+      .filter((url) => url.origin === location.origin).map((url) => url.pathname + url.search);
+    ready.active.postMessage({ cache: [...new Set(own)] });
+  } catch { /* no worker: the page works as before, online only */ }
+}
+
 (async () => {
+  installWorker();
   try {
     await session.start();
-  } catch (error) {
-    fill(root, `Cannot reach the server: ${error.message}`);
+  } catch {
+    // The session tries again by itself (its status line counts down): once back with the kept token, the
+    // screen is shown; without one, the session reloads to the login.
+    fill(root, h("p", { class: "panel offline-note", role: "alert" }, OFFLINE));
+    session.addEventListener("resumed", () => { showWho(); route(); }, { once: true });
     return;
   }
   showWho();

@@ -1,7 +1,7 @@
 // A finished match watched again from its stored record: hand by hand and card by card, all four hands
 // face up (the server lays the record out: protocol request "replay").
 import { cardFace, cardName, rankIndex, sortHand } from "./cards.js";
-import { button, fill, h, redraw } from "./dom.js";
+import { bdi, button, fill, h, redraw } from "./dom.js";
 import { doublesText, earlyEndText, scoreSheet, settlementList } from "./table_score.js";
 import { PHONE, dealerDeclarerMarks, dominoRows, place } from "./table_view.js";
 import { SEATS, SEAT_NAMES, cardsInText, contractText, listText, numberText, playerText, signedText } from "./words.js";
@@ -111,7 +111,7 @@ export function replayScreen(app, matchId) {
 
   function seatHand(pos, seat, data) {
     return h("section", { class: `seat ${place(seat, state.bottom)}`, "aria-label": `${SEAT_NAMES[seat]}'s hand` },
-      h("div", { class: "who" }, h("b", {}, `${SEAT_NAMES[seat]}: ${playerText(data.players[seat])}`), " ", dealerDeclarerMarks(seat, data.hands[state.hand])),
+      h("div", { class: "who" }, h("b", {}, `${SEAT_NAMES[seat]}: `, bdi(playerText(data.players[seat]))), " ", dealerDeclarerMarks(seat, data.hands[state.hand])),
       h("div", { class: "open-hand" }, sortHand(pos.hands[seat]).map((card) => cardFace(card, { small: true }))));
   }
 

@@ -1,5 +1,6 @@
 // The solitaire screen: play (click a source, then a target; double-click sends a card home), undo, redo,
 // hint, auto, new deal, resign; or watch someone else's game.
+import { ask } from "./ask.js";
 import { Kept, fill, h, redraw, tapWord } from "./dom.js";
 import { randomSeed } from "./solitaire_picker.js";
 import { layoutView, pileText } from "./solitaire_view.js";
@@ -15,6 +16,15 @@ const FOUNDATION_STAYS = "Cards on a foundation stay there.";
 const BUSY_HINT = "The server is busy: try the hint again in a moment.";
 
 const RESULTS = { won: "You won: every card is home!", lost: "Lost: no move was left.", resigned: "Resigned." };
+
+/**
+ * What the player reads of their finished game `view`: Pyramid is won once the pyramid is cleared, cards
+ * left in the stock and waste or not (docs/rules/solitaire.md), so it does not say every card is home.
+ */
+export function resultText(view) {
+  if (view.result === "won" && view.layout && view.layout.pyramid) return "You won: the pyramid is cleared!";
+  return RESULTS[view.result];
+}
 
 /** The pile names a move touches: "t3>t5*2" -> ["t3", "t5"], "p7.1+w" -> ["p7.1", "w"], "s" -> ["s"]. */
 export function movePiles(move) {
@@ -211,7 +221,7 @@ export function solitaireScreen(app, roomId) {
 
   function status() {
     const view = state.view;
-    if (view.result) return h("p", { class: `result ${view.result}`, role: "status" }, state.snapshot.seat ? RESULTS[view.result] : `${view.player}: ${view.result}.`);
+    if (view.result) return h("p", { class: `result ${view.result}`, role: "status" }, state.snapshot.seat ? resultText(view) : `${view.player}: ${view.result}.`);
     if (!view.legal.length) return h("p", { class: "result stuck", role: "status" }, "No move is left: undo, or resign to finish the game.");
     return null;
   }
@@ -241,12 +251,12 @@ export function solitaireScreen(app, roomId) {
       // Said, not only in the greyed button's tooltip, which a phone never shows.
       view.daily ? h("small", { class: "muted", id: "no-daily-hints" }, "No hints on the day's deal: everyone plays it alone.") : null],
       kept.button("new-deal", "New deal", async () => {
-        if (!over && !confirm(endGameQuestion(view))) return;
+        if (!over && !(await ask(endGameQuestion(view), { yes: "Start a new one" }))) return;
         // A winnable deal's next one is winnable too (the server looks for one when no seed is given).
         const snap = await send("new-deal", view.winnable ? {} : { seed: randomSeed() });
         if (snap) app.go("solitaire", snap.room);
       }),
-      over ? null : kept.button("Resign", "Resign", () => { if (confirm("Give up this game?")) send("resign"); }),
+      over ? null : kept.button("Resign", "Resign", async () => { if (await ask("Give up this game?", { yes: "Resign" })) send("resign"); }),
       kept.button("Lobby", "Lobby", () => app.go("lobby")));
   }
 

@@ -1,5 +1,6 @@
 // Choosing a solitaire game and its options in the lobby, then opening the day's deal, a random one or one the
 // solver proved winnable.
+import { ask } from "./ask.js";
 import { button, fill, h, select } from "./dom.js";
 import { countText } from "./words.js";
 
@@ -83,7 +84,7 @@ export function gamePicker(app) {
       // One open game a player: a new one ends the game in progress, so ask first (as Resign does).
       const { rooms } = await session.request("list-rooms");
       const mine = rooms.find((room) => room.kind === "solitaire" && room.players.player === session.name && !room.result && room.moves > 0);
-      if (mine && !confirm(`This ends your game in progress (${mine.name}, ${countText(mine.moves, "move")}). Start a new one?`)) return;
+      if (mine && !(await ask(`This ends your game in progress (${mine.name}, ${countText(mine.moves, "move")}). Start a new one?`, { yes: "Start a new one" }))) return;
       const snapshot = await session.request("open-solitaire", { game: game.name, options, seed, winnable }, winnable); // the solver looks for one
       app.go("solitaire", snapshot.room);
     } catch (failure) {

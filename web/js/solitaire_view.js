@@ -4,7 +4,7 @@
 // the next (a `Kept`), so a click whose press and release straddle a redraw (a watcher's push, a hint's
 // answer) lands on the card it was aimed at.
 import { cardBack, cardFace, cardParts } from "./cards.js";
-import { h } from "./dom.js";
+import { h, scrollableByKeys } from "./dom.js";
 
 const NAMES = { s: "stock", w: "waste", t: "column", f: "foundation", p: "pyramid card" };
 
@@ -104,5 +104,5 @@ function pyramid(at, layout) {
 export function layoutView(layout, onPick, marked, kept) {
   const across = layout.columns ? layout.columns.length : 7;
   const at = { kept, onPick, marked };
-  return kept.el("layout", "div", { class: "layout", style: { "--columns": String(across) } }, topRow(at, layout), layout.pyramid ? pyramid(at, layout) : columns(at, layout));
+  return scrollableByKeys(kept.el("layout", "div", { class: "layout", role: "region", "aria-label": "layout", style: { "--columns": String(across) } }, topRow(at, layout), layout.pyramid ? pyramid(at, layout) : columns(at, layout)));
 }

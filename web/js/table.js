@@ -9,15 +9,21 @@ import { PHONE, bringIntoView, focusAfterPrompt, focusOnTurn, renderTable, tickC
 import { awayPlaysText, heldCards, heldOf, keepHeldCards } from "./away_plays.js";
 import { timerPlayText, timerSeat } from "./timer_plays.js";
 import { forgetWaitingSeat, freedText, keepWaitingSeat, waitingSeat } from "./waiting_seat.js";
-import { SEAT_NAMES } from "./words.js";
+import { PHASE_WORDS, SEAT_NAMES } from "./words.js";
+import { TURN_TITLE, noticeTurn } from "./turn_notice.js";
 import { TAKEN_REQUEST } from "./session.js";
+import { chatInView, mergeChat } from "./chat.js";
+import { ask } from "./ask.js";
+
+/** The tab's title at a table (but while it is the player's turn: `TURN_TITLE`). */
+const TITLE = "Barbu — table";
 
 /** The table screen for room `roomId` (from #table=ID: the lobby or an invite link). */
 export function tableScreen(app, roomId) {
   const { session, root } = app;
   const state = {
     room: roomId, me: session.name, snapshot: null, summary: null, turnSeq: -1, clock: null,
-    scored: null, dismissed: 0, flash: null, chat: [], notice: "", noticeAt: null, noticeDone: "", letIn: {}, sheetOpen: false, standins: [], watchers: [], standinAt: {}, freedAt: {},
+    scored: null, dismissed: 0, flash: null, chat: [], chatUnread: 0, notice: "", noticeAt: null, noticeDone: "", letIn: {}, sheetOpen: false, standins: [], watchers: [], standinAt: {}, freedAt: {},
     summaryOpen: null, handCards: null, handRow: null, // the hand's card buttons, kept from draw to draw
     awayPlays: null, comeback: true, held: null, // what a bot played for this seat while away; whether to look; the hand last shown
     kept: new Kept(), // the felt, the seats and their buttons, the prompt area: the same nodes from draw to draw
@@ -72,7 +78,7 @@ export function tableScreen(app, roomId) {
      * their token: `revoke-tokens`), once asked; said at the seat either way.
      */
     letIn: async (seat, name) => {
-      if (!confirm(`Let ${name} log in again from another browser or device? Use this when they lost the one they played on: their next login as “${name}”, from anywhere, takes this seat back.`)) return;
+      if (!(await ask(`Let ${name} log in again from another browser or device? Use this when they lost the one they played on: their next login as “${name}”, from anywhere, takes this seat back.`, { yes: "Let them log in again" }))) return;
       if (!(await actions.request("revoke-tokens", { seat }, `seat-${seat}`))) return; // the refusal is said there
       state.notice = `${name} can log in again now, from any browser, and comes back to this seat.`;
       state.noticeDone = state.notice;
@@ -210,7 +216,7 @@ export function tableScreen(app, roomId) {
     // results from the score sheet, as the pages that heard its `hand-scored` show them.
     const last = snapshot.view && snapshot.view.phase !== "over" ? lastScored(snapshot.view) : null;
     if (last && (!state.scored || state.scored.hand_number < last.hand_number)) state.scored = last;
-    if (Array.isArray(snapshot.chat)) state.chat = snapshot.chat;
+    if (Array.isArray(snapshot.chat)) state.chat = mergeChat(state.chat, snapshot.chat);
     setClock(snapshot.turn_left_ms, snapshot.seq);
     setIdle(snapshot.idle_left_ms, snapshot.seq, snapshot.view);
     const view = snapshot.view;
@@ -219,6 +225,11 @@ export function tableScreen(app, roomId) {
       state.turnSeq = snapshot.seq;
       reveal = Boolean(snapshot.seat && view.to_move === snapshot.seat && view.legal && view.legal.length);
     }
+    // The tab's title says so all through the turn; its start is noticed away from the table too (a page
+    // just opened, at its turn already, makes no sound: the player is looking at it).
+    const mine = Boolean(snapshot.seat && !state.standin && view && view.to_move === snapshot.seat && view.legal && view.legal.length);
+    if (!closed) document.title = mine ? TURN_TITLE : TITLE;
+    if (reveal && mine && !first && !closed) noticeTurn(snapshot.name, PHASE_WORDS[view.phase] || "");
     draw();
     if (reveal && !closed) focusOnTurn(frame, view.phase);
     if (reveal && !closed) bringIntoView(frame, view.phase, first);
@@ -419,9 +430,16 @@ export function tableScreen(app, roomId) {
     if (!closed && (state.clock || state.idle || Object.keys(state.standinAt).length || Object.keys(state.freedAt).length)) tickClocks(frame, state);
   }, 1000);
   PHONE.addEventListener("change", draw); // a phone turned sideways: the other layout
+  // The chat scrolled to: its new lines are read, and the header's mark goes.
+  function chatRead() {
+    if (!state.chatUnread || !chatInView()) return;
+    state.chatUnread = 0;
+    draw();
+  }
+  addEventListener("scroll", chatRead, { passive: true });
 
   return {
-    title: "Barbu — table",
+    title: TITLE,
     onPush(message) {
       if (message.room !== roomId) return;
       if (message.type === "snapshot") take(message);
@@ -444,7 +462,10 @@ export function tableScreen(app, roomId) {
         state.notice = `${message.host} opened another match with the same players.`;
         draw();
       } else if (message.type === "chat") {
-        state.chat.push({ ...message });
+        state.chat.push({ ...message, at: Date.now() });
+        // A line from someone else while the chat is off screen (a phone's chat is below the hand): the
+        // header says so until the chat is scrolled to (`chatUnread`, table_view.js).
+        if (message.name !== state.me && !chatInView()) state.chatUnread += 1;
         draw();
       } else if (message.type === "event") {
         const event = message.event;
@@ -490,6 +511,7 @@ export function tableScreen(app, roomId) {
     },
     unmount() {
       closed = true;
+      removeEventListener("scroll", chatRead);
       clearInterval(ticker);
       PHONE.removeEventListener("change", draw);
       // A watcher who goes elsewhere stops watching (the table's watcher count, and a finished table nobody

@@ -1,7 +1,7 @@
 // Scores: the running scores with the doubles in force, the score sheet, the end-of-hand summary and the
 // end-of-match ranking. Seat columns start with the viewer's own seat (then clockwise), so a phone shows it
 // without a sideways scroll.
-import { Kept, button, h } from "./dom.js";
+import { Kept, bdi, button, h, scrollableByKeys } from "./dom.js";
 import { SEATS, SEAT_NAMES, contractText, numberText, playerText, signedText as signed, whenText } from "./words.js";
 
 /** The seats as columns: the viewer's own first, then the others clockwise (a watcher: N E S W). */
@@ -24,7 +24,7 @@ function seatHeads(snap, names = true) {
     const short = seat !== snap.seat && owner && owner.startsWith("bot:") && policies.size === 1 ? "bot" : who;
     return h("th", { scope: "col", class: seat === snap.seat ? "own" : null, title: `${SEAT_NAMES[seat]}: ${playerText(owner)}`, "aria-label": `${SEAT_NAMES[seat]}: ${who}` },
       // Narrow tables (the score box, a hand's summary) have the letters only, but for "you" on one's own.
-      names ? h("span", { class: "seat-head" }, h("b", {}, seat), " ", h("small", {}, short)) : seat === snap.seat ? [seat, " ", h("small", {}, "you")] : seat);
+      names ? h("span", { class: "seat-head" }, h("b", {}, seat), " ", h("small", {}, bdi(short))) : seat === snap.seat ? [seat, " ", h("small", {}, "you")] : seat);
   });
 }
 
@@ -107,7 +107,7 @@ export function settlementList(row) {
 export function scorePanel(snap, view) {
   const doubles = doublesText(view.doubles, view.redoubles);
   const dominoes = view.contract === "dominoes"; // no tricks there: the cards each seat has left
-  return h("section", { class: "scores", "aria-label": "scores" },
+  return scrollableByKeys(h("section", { class: "scores", "aria-label": "scores" },
     h("table", {},
       h("thead", {}, h("tr", {}, h("th", {}, ""), seatHeads(snap, false))),
       h("tbody", {},
@@ -116,7 +116,7 @@ export function scorePanel(snap, view) {
         dominoes
           ? h("tr", {}, h("th", { scope: "row" }, "Cards left"), seatCells(snap, (s) => view.hand_sizes[s]))
           : h("tr", {}, h("th", { scope: "row" }, "Tricks"), seatCells(snap, (s) => view.tricks_won[s])))),
-    h("p", { class: "doubles" }, doubles.length ? `Doubles: ${doubles.join("; ")}.` : "No doubles in force."));
+    h("p", { class: "doubles" }, doubles.length ? `Doubles: ${doubles.join("; ")}.` : "No doubles in force.")));
 }
 
 /** Every finished hand, with its doubles and scores, and the running totals (a modal dialog). */
@@ -134,9 +134,9 @@ export function scoreSheet(snap, view, close) {
   });
   const dialog = h("dialog", { class: "sheet", "aria-labelledby": "sheet-title" },
     h("h2", { id: "sheet-title" }, "Score sheet"),
-    rows.length ? h("div", { class: "scroll" }, h("table", {},
+    rows.length ? scrollableByKeys(h("div", { class: "scroll", role: "region", "aria-label": "score sheet" }, h("table", {},
       h("thead", {}, h("tr", {}, h("th", { class: "contract-cell" }, "Hand"), seatHeads(snap))),
-      h("tbody", {}, rows))) : h("p", {}, "No hand has finished yet."),
+      h("tbody", {}, rows)))) : h("p", {}, "No hand has finished yet."),
     h("p", { class: "muted" }, "Each cell: the hand's score (contract and doubles), then the running total."),
     button("Close", close, { class: "primary", "data-focus": "close-sheet" }));
   dialog.addEventListener("cancel", close);
@@ -190,7 +190,7 @@ export function handSummary(snap, scored, dismiss, folded = null, phone = false,
     // A phone shows the ranking once the last hand's results are closed; a desktop, beside them.
     kept.button("close-summary", phone && snap.view && snap.view.phase === "over" ? "The final ranking" : "Close", dismiss),
   ];
-  if (!folded) return kept.el("summary-open", "div", { class: "summary", role: "region", "aria-label": `hand ${scored.hand_number} summary` }, h("h2", {}, title), body);
+  if (!folded) return scrollableByKeys(kept.el("summary-open", "div", { class: "summary", role: "region", "aria-label": `hand ${scored.hand_number} summary` }, h("h2", {}, title), body));
   const me = snap.seat;
   // A settlement of the player's is told on the line too: on a phone the next question comes at once, and
   // the line may be all they see of the hand ("you +5 (doubles −25), total 5").
@@ -221,7 +221,7 @@ export function placesOf(totals) {
 
 function placeList(places, players, totals, me) {
   return h("ol", { class: "places" }, places.map((place) => h("li", {},
-    place.map((s) => h("span", { class: players[s] === me ? "own" : null }, `${playerText(players[s])} (${SEAT_NAMES[s]}) ${numberText(totals[s])}`))
+    place.map((s) => h("span", { class: players[s] === me ? "own" : null }, bdi(playerText(players[s])), ` (${SEAT_NAMES[s]}) ${numberText(totals[s])}`))
       .flatMap((el, i) => (i ? [" = ", el] : [el])))));
 }
 

@@ -3,7 +3,9 @@
 import { SUITS_IN_ORDER, cardBack, cardFace, cardName, sortHand } from "./cards.js";
 import { chatPanel } from "./chat.js";
 import { countdown, secondsLeft } from "./clock.js";
-import { button, fill, floorAbove, h, keepFocus } from "./dom.js";
+import { ask } from "./ask.js";
+import { turnSettings } from "./turn_notice.js";
+import { bdi, button, fill, floorAbove, h, keepFocus, revealAbove } from "./dom.js";
 import { handSummary, ranking, scorePanel, scoreSheet } from "./table_score.js";
 import { awayBeforeStart, noticeLine, offerBox, prompt, refusalLine, unplayableText } from "./table_prompt.js";
 import { PHASE_WORDS, SEATS, SEAT_NAMES, SUIT_NAMES, SUIT_SYMBOLS, contractText, countText, numberText, playerText, rankText } from "./words.js";
@@ -53,7 +55,8 @@ export function renderTable(frame, state, actions) {
       // The last trick above the last hand's results: under them it was cut off by the window's bottom.
       view && !phone ? lastTrick(state) : null,
       view && !phone ? lastResults(state, actions) : null,
-      chatPanel(state, actions)),
+      chatPanel(state, actions),
+      snap.seat && snap.state !== "over" ? turnSettings(kept, actions.redraw) : null),
     state.sheetOpen && view ? scoreSheet(snap, view, () => {
       state.sheetOpen = false;
       actions.redraw();
@@ -108,7 +111,7 @@ function header(state, actions) {
     : snap.state === "waiting" ? (awayBeforeStart(snap) || "Waiting for players: the match starts when the four seats are filled") : "";
   const others = state.watchers.filter((name) => name !== state.me); // the viewer is "you are watching"
   return kept.el("head", "header", { class: "table-head" },
-    kept.el("head-name", "h1", {}, snap.name),
+    kept.el("head-name", "h1", {}, bdi(snap.name)),
     kept.el("head-where", "p", { class: "where" }, where,
       // A finished match has no players to watch: its own player, whose seat a stand-in ended, is no watcher.
       snap.state === "over" ? " · the match is over" : state.standin ? " · a stand-in bot plays your seat" : snap.seat ? "" : " · you are watching",
@@ -119,9 +122,16 @@ function header(state, actions) {
       // "Leave" on a phone: the header's buttons then fit one row of 360 pixels.
       snap.seat && snap.state !== "over" ? kept.button("Leave table", ["Leave", h("span", { class: "wide-only" }, " table")], () => {
         const now = state.snapshot;
-        if (now.state !== "playing" || confirm("Leave? A bot plays your seat until you come back (open the table again). With nobody left at the table, the match waits for someone to come back.")) actions.leave();
+        if (now.state !== "playing") actions.leave();
+        else ask("Leave? A bot plays your seat until you come back (open the table again). With nobody left at the table, the match waits for someone to come back.", { yes: "Leave" }).then((yes) => { if (yes) actions.leave(); });
       }) : null,
-      kept.button("Lobby", "Lobby", actions.lobby)));
+      kept.button("Lobby", "Lobby", actions.lobby),
+      // Lines said while the chat was off screen (on a phone, below the hand and the scores): a mark that
+      // takes the player there. A desktop has the chat beside the felt.
+      state.chatUnread ? kept.button("chat-unread", `Chat: ${countText(state.chatUnread, "new line")}`, () => {
+        const input = document.querySelector("[data-focus=chat]");
+        if (input) { input.scrollIntoView({ block: "center" }); input.focus({ preventScroll: true }); }
+      }, { class: "phone-only unread" }) : null));
 }
 
 /**
@@ -175,7 +185,7 @@ function seatBox(seat, where, state, actions) {
     : snap.away.includes(seat) ? h("span", { class: "badge away", title: "disconnected: the seat is held for them", "data-away": seat }, awayText(state, seat)) : null;
   const marks = spaced([...(view ? dealerDeclarerMarks(seat, view) : []), away]);
   const toMove = view && view.to_move === seat;
-  const lines = [h("div", { class: "who" }, h("b", {}, playerText(name)), seat === snap.seat ? " (you)" : "", " ", marks)];
+  const lines = [h("div", { class: "who" }, h("b", {}, bdi(playerText(name))), seat === snap.seat ? " (you)" : "", " ", marks)];
   if (view) {
     const count = view.hand_sizes[seat];
     // A phone draws no backs (style.css): the count says what they would show, "· 5 cards", kept whole on one
@@ -202,7 +212,7 @@ function seatBox(seat, where, state, actions) {
   } else if (name && name !== state.me && snap.state === "waiting" && state.summary && state.summary.host === state.me) {
     // The host frees the seat of a player who never lets the match start; they cannot sit here again.
     lines.push(buttons(kept.button(`unseat-${seat}`, "Remove player", () => {
-      if (confirm(`Remove ${name} from this table? They cannot sit here again.`)) actions.request("remove-player", { seat }, `seat-${seat}`);
+      ask(`Remove ${name} from this table? They cannot sit here again.`, { yes: "Remove" }).then((yes) => { if (yes) actions.request("remove-player", { seat }, `seat-${seat}`); });
     })));
   } else if (name && !name.startsWith("bot:") && name !== state.me && snap.state === "playing" && snap.away.includes(seat) && state.summary && state.summary.host === state.me && state.letIn[seat] !== name) {
     // A player away may have lost the browser that held their token: only the host can let them back in.
@@ -510,12 +520,22 @@ function handRow(state, actions) {
   rove(cards, stop);
   if (!state.handRow) {
     const row = h("div", { class: "hand", role: "group", "aria-label": "your hand", "data-focus-group": "hand" });
+    // A keyboard player coming into the hand, or stepping along it, sees the trick they follow: scrolled
+    // down (to the chat, the scores), the browser brought the focused card in view but left the trick
+    // above the window. Not for a pointer's press: the card would move from under it before the click.
+    const showTrick = () => {
+      const trick = document.querySelector(".felt .trick");
+      if (trick) revealAbove(trick, row);
+    };
     // Whether the keyboard is what moves in the hand, told by the row itself (`data-keys`, style: cards.css):
     // the browser's :focus-visible guess lost the ring on a card the page focused after a keyed play (once in
     // a few runs), and a mouse's press takes it away again.
-    row.addEventListener("keydown", (event) => { row.dataset.keys = ""; moveFocus(event, row); });
+    row.addEventListener("keydown", (event) => { row.dataset.keys = ""; moveFocus(event, row); showTrick(); });
     row.addEventListener("pointerdown", () => { delete row.dataset.keys; });
-    row.addEventListener("focusin", (event) => rove([...row.querySelectorAll("button")], event.target));
+    row.addEventListener("focusin", (event) => {
+      rove([...row.querySelectorAll("button")], event.target);
+      if (row.dataset.keys !== undefined || event.target.matches(":focus-visible")) showTrick();
+    });
     state.handRow = row;
   }
   state.handRow.style.setProperty("--cards", String(cards.length)); // for the overlap on a phone (style.css)
