@@ -8,19 +8,20 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from playwright.async_api import Page, async_playwright
+from playwright.async_api import Page, ViewportSize, async_playwright
 
 from server import BarbuServer
 from server.rules_pages import rules_page, rules_pages
 from server.static import CSP
 from tests.browser import DESKTOP, MISSING, PHONE, chromium_found, launch
-from tests.conftest import StartServer, four_seated
+from tests.conftest import Connect, StartServer, four_seated
 from tests.raw_http import http_request
 
 ROOT = Path(__file__).resolve().parent.parent
 BARBU = (ROOT / "docs" / "rules" / "barbu.md").read_text(encoding="utf-8")
 #: A sentence of docs/rules/barbu.md, as the page shows it (one line there).
 SENTENCE = "A double is a side bet between two players on who scores better in this hand."
+PHONE_390: ViewportSize = {"width": 390, "height": 844}
 browser_only = pytest.mark.skipif(not chromium_found(), reason=MISSING)
 
 
@@ -78,7 +79,7 @@ async def test_the_rules_open_from_the_lobby_on_a_desktop_and_a_phone(start_serv
         browser = await launch(pw)
         errors: list[str] = []
         try:
-            for viewport, name in ((DESKTOP, "ann"), ({"width": 390, "height": 844}, "bob"), (PHONE, "cy")):
+            for viewport, name in ((DESKTOP, "ann"), (PHONE_390, "bob"), (PHONE, "cy")):
                 page = await (await browser.new_context(viewport=viewport)).new_page()
                 page.on("pageerror", lambda error: errors.append(str(error)))
                 await _logged_in(page, server, name)
@@ -130,3 +131,34 @@ async def test_at_a_table_the_rules_open_at_the_contract_in_play(start_server: S
             await browser.close()
         for conn in conns.values():
             await conn.close()
+
+
+@browser_only
+async def test_in_a_solitaire_room_the_rules_open_at_its_game(
+    start_server: StartServer, connect: Connect
+) -> None:
+    server = await start_server()
+    player = await connect(server, "sol")
+    indian = (await player.open_solitaire("indian", seed=7)).room
+    async with async_playwright() as pw:
+        browser = await launch(pw)
+        try:
+            page = await (await browser.new_context(viewport=PHONE_390)).new_page()
+            await _logged_in(page, server, "watcher", f"#solitaire={indian}")
+            await page.wait_for_selector("h1:has-text('Indian')")
+            await page.click("#rules-button")
+            here = page.locator("dialog#rules .rules-here")
+            await here.wait_for()
+            # Indian is a row of the Forty Thieves family's table, in the solitaire rules.
+            assert await here.evaluate("(el) => [el.tagName, el.cells[0].textContent]") == ["TR", "Indian"]
+            assert await page.locator("dialog#rules [aria-pressed=true]").text_content() == "Solitaire"
+            await page.get_by_role("button", name="Close").click()
+            # Pyramid has a section of its own: its heading.
+            await player.open_solitaire("pyramid", seed=7)
+            pyramid = next(r["room"] for r in await player.list_rooms() if r.get("game") == "pyramid")
+            await page.goto(f"{server.share_url}#solitaire={pyramid}")
+            await page.wait_for_selector("h1:has-text('Pyramid')")
+            await page.click("#rules-button")
+            await page.locator("dialog#rules h2#pyramid-solitaire-13.rules-here").wait_for()
+        finally:
+            await browser.close()
