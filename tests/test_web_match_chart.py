@@ -72,6 +72,11 @@ async def test_a_finished_match_shows_its_standings_chart(
             for viewport, name in ((DESKTOP, "cat"), (PHONE_390, "dee")):
                 page = await (await browser.new_context(viewport=viewport)).new_page()
                 page.on("pageerror", lambda error: errors.append(str(error)))
+                # A refused inline style or script (the CSP) is a console error too.
+                page.on(
+                    "console",
+                    lambda message: errors.append(message.text) if message.type == "error" else None,
+                )
                 # The finished table: its ranking, with the chart under it.
                 await _logged_in(page, server, name, f"#table={room}")
                 ranking = page.locator(".ranking figure.standings-figure")

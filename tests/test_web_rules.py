@@ -82,6 +82,11 @@ async def test_the_rules_open_from_the_lobby_on_a_desktop_and_a_phone(start_serv
             for viewport, name in ((DESKTOP, "ann"), (PHONE_390, "bob"), (PHONE, "cy")):
                 page = await (await browser.new_context(viewport=viewport)).new_page()
                 page.on("pageerror", lambda error: errors.append(str(error)))
+                # A refused inline style or script (the CSP) is a console error too.
+                page.on(
+                    "console",
+                    lambda message: errors.append(message.text) if message.type == "error" else None,
+                )
                 await _logged_in(page, server, name)
                 await page.wait_for_selector("#standings-title")
                 await page.click("#rules-button")
