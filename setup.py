@@ -1,13 +1,35 @@
-"""The optional compiled extension (``engine/_kernels.c``, the search's hot paths); the rest of the
-build is pyproject.toml's. The extension never fails the install: without a working C compiler or the
-Python headers the build warns and the pure-Python code runs (``engine/barbu/search/kernels.py``)."""
+"""The optional compiled extension (``engine/_kernels.c``, the search's hot paths) and the rules documents
+copied into the package; the rest of the build is pyproject.toml's. The extension never fails the install:
+without a working C compiler or the Python headers the build warns and the pure-Python code runs
+(``engine/barbu/search/kernels.py``)."""
 
 from __future__ import annotations
 
+import shutil
 import sys
+from pathlib import Path
 
 from setuptools import Extension, setup
 from setuptools.command.build_ext import build_ext
+from setuptools.command.build_py import build_py
+
+#: The rules documents the server renders for the page (server/rules_pages.py): one source, docs/rules/,
+#: copied into the built package as web/rules/ so that a wheel carries them.
+RULES = ("barbu.md", "solitaire.md")
+
+
+class BuildPyWithRules(build_py):
+    """build_py that also puts docs/rules/*.md into the built ``web`` package (``web/rules/``). An editable
+    install reads them from docs/rules itself, so nothing is copied into the source tree."""
+
+    def run(self) -> None:
+        super().run()
+        if getattr(self, "editable_mode", False):
+            return
+        target = Path(self.build_lib) / "web" / "rules"
+        target.mkdir(parents=True, exist_ok=True)
+        for name in RULES:
+            shutil.copyfile(Path(__file__).resolve().parent / "docs" / "rules" / name, target / name)
 
 
 class OptionalBuildExt(build_ext):
@@ -37,5 +59,5 @@ setup(
     ext_modules=[
         Extension("engine._kernels", ["engine/_kernels.c"], extra_compile_args=["-O2"]),
     ],
-    cmdclass={"build_ext": OptionalBuildExt},
+    cmdclass={"build_ext": OptionalBuildExt, "build_py": BuildPyWithRules},
 )

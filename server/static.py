@@ -20,7 +20,9 @@ Compression: each file that gzip makes at least 10 % smaller is compressed once 
 
 The page's ``Content-Security-Policy``
 allows only this origin's files and WebSocket (``connect-src 'self'``, which covers ``ws:``/``wss:`` to the
-page's own host and port) and forms sent nowhere else: nothing is fetched from elsewhere. Routing is by the
+page's own host and port) and forms sent nowhere else: nothing is fetched from elsewhere. The rules of
+the games are served beside the files, ``/rules/barbu.html`` and ``/rules/solitaire.html``, rendered once at
+start-up from ``docs/rules`` (``server.rules_pages``). Routing is by the
 path alone, its query string ignored (``/js/main.js?v=2`` is the file).
 """
 
@@ -37,6 +39,7 @@ from importlib.resources.abc import Traversable
 from websockets.datastructures import Headers
 from websockets.http11 import Request, Response
 
+from server.rules_pages import rules_pages
 from server.static_versions import VERSION_PARAMETER, versioned_bodies
 
 #: The package holding the client's files (``web/``: no Python but its docstring, so the server finds the
@@ -166,6 +169,9 @@ class StaticFiles:
 
     def __init__(self, package: str = PACKAGE):
         self.files = load_files(package)
+        # The rules of the games, rendered from docs/rules (server.rules_pages): unversioned, like the page.
+        for path, body in rules_pages().items():
+            self.files[path] = _static_file(body, CONTENT_TYPES[".html"], None)
 
     def respond(self, request: Request) -> Response | None:
         """The response to ``request``: a file (gzipped when asked and worth it; cached for good when asked

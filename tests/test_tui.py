@@ -640,9 +640,10 @@ async def test_the_help_screen_turns_to_the_rules(server: BarbuServer) -> None:
         pipe.send_text("?")
         await until(lambda: tui.screen == "help" and on_screen(tui, "barbu play - keys"), "the keys page")
         pipe.send_text(RIGHT)
-        await until(lambda: on_screen(tui, "Barbu - the match"), "the match's rules")
-        pipe.send_text("\x1b[D\x1b[D")  # Left twice: round to the last page, settlement
-        await until(lambda: on_screen(tui, "Worked example - No Tricks, N declares."), "the settlement page")
+        # The rules as docs/rules/barbu.md says them, its first section first (client/tui/rules_text.py).
+        await until(lambda: on_screen(tui, "Players, cards, seats"), "the rules' first page")
+        pipe.send_text("\x1b[D\x1b[D")  # Left twice: round to the last page, the named variants
+        await until(lambda: on_screen(tui, "Named variants"), "the variants' page")
         pipe.send_text("\x1b")
         await until(lambda: tui.screen == "lobby", "back in the lobby")
         # A lone Esc waits 0.1 s to be told from an arrow key's sequence, not prompt-toolkit's 0.5 s.

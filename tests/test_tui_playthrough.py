@@ -9,7 +9,7 @@ from prompt_toolkit.formatted_text import fragment_list_to_text
 
 from client.columns import width
 from client.tui.barbu_screen import TABLE_WIDTH, headline
-from client.tui.help import DOUBLING
+from client.tui.help import PAGES
 from client.tui.model import TableModel
 from client.tui.session import seat_notices
 from engine.cards import SEATS
@@ -43,4 +43,5 @@ def test_the_doubles_line_says_what_its_notation_means() -> None:
     assert three == "doubles N<ESW  (N<ESW: E, S and W doubled N)"
     six = [["E", "N"], ["S", "N"], ["W", "N"], ["W", "E"], ["E", "S"], ["S", "W"]]
     assert doubles_line(six, [["N", "E"], ["N", "S"]]) == "doubles N<E!S!W E<W S<E W<S  (! redoubled)"
-    assert '"doubles W<NE!" says N and E doubled W' in " ".join(DOUBLING.split())
+    doubling = next(page for page in PAGES if page.startswith("Doubling"))
+    assert '"doubles W<NE!" says N and E doubled W' in " ".join(doubling.split())

@@ -1,6 +1,6 @@
-"""The help screen (``?`` or F1): the keys of every screen, then the rules of Barbu, a page each: one per
-contract, doubling, and settlement with its worked example (``docs/rules/barbu.md``). Left/Right (or
-PgUp/PgDn) turn the pages. Each solitaire's rules card shows in the games list beside the game.
+"""The help screen (``?`` or F1): the keys of every screen, then the rules of Barbu as ``docs/rules/barbu.md``
+says them, read from it (``client/tui/rules_text.py``: the one source the browser's Rules panel shows too),
+a page a section and one per contract. Left/Right (or PgUp/PgDn) turn the pages. Each solitaire's rules card shows in the games list beside the game.
 
 Every page fits the 80x24 screen less its status, notice and key-hint lines: at most ``PAGE_LINES`` lines of
 at most 80 columns."""
@@ -8,6 +8,7 @@ at most 80 columns."""
 from __future__ import annotations
 
 from client.columns import wrap
+from client.tui.rules_text import rules_text_pages
 from client.tui.solitaire_words import move_example
 from engine.solitaire import GAMES
 
@@ -57,136 +58,8 @@ HELP = _KEYS_TOP + _SWITCH + _LOBBY + _BARBU + _MARKS + _SOLITAIRE
 #: the game (a card, a contract, a double, a bot, another game by ``t``).
 WATCHER_HELP = _KEYS_TOP + _LOBBY + _WATCHING + _MARKS + _SOLITAIRE
 
-MATCH = """\
-Barbu - the match                                            (Left/Right: pages)
-Four players, each for themselves; one 52-card deck, Aces high.
-
-28 hands. A player drawn at random is the declarer for 7 hands in a row, then
-the player on their left for the next 7, and so on: each player declares 7
-hands and plays each of the seven contracts exactly once as declarer.
-
-Each hand: 13 cards each; the declarer chooses a contract they have left, and
-leads the first trick (in Dominoes, plays first). Then the others may double
-(next pages), and the hand is played.
-
-Tricks (all contracts but Dominoes): follow the suit led if you can, otherwise
-play any card (in Trumps: a trump if you can). The highest card of the suit
-led wins the trick, or in Trumps the highest trump; the winner leads next.
-
-The five negative contracts total -130 and the two positive ones +130: with no
-doubles, every declarer's seven hands add up to zero over the four players.
-After 28 hands the highest total wins; equal totals share the place.
-"""
-
-CONTRACT_PAGES = [
-    """\
-No Tricks                                                    (Left/Right: pages)
-Every trick you take costs 2 points: -2 a trick, -26 in all.
-
-Any card may be led. Follow suit if you can.
-All 13 tricks are played.
-""",
-    """\
-No Queens                                                    (Left/Right: pages)
-Every queen in the tricks you take costs 6 points: -6 a queen, -24 in all.
-
-Any card may be led. Follow suit if you can.
-The hand ends when the trick holding the fourth queen is complete (playing on
-would change no score).
-""",
-    """\
-No Last Two                                                  (Left/Right: pages)
-The 12th trick costs its winner 10 points and the 13th (the last) 20: -30 in
-all.
-
-Any card may be led. Follow suit if you can.
-All 13 tricks are always played.
-""",
-    """\
-No Hearts                                                    (Left/Right: pages)
-Every heart in your tricks costs 2 points, and the Ace of hearts 6: -30 in all.
-
-Hearts may not be led unless the leader holds nothing but hearts (a table's
-heart-lead variant may say instead: not until a heart has been discarded,
-or hearts led freely).
-The hand ends once all 13 hearts have been taken.
-""",
-    """\
-Barbu (the King of hearts)                                   (Left/Right: pages)
-The trick holding the King of hearts (the Barbu) costs its winner 20 points.
-
-The King of hearts may not be led unless it is the leader's only card.
-Follow suit if you can: when you cannot, discarding K♥ is a fine way to give
-it away.
-The hand ends as soon as the King of hearts has been taken.
-""",
-    """\
-Trumps                                                       (Left/Right: pages)
-Every trick is worth +5 to its winner: +65 in all.
-
-The declarer names the trump suit (♠ ♥ ♣ ♦) with the contract.
-Follow suit if you can; if you cannot, you must play a trump if you have one;
-only without a trump may you discard any card. The highest trump in a trick
-wins it, else the highest card of the suit led.
-(A table's trump-duty variant may say: follow only; or overtrump - beat the
-trumps already played when you can.)
-Doubles in Trumps: only the declarer may be doubled.
-""",
-    """\
-Dominoes (Fan Tan)                                           (Left/Right: pages)
-The first player out of cards scores +45, the second +20, the third +5, the
-last -5 (+65 in all; a table's variant may set other scores).
-
-The declarer names a starting rank (say 6) and plays first; then each player in
-turn (clockwise) plays one card. A suit's row is opened by its card of the
-starting rank (6♠); then the row grows one rank at a time, up towards the Ace
-(7♠, 8♠ ...) and down towards the 2 (5♠, 4♠ ...).
-If you have a card that fits, you must play one; if none fits, you pass (Enter
-or p). The hand ends when the third player goes out.
-Doubles in Dominoes: only the declarer may be doubled.
-""",
-]
-
-DOUBLING = """\
-Doubling                                                     (Left/Right: pages)
-A double is a side bet between two players on who scores better this hand.
-
-1. After the contract, each player from the declarer's left round to the one on
-   the declarer's right doubles any of the other players (or nobody). In Trumps
-   and Dominoes only the declarer may be doubled. The declarer doubles nobody.
-2. Then every player who was doubled, from the declarer's left and ending with
-   the declarer, may redouble players who doubled them. Two players who doubled
-   each other count as redoubled already: neither may redouble the other.
-3. Must double: during one declarer's 7 hands each other player must double the
-   declarer at least twice. With k doubles still owed and only k hands of that
-   declarer left, you must double the declarer now (the dialog ticks it).
-
-On the table: "doubles W<NE!" says N and E doubled W, and ! marks a redoubled
-pair (or two who doubled each other); the log says "E doubled you", "You
-redoubled W" and who declined to redouble.
-"""
-
-SETTLEMENT = """\
-Settlement                                                   (Left/Right: pages)
-After each hand, every pair of players with a double between them settles:
-the one with the better contract score gains the difference and the other
-loses it; twice the difference if the pair is redoubled. Pairs with no double
-settle nothing. A hand's result = contract score + all your settlements.
-
-Worked example - No Tricks, N declares.
-  Contract scores: N -8, E -6, S -10, W -2.
-  E doubled N and N redoubled E; W doubled S.
-  N/E: difference 2, redoubled (stakes x2): E +4, N -4.
-  S/W: difference 8: W +8, S -8.
-  Hand results: N -8-4 = -12, E -6+4 = -2, S -10-8 = -18, W -2+8 = +6
-  (they add up to -26, as No Tricks does: settlements are zero-sum).
-
-The end-of-hand summary shows each settlement and every hand's result; the
-score sheet (s) keeps them all.
-"""
-
-#: The help pages in order: the keys first, then the rules.
-PAGES = [HELP, MATCH, *CONTRACT_PAGES, DOUBLING, SETTLEMENT]
+#: The help pages in order: the keys first, then the rules, from docs/rules/barbu.md itself (rules_text.py).
+PAGES = [HELP, *rules_text_pages(PAGE_LINES)]
 
 
 #: The solitaire keys, on the page of a solitaire game's card (``example``: a move of the game, ``move_example``).

@@ -5,6 +5,7 @@ import { bdi, button, fill, h } from "./dom.js";
 import { showLogin } from "./login.js";
 import { lobbyScreen } from "./lobby.js";
 import { replayScreen } from "./replay.js";
+import { rulesButton } from "./rules.js";
 import { PRESS_PLAY_HERE, Session, TAKEN } from "./session.js";
 import { solitaireScreen } from "./solitaire.js";
 import { tableScreen } from "./table.js";
@@ -192,6 +193,9 @@ function setInUse(inUse) {
   document.body.classList.toggle("taken-away", !inUse);
 }
 window.addEventListener("hashchange", route);
+// The rules on every screen, from the header: at the screen's place in them when it has one (`rules()`: the
+// contract in play at a table, the game in a solitaire room).
+document.getElementById("who").before(rulesButton(() => (app.screen && app.screen.rules ? app.screen.rules() : null)));
 
 /** Said when the page opened (from the installed app's cache) but the server cannot be reached. */
 export const OFFLINE = "Offline: the server cannot be reached just now. This page keeps trying, and carries on by itself once it is back.";

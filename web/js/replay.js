@@ -2,6 +2,7 @@
 // face up (the server lays the record out: protocol request "replay").
 import { cardFace, cardName, rankIndex, sortHand } from "./cards.js";
 import { bdi, button, fill, h, redraw } from "./dom.js";
+import { standingsChart } from "./standings_chart.js";
 import { doublesText, earlyEndText, scoreSheet, settlementList } from "./table_score.js";
 import { PHONE, dealerDeclarerMarks, dominoRows, place } from "./table_view.js";
 import { SEATS, SEAT_NAMES, cardsInText, contractText, listText, numberText, playerText, signedText } from "./words.js";
@@ -51,7 +52,7 @@ export function replaySheet(data, me, close) {
       start_rank: end.start_rank, doubles: end.doubles, redoubles: end.redoubles, scores: hand.scores };
   });
   const seat = SEATS.find((s) => data.players[s] === me) || null;
-  return scoreSheet({ seat, players: data.players }, { history }, close);
+  return scoreSheet({ seat, players: data.players }, { history, phase: "over" }, close); // a finished match
 }
 
 /** A Dominoes finish in words: the first three are out of cards; the fourth is last with cards left. */
@@ -174,7 +175,8 @@ export function replayScreen(app, matchId) {
       h("div", { class: "felt open" }, SEATS.map((seat) => seatHand(pos, seat, data)), h("div", { class: "center" }, center(pos, end))),
       end ? h("section", { class: "panel" }, h("h2", {}, `Hand ${hand.hand_number} result`), result(hand, pos)) : null,
       state.hand === data.hands.length - 1 && end
-        ? h("p", {}, "Final ranking: ", data.ranking.map((place, i) => `${i + 1}. ${place.map((s) => playerText(data.players[s])).join(" = ")}`).join("  "))
+        ? [h("p", {}, "Final ranking: ", data.ranking.map((place, i) => `${i + 1}. ${place.map((s) => playerText(data.players[s])).join(" = ")}`).join("  ")),
+          standingsChart(data.hands, data.players)]
         : null);
   }
 
@@ -229,7 +231,10 @@ export function replayScreen(app, matchId) {
   }
 
   load();
-  return { title: "Barbu — replay", onPush() {}, onReconnect() {}, unmount() {
+  return { title: "Barbu — replay", onPush() {}, onReconnect() {},
+    /** Where the rules panel opens (rules.js): at the contract of the hand shown. */
+    rules: () => ({ doc: "barbu", code: state.data ? position(state.data.hands[state.hand], state.step).contract : null }),
+    unmount() {
     closed = true;
     clearTimeout(again);
     if (state.playing) clearInterval(state.playing);

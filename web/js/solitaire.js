@@ -361,6 +361,8 @@ export function solitaireScreen(app, roomId) {
   join();
   return {
     title: "Barbu — solitaire",
+    /** Where the rules panel opens (rules.js): at the game played here. */
+    rules: () => ({ doc: "solitaire", title: (state.view && state.view.title) || null }),
     onPush(message) {
       if (message.room !== roomId) return;
       if (message.type === "snapshot") take(message);

@@ -440,6 +440,8 @@ export function tableScreen(app, roomId) {
 
   return {
     title: TITLE,
+    /** Where the rules panel opens (rules.js): at the contract in play, if one is chosen. */
+    rules: () => ({ doc: "barbu", code: (state.snapshot && state.snapshot.view && state.snapshot.view.contract) || null }),
     onPush(message) {
       if (message.room !== roomId) return;
       if (message.type === "snapshot") take(message);

@@ -2,6 +2,7 @@
 // end-of-match ranking. Seat columns start with the viewer's own seat (then clockwise), so a phone shows it
 // without a sideways scroll.
 import { Kept, bdi, button, h, scrollableByKeys } from "./dom.js";
+import { keptStandingsChart, standingsChart } from "./standings_chart.js";
 import { SEATS, SEAT_NAMES, contractText, numberText, playerText, signedText as signed, whenText } from "./words.js";
 
 /** The seats as columns: the viewer's own first, then the others clockwise (a watcher: N E S W). */
@@ -138,6 +139,8 @@ export function scoreSheet(snap, view, close) {
       h("thead", {}, h("tr", {}, h("th", { class: "contract-cell" }, "Hand"), seatHeads(snap))),
       h("tbody", {}, rows)))) : h("p", {}, "No hand has finished yet."),
     h("p", { class: "muted" }, "Each cell: the hand's score (contract and doubles), then the running total."),
+    // A finished match's sheet ends with its story: the running totals drawn (standings_chart.js).
+    view.phase === "over" && rows.length ? standingsChart(view.history, snap.players) : null,
     button("Close", close, { class: "primary", "data-focus": "close-sheet" }));
   dialog.addEventListener("cancel", close);
   queueMicrotask(() => { if (!dialog.open) dialog.showModal(); });
@@ -256,6 +259,7 @@ export function ranking(state, actions) {
     h("h2", {}, "The match is over"),
     state.rematch ? h("p", { class: "rematch-note" }, "Another match with the same players has started: join it below.") : null,
     placeList(view.ranking || placesOf(view.totals), snap.players, view.totals, state.me),
+    view.history && view.history.length ? keptStandingsChart(kept, view.history, snap.players) : null,
     kept.el("ranking-buttons", "div", { class: "buttons" }, next,
       kept.el("ranking-replay", "a", { href: `#replay=${encodeURIComponent(snap.room)}` }, "Replay this match"),
       kept.el("ranking-lobby", "a", { href: "#lobby" }, "Back to the lobby")));
