@@ -15,5 +15,5 @@ FEATURES = (
     "json",
     "replays",
     "rematch",
-    "revoke-tokens",
+    "secrets",
 )
