@@ -541,7 +541,7 @@ class Lobby:
         """
         stored = self.store.player_secret(name)
         if stored is None:
-            return None, None if secret is None else await self.hasher.hash(secret)
+            return None, (None if secret is None else await self.hasher.hash(secret))
         if secret is None:
             raise ProtocolError(
                 "secret-needed", f"{name} has a personal password: log in with it", field="secret"
