@@ -487,8 +487,13 @@ async def test_a_seat_held_across_a_password_change_is_taken_back_with_the_secre
     room, _ = await playing_with_bots(first, alice, "across")
     guest = await connect(first, "gus", "old")
     await playing_with_bots(first, guest, "guest's")
+    await connect(first, "olga", "old", "olga's own")  # holds nothing
     await first.stop()
     changed = await start_server(password="new")
+    # Her claim outlived the revoked tokens and the start's forgetting of expired ones.
+    with pytest.raises(ServerError) as info:
+        await connect(changed, "olga", "new")
+    assert info.value.code == "secret-needed"
     with pytest.raises(ServerError) as info:
         await connect(changed, "alice", "new")
     assert (info.value.code, info.value.field) == ("secret-needed", "secret")
