@@ -603,7 +603,7 @@ async def test_log_out_mid_match_keeps_the_seat_for_this_browser(
     start_server: StartServer, open_page: OpenPage
 ) -> None:
     """Log out while seated in a match asks first; logging in again under the name on this browser takes the
-    seat back, while another browser is told in plain words where the seat is held."""
+    seat back, while another browser is told in plain words that the name is someone's."""
     server = await start_server(bot_delay=0.5)
     page = await open_page()
     asked: list[str] = []
@@ -619,7 +619,8 @@ async def test_log_out_mid_match_keeps_the_seat_for_this_browser(
     assert len(asked) == 1 and "A bot plays it until you come back" in asked[0]
     other = await open_page()
     await _login(other, server.share_url, "cleo")
-    await other.wait_for_selector("text=You are already seated at “keep” from another browser or device")
+    # The name is this browser's (its personal password, kept here): another is told so.
+    await other.wait_for_selector("text=“cleo” is someone's name here, with a personal password: type it")
     await page.fill("#login-name", "cleo")
     await page.click("text=Log in")
     await page.wait_for_selector(".seat.bottom")  # straight back to the seat
