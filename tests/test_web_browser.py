@@ -21,7 +21,7 @@ from engine.cards import SEATS, texts
 from server import BarbuServer
 from server.barbu_table import BarbuTable
 from server.solitaire_room import SolitaireRoom
-from tests.browser import MISSING, PHONE, chromium_found, launch
+from tests.browser import MISSING, PHONE, chromium_found, launch, token_given_once
 from tests.conftest import StartServer, finished_table, four_seated, server_table, until
 
 SEAT_NAMES = {"N": "North", "E": "East", "S": "South", "W": "West"}
@@ -1165,7 +1165,7 @@ async def test_the_must_double_rule_ticks_and_locks_the_declarers_box(
     token = owed.token
     await owed.close()
     page = await open_page()
-    await page.add_init_script(f"localStorage.setItem('barbu.token', {token!r})")
+    await page.add_init_script(token_given_once(token))
     await page.goto(server.share_url)
     declarer = SEATS[match.hand.declarer]
     box = page.locator(f"input[data-seat={declarer}]")
@@ -1290,7 +1290,7 @@ async def seat_page(
     token = conns[seat].token
     await conns.pop(seat).close()
     page = await open_page(**context)
-    await page.add_init_script(f"localStorage.setItem('barbu.token', {token!r})")
+    await page.add_init_script(token_given_once(token))
     await page.goto(server.share_url)
     return page
 
