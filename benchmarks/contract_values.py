@@ -15,7 +15,7 @@ import statistics
 
 from engine.barbu import ChooseContract, Hand, Variants
 from engine.barbu.rules import CONTRACTS
-from engine.barbu.search.policy import _contract_options, _play_from_start
+from engine.barbu.search.policy import _contract_options, _from_start
 from engine.cards import deal_hands
 
 
@@ -45,7 +45,7 @@ def main() -> None:
             for i, option in enumerate(options):
                 hand = Hand(0, hands, Variants())
                 hand.apply(0, option)
-                totals[i] += _play_from_start(hand, rng).contract_scores[0]
+                totals[i] += _from_start(hand).playout([0, 0, 0, 0], -1, rng.getrandbits(64))[0]
         for contract in CONTRACTS:
             values[contract].append(
                 max(t / args.deals for t, o in zip(totals, options, strict=True) if o.contract == contract)

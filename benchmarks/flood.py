@@ -19,7 +19,13 @@ measures its round trips; meanwhile a *flooder* logs in and sends ``--requests``
   every login writes its player's resume token to the store;
 - case ``replays``: the flooder pipelines ``--replays`` ``replay`` requests (reading the replies), cycling
   through the ``--matches`` finished matches stored before the start (more than the server keeps laid out,
-  so every request makes the server replay a whole match from its record).
+  so every request makes the server replay a whole match from its record);
+- case ``hint-storm``: ``--hint-players`` players from each of ``--hint-addresses`` loopback addresses
+  (127.0.0.2 on) each open a Forty Thieves deal (one the solver finds no win of in a hint's budget) and ask
+  for hints for ``--storm-seconds``: the next a second after each answer (a person reading it), the server
+  (``--hint-budget``, one worker) working them out; a hint still unanswered ``--seconds`` after the storm
+  ends is counted unanswered. Prints the answers' p50 / p99 / worst time, how many were hints (and their
+  own p50 / p99) and how many ``busy``, and how many went unanswered.
 
 A flood case lasts until the flooder has read its last reply (``reading``) or its last request went out
 (``never-reads``: the server stops reading a connection it dropped; the ping floods: the last ping of the
@@ -27,12 +33,14 @@ last flooder cut off), or
 ``--seconds`` pass; the victim's
 round trips of that span (and half a second after) are counted. Prints per case the victim's round trips
 (p50, p99, worst, in ms), what the flooder got (requests sent, replies, ``slow-down`` refusals, whether the
-server dropped it, how long the flood lasted; the storm: logins answered, refused, failed), and the
+server dropped it, how long the flood lasted; the storm: logins answered, refused, failed; the hint storm:
+above), and the
 server's resident memory (largest seen during the case, MiB) and CPU time over the case (s). Run:
 
     .venv/bin/python -m benchmarks.flood [--requests 20000] [--tables 40] [--seconds 30]
         [--logins 4000] [--storm-seconds 20] [--replays 150] [--matches 40]
-        [--cases quiet,reading,never-reads,split,ping-flood,ping-flood-reading,ping-flood-many,login-storm,replays]
+        [--hint-addresses 49] [--hint-players 2] [--hint-budget 2]
+        [--cases quiet,reading,never-reads,split,ping-flood,ping-flood-reading,ping-flood-many,login-storm,replays,hint-storm]
 """
 
 from __future__ import annotations
@@ -74,6 +82,7 @@ CASES = (
     "ping-flood-many",
     "login-storm",
     "replays",
+    "hint-storm",
 )
 #: Seconds between two round trips of the victim.
 VICTIM_PACE = 0.02
@@ -95,6 +104,7 @@ class Case:
     rss: int = 0
     seconds: float = 0.0
     cpu: float = 0.0  # the server's CPU seconds over the case
+    hints: dict[str, float] = field(default_factory=dict)  # the hint storm's figures (``hint_storm``)
 
 
 def cpu_of(pid: int) -> float:
@@ -340,11 +350,105 @@ async def storm(url: str, logins: int, span: float, limit: float) -> dict[str, f
     return {**got, "began": began, "ended": time.time(), "dropped": 0}
 
 
+#: The hint storm's first address: the players of address k (0 on) come from 127.0.0.(2 + k).
+HINT_HOST = 2
+#: Seconds a hint storm's player takes to read an answer before asking again.
+HINT_READING = 1.0
+
+
+async def hint_asker(
+    url: str, address: int, number: int, span: float, limit: float, answers: list[tuple[str, float]]
+) -> int:
+    """One player of the hint storm, from 127.0.0.(``HINT_HOST`` + ``address``): log in, open Forty Thieves
+    (deal ``address * 100 + number + 1``), then ask for hints for ``span`` seconds, the next
+    ``HINT_READING`` seconds after each answer; each answer's kind (``hint`` or the error code) and time
+    go to ``answers``. Returns 1 if a hint was still unanswered ``limit`` seconds after the span, else 0."""
+    ws = await websockets.connect(
+        url, compression=None, max_size=None, proxy=None, local_addr=(f"127.0.0.{HINT_HOST + address}", 0)
+    )
+    ids = itertools.count(1)
+
+    async def ask(wire: dict[str, object], timeout: float) -> dict[str, object]:
+        asked = next(ids)
+        await ws.send(msgpack.packb({**wire, "id": asked}))
+        async with asyncio.timeout(timeout):
+            while True:  # pushes (the room's state) come between the replies
+                reply: dict[str, object] = msgpack.unpackb(await ws.recv())
+                if reply.get("id") == asked:
+                    return reply
+
+    try:
+        await ask({"type": "hello", "version": 1, "client": "hint-storm"}, 60)
+        await ask({"type": "login", "name": f"storm-{os.getpid()}-{address}-{number}"}, 60)
+        opened = await ask(
+            {"type": "open-solitaire", "game": "forty-thieves", "seed": address * 100 + number + 1}, 60
+        )
+        room = opened["room"]
+        began = time.monotonic()
+        while time.monotonic() < began + span:
+            started = time.monotonic()
+            try:
+                reply = await ask({"type": "hint", "room": room}, began + span + limit - started)
+            except TimeoutError:
+                return 1
+            kind = str(reply["code"]) if reply["type"] == "error" else "hint"
+            answers.append((kind, time.monotonic() - started))
+            await asyncio.sleep(HINT_READING)
+        return 0
+    finally:
+        ws.transport.abort()
+
+
+async def hint_storm(url: str, addresses: int, players: int, span: float, limit: float) -> dict[str, float]:
+    """The hint storm (``hint_asker`` for ``players`` players from each of ``addresses`` addresses); returns
+    (as a map) the answers' p50, p99 and worst time (s), the hints' own p50 and p99, how many were hints,
+    ``busy`` or other errors, how many went unanswered, and when the storm began and ended."""
+    answers: list[tuple[str, float]] = []
+    began = time.time()
+    unanswered = await asyncio.gather(
+        *(hint_asker(url, a, p, span, limit, answers) for a in range(addresses) for p in range(players))
+    )
+
+    def spread(times: list[float]) -> tuple[float, float, float]:
+        times = sorted(times) or [0.0]
+        p99 = statistics.quantiles(times, n=100, method="inclusive")[98] if len(times) >= 2 else times[-1]
+        return statistics.median(times), p99, times[-1]
+
+    p50, p99, worst = spread([seconds for _, seconds in answers])
+    hint_p50, hint_p99, _ = spread([seconds for kind, seconds in answers if kind == "hint"])
+    kinds = [kind for kind, _ in answers]
+    return {
+        "p50": p50,
+        "p99": p99,
+        "worst": worst,
+        "hint_p50": hint_p50,
+        "hint_p99": hint_p99,
+        "hints": kinds.count("hint"),
+        "busy": kinds.count("busy"),
+        "other": len(kinds) - kinds.count("hint") - kinds.count("busy"),
+        "unanswered": sum(unanswered),
+        "sent": len(kinds) + sum(unanswered),
+        "replies": len(kinds),
+        "refused": 0,
+        "dropped": 0,
+        "began": began,
+        "ended": time.time(),
+    }
+
+
 async def flood_in_a_process(
-    url: str, requests: int, name: str, limit: float, logins: int = 0, span: float = 0.0, matches: int = 0
+    url: str,
+    requests: int,
+    name: str,
+    limit: float,
+    logins: int = 0,
+    span: float = 0.0,
+    matches: int = 0,
+    storm: tuple[int, int] = (0, 0),
 ) -> dict[str, float]:
-    """Run ``flooder`` (or, case ``login-storm``, ``storm``) in a process of its own (its CPU does not slow
-    the victim's client down)."""
+    """Run ``flooder`` (or, case ``login-storm``, ``storm``; case ``hint-storm``, ``hint_storm`` with
+    ``storm`` = (addresses, players per address)) in a process of its own (its CPU does not slow the
+    victim's client down)."""
     command = [sys.executable, "-m", "benchmarks.flood", "--flooder", url, "--requests", str(requests)]
     command += [
         "--case",
@@ -357,6 +461,10 @@ async def flood_in_a_process(
         str(span),
         "--matches",
         str(matches),
+        "--hint-addresses",
+        str(storm[0]),
+        "--hint-players",
+        str(storm[1]),
     ]
     proc = await asyncio.create_subprocess_exec(*command, stdout=asyncio.subprocess.PIPE)
     out, _ = await proc.communicate()
@@ -373,6 +481,7 @@ async def run_case(
     logins: int = 0,
     span: float = 0.0,
     matches: int = 0,
+    storm: tuple[int, int] = (0, 0),
 ) -> Case:
     """One case: the victim measures while the flooder (if any) floods."""
     case = Case(name)
@@ -385,7 +494,22 @@ async def run_case(
         await asyncio.sleep(3.0)
         ended = time.time()
     else:
-        got = await flood_in_a_process(url, requests, name, limit, logins, span, matches)
+        got = await flood_in_a_process(url, requests, name, limit, logins, span, matches, storm)
+        if name == "hint-storm":
+            case.hints = {
+                key: got[key]
+                for key in (
+                    "p50",
+                    "p99",
+                    "worst",
+                    "hint_p50",
+                    "hint_p99",
+                    "hints",
+                    "busy",
+                    "other",
+                    "unanswered",
+                )
+            }
         case.replies, case.refused, case.sent = int(got["replies"]), int(got["refused"]), int(got["sent"])
         case.dropped, case.failed = int(got["dropped"]), int(got.get("failed", 0))
         began, ended = got["began"], got["ended"]
@@ -410,9 +534,11 @@ async def run(
     span: float,
     replays: int = 0,
     matches: int = 0,
+    storm: tuple[int, int] = (0, 0),
 ) -> list[Case]:
     """Open the tables, then run the ``cases`` one after another (case ``replays`` sends ``replays``
-    requests over ``matches`` stored matches, the others ``requests``)."""
+    requests over ``matches`` stored matches, case ``hint-storm`` is ``storm``'s (addresses, players per
+    address), the others send ``requests``)."""
     for start in range(0, tables, 3):  # a player may have 3 tables waiting at a time
         async with await Connection.connect(url, client="setup", timeout=60) as host:
             await host.login(f"host-{start}")
@@ -420,7 +546,7 @@ async def run(
                 await host.create_table(f"table {i:03d} waiting for players")
     return [
         await run_case(
-            url, pid, name, replays if name == "replays" else requests, limit, logins, span, matches
+            url, pid, name, replays if name == "replays" else requests, limit, logins, span, matches, storm
         )
         for name in cases
     ]
@@ -435,7 +561,15 @@ def report(case: Case) -> str:
         f"  p99 {p99 * 1000:6.1f} ms  worst {trips[-1] * 1000:6.1f} ms  | server RSS {case.rss / 2**20:5.1f} MiB,"
         f" CPU {case.cpu:5.1f} s"
     )
-    if case.name == "login-storm":
+    if case.name == "hint-storm":
+        got = case.hints
+        line += (
+            f"  | hints: p50 {got['p50']:.2f} s, p99 {got['p99']:.2f} s, worst {got['worst']:.2f} s;"
+            f" {got['hints']:.0f} hints (p50 {got['hint_p50']:.2f} s, p99 {got['hint_p99']:.2f} s),"
+            f" {got['busy']:.0f} busy, {got['other']:.0f} other errors,"
+            f" {got['unanswered']:.0f} unanswered, {case.seconds:.1f} s"
+        )
+    elif case.name == "login-storm":
         line += (
             f"  | storm: {case.replies} logged in, {case.refused} refused, {case.failed}"
             f" failed, {case.seconds:.1f} s"
@@ -474,6 +608,15 @@ def main(argv: list[str] | None = None) -> int:
     )
     parser.add_argument("--replays", type=int, default=150, help="replay requests pipelined (default 150)")
     parser.add_argument("--matches", type=int, default=40, help="finished matches stored (default 40)")
+    parser.add_argument(
+        "--hint-addresses", type=int, default=49, help="addresses the hint storm comes from (default 49)"
+    )
+    parser.add_argument(
+        "--hint-players", type=int, default=2, help="players of each address in the hint storm (default 2)"
+    )
+    parser.add_argument(
+        "--hint-budget", type=float, default=2.0, help="the server's --hint-budget, seconds (default 2)"
+    )
     parser.add_argument("--flooder", metavar="URL", help=argparse.SUPPRESS)  # the flooder's own process
     parser.add_argument("--case", default="reading", help=argparse.SUPPRESS)
     args = parser.parse_args(argv)
@@ -482,6 +625,12 @@ def main(argv: list[str] | None = None) -> int:
         parser.error(f"unknown case(s) {', '.join(sorted(unknown))}: choose from {', '.join(CASES)}")
     if args.flooder and args.case in PING_FLOODS:
         print(json.dumps(asyncio.run(ping_flood(args.flooder, args.seconds, args.case))))
+        return 0
+    if args.flooder and args.case == "hint-storm":
+        storming = hint_storm(
+            args.flooder, args.hint_addresses, args.hint_players, args.storm_seconds, args.seconds
+        )
+        print(json.dumps(asyncio.run(storming)))
         return 0
     if args.flooder and args.case == "login-storm":
         limit = max(args.seconds, args.storm_seconds + 10)
@@ -504,7 +653,7 @@ def main(argv: list[str] | None = None) -> int:
         db = os.path.join(tmp, "flood.sqlite3")
         if "replays" in cases:
             store_matches(db, args.matches)
-        proc, url = start_server(db)
+        proc, url = start_server(db, ["--workers", "1", "--hint-budget", str(args.hint_budget)])
         try:
             measured = asyncio.run(
                 run(
@@ -518,6 +667,7 @@ def main(argv: list[str] | None = None) -> int:
                     args.storm_seconds,
                     args.replays,
                     args.matches,
+                    (args.hint_addresses, args.hint_players),
                 )
             )
         finally:
@@ -526,7 +676,9 @@ def main(argv: list[str] | None = None) -> int:
                 proc.wait(10)
     print(
         f"flooder pipelines {args.requests} list-rooms ({args.replays} replay of {args.matches} matches in"
-        f" case replays); storm: {args.logins} logins over {args.storm_seconds:g} s;"
+        f" case replays); storm: {args.logins} logins over {args.storm_seconds:g} s; hint storm:"
+        f" {args.hint_players} players from each of {args.hint_addresses} addresses for"
+        f" {args.storm_seconds:g} s, hint budget {args.hint_budget:g} s, 1 worker;"
         f" {args.tables} tables listed; victim every 20 ms"
     )
     for case in measured:

@@ -1,10 +1,10 @@
 """Random-bot Barbu matches per second and microseconds per action, and the search bot's determinized hand
-playouts per second from the first trick, on one core.
+playouts per second from the first trick, on one core, on the compiled and the pure-Python path side by side.
 
 Run: ``.venv/bin/python benchmarks/selfplay.py [--matches N] [--positions N]``. Prints its figures; asserts
 nothing. A determinized hand playout is what the search bot does for each sampled deal and candidate: draw a
-deal of the unseen cards consistent with the seat's view, copy the hand, play it to its end with the rollout
-rules (``engine.barbu.search``).
+deal of the unseen cards consistent with the seat's view, play the hand to its end with the rollout rules
+(``engine.barbu.search.kernels``; the pure path copies the hand and plays it on the engine's own code).
 """
 
 from __future__ import annotations
@@ -17,8 +17,9 @@ import time
 from engine.barbu import Match, make_policy
 from engine.barbu.hand import PLAY, Hand
 from engine.barbu.playout import random_playout
-from engine.barbu.search.infer import read_view
-from engine.barbu.search.rollout import playout
+from engine.barbu.search import kernels
+from engine.barbu.search.infer import Knowledge, read_view
+from engine.barbu.search.kernels import Position
 from engine.barbu.search.sample import DealSampler
 
 
@@ -40,29 +41,32 @@ def main() -> None:
     seconds = time.process_time() - start
     print(f"{args.matches} random matches in {seconds:.2f} s CPU: {args.matches / seconds:.0f} matches/s")
     print(f"{actions} actions ({cards} cards played or passes): {seconds / actions * 1e6:.2f} µs per action")
-    positions = first_tricks(args.positions)
-    rates = []
-    for _ in range(args.repeat):
-        start = time.process_time()
-        for sampler, base in positions:
-            for _ in range(args.playouts):
-                deal = sampler.sample(rng)
-                hand = base.copy()
-                for s in range(4):
-                    hand.hands[s] |= deal[s]
-                playout(hand, rng)
-        rates.append(len(positions) * args.playouts / (time.process_time() - start))
-    print(
-        f"determinized hand playouts from the first trick (sample, copy, play out), {args.repeat} rounds of "
-        f"{len(positions) * args.playouts}: best {max(rates):.0f}/s, median {statistics.median(rates):.0f}/s "
-        "(CPU time; a shared machine's other work slows every round, the best is the least disturbed)"
-    )
+    print(f"search kernels: {kernels.PATH}")
+    hands = first_tricks(args.positions)
+    paths = [("compiled", True)] if kernels.COMPILED else []
+    for name, compiled in [*paths, ("pure Python", False)]:
+        positions = [
+            (DealSampler(know.allowed(), know.sizes, compiled=compiled), Position(base, compiled=compiled))
+            for know, base in hands
+        ]
+        rates = []
+        for _ in range(args.repeat):
+            start = time.process_time()
+            for sampler, position in positions:
+                for _ in range(args.playouts):
+                    position.playout(sampler.sample(rng), -1, rng.getrandbits(64))
+            rates.append(len(positions) * args.playouts / (time.process_time() - start))
+        print(
+            f"{name}: determinized hand playouts from the first trick (sample, play out), {args.repeat} rounds "
+            f"of {len(positions) * args.playouts}: best {max(rates):,.0f}/s, median {statistics.median(rates):,.0f}/s "
+            "(CPU time; a shared machine's other work slows every round, the best is the least disturbed)"
+        )
 
 
-def first_tricks(count: int) -> list[tuple[DealSampler, Hand]]:
+def first_tricks(count: int) -> list[tuple[Knowledge, Hand]]:
     """``count`` positions at the first card of a hand (heuristic bots choose and double), as the leader
-    sees them: its deal sampler and its hand with the unseen cards left out."""
-    out: list[tuple[DealSampler, Hand]] = []
+    sees them: what it knows and its hand with the unseen cards left out."""
+    out: list[tuple[Knowledge, Hand]] = []
     bots = [make_policy("heuristic", s) for s in range(4)]
     seed = 0
     while len(out) < count:
@@ -72,8 +76,7 @@ def first_tricks(count: int) -> list[tuple[DealSampler, Hand]]:
             seat = match.to_move
             assert seat is not None
             if match.hand.phase == PLAY and not match.hand.play:
-                know, base = read_view(match.view(seat))
-                out.append((DealSampler(know.allowed(), know.sizes), base))
+                out.append(read_view(match.view(seat)))
             match.apply(seat, bots[seat].choose(match.view(seat), match.legal_actions(seat)))
     return out
 

@@ -4,7 +4,8 @@ Usage: ``python -m benchmarks.solitaire [--deals N] [--timeout S] [--game G ...]
 Prints one line per game: decided (solvable or unsolvable) and solvable, as shares of the deals, the mean
 seconds per deal and the positions the search expanded per second. Deals are ``new_game(game, options,
 seed=k)`` for ``k`` in 1..N. The timeout counts this process's CPU seconds (``time.process_time``), so the
-figures hold on a machine others are using too; ``--wall`` counts wall-clock seconds instead.
+figures hold on a machine others are using too; ``--wall`` counts wall-clock seconds instead. The first line
+says whether the compiled kernels ran (``BARBU_PURE=1`` forces the pure-Python path, for comparison).
 """
 
 from __future__ import annotations
@@ -15,6 +16,7 @@ import time
 from collections.abc import Callable, Sequence
 
 from cli.solitaire import parse_options
+from engine.compiled import PATH
 from engine.solitaire import GAMES, Outcome, new_game, solve
 
 
@@ -52,6 +54,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     options = parse_options(args.option)
     clock = time.perf_counter if args.wall else time.process_time
     unit = "wall" if args.wall else "CPU"
+    print(f"solver kernels: {PATH}")
     print(
         f"{'game':<16} {'decided':>8} {'solvable':>9} {'s/deal':>7} {'pos/s':>8}"
         f"   ({args.deals} deals, {args.timeout} {unit} s each)"

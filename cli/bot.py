@@ -1,4 +1,8 @@
-"""``barbu bot``: connect N bots as ordinary clients, fill a table, play one match to the end."""
+"""``barbu bot``: connect N bots as ordinary clients, fill a table, play one match to the end.
+
+The bots speak protocol version 2 (``docs/protocol.md``): they play from the views the server's updates
+carry, and ask for a snapshot only after coming back (with ``since``).
+"""
 
 from __future__ import annotations
 
@@ -18,7 +22,7 @@ from client import BadReply, Connection, ConnectionLost, ServerError, play_match
 from client.bot import come_back, patiently
 from engine.barbu import POLICIES, Policy, make_policy
 from engine.cards import SEATS
-from protocol import ProtocolError, Snapshot
+from protocol import LATEST_VERSION, ProtocolError, Snapshot
 
 
 @dataclass(frozen=True)
@@ -84,11 +88,11 @@ async def _play_on(conns: list[Connection], i: int, url: str, room: str, policy:
         except BadReply:
             raise  # the server would send it again: no point coming back
         except ConnectionLost:
-            token = conns[i].token
+            token, since = conns[i].token, conns[i].since()
             await conns[i].close()
             if token is None:
                 raise
-            conns[i] = await come_back(url, token, client="barbu-bot")
+            conns[i] = await come_back(url, token, client="barbu-bot", version=LATEST_VERSION, since=since)
 
 
 async def run_bots(url: str, table: str, count: int, policy: str, password: str | None) -> BotsResult:
@@ -105,7 +109,7 @@ async def run_bots(url: str, table: str, count: int, policy: str, password: str 
     conns: list[Connection] = []
     try:
         for _ in range(count):
-            conns.append(await Connection.connect(url, client=f"barbu-bot/{policy}"))
+            conns.append(await Connection.connect(url, client=f"barbu-bot/{policy}", version=LATEST_VERSION))
         for i, conn in enumerate(conns):
             # The policy's name only: a spec's options would make the name long and noisy.
             name = f"{policy.partition(':')[0]}-{tag}-{i + 1}"
@@ -121,9 +125,13 @@ async def run_bots(url: str, table: str, count: int, policy: str, password: str 
                 for i in range(count)
             ]
         totals = games[0].result()
-        final = await _final_snapshot(conns, url, room)
-        view = final.view or {}
-        return BotsResult(room, totals, final.players, list(view.get("history", [])))
+        state = conns[0].rooms.get(room)
+        if state is not None and state.view is not None and state.view.get("phase") == "over":
+            players, view = state.snapshot.players, state.view  # the last update's view: no need to ask
+        else:
+            final = await _final_snapshot(conns, url, room)
+            players, view = final.players, final.view or {}
+        return BotsResult(room, totals, players, list(view.get("history", [])))
     except BaseExceptionGroup as group:
         raise _first(group) from None
     finally:
@@ -140,7 +148,7 @@ async def _final_snapshot(conns: list[Connection], url: str, room: str) -> Snaps
         if token is None:
             raise
         await conns[0].close()
-        conns[0] = await come_back(url, token, client="barbu-bot")
+        conns[0] = await come_back(url, token, client="barbu-bot", version=LATEST_VERSION)
         return await conns[0].snapshot(room)
 
 

@@ -27,10 +27,25 @@ COMMAND_MODULES = (
 def build_parser() -> argparse.ArgumentParser:
     """The full ``barbu`` parser with every sub-command registered."""
     parser = argparse.ArgumentParser(prog="barbu", description="Barbu and solitaire: rules, server, clients.")
+    parser.add_argument(
+        "--version", action=_Version, nargs=0, help="print the version and which search kernels run, and exit"
+    )
     sub = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
     for name in COMMAND_MODULES:
         importlib.import_module(name).register(sub)
     return parser
+
+
+class _Version(argparse.Action):
+    """``--version``: the package's version and the search kernels' path (compiled or pure Python)."""
+
+    def __call__(self, parser: argparse.ArgumentParser, *_: object) -> None:
+        from importlib.metadata import version
+
+        from engine.barbu.search.kernels import PATH
+
+        print(f"barbu {version('barbu')} (kernels: {PATH})")
+        parser.exit()
 
 
 def main(argv: Sequence[str] | None = None) -> int:

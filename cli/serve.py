@@ -21,6 +21,7 @@ from client.sheet import score_sheet
 from engine.barbu import POLICIES
 from protocol import Login
 from server import BarbuServer, ServerConfig, StoreError, run_server
+from server.origins import origin_key
 
 
 def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
@@ -225,6 +226,16 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
         "count, for every per-address cap, as the client its X-Forwarded-For header names (deploy/README.md)",
     )
     p.add_argument(
+        "--allowed-origin",
+        action="append",
+        type=web_origin,
+        default=[],
+        metavar="ORIGIN",
+        help="an origin (http(s)://HOST[:PORT]) whose pages may open the WebSocket besides the server's own "
+        "(repeat for several): a TLS proxy serving the page under another name (deploy/README.md); "
+        "programs, which send no Origin, always may",
+    )
+    p.add_argument(
         "--idle-turn",
         type=seconds(0, 7 * 86400),
         default=ServerConfig.idle_turn,
@@ -267,6 +278,15 @@ def ip_address(text: str) -> str:
         return str(ipaddress.ip_address(text))
     except ValueError:
         raise argparse.ArgumentTypeError(f"{text!r} is not an IP address") from None
+
+
+def web_origin(text: str) -> str:
+    """An argparse type: a web origin, ``http(s)://HOST[:PORT]`` (``server.origins.origin_key``)."""
+    try:
+        origin_key(text)
+    except ValueError as exc:
+        raise argparse.ArgumentTypeError(str(exc)) from None
+    return text
 
 
 def login_limit(name: str) -> int:
@@ -321,6 +341,7 @@ def run_serve(args: argparse.Namespace) -> int:
         max_waiting_seats_per_address=args.max_waiting_seats_per_address,
         idle_turn=args.idle_turn or None,
         trusted_proxies=tuple(args.trusted_proxy),
+        allowed_origins=tuple(args.allowed_origin),
         max_bot_time=args.max_bot_time,
     )
     try:

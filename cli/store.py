@@ -1,4 +1,13 @@
-"""``barbu export`` and ``barbu matches``: read matches and solitaire games back from a server's SQLite store."""
+"""``barbu export``, ``barbu matches``, ``barbu standings`` and ``barbu store check``: read matches and
+solitaire games back from a server's SQLite store, the standings across its finished matches
+(``server.standings``), and say which rooms a server start would not restore now (``server.unrestorable``).
+
+Each opens the store read-only: nothing is created or written, and each works while a server runs or none
+does. ``barbu store check`` rebuilds every waiting or playing room from its config and log as a start-up does
+and prints one line per room that does not replay, ``ROOM<TAB>KIND<TAB>SEQ<TAB>ERROR`` (``SEQ`` ``-`` when the
+config is to blame, not one action); exit status 1 when there are any, 0 with ``all N rooms restore``
+otherwise.
+"""
 
 from __future__ import annotations
 
@@ -12,12 +21,15 @@ from typing import Any
 from engine.cards import SEATS
 from server.barbu_table import replay_log
 from server.config import ServerConfig
+from server.lobby import ROOM_KINDS
 from server.solitaire_room import SolitaireRoom
+from server.standings import store_standings
 from server.store import RoomRow, Store, StoreError
+from server.unrestorable import check_rooms
 
 
 def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
-    """Add ``export`` and ``matches`` to the ``barbu`` parser."""
+    """Add ``export``, ``matches`` and ``store check`` to the ``barbu`` parser."""
     p = sub.add_parser(
         "export",
         help="write a stored match (barbu-match/1) or solitaire game (solitaire/1) as a record",
@@ -38,6 +50,30 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     )
     m.add_argument("--db", required=True, metavar="PATH", help="the server's SQLite file")
     m.set_defaults(func=run_matches)
+    t = sub.add_parser(
+        "standings",
+        help="the standings across the finished matches in a store",
+        description="One line per player of the store's finished Barbu matches, best rating first: name, "
+        "matches, firsts, average place, rating (openskill Bradley-Terry, mu - 3 sigma). Bots take their "
+        "places in a match but are not listed.",
+    )
+    t.add_argument("--db", required=True, metavar="PATH", help="the server's SQLite file")
+    t.set_defaults(func=run_standings)
+    p = sub.add_parser(
+        "store",
+        help="look after a server's store",
+        description="Commands on a server's SQLite store; they open it read-only.",
+    )
+    commands = p.add_subparsers(dest="store_command", required=True, metavar="COMMAND")
+    c = commands.add_parser(
+        "check",
+        help="list the rooms a server start would not restore now",
+        description="Rebuild every waiting or playing room of the store from its log, as a server start "
+        "does, without writing anything; print ROOM, KIND, SEQ (the action that does not replay; - for the "
+        "room's config) and the error of each room that does not restore, and exit 1 when there are any.",
+    )
+    c.add_argument("--db", required=True, metavar="PATH", help="the server's SQLite file")
+    c.set_defaults(func=run_check)
 
 
 def _open(path: str) -> Store | None:
@@ -135,6 +171,51 @@ def run_matches(args: argparse.Namespace) -> int:
         return _unreadable(args.db, exc)
     finally:
         store.close()
+    return 0
+
+
+def run_standings(args: argparse.Namespace) -> int:
+    """Print the standings, a header line then ``NAME<TAB>MATCHES<TAB>FIRSTS<TAB>AVERAGE<TAB>RATING`` per
+    player; exit 0 (a store without finished matches says so on stderr), or 1 (one line on stderr) when
+    the store file is missing, not a barbu store or damaged. The store is opened read-only."""
+    store = _open(args.db)
+    if store is None:
+        return 1
+    try:
+        rows = store_standings(store)
+    except sqlite3.Error as exc:
+        return _unreadable(args.db, exc)
+    finally:
+        store.close()
+    if not rows:
+        print(f"barbu: no finished Barbu matches in {args.db} yet", file=sys.stderr)
+        return 0
+    print("player\tmatches\tfirsts\taverage_place\trating")
+    for row in rows:
+        print(
+            f"{_printable(row.name)}\t{row.matches}\t{row.firsts}\t{row.average_place:.2f}\t{row.rating:.1f}"
+        )
+    return 0
+
+
+def run_check(args: argparse.Namespace) -> int:
+    """List the rooms that do not restore; exit 1 when there are any, or (one line on stderr) when the store
+    is missing, not a barbu store or cannot be read; else 0 with one line saying all restore."""
+    store = _open(args.db)
+    if store is None:
+        return 1
+    try:
+        count, problems = check_rooms(store, ROOM_KINDS)
+    except sqlite3.Error as exc:
+        return _unreadable(args.db, exc)
+    finally:
+        store.close()
+    for problem in problems:
+        seq = "-" if problem.seq is None else str(problem.seq)
+        print(f"{problem.room}\t{_printable(problem.kind)}\t{seq}\t{_printable(problem.error)}")
+    if problems:
+        return 1
+    print(f"all {count} rooms restore")
     return 0
 
 

@@ -10,7 +10,12 @@ connection with a one-line reason: the pending requests raise ``BadReply`` (a ``
 and the pushes end.
 
 A connection speaks msgpack (binary frames) unless made with ``encoding="json"`` (text frames, as the browser
-client does): ``docs/protocol.md`` "Encodings".
+client does): ``docs/protocol.md`` "Encodings". It speaks protocol version 1 (``event`` and ``turn`` pushes:
+the terminal client) unless made with ``version=2``: then the server tells each action in a room by one
+``update``, and the connection keeps a ``RoomState`` per room it has a snapshot of (``rooms``), reduced over
+the snapshots and updates as they arrive (before they are handed on as pushes), so a client reads its view
+there and never asks for a snapshot during play; ``sit``, ``watch``, ``snapshot`` and ``resume`` take
+``since`` to get back the updates missed.
 """
 
 from __future__ import annotations
@@ -24,6 +29,7 @@ from typing import Any, TypeVar
 from websockets.asyncio.client import ClientConnection, connect
 from websockets.exceptions import ConnectionClosed
 
+from client.room_state import RoomState
 from protocol import (
     PROTOCOL_VERSION,
     REPLY_LIMITS,
@@ -37,6 +43,7 @@ from protocol import (
     GetHint,
     GetReplay,
     GetSnapshot,
+    GetStandings,
     Hello,
     Hint,
     Leave,
@@ -51,6 +58,7 @@ from protocol import (
     NewDeal,
     Ok,
     OpenSolitaire,
+    Players,
     ProtocolError,
     Redo,
     Rematch,
@@ -63,7 +71,9 @@ from protocol import (
     Rooms,
     Sit,
     Snapshot,
+    Standings,
     Undo,
+    Update,
     Watch,
     Welcome,
     parse_server_message,
@@ -78,7 +88,8 @@ MAX_RETRY_WAIT = 5.0
 
 class ServerError(Exception):
     """The server refused a request: ``code`` (``docs/protocol.md`` error codes), ``message``, the offending
-    ``field``, for ``illegal`` the game's ``rule``, for ``slow-down`` the seconds to wait (``retry_after``)."""
+    ``field``, for ``illegal`` the game's ``rule`` and its arguments (``rule_args``: led suit, trump, piles...),
+    for ``slow-down`` the seconds to wait (``retry_after``)."""
 
     def __init__(self, error: Error):
         super().__init__(f"{error.code}: {error.message}")
@@ -86,6 +97,7 @@ class ServerError(Exception):
         self.message = error.message
         self.field = error.field
         self.rule = error.rule
+        self.rule_args = error.args
         self.retry_after = error.retry_after
 
 
@@ -110,12 +122,24 @@ class Connection:
         ws: an open WebSocket client connection.
         timeout: seconds to wait for any reply before ``TimeoutError``.
         encoding: the protocol encoding spoken: ``msgpack`` or ``json``.
+        version: the protocol version spoken (``connect`` says it in ``hello``).
+
+    Attributes:
+        rooms: version 2: room id -> what this connection knows of it (``RoomState``), kept up by the reader.
     """
 
-    def __init__(self, ws: ClientConnection, timeout: float = 30.0, encoding: Encoding = "msgpack"):
+    def __init__(
+        self,
+        ws: ClientConnection,
+        timeout: float = 30.0,
+        encoding: Encoding = "msgpack",
+        version: int = PROTOCOL_VERSION,
+    ):
         self.ws = ws
         self.timeout = timeout
         self.encoding: Encoding = encoding
+        self.version = version
+        self.rooms: dict[str, RoomState] = {}
         self.welcome: Welcome | None = None
         self.name: str | None = None
         self.token: str | None = None
@@ -133,8 +157,10 @@ class Connection:
         client: str = "barbu-client/0.1",
         timeout: float = 30.0,
         encoding: Encoding = "msgpack",
+        version: int = PROTOCOL_VERSION,
     ) -> Connection:
-        """Open ``url`` (``ws://host:port``) and exchange ``hello``/``welcome`` in ``encoding``.
+        """Open ``url`` (``ws://host:port``) and exchange ``hello``/``welcome`` in ``encoding``, speaking
+        protocol ``version`` (1, or 2: ``LATEST_VERSION``).
 
         Raises:
             OSError, websockets.exceptions.InvalidHandshake: the server cannot be reached.
@@ -143,10 +169,10 @@ class Connection:
         ws = await connect(
             url, compression=None, max_size=REPLY_LIMITS.max_frame, proxy=None, open_timeout=timeout
         )
-        conn = cls(ws, timeout, encoding)
+        conn = cls(ws, timeout, encoding, version)
         try:
             conn.welcome = await conn.request(
-                Hello(id=conn.next_id(), version=PROTOCOL_VERSION, client=client), Welcome
+                Hello(id=conn.next_id(), version=version, client=client), Welcome
             )
         except BaseException:
             await conn.close()
@@ -227,13 +253,14 @@ class Connection:
         self.name, self.token = reply.name, reply.token
         return reply
 
-    async def resume(self, token: str) -> LoggedIn:
-        """Come back as the player ``token`` belongs to (snapshots of their seats follow as pushes).
+    async def resume(self, token: str, since: dict[str, int] | None = None) -> LoggedIn:
+        """Come back as the player ``token`` belongs to (snapshots of their seats follow as pushes; version
+        2: with the updates missed since ``since``, room id -> the ``seq`` last known).
 
         Raises:
             ServerError: ``bad-token``, ``already-logged-in``.
         """
-        reply = await self.request(Resume(id=self.next_id(), token=token), LoggedIn)
+        reply = await self.request(Resume(id=self.next_id(), token=token, since=since), LoggedIn)
         self.name, self.token = reply.name, reply.token
         return reply
 
@@ -279,17 +306,19 @@ class Connection:
         """
         return (await self.request(Rematch(id=self.next_id(), room=room), RoomCreated)).room
 
-    async def sit(self, room: str, seat: str | None = None) -> Snapshot:
-        """Take ``seat`` (None: any free one) or return to the seat held at ``room``; returns the snapshot.
+    async def sit(self, room: str, seat: str | None = None, since: int | None = None) -> Snapshot:
+        """Take ``seat`` (None: any free one) or return to the seat held at ``room``; returns the snapshot
+        (version 2: with the updates missed since action ``since``).
 
         Raises:
             ServerError: ``no-such-room``, ``seat-taken``, ``room-over``.
         """
-        return await self.request(Sit(id=self.next_id(), room=room, seat=seat), Snapshot)
+        return await self.request(Sit(id=self.next_id(), room=room, seat=seat, since=since), Snapshot)
 
-    async def watch(self, room: str) -> Snapshot:
-        """Watch ``room`` as a spectator; returns the public snapshot."""
-        return await self.request(Watch(id=self.next_id(), room=room), Snapshot)
+    async def watch(self, room: str, since: int | None = None) -> Snapshot:
+        """Watch ``room`` as a spectator; returns the public snapshot (version 2: with the updates missed
+        since action ``since``)."""
+        return await self.request(Watch(id=self.next_id(), room=room, since=since), Snapshot)
 
     async def leave(self, room: str) -> None:
         """Leave ``room`` (during a match a stand-in bot plays the seat until ``sit`` again)."""
@@ -422,9 +451,14 @@ class Connection:
         """
         await self.request(Resign(id=self.next_id(), room=room), Ok)
 
-    async def snapshot(self, room: str) -> Snapshot:
-        """Ask for the snapshot of ``room`` again."""
-        return await self.request(GetSnapshot(id=self.next_id(), room=room), Snapshot)
+    async def snapshot(self, room: str, since: int | None = None) -> Snapshot:
+        """Ask for the snapshot of ``room`` again (version 2: with the updates missed since action
+        ``since``; a client needs it only when it came back or its ``RoomState`` went ``stale``)."""
+        return await self.request(GetSnapshot(id=self.next_id(), room=room, since=since), Snapshot)
+
+    def since(self) -> dict[str, int]:
+        """Version 2: room id -> the ``seq`` this connection last knew of it, for ``resume`` on a new one."""
+        return {room: state.seq for room, state in self.rooms.items()}
 
     async def list_games(self) -> list[dict[str, Any]]:
         """The solitaire games the server deals: ``name``, ``title``, ``rules``, ``options``."""
@@ -433,6 +467,11 @@ class Connection:
     async def list_matches(self) -> list[dict[str, Any]]:
         """The server's finished Barbu matches, newest first (``docs/protocol.md`` ``list-matches``)."""
         return (await self.request(ListMatches(id=self.next_id()), Matches)).matches
+
+    async def standings(self) -> list[dict[str, Any]]:
+        """The standings across the server's finished Barbu matches, best rating first: per player
+        ``name``, ``matches``, ``firsts``, ``average_place``, ``rating`` (``docs/protocol.md`` ``standings``)."""
+        return (await self.request(GetStandings(id=self.next_id()), Standings)).players
 
     async def replay(self, match: str) -> Replay:
         """Finished match ``match`` laid out for a replay: every hand dealt, its public events, its scores.
@@ -500,6 +539,7 @@ class Connection:
                     self.lost = BadReply(exc.code, exc.message)
                     await self.ws.close(1002, exc.code)
                     break
+                self._reduce(message)
                 rid = getattr(message, "id", None)
                 future = self._pending.get(rid) if isinstance(rid, int) else None
                 if future is not None and not future.done():
@@ -515,6 +555,21 @@ class Connection:
                     future.set_exception(lost)
                     future.add_done_callback(_retrieved)
             self._pushes.put_nowait(None)
+
+    def _reduce(self, message: Message) -> None:
+        """Version 2: keep ``rooms`` up with a snapshot (a reply or a push) or an update, as it is read."""
+        if self.version < 2:
+            return
+        if isinstance(message, Snapshot):
+            state = self.rooms.get(message.room)
+            if state is None:
+                self.rooms[message.room] = RoomState(message)
+            else:
+                state.reset(message)
+        elif isinstance(message, Update) and message.room in self.rooms:
+            self.rooms[message.room].take(message)
+        elif isinstance(message, Players) and message.room in self.rooms:
+            self.rooms[message.room].seats_changed(message)
 
 
 def _retrieved(future: asyncio.Future[Message]) -> None:

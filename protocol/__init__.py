@@ -32,6 +32,7 @@ from protocol.messages import (
     GetHint,
     GetReplay,
     GetSnapshot,
+    GetStandings,
     Hello,
     Hint,
     Leave,
@@ -60,8 +61,10 @@ from protocol.messages import (
     Sit,
     Snapshot,
     SolitaireState,
+    Standings,
     Turn,
     Undo,
+    Update,
     Watch,
     Welcome,
     parse_request,
@@ -69,11 +72,19 @@ from protocol.messages import (
     request_id,
 )
 from protocol.schema import Message
-from protocol.version import FEATURES, PROTOCOL_VERSION, SUPPORTED_VERSIONS
+from protocol.version import (
+    FEATURES,
+    LATEST_VERSION,
+    MISSED_UPDATES_MAX,
+    PROTOCOL_VERSION,
+    SUPPORTED_VERSIONS,
+)
 
 __all__ = [
     "ERROR_CODES",
     "FEATURES",
+    "LATEST_VERSION",
+    "MISSED_UPDATES_MAX",
     "PROTOCOL_VERSION",
     "REPLY_LIMITS",
     "REQUESTS",
@@ -93,6 +104,7 @@ __all__ = [
     "GetHint",
     "GetReplay",
     "GetSnapshot",
+    "GetStandings",
     "Hello",
     "Hint",
     "Leave",
@@ -124,8 +136,10 @@ __all__ = [
     "Sit",
     "Snapshot",
     "SolitaireState",
+    "Standings",
     "Turn",
     "Undo",
+    "Update",
     "Watch",
     "Welcome",
     "decode_frame",

@@ -6,6 +6,8 @@ Every refusal the server sends is an ``error`` message with one of the codes bel
 
 from __future__ import annotations
 
+from typing import Any
+
 ERROR_CODES: dict[str, str] = {
     "bad-frame": "the frame is not one map in the connection's encoding (malformed, trailing bytes, repeated key)",
     "too-large": "the frame is longer than the server's max_frame limit",
@@ -23,6 +25,8 @@ ERROR_CODES: dict[str, str] = {
     "seat-held": "a name without a personal secret holds a seat or hosts a table: only its resume token comes back",
     "name-taken": "the player or table name is in use by someone connected / another open table",
     "no-such-room": "no open room has this id",
+    "room-unavailable": "the room is in the server's store but cannot be restored now (its log does not replay "
+    "on this server); it is kept as it is and comes back at a restart where it replays",
     "no-such-match": "no finished Barbu match has this id",
     "wrong-room": "the request is for the other kind of room (a table's request to a solitaire room, or the reverse)",
     "too-many-tables": "the player (or their address) hosts as many unstarted tables, or tables not over, as "
@@ -48,7 +52,8 @@ ERROR_CODES: dict[str, str] = {
     "no-hint": "hints are not given on the day's deal",
     "daily-private": "the day's deal cannot be watched until it is finished (nobody but its player sees it played)",
     "busy": "the work asked for (a hint, a replay) cannot be done now: one is already being worked out for this player, "
-    "the server's workers are all taken, or it ran out of time; ask again shortly",
+    "the server's workers are all taken (or stayed taken for three times its budget: retry_after says how long), "
+    "or it ran out of time; ask again shortly",
     "no-winnable-deals": "a winnable deal was asked for options no list of deals proved winnable covers",
     "not-winnable": "a winnable deal was asked with a seed the solver has not proved winnable",
     "illegal": "the game refused the action; the rule field names the rule broken",
@@ -67,7 +72,9 @@ class ProtocolError(Exception):
         message: a human-readable explanation naming the problem.
         field: the offending field of the request, when one is to blame.
         rule: for ``illegal``, the game's rule id (e.g. ``must-follow-suit``).
-        retry_after: for ``slow-down``, seconds to wait before sending again.
+        rule_args: for ``illegal``, the facts the rule was broken on (``{"led": "H"}``), wire-ready; or None.
+        retry_after: for ``slow-down``, seconds to wait before sending again; for ``busy``, the seconds the
+            work waited for a worker in vain, when that is why.
     """
 
     def __init__(
@@ -78,6 +85,7 @@ class ProtocolError(Exception):
         field: str | None = None,
         rule: str | None = None,
         retry_after: float | None = None,
+        rule_args: dict[str, Any] | None = None,
     ):
         if code not in ERROR_CODES:
             raise ValueError(f"unknown protocol error code {code!r}")
@@ -87,6 +95,7 @@ class ProtocolError(Exception):
         self.field = field
         self.rule = rule
         self.retry_after = retry_after
+        self.rule_args = rule_args
 
     def __repr__(self) -> str:
         return f"ProtocolError({self.code!r}, {self.message!r}, field={self.field!r}, rule={self.rule!r})"

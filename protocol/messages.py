@@ -1,8 +1,9 @@
-"""Every message of protocol version 1, as frozen dataclasses (``docs/protocol.md`` is the spec).
+"""Every message of protocol versions 1 and 2, as frozen dataclasses (``docs/protocol.md`` is the spec).
 
 Requests go from client to server and carry an ``id`` (an integer the client chooses) that the reply repeats.
 Server messages are replies (carrying the request's ``id``) or pushes (``event``, ``turn``, ``chat``,
-``players``; and ``snapshot`` when pushed after a seat change or a resume, with ``id`` nil).
+``players``; and ``snapshot`` when pushed after a seat change or a resume, with ``id`` nil). Version 2 tells
+a room's actions by ``update`` alone (no ``event``, ``turn`` or ``solitaire-state``).
 """
 
 from __future__ import annotations
@@ -18,6 +19,8 @@ SEAT_LETTERS = ("N", "E", "S", "W")
 _ID: dict[str, Any] = {"min": 0, "max": 2**53}
 _ROOM: dict[str, Any] = {"min_len": 1, "max_len": 32}
 _SEAT: dict[str, Any] = {"choices": SEAT_LETTERS}
+#: ``since`` (version 2): the ``seq`` of the last update the client has of the room.
+_SINCE: dict[str, Any] = {"min": 0, "max": 2**53}
 #: The fields of an ``act`` request's ``action`` map (``docs/protocol.md`` "Actions") and their wire types;
 #: which of them an action kind takes, and their values, are the rules engine's to check.
 ACTION_KEYS: dict[str, Any] = {
@@ -63,6 +66,9 @@ class Resume(Message):
     TYPE = "resume"
     id: int = _field(metadata=_ID)
     token: str = _field(metadata={"min_len": 1, "max_len": 128})
+    #: Version 2: room id -> the ``seq`` of the last update the client has of it; each seat's snapshot
+    #: then carries the updates missed since (``docs/protocol.md`` "Coming back: since").
+    since: dict[str, int] | None = _field(default=None, metadata={"max_len": 16})
 
 
 @dataclass(frozen=True)
@@ -96,6 +102,8 @@ class Sit(Message):
     id: int = _field(metadata=_ID)
     room: str = _field(metadata=_ROOM)
     seat: str | None = _field(default=None, metadata={"choices": (*SEAT_LETTERS, None)})
+    #: Version 2: the ``seq`` of the last update the client has of the room (the snapshot carries the rest).
+    since: int | None = _field(default=None, metadata=_SINCE)
 
 
 @dataclass(frozen=True)
@@ -105,6 +113,8 @@ class Watch(Message):
     TYPE = "watch"
     id: int = _field(metadata=_ID)
     room: str = _field(metadata=_ROOM)
+    #: Version 2: the ``seq`` of the last update the client has of the room (the snapshot carries the rest).
+    since: int | None = _field(default=None, metadata=_SINCE)
 
 
 @dataclass(frozen=True)
@@ -180,6 +190,8 @@ class GetSnapshot(Message):
     TYPE = "snapshot"
     id: int = _field(metadata=_ID)
     room: str = _field(metadata=_ROOM)
+    #: Version 2: the ``seq`` of the last update the client has of the room (the snapshot carries the rest).
+    since: int | None = _field(default=None, metadata=_SINCE)
 
 
 @dataclass(frozen=True)
@@ -280,6 +292,14 @@ class ListMatches(Message):
     """Ask for the finished Barbu matches of the server, newest first (to pick one to ``replay``)."""
 
     TYPE = "list-matches"
+    id: int = _field(metadata=_ID)
+
+
+@dataclass(frozen=True)
+class GetStandings(Message):
+    """Ask for the standings across the server's finished Barbu matches (``server.standings``)."""
+
+    TYPE = "standings"
     id: int = _field(metadata=_ID)
 
 
@@ -390,6 +410,32 @@ class Snapshot(Message):
     idle_left_ms: int | None = None
     #: A Barbu match waiting for one of its players to come back (none of them is connected): nothing plays.
     paused: bool = False
+    #: Version 2, asked with ``since``: the updates missed since then, oldest first, each
+    #: ``{"type": "update", "room", "seq", "events"}`` (the view left out: ``view`` is the one after the last);
+    #: nil when none was asked or more were missed than ``MISSED_UPDATES_MAX`` (then this is a plain snapshot).
+    #: Left out of the wire when nil.
+    updates: list[dict[str, Any]] | None = None
+
+    def to_wire(self) -> dict[str, Any]:
+        """The snapshot's wire map; ``updates`` only when there are some to tell (version 1 never has it)."""
+        wire = super().to_wire()
+        if self.updates is None:
+            del wire["updates"]
+        return wire
+
+
+@dataclass(frozen=True)
+class Update(Message):
+    """Version 2: what action number ``seq`` at ``room`` did, as this connection may see it: the ``events``
+    (``{"event": kind, ...}``: public ones and those addressed to the connection's seat) and what it changed
+    of the connection's view (``view``: the top-level keys whose values changed, each whole; merged into the
+    view of the last snapshot and the updates since, it is the view after the action)."""
+
+    TYPE = "update"
+    room: str
+    seq: int
+    events: list[dict[str, Any]]
+    view: dict[str, Any] | None
 
 
 @dataclass(frozen=True)
@@ -511,8 +557,10 @@ class SolitaireState(Message):
 @dataclass(frozen=True)
 class Error(Message):
     """A refused request (``id`` nil when the frame could not be read): ``code`` from the error table, a
-    human ``message``, the offending ``field``, for ``illegal`` the game's ``rule``, and for ``slow-down``
-    the seconds to wait before sending again (``retry_after``)."""
+    human ``message``, the offending ``field``, for ``illegal`` the game's ``rule`` and its ``args`` (the
+    facts the rule was broken on: led suit, trump, piles...; ``docs/protocol.md`` "Rule codes"), and for
+    ``slow-down`` the seconds to wait before sending again (``retry_after``; for ``busy``, the seconds the
+    work waited for a worker in vain, when that is why)."""
 
     TYPE = "error"
     id: int | None
@@ -521,6 +569,15 @@ class Error(Message):
     field: str | None = None
     rule: str | None = None
     retry_after: float | None = None
+    #: For ``illegal``: the rule's arguments; left out of the wire when nil.
+    args: dict[str, Any] | None = None
+
+    def to_wire(self) -> dict[str, Any]:
+        """The error's wire map; ``args`` only when the refusal has some."""
+        wire = super().to_wire()
+        if self.args is None:
+            del wire["args"]
+        return wire
 
 
 @dataclass(frozen=True)
@@ -532,6 +589,17 @@ class Matches(Message):
     TYPE = "matches"
     id: int
     matches: list[dict[str, Any]]
+
+
+@dataclass(frozen=True)
+class Standings(Message):
+    """Reply to ``standings``: one map per player (bots not listed), best rating first: ``name``,
+    ``matches`` (finished matches played), ``firsts``, ``average_place`` (1 to 4, two decimals) and
+    ``rating`` (openskill Bradley-Terry ordinal ``mu - 3 sigma``, one decimal)."""
+
+    TYPE = "standings"
+    id: int
+    players: list[dict[str, Any]]
 
 
 @dataclass(frozen=True)
@@ -568,14 +636,15 @@ REQUESTS: dict[str, type[Message]] = {
         *(Chat, Act),
         GetSnapshot,
         *(OpenSolitaire, Move, Undo, Redo, AutoMoves, GetHint, NewDeal, Resign, Rematch),
-        *(ListGames, ListMatches, GetReplay),
+        *(ListGames, ListMatches, GetReplay, GetStandings),
     )
 }
 SERVER_MESSAGES: dict[str, type[Message]] = {
     c.TYPE: c
     for c in (
         *(Welcome, LoggedIn, Rooms, RoomCreated, Ok, Snapshot, EventPush, Turn, ChatPush, Players, Error),
-        *(Hint, SolitaireState, RematchOpened, Removed, Games, Matches, Replay),
+        Update,
+        *(Hint, SolitaireState, RematchOpened, Removed, Games, Matches, Replay, Standings),
     )
 }
 

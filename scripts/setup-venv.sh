@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Create (once) the project's virtual environment in .venv and install the project into it; reinstall when
-# pyproject.toml changes. Run by run.sh and test.sh so a fresh machine needs nothing done by hand.
+# pyproject.toml, setup.py or the compiled kernels' C source change. Run by run.sh and test.sh so a fresh
+# machine needs nothing done by hand.
 # Usage: scripts/setup-venv.sh [main|test]   (test also installs the test tools)
 set -euo pipefail
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
@@ -10,7 +11,8 @@ if [ ! -x "$venv/bin/python" ]; then
     echo "setting up .venv (first run only)..." >&2
     python3 -m venv "$venv"
 fi
-hash="$(sha1sum "$root/pyproject.toml" | cut -c1-12)"
+# The build's inputs: a change to the compiled kernels' C source rebuilds them too.
+hash="$(cat "$root/pyproject.toml" "$root/setup.py" "$root/engine/_kernels.c" | sha1sum | cut -c1-12)"
 stamp="$venv/.installed-$hash-$kind"
 # A test install holds everything the main job needs too.
 if [ ! -f "$stamp" ] && [ ! -f "$venv/.installed-$hash-test" ]; then

@@ -12,10 +12,11 @@ seconds, the kernel's send buffer fixed, pings beyond their budget closing it
 fragments before (``server.peer.BEFORE_LOGIN``; larger messages close the connection with 1009, as do
 messages in more than ``server.peer.LOGGED_IN_FRAGMENTS`` fragments once logged in, docs/protocol.md).
 Connections beyond ``max_connections`` in all, or ``max_connections_per_address`` from one address, are
-refused with HTTP 503 before the upgrade (``over_capacity``); a listener out of file descriptors (EMFILE)
-is logged once a second at most, and so are asyncio's lines for writes to lost connections and every
-line one connection makes (websockets' "connection open" and "connection closed", a connection closed for
-breaking a bound), each kind by itself (``ThrottledLines``). Unfinished solitaire rooms idle for ``solitaire_idle`` are finished in the background.
+refused with HTTP 503 before the upgrade (``over_capacity``), and a handshake from another site's page with
+403 (``server.origins``), counted against nothing; methods but ``GET`` and ``HEAD`` get 405. A listener out
+of file descriptors (EMFILE) is logged once a second at most, and so are asyncio's lines for writes to lost
+connections and every line one connection makes (websockets' "connection open" and "connection closed", a
+connection closed for breaking a bound), each kind by itself (``ThrottledLines``). Unfinished solitaire rooms idle for ``solitaire_idle`` are finished in the background.
 """
 
 from __future__ import annotations
@@ -37,13 +38,17 @@ from server.config import ServerConfig
 from server.connection import serve_connection
 from server.durability import GroupCommit
 from server.lobby import Lobby
+from server.origins import OriginCheck
 from server.peer import BEFORE_LOGIN, END_WITHIN, BoundedConnection
 from server.ratelimit import Throttle
-from server.static import StaticFiles
+from server.static import StaticFiles, path_of, wants_websocket
 from server.store import Store, StoreError
 from server.workers import WorkerPool
 
 log = logging.getLogger(__name__)
+#: The ``Server`` header of every response: the program's name, no versions (websockets' default names
+#: Python's and its own, which tells a scanner what to try).
+SERVER_HEADER = "barbu"
 
 
 class BarbuServer:
@@ -67,6 +72,7 @@ class BarbuServer:
         self.failure: str | None = None
         self.failed = asyncio.Event()
         self.static = StaticFiles()
+        self.origins = OriginCheck(config.allowed_origins)
         self._expiry: asyncio.Task[None] | None = None
         self._accept_errors = Throttle(1.0)
         # Logger -> its filter: asyncio's lost writes only; every line of a connection's opening and end.
@@ -116,6 +122,7 @@ class BarbuServer:
                 ping_interval=self.config.ping_interval,
                 ping_timeout=self.config.ping_timeout,
                 close_timeout=END_WITHIN,
+                server_header=SERVER_HEADER,
             )
         except BaseException:
             await self.stop()  # the store's lock is not left held by a server that never listened
@@ -209,17 +216,36 @@ class BarbuServer:
         await serve_connection(ws, self.lobby)
 
     def _process_request(self, connection: ServerConnection, request: Request) -> Response | None:
-        """Plain HTTP before any WebSocket: first ``/healthz`` (answered at the connection caps too: a
-        connection flood must not read as a server down to its monitoring), then the connection caps
-        (``over_capacity``: 503; a connection from a trusted reverse proxy counted as the client it
-        forwards), then the browser client's files; None lets a WebSocket handshake go on."""
+        """Plain HTTP before any WebSocket: first the method (``GET`` and ``HEAD`` only: 405), then
+        ``/healthz`` (answered at the connection caps too: a connection flood must not read as a server down
+        to its monitoring), then a handshake's ``Origin`` (403 for another site's page), then the
+        connection caps (``over_capacity``: 503; a connection from a trusted reverse proxy counted as the
+        client it forwards), then the browser client's files; None lets a WebSocket handshake go on. Paths
+        are routed without their query string; a ``HEAD`` gets the ``GET``'s headers and no body."""
         if self.config.trusted_proxies and isinstance(connection, CountedConnection):
             connection.forwarded(request, frozenset(self.config.trusted_proxies))
-        return (
-            _healthz(connection, request)
+        response = (
+            _method_not_allowed(connection, request)
+            or _healthz(connection, request)
+            or self._foreign_origin(connection, request)
             or over_capacity(connection, self.config)
             or self.static.respond(request)
         )
+        if response is not None and request.method == "HEAD":
+            response.body = b""  # headers only; Content-Length stays the GET's
+        return response
+
+    def _foreign_origin(self, connection: ServerConnection, request: Request) -> Response | None:
+        """HTTP 403 for a WebSocket handshake from another site's page (``server.origins``), no longer
+        counted against the connection caps; None for anything else."""
+        if not wants_websocket(request):
+            return None
+        why = self.origins.refusal(request)
+        if why is None:
+            return None
+        if isinstance(connection, CountedConnection):
+            connection.uncount()
+        return connection.respond(HTTPStatus.FORBIDDEN, why + "\n")
 
 
 #: asyncio's line for each write to a connection already lost, after the fifth: websockets writes each pong
@@ -343,10 +369,25 @@ def _unavailable(connection: ServerConnection, why: str) -> Response:
 
 
 def _healthz(connection: ServerConnection, request: Request) -> Response | None:
-    """Answer ``GET /healthz`` over plain HTTP with ``200 ok``; other paths go on to the WebSocket handshake."""
-    if request.path == "/healthz":
+    """Answer ``GET /healthz`` (any query string) over plain HTTP with ``200 ok``; other paths go on."""
+    if path_of(request) == "/healthz":
         return connection.respond(HTTPStatus.OK, "ok\n")
     return None
+
+
+#: The methods the server answers (the page, its files, ``/healthz``, the WebSocket handshake's ``GET``).
+ALLOWED_METHODS = ("GET", "HEAD")
+
+
+def _method_not_allowed(connection: ServerConnection, request: Request) -> Response | None:
+    """HTTP 405 with ``Allow: GET, HEAD`` for any other method, whatever the path; None for those two."""
+    if request.method in ALLOWED_METHODS:
+        return None
+    response = connection.respond(
+        HTTPStatus.METHOD_NOT_ALLOWED, f"method {request.method[:20]} not allowed: only GET and HEAD\n"
+    )
+    response.headers["Allow"] = ", ".join(ALLOWED_METHODS)
+    return response
 
 
 def tune_gc() -> None:

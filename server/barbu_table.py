@@ -10,8 +10,15 @@ the store, and only then applied; then the reply and the events go out. When the
 play goes on by itself once the store writes again. A match none of whose humans is connected (to the server:
 a player who left their seat to a stand-in but is still in the lobby counts) is paused: nothing plays by
 itself until one of them comes back (a table of bots alone plays on). Events go out as follows: each seat
-receives the events addressed to everyone or to it (``Event.to``), spectators the public ones; the seat to move receives a ``turn`` message
-holding its own ``view``. Nothing here builds a view: snapshots and turns carry ``Match.view(seat)``.
+receives the events addressed to everyone or to it (``Event.to``), spectators the public ones; to a version 1
+connection as ``event`` pushes, and the seat to move receives a ``turn`` message holding its own ``view``; to a
+version 2 connection as one ``update`` per action holding them and what the action changed of the member's view
+(``ViewCache``; the spectators' update encoded once). Nothing here builds a view: snapshots, turns and updates carry ``Match.view(seat)``.
+Each event that tells a seat's action says who played it (``by``: ``player``, ``bot``, ``stand-in``,
+``timer``; version 1 only the last two), and the last ``MISSED_UPDATES_MAX`` actions' events are kept
+(``RecentActions``), rebuilt from the log on a restart (which logs ``by`` for a stand-in's or the timer's
+action), for a version 2 member coming back with ``since``. Seat changes (sit, leave, a stand-in or a bot
+taking over) are no actions: they are told by ``players`` pushes in both versions.
 """
 
 from __future__ import annotations
@@ -57,6 +64,7 @@ from protocol import (
     RemovePlayer,
     Snapshot,
     Turn,
+    Update,
     encode_frame,
 )
 from server.bot_moves import (
@@ -71,7 +79,8 @@ from server.config import ServerConfig
 from server.peer import Peer
 from server.ratelimit import Backoff, Throttle
 from server.room import Room
-from server.store import ChatLine, RoomRow, Store, StoreUnavailable
+from server.store import BadLog, ChatLine, RoomRow, Store, StoreUnavailable
+from server.updates import RecentActions, ViewCache, visible
 from server.waiting_seats import WaitingSeats
 
 log = logging.getLogger(__name__)
@@ -87,6 +96,13 @@ TIMER_POLICY = "heuristic"
 #: The events that tell a seat's own action (they carry ``by`` when the turn timer or a stand-in played it).
 ACTED = frozenset({"contract-chosen", "doubled", "redoubled", "card-played", "passed"})
 BOT_PREFIX = "bot:"
+#: What a player watching their own seat while a stand-in plays it has to act on: nothing.
+NOTHING_TO_ACT: dict[str, Any] = {
+    "legal": None,
+    "double_targets": None,
+    "must_double": None,
+    "unplayable": None,
+}
 #: Seconds a change of spectators waits for others before the ``players`` push that tells it.
 SPECTATOR_PUSH_DELAY = 0.25
 #: Automatic moves and writes put off because the store cannot write are logged once a second at most.
@@ -213,6 +229,11 @@ class BarbuTable(Room):
         self.seats = [Seat() for _ in range(4)]
         self.match: Match | None = None
         self.seq = 0
+        #: The events of the last actions, for a version 2 member coming back with ``since``.
+        self.recent = RecentActions()
+        #: The views last told, by kind of version 2 member: (seat or None for the spectators, whether it is
+        #: a player watching their own seat while a stand-in plays it).
+        self._views: ViewCache[tuple[int | None, bool]] = ViewCache(self._member_view)
         self.state = "waiting"
         self._timer: asyncio.TimerHandle | None = None
         #: The turn timer's deadline: (action number, seat, ``loop.time()`` when the table plays for it).
@@ -310,6 +331,32 @@ class BarbuTable(Room):
         Raises:
             ValueError: the config or the log does not replay (``IllegalAction``, ``RecordError``).
         """
+        table = cls.replayed(row, store, config)
+        if row.status == "waiting":
+            store.set_players(row.id, table._players_record())
+            return table
+        assert table.match is not None
+        if table.state == "over":
+            return table
+        if table.match.over:
+            table._finish()
+            return table
+        for index, seat in enumerate(table.seats):
+            if seat.away:
+                table._start_grace(index)
+        table._presence_changed()  # nobody is connected yet: a table with a human seat waits for one
+        table._drive()
+        return table
+
+    @classmethod
+    def replayed(cls, row: RoomRow, store: Store, config: ServerConfig) -> BarbuTable:
+        """The table of ``row`` with its config read and (but waiting) its log replayed, writing nothing and
+        starting no timer: ``restore`` goes on from here, ``barbu store check`` stops here.
+
+        Raises:
+            ValueError, KeyError, TypeError: the config or the log does not replay (``BadLog`` names the
+                action).
+        """
         c = row.config
         table = cls(
             row.id,
@@ -331,22 +378,12 @@ class BarbuTable(Room):
             if row.status != "waiting" or owner.startswith(BOT_PREFIX):
                 seat.owner = owner
         if row.status == "waiting":
-            store.set_players(row.id, table._players_record())
             return table
-        match, table.seq = replay_log(row, store)
+        match, table.seq = replay_log(row, store, table.recent)
         table.match = match
         table.state = "playing"
         if match.over and row.status == "over":  # its record is stored already
             table.state = "over"
-            return table
-        if match.over:
-            table._finish()
-            return table
-        for index, seat in enumerate(table.seats):
-            if seat.away:
-                table._start_grace(index)
-        table._presence_changed()  # nobody is connected yet: a table with a human seat waits for one
-        table._drive()
         return table
 
     # Room interface --------------------------------------------------------------------------------
@@ -376,14 +413,20 @@ class BarbuTable(Room):
             "paused": self.paused,
         }
 
-    def snapshot(self, peer: Peer | None, request_id: int | None) -> Snapshot:
+    def snapshot(self, peer: Peer | None, request_id: int | None, since: int | None = None) -> Snapshot:
         """The snapshot for ``peer``: its seat's view if it plays a seat here; the view of its player's own
-        seat, which a stand-in plays (``_standin_view``), if it watches that; else the spectator view."""
+        seat, which a stand-in plays (``_standin_view``), if it watches that; else the spectator view. For a
+        version 2 ``peer`` asking ``since`` an action number, with the updates it missed since, as that view's
+        seat may see them (``RecentActions.missed``)."""
         seat = None if peer is None else self._seat_of_peer(peer)
         view = None if self.match is None else self.match.view(seat)
         if seat is None and peer is not None:
             view = self._standin_view(peer) or view
+        updates = None
+        if peer is not None and peer.version >= 2 and since is not None:
+            updates = self.recent.missed(self.room_id, since, self.seq, self._view_seat(peer))
         return Snapshot(
+            updates=updates,
             id=request_id,
             room=self.room_id,
             kind=self.kind,
@@ -410,7 +453,29 @@ class BarbuTable(Room):
         index = None if peer.player is None else self._seat_of_player(peer.player)
         if self.match is None or self.state == "waiting" or index is None or not self.seats[index].standin:
             return None
-        return self.match.view(index) | {"legal": None, "double_targets": None, "must_double": None}
+        return self.match.view(index) | NOTHING_TO_ACT
+
+    def _view_seat(self, peer: Peer) -> int | None:
+        """The seat whose view ``peer`` is sent: its own, or its player's that a stand-in plays while they
+        watch (``_standin_view``); None for a spectator."""
+        return self._view_key(peer)[0]
+
+    def _view_key(self, peer: Peer) -> tuple[int | None, bool]:
+        """Which view ``peer`` is sent (``_member_view``): its seat's; its player's seat's that a stand-in
+        plays, while they watch; the spectators'."""
+        seat = self._seat_of_peer(peer)
+        if seat is not None:
+            return seat, False
+        if self._standin_view(peer) is not None and peer.player is not None:
+            return self._seat_of_player(peer.player), True
+        return None, False
+
+    def _member_view(self, key: tuple[int | None, bool]) -> dict[str, Any]:
+        """The view of kind of member ``key`` (``_view_key``) now, as the engine makes it."""
+        assert self.match is not None
+        seat, watching = key
+        view = self.match.view(seat)
+        return view | NOTHING_TO_ACT if watching else view
 
     def holds_seat(self, player: str) -> bool:
         """Whether ``player`` owns a seat here and the match is not over (a seat they left to a stand-in
@@ -463,9 +528,10 @@ class BarbuTable(Room):
             except StoreUnavailable as exc:
                 log.warning("table %s: not marked closed in the store: %s", self.room_id, exc)
 
-    async def join(self, peer: Peer, seat: str | None, request_id: int) -> None:
+    async def join(self, peer: Peer, seat: str | None, request_id: int, since: int | None = None) -> None:
         """Seat ``peer``'s player at ``seat`` (None: the first free seat) or give back the seat they hold;
-        replies with the snapshot; the match starts when the fourth seat is filled.
+        replies with the snapshot (with the updates missed ``since``, version 2); the match starts when the
+        fourth seat is filled.
 
         Raises:
             ProtocolError: ``seat-taken`` (the seat is held, or the match started without this player),
@@ -489,7 +555,7 @@ class BarbuTable(Room):
                 if self.state != "over":
                     if self.state == "waiting":  # from another address, or a seat kept by a rematch
                         self.waiting_seats.check_take_back(self.room_id, player, peer.address)
-                    self._take_back(held, peer, request_id)
+                    self._take_back(held, peer, request_id, since)
                     return
             if self.state == "over":
                 raise ProtocolError("room-over", f"the match at table {self.name!r} is over")
@@ -514,14 +580,14 @@ class BarbuTable(Room):
             self._push_players()
             self._start_if_full()
 
-    async def watch(self, peer: Peer, request_id: int | None) -> None:
+    async def watch(self, peer: Peer, request_id: int | None, since: int | None = None) -> None:
         """Add ``peer`` as a spectator and reply with the public snapshot (everyone hears of the new
         spectator in a ``players`` push); a peer playing a seat here just gets its seat's snapshot (it
-        already receives everything a spectator would)."""
+        already receives everything a spectator would); with the updates missed ``since`` (version 2)."""
         if self._seat_of_peer(peer) is not None:
-            peer.send(self.snapshot(peer, request_id))
+            peer.send(self.snapshot(peer, request_id, since))
             return
-        await super().watch(peer, request_id)
+        await super().watch(peer, request_id, since)
         self._spectators_changed()
 
     async def leave(self, peer: Peer) -> None:
@@ -569,7 +635,7 @@ class BarbuTable(Room):
                 self._push_players()
                 self._drive()
 
-    async def attach(self, peer: Peer) -> bool:
+    async def attach(self, peer: Peer, since: int | None = None) -> bool:
         """The player is back on ``peer`` (a ``resume`` or ``login``): give their seat back with a snapshot
         (True), or False. At a waiting table, a seat the player cannot take back from ``peer``'s address
         (``WaitingSeats.check_take_back``: its players sit at as many waiting tables as one address may) is
@@ -591,7 +657,7 @@ class BarbuTable(Room):
                         self._push_players()
                         self.listing_changed()
                     return False
-            self._take_back(index, peer, None)
+            self._take_back(index, peer, None, since)
         return True
 
     def keep_chat(self, lines: list[ChatLine]) -> None:
@@ -635,7 +701,7 @@ class BarbuTable(Room):
         elif isinstance(request, RemovePlayer):
             await self._remove_player(peer, request)
         elif isinstance(request, GetSnapshot):
-            peer.send(self.snapshot(peer, request.id))
+            peer.send(self.snapshot(peer, request.id, request.since))
         else:
             raise ProtocolError(
                 "wrong-room",
@@ -659,7 +725,7 @@ class BarbuTable(Room):
             try:
                 action = action_from_wire(request.action)
             except IllegalAction as exc:
-                raise ProtocolError("illegal", str(exc), field="action", rule=exc.code) from None
+                raise _refusal(exc) from None
             self._commit(match, index, action, peer, request.id)
 
     async def _add_bot(self, peer: Peer, request: AddBot) -> None:
@@ -765,14 +831,23 @@ class BarbuTable(Room):
         try:
             match.check(seat, action)
         except IllegalAction as exc:
-            raise ProtocolError("illegal", str(exc), field="action", rule=exc.code) from None
-        self.store.append_action(self.store_id, self.seq + 1, seat, action_to_wire(action))
+            raise _refusal(exc) from None
+        # Who played for the seat is logged when it was not its own controller: a member coming back after a
+        # restart is told the same as one that stayed (``RecentActions``).
+        self.store.append_action(self.store_id, self.seq + 1, seat, _logged(action, by))
         self._backoff.reset()
+        told_to = {m: self._view_key(m) for m in self._members() if m.version >= 2}
+        self._views.before(told_to.values())
         events = match.apply(seat, action)  # checked above: it cannot be refused now
         self.seq += 1
         if peer is not None and request_id is not None:
             peer.send(Ok(id=request_id))
-        self._broadcast(events, seat_text(seat), by)
+        actor, clock = seat_text(seat), (self.turn_left_ms(), self.idle_left_ms())
+        controller = by or ("bot" if self.seats[seat].is_bot else "player")
+        told = stamped(events, actor, controller, *clock)
+        self.recent.add(self.seq, told)
+        self._broadcast(stamped(events, actor, by, *clock))
+        self._push_update(told, told_to, self._views.after(told_to.values()))
         if match.over or match.hand_number != hand:
             self.listing_changed()
         if match.over:
@@ -782,28 +857,47 @@ class BarbuTable(Room):
             self._send_turn(match.to_move)
         self._drive()
 
-    def _broadcast(self, events: list[Event], actor: str = "", by: str | None = None) -> None:
-        members = self._members()
+    def _broadcast(self, events: list[Event]) -> None:
+        """Tell the version 1 members ``events`` (``stamped``: ``by`` only on an action played for a human's
+        seat by a stand-in or the timer) as ``event`` pushes."""
+        members = [member for member in self._members() if member.version < 2]
         for event in events:
-            wire = event.to_wire()
-            if event.kind == "turn":
-                wire["turn_left_ms"] = self.turn_left_ms()
-                wire["idle_left_ms"] = self.idle_left_ms()
-            if by is not None and event.kind in ACTED and actor in (wire.get("seat"), wire.get("declarer")):
-                wire["by"] = by
-            push = EventPush(room=self.room_id, seq=self.seq, event=wire)
+            push = EventPush(room=self.room_id, seq=self.seq, event=event.to_wire())
             if event.to is None:
                 frame = encode_frame(push.to_wire())
                 for member in members:
                     member.send_frame(frame)
             else:
                 target = self.seats[event.to].peer
-                if target is not None:
+                if target is not None and target.version < 2:
                     target.send(push)
 
+    def _push_update(
+        self,
+        told: list[Event],
+        members: dict[Peer, tuple[int | None, bool]],
+        views: dict[tuple[int | None, bool], dict[str, Any]],
+    ) -> None:
+        """Tell each version 2 member (``members``: with the key of the view it is sent) the action just
+        applied: one ``update`` with the events ``told`` it may see (those of its view's seat) and what the
+        action changed of its view (``views``, by key); the spectators' update is encoded once for all."""
+        public: bytes | None = None
+        for member, key in members.items():
+            seat = key[0]
+            if seat is None:
+                if public is None:
+                    public = encode_frame(
+                        Update(self.room_id, self.seq, visible(told, None), views[key]).to_wire()
+                    )
+                member.send_frame(public)
+            else:
+                member.send(Update(self.room_id, self.seq, visible(told, seat), views[key]))
+
     def _send_turn(self, index: int) -> None:
+        """Push ``turn`` to seat ``index``'s connection, when it speaks version 1 (version 2 reads
+        ``view.legal`` in its updates and snapshots)."""
         peer = self.seats[index].peer
-        if peer is not None and self.match is not None:
+        if peer is not None and peer.version < 2 and self.match is not None:
             peer.send(
                 Turn(
                     room=self.room_id,
@@ -1132,6 +1226,7 @@ class BarbuTable(Room):
             return
         self._backoff.reset()
         self.match = Match.new(self.seed, self.variants, self.first_declarer)
+        self._views.clear()
         self.state = "playing"
         self._count_seats()
         for index, seat in enumerate(self.seats):
@@ -1182,7 +1277,7 @@ class BarbuTable(Room):
 
     # Seats ----------------------------------------------------------------------------------------
 
-    def _take_back(self, index: int, peer: Peer, request_id: int | None) -> None:
+    def _take_back(self, index: int, peer: Peer, request_id: int | None, since: int | None = None) -> None:
         seat = self.seats[index]
         seat.cancel_grace()
         seat.connect(peer)
@@ -1190,7 +1285,7 @@ class BarbuTable(Room):
         self.spectators.discard(peer)
         peer.rooms.add(self)
         resumed = self._presence_changed()  # before the snapshot: it tells the turn clock running again
-        peer.send(self.snapshot(peer, request_id))
+        peer.send(self.snapshot(peer, request_id, since))
         self._push_players()
         if self.match is not None and self.match.to_move == index:
             self._send_turn(index)
@@ -1344,9 +1439,11 @@ class BarbuTable(Room):
             member.send_frame(frame)
 
 
-def replay_log(row: RoomRow, store: Store) -> tuple[Match, int]:
+def replay_log(row: RoomRow, store: Store, recent: RecentActions | None = None) -> tuple[Match, int]:
     """Rebuild the match of Barbu table ``row`` from its config and action log; returns it and the number
-    of actions applied.
+    of actions applied. ``recent`` is given the events of the last actions, as the table told them
+    (``stamped``: who played for each seat from the log's ``by``, else the seat's owner in ``row``; no turn
+    clock, which a restart starts again).
 
     Raises:
         ValueError: the config or the log does not replay (``IllegalAction``, ``RecordError``), naming the
@@ -1354,16 +1451,60 @@ def replay_log(row: RoomRow, store: Store) -> tuple[Match, int]:
     """
     c = row.config
     match = Match.new(int(c["seed"]), Variants.from_dict(c["variants"]), parse_seat(c["first_declarer"]))
+    bots = {parse_seat(s) for s, owner in row.players.items() if owner.startswith(BOT_PREFIX)}
     seq = 0
     for logged in store.actions(row.id):
         if logged.seat is None or logged.seq != seq + 1:
-            raise ValueError(f"room {row.id}: action {logged.seq} has no seat or breaks the sequence")
+            raise BadLog(row.id, logged.seq, "has no seat or breaks the sequence")
+        wire = dict(logged.action)
+        by = wire.pop("by", None)
         try:
-            match.apply(logged.seat, action_from_wire(logged.action))
+            events = match.apply(logged.seat, action_from_wire(wire))
         except IllegalAction as exc:
-            raise ValueError(f"room {row.id}: action {logged.seq} {logged.action}: {exc}") from None
+            raise BadLog(row.id, logged.seq, f"{logged.action}: {exc}") from None
         seq = logged.seq
+        if recent is not None:
+            controller = str(by) if by is not None else "bot" if logged.seat in bots else "player"
+            recent.add(seq, stamped(events, seat_text(logged.seat), controller, None, None))
     return match, seq
+
+
+def stamped(
+    events: list[Event],
+    actor: str,
+    controller: str | None,
+    turn_left_ms: int | None,
+    idle_left_ms: int | None,
+) -> list[Event]:
+    """``events`` of an action of seat ``actor`` (a letter) as the table tells them: the events that tell the
+    seat's own action (``ACTED``) say who played it (``by``: ``controller``, one of ``player``, ``bot``,
+    ``stand-in``, ``timer``; version 2 always, version 1 only the last two; None: no ``by``), and ``turn``
+    says the time left to the seat to move (``turn_left_ms``, ``idle_left_ms``: ``BarbuTable.turn_left_ms``)."""
+    out = []
+    for event in events:
+        data = event.data
+        if event.kind == "turn":
+            data = data | {"turn_left_ms": turn_left_ms, "idle_left_ms": idle_left_ms}
+        elif (
+            controller is not None
+            and event.kind in ACTED
+            and actor in (data.get("seat"), data.get("declarer"))
+        ):
+            data = data | {"by": controller}
+        out.append(Event(event.kind, data, event.to))
+    return out
+
+
+def _logged(action: Action, by: str | None) -> dict[str, Any]:
+    """The action log's entry of ``action``: its wire map, with ``by`` (``timer``, ``stand-in``) when it was
+    played for a human's seat."""
+    wire = action_to_wire(action)
+    return wire if by is None else wire | {"by": by}
+
+
+def _refusal(exc: IllegalAction) -> ProtocolError:
+    """The ``illegal`` refusal of an action the engine refused: its rule code and arguments."""
+    return ProtocolError("illegal", str(exc), field="action", rule=exc.code, rule_args=exc.rule_args)
 
 
 def _spec(text: str, field: str) -> str:

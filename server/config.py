@@ -91,6 +91,9 @@ class ServerConfig:
         trusted_proxies: IP addresses of reverse proxies whose ``X-Forwarded-For`` header names the client:
             a connection from one counts, for every per-address cap, as the client it forwards
             (``server.addresses.forwarded_client``); from anyone else the header is ignored.
+        allowed_origins: origins (``http(s)://HOST[:PORT]``) whose pages may open the WebSocket besides the
+            server's own (the request's ``Host``): a TLS proxy serving the page under another name
+            (``server.origins``). A handshake without ``Origin`` (a program, not a browser) always may.
         idle_turn: seconds a connected human may leave their turn unplayed at a table without a turn timer
             before a stand-in bot takes the seat (the player is told, ``removed`` with reason ``idle``, and
             ``sit`` takes the seat back); None: never. A table with ``turn_time`` has its own timer instead.
@@ -155,6 +158,7 @@ class ServerConfig:
     max_connections_per_address: int = 100
     max_spectators: int = 50
     trusted_proxies: tuple[str, ...] = ()
+    allowed_origins: tuple[str, ...] = ()
     max_spectators_per_address: int = 5
     max_waiting_seats: int = 3
     max_waiting_seats_per_address: int = 20

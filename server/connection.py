@@ -132,6 +132,7 @@ async def handle_frame(peer: Peer, frame: bytes | str, lobby: Lobby) -> None:
                 field=exc.field,
                 rule=exc.rule,
                 retry_after=exc.retry_after,
+                args=exc.rule_args,
             )
         )
     except StoreUnavailable as exc:  # the room was left as it was: the request may be sent again later

@@ -1,7 +1,7 @@
 """What a request costs of its connection's request budget (``ServerConfig.request_rate`` tokens a second,
 ``request_burst`` at most: ``server.ratelimit.TokenBucket``), by its ``type``.
 
-A read answered from memory costs 1 (5 for ``list-matches``, whose reply is large). A request that makes the server work harder costs more, so that one
+A read answered from memory costs 1 (5 for ``list-matches`` and ``standings``, whose replies are large). A request that makes the server work harder costs more, so that one
 connection keeping within its budget cannot stall everyone else: a game action is a write the store fsyncs
 before the reply; a seat or spectator change writes and tells everyone at the room (a ``players`` push); a
 new room writes and holds memory; a replay or a hint is a worker process's job. A frame that does not decode
@@ -17,7 +17,8 @@ from typing import Any
 
 #: A read answered from memory (``list-rooms``, ``snapshot``, ``chat``...), and any type not listed.
 READ = 1.0
-#: ``list-matches``: a reply of some 26 KB (200 finished matches), kept encoded but sent whole each time.
+#: ``list-matches``: a reply of some 26 KB (200 finished matches), kept encoded but sent whole each time;
+#: ``standings`` likewise (one line per player; after a match finished, that match is read and rated).
 LISTING = 5.0
 #: One game action: a store write, fsynced before the reply.
 ACTION = 4.0
@@ -36,6 +37,7 @@ FRAGMENT = READ / 16
 
 COSTS: dict[str, float] = {
     "list-matches": LISTING,
+    "standings": LISTING,
     **dict.fromkeys(("act", "move", "undo", "redo", "auto", "resign"), ACTION),
     **dict.fromkeys(("sit", "watch", "leave", "add-bot", "remove-bot", "remove-player", "hint"), CHANGE),
     **dict.fromkeys(("create-table", "rematch", "open-solitaire", "new-deal", "replay"), HEAVY),

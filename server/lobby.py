@@ -24,7 +24,6 @@ from typing import Any
 from engine.solitaire.catalogue import GAMES
 from protocol import (
     FEATURES,
-    PROTOCOL_VERSION,
     REQUEST_LIMITS,
     SUPPORTED_VERSIONS,
     Act,
@@ -34,6 +33,7 @@ from protocol import (
     GetHint,
     GetReplay,
     GetSnapshot,
+    GetStandings,
     Hello,
     Leave,
     ListGames,
@@ -68,8 +68,10 @@ from server.replays import FinishedMatches, finished_row
 from server.room import Room
 from server.solitaire_daily import daily_table, today
 from server.solitaire_room import SolitaireRoom
+from server.standings import StandingsKeeper
 from server.store import RoomRow, Store, StoreUnavailable
 from server.tokens import revoke_if_password_changed
+from server.unrestorable import RESTORE_ERRORS, RESTORED, Unrestorable
 from server.waiting_seats import WaitingSeats
 from server.winnable_finder import WinnableFinder
 from server.workers import WorkerPool, unavailable
@@ -94,7 +96,10 @@ TOUCH_EVERY = 3600.0
 LISTING_MAX_AGE = 5.0
 #: Requests that leave the cached lobby listing as it is: they change no room's summary, or (``act``) the
 #: table says so itself when they do (a new hand, the match over: ``Room.listing_changed``).
-READ_ONLY = (Hello, ListRooms, GetSnapshot, GetHint, Chat, Act, ListGames, ListMatches, GetReplay)
+READ_ONLY = (
+    *(Hello, ListRooms, GetSnapshot, GetHint, Chat, Act),
+    *(ListGames, ListMatches, GetReplay, GetStandings),
+)
 
 
 @dataclass(frozen=True)
@@ -254,21 +259,25 @@ class Lobby:
         self._wrong_guesses: dict[tuple[str, str], EventWindow] = {}
         self.hasher = Hasher()  # personal secrets are hashed in threads, a few at once
         self.finished = FinishedMatches(store)  # finished matches' summaries and replays, kept
+        self.standings = StandingsKeeper(store)  # the standings across finished matches, kept
         #: The seats humans hold at waiting tables, by player and by address (their caps).
         self.waiting_seats = WaitingSeats(config.max_waiting_seats, config.max_waiting_seats_per_address)
         self._origin_secret: bytes | None = None  # the key of ``address_key``, kept in the store
         self._deals: dict[str, EventWindow] = {}  # address -> its solitaire rooms opened lately
         self.closing = False
         self._listing: Listing | None = None
+        #: Rooms of the store that did not restore at start-up (room id -> why), kept out of the lobby.
+        self.unrestorable: dict[str, Unrestorable] = {}
 
     def restore(self) -> None:
         """Rebuild every waiting or playing room of the store (after a restart); a room whose log does not
-        replay is logged and marked closed. A finished table whose rematch (``rematch_of`` in the new
-        table's config) still waits for its players comes back too, pointing there (``rematch``). Resume
-        tokens handed out under another server password are revoked first."""
+        replay is logged and kept out of the lobby as it is in the store (``unrestorable``). A finished
+        table whose rematch (``rematch_of`` in the new table's config) still waits for its players comes back
+        too, pointing there (``rematch``). Resume tokens handed out under another server password are revoked
+        first."""
         revoke_if_password_changed(self.store, self.config.password)
         rematches: dict[int, str] = {}  # finished table's id -> the waiting table of its rematch
-        for row in self.store.rooms(statuses=("waiting", "playing")):
+        for row in self.store.rooms(statuses=RESTORED):
             room = self._restore_row(row)
             if room is not None and row.status == "waiting" and row.config.get("rematch_of"):
                 rematches[int(row.config["rematch_of"])] = room.room_id
@@ -293,26 +302,36 @@ class Lobby:
         return hmac.new(self._origin_secret, peer.address.encode(), "sha256").hexdigest()[:32]
 
     def _restore_row(self, row: RoomRow) -> Room | None:
-        """Rebuild the room of ``row`` and list it; None (the room marked closed, unless it was over) when
-        its log does not replay."""
+        """Rebuild the room of ``row`` and list it; None (the room kept out: ``_rebuild``) when its log does
+        not replay."""
         room = self._rebuild(row)
         if room is not None:
             self.add_room(room)
         return room
 
     def _rebuild(self, row: RoomRow) -> Room | None:
-        """The room of ``row`` rebuilt from the store, not listed; None (the room marked closed, unless it
-        was over) when its log does not replay."""
+        """The room of ``row`` rebuilt from the store, not listed; None when its config or log does not
+        replay: one WARNING says which room and why, the store is left as it is, and (but a finished table)
+        the room is kept in ``unrestorable``, for a request naming it to be told so."""
         kind = ROOM_KINDS.get(row.kind)
         try:
-            if kind is None:
-                raise ValueError(f"unknown room kind {row.kind!r}")
-            return kind.restore(row, self.store, self.config)
-        except (ValueError, KeyError, TypeError) as exc:
-            log.error("room %d cannot be restored, closing it: %s", row.id, exc)
-            if row.status != "over":
-                self.store.set_status(row.id, "closed")
-            return None
+            if kind is not None:
+                return kind.restore(row, self.store, self.config)
+            problem = Unrestorable.no_kind(row)
+        except RESTORE_ERRORS as exc:
+            problem = Unrestorable.of(row, exc)
+        log.warning(
+            "room %d (%s, %s) cannot be restored now, %s: %s; it is kept as it is in the store, out of the "
+            "lobby, and restored at a start where it replays (barbu store check lists such rooms)",
+            row.id,
+            row.kind,
+            row.status,
+            problem.where(),
+            problem.error,
+        )
+        if row.status in RESTORED:
+            self.unrestorable[str(row.id)] = problem
+        return None
 
     def add_room(self, room: Room) -> None:
         """List ``room`` and give it the server's worker pool (before any of its tasks runs: no ``await``
@@ -384,6 +403,8 @@ class Lobby:
             peer.send(Games(id=request.id, games=[info.to_dict() for info in GAMES.values()]))
         elif isinstance(request, ListMatches):
             peer.send_frame(self.finished.listing_reply(self.config.max_listed)(request.id))
+        elif isinstance(request, GetStandings):
+            peer.send_frame(self.standings.reply()(request.id))
         elif isinstance(request, GetReplay):
             owner, group = f"player:{peer.player}", f"address:{peer.address}"
             reply = await self.finished.reply(request.match, self.workers, owner, group)
@@ -397,6 +418,14 @@ class Lobby:
                     self._rematch(peer, finished, request)
                     self.add_room(finished)  # listed again while its rematch waits: old links find it
                     return
+            if room is None and isinstance(room_id, str) and room_id in self.unrestorable:
+                problem = self.unrestorable[room_id]
+                raise ProtocolError(
+                    "room-unavailable",
+                    f"room {room_id} cannot be restored now ({problem.where()}: {problem.error}); "
+                    "the server keeps it for when it can",
+                    field="room",
+                )
             if room is None:
                 raise ProtocolError("no-such-room", f"no open room {room_id!r}", field="room")
             await self._room_request(peer, room, request)
@@ -435,10 +464,11 @@ class Lobby:
                 field="version",
             )
         peer.greeted = True
+        peer.version = request.version
         peer.send(
             Welcome(
                 id=request.id,
-                version=PROTOCOL_VERSION,
+                version=request.version,
                 server=SERVER_NAME,
                 limits=REQUEST_LIMITS.to_wire(),
                 features=list(FEATURES),
@@ -625,8 +655,9 @@ class Lobby:
         holding = [room for room in self.rooms.values() if room.holds_seat(name)]  # one pass: a login storm's
         seated = [room for room in holding if room.gives_back(name)]
         peer.send(LoggedIn(id=request.id, name=name, token=token, rooms=[r.room_id for r in seated]))
+        since = request.since if isinstance(request, Resume) else None
         for room in seated:
-            await room.attach(peer)
+            await room.attach(peer, None if since is None else since.get(room.room_id))
         for room in holding:
             if isinstance(room, BarbuTable) and not room.gives_back(name):
                 await room.presence_changed(name)  # a table they left to a stand-in goes on if it waited
@@ -635,9 +666,10 @@ class Lobby:
 
     def listing_changed(self) -> None:
         """A room changed (or was added or dropped): the next ``list-rooms`` builds the listing afresh, and
-        the next ``list-matches`` its own (a match that finished changed its table)."""
+        the next ``list-matches`` and ``standings`` their own (a match that finished changed its table)."""
         self._listing = None
         self.finished.changed()
+        self.standings.changed()
 
     def _current_listing(self) -> Listing:
         """The cached listing, built again (after sweeping idle rooms) when a room changed since, or when it
@@ -1022,9 +1054,9 @@ class Lobby:
                 peer, request.id, room.game.name, room.game.options, seed, winnable, chosen
             )
         elif isinstance(request, Sit):
-            await room.join(peer, request.seat, request.id)
+            await room.join(peer, request.seat, request.id, request.since)
         elif isinstance(request, Watch):
-            await room.watch(peer, request.id)
+            await room.watch(peer, request.id, request.since)
         elif isinstance(request, Leave):
             await room.leave(peer)
             peer.send(Ok(id=request.id))

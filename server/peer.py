@@ -263,6 +263,8 @@ class Peer:
         self._durable = durable
         self.player: str | None = None
         self.greeted = False
+        #: The protocol version its ``hello`` asked for: 1 (``event``, ``turn`` pushes) or 2 (``update``).
+        self.version = 1
         self.rooms: set[Room] = set()
         self.closed = False
         self.budget = TokenBucket(request_rate, request_burst)

@@ -21,7 +21,7 @@ from protocol import Matches, ProtocolError, Replay, prepacked
 from protocol.codec import filler, packed_around
 from server.barbu_table import BarbuTable
 from server.store import RoomRow, Store, StoreError
-from server.workers import WorkerBusy, WorkerClosed, WorkerError, WorkerPool
+from server.workers import WorkerBusy, WorkerClosed, WorkerError, WorkerExpired, WorkerPool
 
 #: How many encoded ``replay`` replies ``FinishedMatches`` keeps (least recently asked for goes first).
 REPLAY_CACHE = 32
@@ -138,7 +138,10 @@ class FinishedMatches:
                 group=group,
             )
         except (WorkerBusy, WorkerClosed) as exc:
-            raise ProtocolError("busy", f"no replay now: {exc}; ask again shortly") from None
+            waited = exc.waited if isinstance(exc, WorkerExpired) else None  # queued past its longest wait
+            raise ProtocolError(
+                "busy", f"no replay now: {exc}; ask again shortly", retry_after=waited
+            ) from None
         except WorkerError as exc:
             raise ProtocolError("busy", f"no replay this time: {exc}") from None
         if isinstance(packed, str):

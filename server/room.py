@@ -63,7 +63,18 @@ class Room(ABC):
         """Rebuild a room interrupted by a server stop from its store ``row`` and action log.
 
         Raises:
-            ValueError: the log does not replay (the room is then closed by the lobby).
+            ValueError, KeyError, TypeError: the config or the log does not replay (``BadLog`` names the
+                action): the lobby keeps the room out, as it is in the store (``server.unrestorable``).
+        """
+
+    @classmethod
+    @abstractmethod
+    def replayed(cls, row: RoomRow, store: Store, config: ServerConfig) -> Room:
+        """The room of ``row`` rebuilt as ``restore`` does, but writing nothing and starting nothing (no
+        event loop needed): ``barbu store check`` asks whether a room would restore.
+
+        Raises:
+            ValueError, KeyError, TypeError: as ``restore``.
         """
 
     @abstractmethod
@@ -71,19 +82,22 @@ class Room(ABC):
         """The room's lobby entry (``docs/protocol.md`` "Room summary")."""
 
     @abstractmethod
-    def snapshot(self, peer: Peer | None, request_id: int | None) -> Snapshot:
-        """Everything ``peer`` may see of the room now (None: a spectator's view)."""
+    def snapshot(self, peer: Peer | None, request_id: int | None, since: int | None = None) -> Snapshot:
+        """Everything ``peer`` may see of the room now (None: a spectator's view); for a version 2 ``peer``
+        asking ``since`` an action number, with the updates it missed since (``RecentActions.missed``)."""
 
     @abstractmethod
-    async def join(self, peer: Peer, seat: str | None, request_id: int) -> None:
-        """Seat ``peer``'s player (``seat`` None: any free seat); replies with the snapshot.
+    async def join(self, peer: Peer, seat: str | None, request_id: int, since: int | None = None) -> None:
+        """Seat ``peer``'s player (``seat`` None: any free seat); replies with the snapshot (with the updates
+        missed ``since`` that action number, for a version 2 peer).
 
         Raises:
             ProtocolError: ``seat-taken``, ``room-over``.
         """
 
-    async def watch(self, peer: Peer, request_id: int | None) -> None:
-        """Add ``peer`` as a spectator and reply with its snapshot (the public one; at a Barbu table, a player
+    async def watch(self, peer: Peer, request_id: int | None, since: int | None = None) -> None:
+        """Add ``peer`` as a spectator and reply with its snapshot (with the updates missed ``since`` that
+        action number, for a version 2 peer) (the public one; at a Barbu table, a player
         whose seat a stand-in plays sees that seat's: ``BarbuTable.snapshot``). A player of the room
         (``plays_here``) is never refused; anyone else takes one of its ``max_spectators`` places, at most
         ``max_spectators_per_address`` of them from one IP address (a place is counted once per connection,
@@ -98,7 +112,7 @@ class Room(ABC):
                 self._check_spectator_place(peer)
             self.spectators.add(peer)
             peer.rooms.add(self)
-            peer.send(self.snapshot(peer, request_id))
+            peer.send(self.snapshot(peer, request_id, since))
 
     def _check_spectator_place(self, peer: Peer) -> None:
         """Refuse one more spectator from ``peer``'s address when the room or the address's share is full (a
@@ -145,9 +159,10 @@ class Room(ABC):
         """``peer``'s connection is gone: hold its seat (if any) and stop sending to it."""
 
     @abstractmethod
-    async def attach(self, peer: Peer) -> bool:
+    async def attach(self, peer: Peer, since: int | None = None) -> bool:
         """``peer``'s player is back on a new connection: if they hold a seat, take it back, push the
-        snapshot and return True; otherwise return False."""
+        snapshot (with the updates missed ``since`` that action number, for a version 2 peer) and return
+        True; otherwise return False."""
 
     @abstractmethod
     def holds_seat(self, player: str) -> bool:

@@ -5,7 +5,9 @@ room is its only player (``not-your-room`` for anyone else); watchers see the sa
 face-down or stock card (``Game.state()``). Requests are applied one at a time under the room's lock: a
 request is checked without changing the game (moves on a copy), its actions are appended to the store's
 action log (with, when they end the game, its record and day's result, in the same transaction), and only
-then applied; then the reply and a ``solitaire-state`` push go out. A store that cannot write
+then applied; then the reply and a ``solitaire-state`` push (version 1) or ``update`` (version 2: one per request,
+an event per logged action, ``{"event": "move", "move": M}`` and the like; the last ``MISSED_UPDATES_MAX``
+kept for ``since``, rebuilt from the log on a restart) go out. A store that cannot write
 (``StoreUnavailable``) leaves the room exactly as it was. Logged actions (``seat`` NULL) are
 ``{"action": "move", "move": M}``, ``{"action": "undo"}``, ``{"action": "redo"}`` and
 ``{"action": "resign"}``; the safe moves of ``auto`` are logged as single moves, all or none of them.
@@ -36,6 +38,7 @@ import time
 from collections.abc import Callable, Hashable
 from typing import Any, ClassVar
 
+from engine.barbu.events import Event
 from engine.solitaire import GAMES, Game, IllegalMove, RecordError, new_game
 from engine.solitaire.hints import Hint as Advice
 from engine.solitaire.hints import HintLine, advise_record, position_key
@@ -55,15 +58,17 @@ from protocol import (
     Snapshot,
     SolitaireState,
     Undo,
+    Update,
     encode_frame,
 )
 from server.config import ServerConfig
 from server.peer import Peer
 from server.room import Room
 from server.solitaire_daily import daily_secret, daily_seed, today
-from server.store import RoomRow, Store
+from server.store import BadLog, RoomRow, Store
+from server.updates import RecentActions, ViewCache, visible
 from server.winnable_finder import WinnableFinder, known_winnable
-from server.workers import WorkerBusy, WorkerClosed, WorkerError
+from server.workers import WorkerBusy, WorkerClosed, WorkerError, WorkerExpired
 
 log = logging.getLogger(__name__)
 
@@ -105,6 +110,10 @@ class SolitaireRoom(Room):
         self.chosen = False
         self.peer: Peer | None = None
         self.seq = 0
+        #: The events of the last actions, for a version 2 member coming back with ``since``.
+        self.recent = RecentActions()
+        #: The view last told (the same for the player and the watchers), for the next update's changes.
+        self._views: ViewCache[None] = ViewCache(lambda _: self.view())
         self.result: str | None = None
         self._redoable = 0
         #: When the room was opened or last took an action (Unix seconds): unfinished rooms idle for
@@ -213,12 +222,13 @@ class SolitaireRoom(Room):
         room.active = row.created
         for logged in store.actions(row.id):
             if logged.seq != room.seq + 1 or room.result is not None:
-                raise ValueError(f"room {row.id}: action {logged.seq} breaks the sequence")
+                raise BadLog(row.id, logged.seq, "breaks the sequence")
             try:
                 room.result = room._perform(logged.action)
             except (IllegalMove, KeyError, TypeError) as exc:
-                raise ValueError(f"room {row.id}: action {logged.seq} {logged.action}: {exc}") from None
+                raise BadLog(row.id, logged.seq, f"{logged.action}: {exc}") from None
             room.seq = logged.seq
+            room.recent.add(room.seq, [action_event(logged.action)])
             room.active = logged.at
         return room
 
@@ -270,9 +280,14 @@ class SolitaireRoom(Room):
             "can_redo": self.result is None and self._redoable > 0,
         }
 
-    def snapshot(self, peer: Peer | None, request_id: int | None) -> Snapshot:
-        """The full state; ``seat`` is ``player`` for the player's connection, nil for a watcher."""
+    def snapshot(self, peer: Peer | None, request_id: int | None, since: int | None = None) -> Snapshot:
+        """The full state; ``seat`` is ``player`` for the player's connection, nil for a watcher; for a
+        version 2 ``peer`` asking ``since`` an action number, with the updates missed since."""
+        updates = None
+        if peer is not None and peer.version >= 2 and since is not None:
+            updates = self.recent.missed(self.room_id, since, self.seq, None)
         return Snapshot(
+            updates=updates,
             id=request_id,
             room=self.room_id,
             kind=self.kind,
@@ -324,16 +339,17 @@ class SolitaireRoom(Room):
         """The lobby drops the finished room; its store row is already ``over`` or ``closed``."""
         self.stop()
 
-    async def join(self, peer: Peer, seat: str | None, request_id: int) -> None:
-        """``sit``: the player comes back to their room (replies with the snapshot).
+    async def join(self, peer: Peer, seat: str | None, request_id: int, since: int | None = None) -> None:
+        """``sit``: the player comes back to their room (replies with the snapshot, with the updates missed
+        ``since``, version 2).
 
         Raises:
             ProtocolError: ``not-your-room`` (someone else's room: watch it), ``room-over``.
         """
         async with self.lock:
-            self.take_seat(peer, request_id)
+            self.take_seat(peer, request_id, since)
 
-    def take_seat(self, peer: Peer, request_id: int | None) -> None:
+    def take_seat(self, peer: Peer, request_id: int | None, since: int | None = None) -> None:
         """Make ``peer`` the player's connection and send it the snapshot (call under the lock).
 
         Raises:
@@ -346,20 +362,21 @@ class SolitaireRoom(Room):
         self.peer = peer
         self.spectators.discard(peer)
         peer.rooms.add(self)
-        peer.send(self.snapshot(peer, request_id))
+        peer.send(self.snapshot(peer, request_id, since))
         self._push_players()
 
-    async def watch(self, peer: Peer, request_id: int | None) -> None:
-        """Watch the room (the player's own connection just gets its snapshot).
+    async def watch(self, peer: Peer, request_id: int | None, since: int | None = None) -> None:
+        """Watch the room (the player's own connection just gets its snapshot); with the updates missed
+        ``since`` (version 2).
 
         Raises:
             ProtocolError: ``daily-private`` (``check_watchable``), ``too-many-spectators``.
         """
         self.check_watchable(peer)
         if peer is self.peer:
-            peer.send(self.snapshot(peer, request_id))
+            peer.send(self.snapshot(peer, request_id, since))
             return
-        await super().watch(peer, request_id)
+        await super().watch(peer, request_id, since)
 
     async def leave(self, peer: Peer) -> None:
         """Stop watching, or stop playing for now (the game waits; ``sit`` or logging in again returns)."""
@@ -371,12 +388,13 @@ class SolitaireRoom(Room):
         async with self.lock:
             self._drop(peer)
 
-    async def attach(self, peer: Peer) -> bool:
-        """The player is back on ``peer`` (login or resume): give the room back with a snapshot push."""
+    async def attach(self, peer: Peer, since: int | None = None) -> bool:
+        """The player is back on ``peer`` (login or resume): give the room back with a snapshot push (with
+        the updates missed ``since``, version 2)."""
         if not self.holds_seat(peer.player or ""):
             return False
         async with self.lock:
-            self.take_seat(peer, None)
+            self.take_seat(peer, None, since)
         return True
 
     async def handle(self, peer: Peer, request: Message) -> None:
@@ -392,7 +410,7 @@ class SolitaireRoom(Room):
         """
         if isinstance(request, GetSnapshot):
             self.check_watchable(peer)
-            peer.send(self.snapshot(peer, request.id))
+            peer.send(self.snapshot(peer, request.id, request.since))
         elif isinstance(request, GetHint):
             await self._hint(peer, request)
         elif isinstance(request, Move | Undo | Redo | Resign | AutoMoves):
@@ -432,7 +450,7 @@ class SolitaireRoom(Room):
                 self.peer.rooms.discard(self)
                 self.peer = None
             self._cancel_hint()
-            self._push_state()
+            self._push_state(actions)
 
         return finished
 
@@ -447,7 +465,7 @@ class SolitaireRoom(Room):
                 self._log(actions, ending)
             self._apply(actions, ending)
             peer.send(Ok(id=request.id))
-            self._push_state()
+            self._push_state(actions)
 
     def _plan(
         self, request: Move | Undo | Redo | Resign | AutoMoves
@@ -464,17 +482,21 @@ class SolitaireRoom(Room):
                 try:
                     probe.apply(request.move)
                 except IllegalMove as exc:
-                    raise ProtocolError("illegal", str(exc), field="move", rule=exc.code) from None
+                    raise ProtocolError(
+                        "illegal", str(exc), field="move", rule=exc.code, rule_args=move_piles(exc.move)
+                    ) from None
                 return [{"action": "move", "move": request.move}], probe
             made = probe.auto_moves()
             if not made:
-                raise ProtocolError("illegal", "no safe move to the foundations", rule="no-safe-move")
+                raise ProtocolError(
+                    "illegal", "no safe move to the foundations", rule="no-safe-move", rule_args={}
+                )
             return [{"action": "move", "move": move} for move in made], probe
         if (isinstance(request, Undo) and self.game.moves == 0) or (
             isinstance(request, Redo) and self._redoable == 0
         ):
             refused = _nothing_to(request.TYPE)
-            raise ProtocolError("illegal", str(refused), rule=refused.code)
+            raise ProtocolError("illegal", str(refused), rule=refused.code, rule_args={})
         return [{"action": request.TYPE}], None
 
     def _ending(self, actions: list[dict[str, Any]], probe: Game | None) -> _Ending | None:
@@ -503,9 +525,11 @@ class SolitaireRoom(Room):
 
     def _apply(self, actions: list[dict[str, Any]], ending: _Ending | None) -> None:
         """Apply ``actions``, logged already (they were checked: the engine cannot refuse them now)."""
+        self._views.before([None])
         for action in actions:
             self._perform(action)
             self.seq += 1
+            self.recent.add(self.seq, [action_event(action)])
         self.active = time.time()
         if ending is not None:
             self.result = ending[0]
@@ -608,6 +632,10 @@ class SolitaireRoom(Room):
         except asyncio.CancelledError:
             peer.send(Error(id=request_id, code="not-your-room", message="you left the room before the hint"))
             raise
+        except WorkerExpired as exc:  # queued past its longest wait: said at once, with a fair pause
+            message = f"no hint now: {exc}; ask again in a moment"
+            peer.send(Error(id=request_id, code="busy", message=message, retry_after=exc.waited))
+            return
         except (WorkerBusy, WorkerClosed) as exc:
             peer.send(Error(id=request_id, code="busy", message=f"no hint now: {exc}; ask again shortly"))
             return
@@ -676,10 +704,22 @@ class SolitaireRoom(Room):
             return None
         return self.game.seed
 
-    def _push_state(self) -> None:
-        frame = encode_frame(SolitaireState(room=self.room_id, seq=self.seq, view=self.view()).to_wire())
+    def _push_state(self, actions: list[dict[str, Any]]) -> None:
+        """Tell every member the state after ``actions`` (logged and applied): a ``solitaire-state`` to a
+        version 1 connection, an ``update`` with an event per action to a version 2 one (each encoded once)."""
+        view = self.view()
+        changes = self._views.after([None])[None]  # always: the next action's changes are from this view
+        frames: dict[int, bytes] = {}
         for member in self._members():
-            member.send_frame(frame)
+            version = min(member.version, 2)
+            if version not in frames:
+                if version < 2:
+                    message: Message = SolitaireState(room=self.room_id, seq=self.seq, view=view)
+                else:
+                    events = visible([action_event(action) for action in actions], None)
+                    message = Update(room=self.room_id, seq=self.seq, events=events, view=changes)
+                frames[version] = encode_frame(message.to_wire())
+            member.send_frame(frames[version])
 
     def _push_players(self) -> None:
         push = Players(room=self.room_id, state=self.state, players={PLAYER: self.player}, away=self._away())
@@ -690,6 +730,29 @@ class SolitaireRoom(Room):
 
 #: How logged actions end a game: its result, record, cards home and move counter (``_store_finish``).
 _Ending = tuple[str, dict[str, Any], int, int]
+
+
+def action_event(action: dict[str, Any]) -> Event:
+    """The public event that tells logged solitaire ``action`` (``{"action": "move", "move": M}`` ->
+    ``{"event": "move", "move": M}``; ``undo``, ``redo``, ``resign`` likewise)."""
+    return Event(str(action["action"]), {k: v for k, v in action.items() if k != "action"})
+
+
+def move_piles(move: str) -> dict[str, Any]:
+    """The piles a refused move names, from its notation (``docs/formats.md``), for the refusal's ``args``:
+    ``{"move": "t3>t5*2", "from": "t3", "to": "t5", "count": 2}``; a pyramid pair ``p7.1+w`` gives
+    ``{"move", "piles": ["p7.1", "w"]}``; any other text (``s``, a typo) just ``{"move"}``. The rule itself is
+    the refusal's ``rule`` code."""
+    args: dict[str, Any] = {"move": move}
+    if ">" in move:
+        source, _, target = move.partition(">")
+        target, _, count = target.partition("*")
+        args["from"], args["to"] = source, target
+        if count.isdigit():
+            args["count"] = int(count)
+    elif "+" in move:
+        args["piles"] = move.split("+")
+    return args
 
 
 def _nothing_to(kind: str) -> IllegalMove:

@@ -37,13 +37,17 @@ only. Schema (version 1):
 - ``meta(key, value)``: ``schema`` (the schema version), ``daily-secret`` (the random secret the day's
   deals are derived from, created on first use and kept), ``origin-secret`` (the key of the rooms'
   ``origin`` hashes, the same), ``password-salt`` and ``password-check`` (a salted
-  scrypt hash of the server password the tokens were handed out under: ``server.tokens``).
+  scrypt hash of the server password the tokens were handed out under: ``server.tokens``), ``store-id``
+  (32 hex digits drawn when the store is created, or first opened for writing by a version that keeps it;
+  also kept in the marker ``REALPATH.id`` beside the file: ``server.store_marker``).
 
 Times are Unix seconds (float). Opening refuses, with a ``StoreError`` naming the file and the reason, a file
 that is not a barbu store (not SQLite, damaged, another program's database, a newer schema) or that another
-server holds (``StoreInUse``). A write SQLite cannot make (disk full, I/O error, file too large: an
-``OperationalError`` or ``DatabaseError`` other than an ``IntegrityError``) raises ``StoreUnavailable`` and
-has no effect; the same ``Store`` writes again once the cause is gone. Several writes that must happen
+server holds (``StoreInUse``); for writing, also a missing or empty file where a store was (its marker,
+``-wal``, ``-shm`` or a killed server's lock beside it) and a store that is not the one its marker names, and
+it logs a WARNING when the ``-wal`` is torn (``server.wal``). A write SQLite cannot make (disk full, I/O
+error, file too large: an ``OperationalError`` or ``DatabaseError`` other than an ``IntegrityError``) raises
+``StoreUnavailable`` and has no effect; the same ``Store`` writes again once the cause is gone. Several writes that must happen
 together go in one ``transaction()``.
 
 Durability: ``synchronous=FULL`` in WAL mode, so a write has reached the disk (fsync) before its method
@@ -81,6 +85,8 @@ from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, TypedDict
+
+from server import store_marker, wal
 
 SCHEMA_VERSION = 1
 ROOM_STATUSES = ("waiting", "playing", "over", "closed")
@@ -165,6 +171,17 @@ class RoomRow:
     record: dict[str, Any] | None
 
 
+class BadLog(ValueError):
+    """Room ``room``'s action log does not replay: action ``seq`` (from 1) does not decode, breaks the
+    sequence or is refused by the game, for ``reason``. ``str()`` is ``room R: action S REASON``."""
+
+    def __init__(self, room: int, seq: int, reason: str):
+        self.room = room
+        self.seq = seq
+        self.reason = reason
+        super().__init__(f"room {room}: action {seq} {reason}")
+
+
 @dataclass(frozen=True)
 class LoggedAction:
     """One row of ``actions``: action number ``seq`` (from 1) by ``seat`` (None: no seat), wire ``action``,
@@ -198,7 +215,8 @@ class Store:
         StoreInUse: (not ``readonly``) another process has the store open.
         StoreError: the file is missing (``readonly``), is a directory, cannot be opened, is not an SQLite
             database or is damaged, is a non-empty database without barbu's schema (it is left untouched),
-            or holds a newer schema version.
+            or holds a newer schema version; (not ``readonly``) it is missing or empty where a store was, or
+            is not the store its marker names (``server.store_marker``; nothing is created or changed).
     """
 
     def __init__(self, path: str | Path, *, readonly: bool = False, group_commit: bool = False):
@@ -218,13 +236,35 @@ class Store:
         if readonly and not Path(path).is_file():
             raise StoreError(f"{self.path}: no such store file")
         if not readonly:
+            self._refuse_if_lost()
             self._lock = _lock(self.path)
+            # Under the lock, before SQLite's recovery drops the frames after a tear without a word.
+            wal.warn_if_torn(real + "-wal")
         try:
             self._db = self._open()
         except BaseException:
             self._unlock()
             self._tidy()
             raise
+
+    def _refuse_if_lost(self) -> None:
+        """Refuse a missing or empty store file with a marker, ``-wal``, ``-shm`` or ``.lock`` beside it
+        (``server.store_marker``), before anything is created. Raises ``StoreInUse`` when a server holds
+        the ``.lock`` (it may be making the store right now), else ``StoreError``."""
+        found = store_marker.traces(self.path)
+        lock = os.path.realpath(self.path) + ".lock"
+        if lock in found:
+            try:
+                fd = os.open(lock, os.O_RDWR | os.O_CLOEXEC)
+            except FileNotFoundError:  # its server just closed the store
+                found.remove(lock)
+            else:
+                try:
+                    _flock(self.path, fd, _read_pid)
+                finally:
+                    os.close(fd)  # a lock taken here only to look is dropped again
+        if found:
+            raise StoreError(store_marker.lost(self.path, found))
 
     def _open(self) -> sqlite3.Connection:
         """Connect, check the file is a barbu store (or, writable, an empty file to create one in), set the
@@ -268,6 +308,14 @@ class Store:
         check = db.execute("PRAGMA quick_check(1)").fetchone()
         if check is None or check[0] != "ok":
             raise StoreError(f"{self.path}: not a barbu store (damaged: {check[0] if check else '?'})")
+        # The marker beside the file names the store that was here: another one in its place is refused.
+        found = None
+        if version is not None:
+            row = db.execute("SELECT value FROM meta WHERE key='store-id'").fetchone()
+            found = None if row is None else str(row[0])
+        kept = store_marker.kept_id(self.path)
+        if kept is not None and kept != found:
+            raise StoreError(store_marker.mismatch(self.path, found))
         try:
             db.execute("PRAGMA journal_mode=WAL")
             db.execute(f"PRAGMA journal_size_limit={WAL_LIMIT}")
@@ -281,7 +329,9 @@ class Store:
             db.executescript(
                 "BEGIN IMMEDIATE;"
                 + _SCHEMA
-                + f"INSERT OR IGNORE INTO meta(key, value) VALUES('schema', '{SCHEMA_VERSION}'); COMMIT;"
+                + f"INSERT OR IGNORE INTO meta(key, value) VALUES('schema', '{SCHEMA_VERSION}');"
+                + f"INSERT OR IGNORE INTO meta(key, value) VALUES('store-id', '{secrets.token_hex(16)}');"
+                + "COMMIT;"
             )
             if "used" not in {str(r[1]) for r in db.execute("PRAGMA table_info(players)")}:
                 # A store from before tokens expired: its tokens count as handed out now.
@@ -303,6 +353,16 @@ class Store:
             checkpoint(db)
         except sqlite3.Error as exc:
             raise unwritable(self.path, exc) from None
+        if kept is None:  # a new store, or one from before markers: from now on its marker says it was here
+            store_id = str(db.execute("SELECT value FROM meta WHERE key='store-id'").fetchone()[0])
+            try:
+                store_marker.keep_id(self.path, store_id)
+            except OSError as exc:
+                hindrance = write_hindrance(self.path)
+                marker = store_marker.marker_path(self.path)
+                raise StoreError(
+                    f"cannot write the store {self.path}: {hindrance} ({marker}: {exc.strerror or exc})"
+                ) from None
 
     def _peek(self) -> str | None:
         """Why the file is not a barbu store, read without writing anything (``immutable``: no ``-shm``, no
@@ -659,6 +719,21 @@ class Store:
         )
         return [(int(rid), float(at)) for rid, at in self._db.execute(sql, (kind, limit))]
 
+    def match_results(self, kind: str, after: int = 0) -> list[tuple[tuple[float, int], Any, Any]]:
+        """The rooms of ``kind`` that are over with a record, in the order they finished (``updated``, then
+        id), but the first ``after``: ``((updated, id), players, totals)`` with the record's ``players`` and
+        ``totals`` decoded (None when missing); the rest of each record is not decoded in Python."""
+        # The ids are sorted and skipped first: sorting whole rows would take json_extract over every record.
+        sql = (
+            "SELECT updated, id, json_extract(record, '$.players'), json_extract(record, '$.totals')"
+            " FROM rooms WHERE id IN (SELECT id FROM rooms WHERE kind=? AND status='over' AND record IS NOT NULL"
+            " ORDER BY updated, id LIMIT -1 OFFSET ?) ORDER BY updated, id"
+        )
+        return [
+            ((float(at), int(rid)), _json_or_none(players), _json_or_none(totals))
+            for at, rid, players, totals in self._db.execute(sql, (kind, after))
+        ]
+
     # Action log ---------------------------------------------------------------------------------------
 
     def append_action(self, room: int, seq: int, seat: int | None, action: Any) -> None:
@@ -675,11 +750,21 @@ class Store:
         )
 
     def actions(self, room: int) -> list[LoggedAction]:
-        """Every logged action of ``room`` in order."""
+        """Every logged action of ``room`` in order.
+
+        Raises:
+            BadLog: an action's JSON does not decode.
+        """
         rows = self._db.execute(
             "SELECT seq, seat, action, at FROM actions WHERE room=? ORDER BY seq", (room,)
         ).fetchall()
-        return [LoggedAction(seq, seat, json.loads(action), at) for seq, seat, action, at in rows]
+        logged = []
+        for seq, seat, action, at in rows:
+            try:
+                logged.append(LoggedAction(seq, seat, json.loads(action), at))
+            except (ValueError, TypeError) as exc:  # a row damaged or written by hand
+                raise BadLog(room, seq, f"does not decode ({exc})") from None
+        return logged
 
     # Chat -------------------------------------------------------------------------------------------
 
@@ -940,6 +1025,14 @@ def _read_pid(fd: int) -> int | None:
 
 
 _ROOM_COLUMNS = "id, kind, name, config, players, status, created, updated, record"
+
+
+def _json_or_none(text: str | None) -> Any:
+    """``text`` (a JSON object ``json_extract`` returned) decoded; None for SQL NULL or text not JSON."""
+    try:
+        return None if text is None else json.loads(text)
+    except ValueError:
+        return None
 
 
 def _room_row(row: tuple[Any, ...]) -> RoomRow:

@@ -18,6 +18,13 @@ when it adds the room. The whole API is one call::
   first job of the group served longest ago, so one place sending many owners' jobs (throwaway names) waits
   its turn behind everyone else instead of ahead; and a group holds at most ``per_group`` jobs (beyond:
   ``WorkerBusy``), so it cannot fill the queue either.
+- A queued job waits for a worker at most ``wait_budgets`` times its budget (``WAIT_BUDGETS``, 3, by
+  default): past that it is taken out of the queue at once, without a worker spent on it, and the caller
+  gets ``WorkerExpired`` (a ``WorkerBusy``). Without it a storm of hints from many addresses (the queue full,
+  each job its whole budget) made the last ones wait a minute or more while their pages said "Thinking…"; an
+  answer is worth little that late, and "busy, ask again in a moment" is one the asker can act on. A
+  table's search bot bounds its own wait too (``server.barbu_table``: its budget plus a margin, queue time in)
+  and, whichever bound comes first, plays that decision by the heuristic policy: no move is dropped.
 - ``budget`` is the job's running time in seconds (waiting in the queue does not count). A job still
   running ``grace`` seconds past its budget is stopped: its worker is killed (SIGKILL) and replaced, and the
   caller gets ``WorkerTimeout``. Unless it is starved: a worker runs niced, so when other programs keep the
@@ -82,6 +89,9 @@ STARTUP = 30.0
 STARVED_WAIT = 4.0
 #: Seconds between looks at a starved worker's CPU time.
 STARVED_STEP = 0.25
+#: A queued job's longest wait for a worker, in its budgets (``WorkerPool``'s ``wait_budgets``): a two-second
+#: hint is answered ``busy`` after six seconds in the queue rather than a minute.
+WAIT_BUDGETS = 3.0
 
 
 class WorkerError(Exception):
@@ -89,7 +99,21 @@ class WorkerError(Exception):
 
 
 class WorkerBusy(WorkerError):
-    """The owner has ``per_owner`` jobs in the pool already, or the pool holds all it takes."""
+    """The owner has ``per_owner`` jobs in the pool already, or the pool holds all it takes (or, as
+    ``WorkerExpired``, the job waited its longest in the queue)."""
+
+
+class WorkerExpired(WorkerBusy):
+    """The job waited in the queue for ``waited`` seconds (``wait_budgets`` times its budget) without a
+    worker free to take it; it was dropped from the queue unrun.
+
+    Attributes:
+        waited: the seconds it waited; about that long is a fair pause before asking again.
+    """
+
+    def __init__(self, message: str, waited: float):
+        super().__init__(message)
+        self.waited = waited
 
 
 class WorkerTimeout(WorkerError):
@@ -109,6 +133,7 @@ class _Job:
     budget: float
     future: asyncio.Future[Any]
     started: float | None = None  # loop time the worker got it
+    expiry: asyncio.TimerHandle | None = None  # drops it from the queue past its longest wait
     abandoned: bool = False  # the caller gave up: nobody wants the result
 
 
@@ -129,6 +154,7 @@ class WorkerPool:
         max_queued: jobs the pool takes beyond one per worker, over all owners.
         per_group: jobs one group (``run``'s ``group``) may have in the pool, running or queued.
         grace: seconds past a job's budget before its worker is killed.
+        wait_budgets: a queued job's longest wait for a worker, in its budgets (``WorkerExpired`` past it).
         recycle_after: a cancelled running job with more budget than this left (seconds) gets its worker
             killed and replaced instead of finishing for nobody.
         nice: niceness added to worker processes (0: none).
@@ -142,16 +168,22 @@ class WorkerPool:
         max_queued: int = 64,
         per_group: int = 16,
         grace: float = 1.0,
+        wait_budgets: float = WAIT_BUDGETS,
         recycle_after: float = 0.5,
         nice: int = 10,
     ) -> None:
         if workers < 1 or per_owner < 1 or max_queued < 0:
             raise ValueError("a pool needs at least one worker, and owners at least one job each")
+        if not wait_budgets > 0:
+            raise ValueError(
+                f"a queued job needs some time to wait for a worker, not {wait_budgets!r} budgets"
+            )
         self.size = workers
         self.per_owner = per_owner
         self.max_queued = max_queued
         self.per_group = per_group
         self.grace = grace
+        self.wait_budgets = wait_budgets
         self.recycle_after = recycle_after
         self.nice = nice
         self._context = multiprocessing.get_context("spawn")
@@ -177,12 +209,14 @@ class WorkerPool:
             owner: who asks (``player:NAME``, ``table:ID``): the unit of the per-owner limit.
             fn: a picklable top-level function; ``args`` and its result must pickle too.
             budget: seconds the job may run (the queue wait not counted); ``fn`` gets it to stop in time.
+                It may wait in the queue ``wait_budgets`` times as long.
             group: what the owner shares the queue with (``address:IP``; None: the owner alone), served
                 fairly between groups and limited to ``per_group`` jobs.
 
         Raises:
             WorkerBusy: the owner has ``per_owner`` jobs in the pool, its group ``per_group``, or the pool is
-                full (``max_queued``).
+                full (``max_queued``); ``WorkerExpired``, the job waited ``wait_budgets * budget`` seconds
+                in the queue without a worker free.
             WorkerTimeout: the job ran past ``budget + grace`` seconds (its worker was replaced).
             WorkerClosed: the pool is closed, or closed while the job waited or ran.
             WorkerError: the worker process died, or ``fn``'s exception or result could not be pickled.
@@ -202,6 +236,7 @@ class WorkerPool:
         self._owners[owner] = self._owners.get(owner, 0) + 1
         self._groups[group] = self._groups.get(group, 0) + 1
         self._queue.append(job)
+        job.expiry = loop.call_later(self.wait_budgets * budget, self._expire, job)
         self._start_drivers()
         try:
             await self._notify()
@@ -210,6 +245,7 @@ class WorkerPool:
             self._abandon(job)
             raise
         finally:
+            job.expiry.cancel()
             self._release(job)
 
     @property
@@ -272,6 +308,13 @@ class WorkerPool:
         busy = {w.job.owner for w in self._workers if w.job is not None}
         ready = [job for job in self._queue if job.owner not in busy]
         return min(ready, key=lambda job: self._served.get(job.group, -1), default=None)
+
+    def _expire(self, job: _Job) -> None:
+        """``job``'s longest wait is over: if it is still queued, drop it and fail it (``WorkerExpired``)."""
+        if job in self._queue and not job.future.done():
+            self._queue.remove(job)
+            waited = self.wait_budgets * job.budget
+            job.future.set_exception(WorkerExpired(f"no worker was free for {waited:g} s", waited))
 
     def _abandon(self, job: _Job) -> None:
         """The caller stopped waiting: unqueue the job, or let its worker finish for nobody (or recycle it)."""

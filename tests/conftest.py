@@ -17,10 +17,20 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+import websockets
 
 from client import Connection
 from engine.cards import SEATS
-from protocol import EventPush, Message, Snapshot
+from protocol import (
+    LATEST_VERSION,
+    PROTOCOL_VERSION,
+    REPLY_LIMITS,
+    EventPush,
+    Hello,
+    Message,
+    Snapshot,
+    Welcome,
+)
 from protocol.encodings import ENCODINGS, Encoding
 from server import BarbuServer, ServerConfig
 from server.barbu_table import BarbuTable
@@ -93,6 +103,53 @@ async def connect(encoding: Encoding) -> AsyncIterator[Connect]:
         opened.append(conn)
         if name is not None:
             await conn.login(name, password, secret)
+        return conn
+
+    yield open_one
+    for conn in opened:
+        await conn.close()
+
+
+#: ``(server, address, name, token=None)``: a client logged in as ``name``, or resuming with ``token``.
+ConnectFrom = Callable[..., Awaitable[Connection]]
+
+
+@pytest.fixture
+async def connect_from() -> AsyncIterator[ConnectFrom]:
+    """A factory of clients connecting from a given loopback address (127.0.0.2, ... are other addresses to
+    the server), logged in by name (or back with a resume ``token``), all closed at teardown."""
+    opened: list[Connection] = []
+
+    async def open_one(server: BarbuServer, address: str, name: str, token: str | None = None) -> Connection:
+        ws = await websockets.connect(
+            server.url, local_addr=(address, 0), compression=None, max_size=REPLY_LIMITS.max_frame, proxy=None
+        )
+        conn = Connection(ws, 20.0)
+        opened.append(conn)
+        conn.welcome = await conn.request(
+            Hello(id=conn.next_id(), version=PROTOCOL_VERSION, client="t"), Welcome
+        )
+        if token is None:
+            await conn.login(name)
+        else:
+            await conn.resume(token)
+        return conn
+
+    yield open_one
+    for conn in opened:
+        await conn.close()
+
+
+@pytest.fixture
+async def connect_v2() -> AsyncIterator[Connect]:
+    """A factory of protocol version 2 connections (logged in as ``name``) speaking ``encoding`` (msgpack
+    unless given), all closed at teardown."""
+    opened: list[Connection] = []
+
+    async def open_one(server: BarbuServer, name: str, encoding: Encoding = "msgpack") -> Connection:
+        conn = await Connection.connect(server.url, timeout=20.0, encoding=encoding, version=LATEST_VERSION)
+        opened.append(conn)
+        await conn.login(name)
         return conn
 
     yield open_one

@@ -10,18 +10,18 @@ import asyncio
 import contextlib
 import random
 from collections import Counter
-from collections.abc import AsyncIterator, Awaitable, Callable
+from collections.abc import Awaitable
 from typing import Any
 
 import pytest
-import websockets
 
 from client import Connection, ServerError
-from protocol import PROTOCOL_VERSION, REPLY_LIMITS, Hello, Players, Removed, Snapshot, Welcome
+from protocol import Players, Removed, Snapshot
 from server import BarbuServer
 from server.barbu_table import SPECTATOR_PUSH_DELAY, BarbuTable
 from tests.conftest import (
     Connect,
+    ConnectFrom,
     StartServer,
     finished_table,
     four_at_table,
@@ -30,35 +30,6 @@ from tests.conftest import (
     until_dropped,
 )
 from tests.test_server_table_news import next_of
-
-#: ``(server, address, name, token=None)``: a client logged in as ``name``, or resuming with ``token``.
-ConnectFrom = Callable[..., Awaitable[Connection]]
-
-
-@pytest.fixture
-async def connect_from() -> AsyncIterator[ConnectFrom]:
-    """A factory of clients connecting from a given loopback address, logged in by name (or back with a
-    resume ``token``), all closed at teardown."""
-    opened: list[Connection] = []
-
-    async def open_one(server: BarbuServer, address: str, name: str, token: str | None = None) -> Connection:
-        ws = await websockets.connect(
-            server.url, local_addr=(address, 0), compression=None, max_size=REPLY_LIMITS.max_frame, proxy=None
-        )
-        conn = Connection(ws, 20.0)
-        opened.append(conn)
-        conn.welcome = await conn.request(
-            Hello(id=conn.next_id(), version=PROTOCOL_VERSION, client="t"), Welcome
-        )
-        if token is None:
-            await conn.login(name)
-        else:
-            await conn.resume(token)
-        return conn
-
-    yield open_one
-    for conn in opened:
-        await conn.close()
 
 
 def _to_move(table: BarbuTable) -> str:

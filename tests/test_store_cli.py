@@ -83,8 +83,9 @@ BAD_STORES = {
         ["serve", "--port", "0", "--db", "{db}"],
         ["demo", "--db", "{db}"],
         ["play", "--local", "--db", "{db}"],
+        ["store", "check", "--db", "{db}"],
     ],
-    ids=["matches", "export", "serve", "demo", "play-local"],
+    ids=["matches", "export", "serve", "demo", "play-local", "store-check"],
 )
 def test_a_file_that_is_not_a_store_gets_one_line_and_a_non_zero_exit(
     kind: str,
@@ -169,7 +170,7 @@ def test_matches_reads_a_store_without_changing_it(
     assert main(["matches", "--db", str(db)]) == 0
     assert "quiet" in capsys.readouterr().out
     assert db.read_bytes() == before
-    assert sorted(p.name for p in tmp_path.iterdir()) == ["s.sqlite3"]  # no -wal, -shm or .lock left
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["s.sqlite3", "s.sqlite3.id"]  # no -wal, -shm, .lock
 
 
 async def test_a_link_to_a_held_store_is_the_same_store(start_server: StartServer, tmp_path: Path) -> None:
@@ -335,7 +336,7 @@ def test_reading_through_a_link_leaves_nothing_beside_the_real_store(
     (tmp_path / "link.sqlite3").symlink_to(db)
     assert main(["matches", "--db", str(tmp_path / "link.sqlite3")]) == 0
     assert "linked" in capsys.readouterr().out
-    assert sorted(p.name for p in tmp_path.iterdir()) == ["link.sqlite3", "real.sqlite3"]
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["link.sqlite3", "real.sqlite3", "real.sqlite3.id"]
 
 
 @pytest.mark.skipif(not Path("/dev/full").exists(), reason="needs /dev/full")

@@ -9,10 +9,6 @@ import contextlib
 import copy
 import json
 import resource
-import signal
-import subprocess
-import sys
-import threading
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -31,50 +27,10 @@ from server import BarbuServer
 from server.barbu_table import BarbuTable
 from server.store import Store
 from tests.conftest import Connect, StartServer, snapshot_state, until_dropped
+from tests.serve_process import Serve as Serve  # others import it from here
 from tests.test_server_table_news import next_of
 
 ROOT = Path(__file__).resolve().parent.parent
-
-
-class Serve:
-    """``barbu serve`` in a child process on a free loopback port; its output is kept in ``lines``."""
-
-    def __init__(self, db: Path, *flags: str):
-        self.proc = subprocess.Popen(
-            [sys.executable, "-m", "cli.main", "serve", "--port", "0", "--db", str(db), *flags],
-            cwd=ROOT,
-            stdout=subprocess.PIPE,
-            stderr=subprocess.STDOUT,
-            text=True,
-        )
-        self.lines: list[str] = []
-        self._listening = threading.Event()
-        self.url = ""
-        threading.Thread(target=self._drain, daemon=True).start()
-        if not self._listening.wait(30):
-            self.kill()
-            raise AssertionError("the server did not start:\n" + "".join(self.lines))
-
-    def _drain(self) -> None:
-        assert self.proc.stdout is not None
-        for line in self.proc.stdout:
-            self.lines.append(line)
-            if "listening on ws://" in line:
-                self.url = line.split("listening on ")[1].split()[0]
-                self._listening.set()
-
-    def limit_file_size(self, size: int | None) -> None:
-        """Lower the server's file-size limit to ``size`` bytes (None: no limit), as ``prlimit --fsize``."""
-        _, hard = resource.prlimit(self.proc.pid, resource.RLIMIT_FSIZE)
-        resource.prlimit(
-            self.proc.pid, resource.RLIMIT_FSIZE, (resource.RLIM_INFINITY if size is None else size, hard)
-        )
-
-    def kill(self) -> None:
-        """kill -9, as a crash or a power cut would stop it."""
-        if self.proc.poll() is None:
-            self.proc.send_signal(signal.SIGKILL)
-        self.proc.wait(10)
 
 
 @pytest.fixture

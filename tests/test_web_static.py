@@ -3,7 +3,6 @@ content types, caching, 404, and that /healthz and the WebSocket on the same por
 
 from __future__ import annotations
 
-import asyncio
 import re
 import tomllib
 from fnmatch import fnmatch
@@ -11,28 +10,20 @@ from pathlib import Path
 
 from server import BarbuServer
 from server.static import CONTENT_TYPES, load_files
+from tests.raw_http import Reply, http_request
 
 ROOT = Path(__file__).resolve().parent.parent
 WEB = ROOT / "web"
 
 
-async def _get(server: BarbuServer, path: str, headers: str = "") -> tuple[int, dict[str, str], bytes]:
-    reader, writer = await asyncio.open_connection("127.0.0.1", server.port)
-    writer.write(f"GET {path} HTTP/1.1\r\nHost: localhost\r\n{headers}\r\n".encode())
-    await writer.drain()
-    data = await asyncio.wait_for(reader.read(), 5)
-    writer.close()
-    await writer.wait_closed()
-    head, _, body = data.partition(b"\r\n\r\n")
-    status_line, *lines = head.decode().split("\r\n")
-    fields = {k.lower(): v for k, _, v in (line.partition(": ") for line in lines)}
-    return int(status_line.split()[1]), fields, body
+async def _get(server: BarbuServer, path: str, headers: str = "") -> Reply:
+    return await http_request(server.port, path, headers=headers)
 
 
 async def test_the_page_and_its_files(server: BarbuServer) -> None:
     status, head, body = await _get(server, "/")
     assert status == 200 and head["content-type"] == "text/html; charset=utf-8"
-    assert b'<script type="module" src="/js/main.js">' in body
+    assert re.search(rb'<script type="module" src="/js/main\.js\?v=[0-9a-f]+">', body)
     assert "default-src 'self'" in head["content-security-policy"]
     assert head["cache-control"] == "no-cache" and head["etag"].startswith('"')
     again, head304, empty = await _get(server, "/?x=1", f"If-None-Match: {head['etag']}\r\n")

@@ -153,6 +153,7 @@ def _base(live: Live, kind: str) -> dict[str, Any]:
         "rematch": {"room": table},
         "list-games": {},
         "list-matches": {},
+        "standings": {},
         "replay": {"match": table},
     }
     return {"type": kind, "id": 1, **bases[kind]}

@@ -21,6 +21,7 @@ from server.workers import (
     WorkerBusy,
     WorkerClosed,
     WorkerError,
+    WorkerExpired,
     WorkerPool,
     WorkerTimeout,
     cpu_seconds,
@@ -245,3 +246,33 @@ async def test_groups_take_turns_and_one_group_cannot_fill_the_queue() -> None:
         await asyncio.gather(*flood)
     finally:
         await pool.close()
+
+
+async def test_a_job_queued_past_its_longest_wait_is_dropped_unrun_and_its_caller_told_busy_at_once() -> None:
+    pool = WorkerPool(1, wait_budgets=3.0)
+    try:
+        # Another owner holds the only worker longer than the queued job may wait.
+        hog = asyncio.create_task(pool.run("player:hog", worker_jobs.nap, 4.0, budget=10.0))
+        await until(lambda: pool.running == 1, "the hog's job to run", 60)
+        finished = pool.finished
+        started = time.monotonic()
+        with pytest.raises(WorkerExpired) as expired:
+            await pool.run("player:ann", worker_jobs.square, 2, budget=0.2)
+        assert time.monotonic() - started >= 0.55, "it waited its 3 budgets"
+        assert isinstance(expired.value, WorkerBusy) and expired.value.waited == pytest.approx(0.6)
+        assert not hog.done(), "told while the worker was still taken, not once it was free"
+        assert (pool.queued, pool.pending("player:ann"), pool.finished) == (0, 0, finished), "dropped unrun"
+        await hog
+        assert pool.finished == finished + 1, "the worker ran the hog's job alone"
+        # A job a worker takes within its longest wait runs as ever.
+        short = asyncio.create_task(pool.run("player:hog", worker_jobs.nap, 0.3, budget=1.0))
+        await until(lambda: pool.running == 1, "the short job to run", 60)
+        assert await pool.run("player:ann", worker_jobs.square, 3, budget=2.0) == 9
+        await short
+    finally:
+        await pool.close()
+
+
+def test_a_pool_refuses_a_longest_wait_of_nothing() -> None:
+    with pytest.raises(ValueError, match=r"not 0\.0 budgets"):
+        WorkerPool(1, wait_budgets=0.0)

@@ -74,7 +74,8 @@ HELP_BACK = "Esc goes back."
 #: that do something there, each at most 80 columns.
 KEY_HINTS = {
     "login": "Enter: confirm   Ctrl-C: quit",
-    "lobby": "Enter sit  w watch  b bot  f fill  n new  o solitaire  t game  ? help  q quit",
+    "lobby": "Enter sit  w watch  b/f bots  n new  o solitaire  s standings  ? help  q quit",
+    "standings": "Esc or s: back to the lobby   r refresh   ? help   q quit",
     "games": "Up/Down game  Enter day's deal  r random  w winnable  : options, seed  Esc back",
     "form": "Up/Down field  Left/Right change  e name  Enter open the table  Esc cancel",
     "form-name": "Enter take the name (then Enter opens the table)  Up/Down field  Esc cancel",
@@ -280,6 +281,8 @@ class TuiApp:
             return KEY_HINTS["form-name" if self.input_mode == "table" else "form"]
         if self.screen == "lobby" and self.lobby.picking:
             return KEY_HINTS["games"]
+        if self.screen == "lobby" and self.lobby.standings is not None:
+            return KEY_HINTS["standings"]
         if self.screen == "table" and table is not None:
             if self.summary_up():  # every key, an arrow too, only puts it away (c, s...: their job too)
                 return KEY_HINTS["table-summary-watching" if self.only_watching() else "table-summary"]
@@ -964,6 +967,14 @@ class TuiApp:
             )
         else:
             self.model.say(f"You left seat {seat} at {name}.")
+
+    async def show_standings(self) -> None:
+        """Ask for the standings across the server's finished matches and show them over the lobby's list
+        (a refusal or a lost connection is said on the notice line instead)."""
+        players = await self.session.call(lambda c: c.standings())
+        if players is not None and self.screen == "lobby":
+            self.lobby.standings = players
+        self.invalidate()
 
     async def watch(self, room: str) -> None:
         """Watch a table or a solitaire room; not someone else's game of the day's deal while it is played

@@ -23,7 +23,7 @@ _SWITCH = """\
 """
 _LOBBY = """\
 Lobby        Up/Down choose a table   Enter sit (first free seat)   w watch
-             Shift+N E S W sit in that seat
+             Shift+N E S W sit in that seat   s standings of finished matches
              b add a bot to the first empty seat   f fill empty seats with bots
              n new table (name, variants, turn timer)   o solitaire   r refresh
 Games list   Enter the day's deal   r a random deal   w a winnable deal

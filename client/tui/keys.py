@@ -32,7 +32,10 @@ def build_key_bindings(tui: TuiApp) -> KeyBindings:
     def on(screen: str) -> Filter:
         return free & Condition(lambda: tui.screen == screen)
 
-    lobby = on("lobby") & Condition(lambda: tui.lobby.form is None and not tui.lobby.picking)
+    lobby = on("lobby") & Condition(
+        lambda: tui.lobby.form is None and not tui.lobby.picking and tui.lobby.standings is None
+    )
+    standings = on("lobby") & Condition(lambda: tui.lobby.standings is not None)
     form = on("lobby") & Condition(lambda: tui.lobby.form is not None)
     games = on("lobby") & Condition(lambda: tui.lobby.picking)
     table = on("table")
@@ -198,6 +201,17 @@ def build_key_bindings(tui: TuiApp) -> KeyBindings:
     @kb.add("o", filter=lobby)
     def _games(event: E) -> None:
         tui.lobby.picking = True
+        tui.moved_on()
+
+    @kb.add("s", filter=lobby)
+    @kb.add("r", filter=standings)
+    def _standings(event: E) -> None:
+        tui.spawn(tui.show_standings())
+
+    @kb.add("s", filter=standings)
+    @kb.add("escape", filter=standings, eager=True)
+    def _standings_away(event: E) -> None:
+        tui.lobby.standings = None
         tui.moved_on()
 
     @kb.add("left", filter=form)

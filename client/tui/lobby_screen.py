@@ -154,12 +154,14 @@ class LobbyScreen:
         room: index of the selected room.
         form: the new-table form while it is open.
         picking: whether the solitaire game list is open; ``game`` its cursor.
+        standings: the ``standings`` reply's players while the standings are shown over the list, else None.
     """
 
     room: int = 0
     form: TableForm | None = None
     picking: bool = False
     game: int = 0
+    standings: list[dict[str, Any]] | None = None
 
     def selected(self, model: Model) -> dict[str, Any] | None:
         """The selected room's summary, if any."""
@@ -217,6 +219,8 @@ def lobby_lines(
         return form_lines(screen.form, typed)
     if screen.picking:
         return games_lines(screen, model)
+    if screen.standings is not None:
+        return standings_lines(screen.standings, cols)
     out: StyleAndTextTuples = [("class:title", f"Lobby of {model.url} - you are {model.name}\n\n")]
     if not model.rooms:  # no column heads over nothing: the line says what to do
         return [*out, ("class:dim", "No tables yet. Press n to open one.\n")]
@@ -244,6 +248,35 @@ def lobby_lines(
     out.append(("", "\n"))
     if model.rooms:
         out.append(("class:dim", LOBBY_MARKS + "\n"))
+    return out
+
+
+#: Players the standings panel shows at most (the best rated first), so that it fits 24 rows.
+STANDINGS_SHOWN = 16
+
+
+def standings_lines(players: list[dict[str, Any]], cols: int = 80) -> StyleAndTextTuples:
+    """The standings across the server's finished matches (a ``standings`` reply's ``players``, best
+    rating first), one line each: place in the list, name (cut to fit ``cols``), matches, firsts, average
+    place and rating; the first ``STANDINGS_SHOWN``."""
+    out: StyleAndTextTuples = [("class:title", "Standings: finished Barbu matches (bots not listed)\n\n")]
+    if not players:
+        return [*out, ("class:dim", "No finished match yet: standings start with the first one.\n")]
+    names = max(12, min(30, cols - 44))
+    head = f"  {'#':>3} {'player':<{names}} {'matches':>7} {'firsts':>6} {'avg place':>9} {'rating':>7}"
+    out.append(("class:label", head + "\n"))
+    for index, row in enumerate(players[:STANDINGS_SHOWN], 1):
+        name = fit(str(row.get("name", "?")), names)
+        line = (
+            f"  {index:>3} {name} {row.get('matches', 0):>7} {row.get('firsts', 0):>6}"
+            f" {float(row.get('average_place', 0)):>9.2f} {float(row.get('rating', 0)):>7.1f}"
+        )
+        out += [("", line), ("", "\n")]
+    if len(players) > STANDINGS_SHOWN:
+        out.append(("class:dim", f"  ... and {len(players) - STANDINGS_SHOWN} more (barbu standings)\n"))
+    out.append(
+        ("class:dim", "\n  Ties share a place. Rating: openskill, mu - 3 sigma, 0 before a first match.\n")
+    )
     return out
 
 

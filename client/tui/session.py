@@ -68,6 +68,9 @@ FINAL_REFUSALS = ("seat-held", "bad-password", "bad-secret", "secret-needed")
 
 #: Said for a request to a room the server no longer has (its ``no open room '12'`` is not for players).
 ROOM_GONE = "That table or room is no longer open: the lobby lists what there is."
+#: Said for a hint refused ``busy`` (the server's workers taken: ask again shortly; ``docs/protocol.md``),
+#: in the browser's words.
+BUSY_HINT = "The server is busy: try the hint again in a moment."
 #: Said while a ``--local --watch`` terminal waits for the local game to run again.
 GAME_STOPPED = (
     "The local game stopped: this terminal watches it again as soon as it runs (barbu play --local)."
@@ -821,7 +824,19 @@ class Session:
     async def solitaire_hint(self) -> Hint | None:
         """The server's hint for the current solitaire room (None: the request failed; the notice says why)."""
         room = self.model.solitaire
-        return None if room is None else await self.call(lambda c: c.hint(room.room), "solitaire")
+        if room is None:
+            return None
+
+        async def ask(conn: Connection) -> Hint:
+            try:
+                return await conn.hint(room.room)
+            except ServerError as exc:
+                if exc.code != "busy":
+                    raise
+                # Said in words, not the server's figures (a storm of hints, every worker taken).
+                raise ServerError(Error(id=None, code="busy", message=BUSY_HINT)) from None
+
+        return await self.call(ask, "solitaire")
 
 
 def seat_notices(table: TableModel, push: Players, me: str) -> list[str]:

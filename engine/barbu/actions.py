@@ -31,14 +31,17 @@ from engine.jsontext import show
 
 
 class IllegalAction(ValueError):
-    """An action the rules refuse. ``code`` is a short rule id (``must-follow-suit``), ``str()`` says why.
+    """An action the rules refuse. ``code`` is a short rule id (``must-follow-suit``), ``str()`` says why,
+    ``rule_args`` the facts it was broken on, wire-ready (``{"led": "H"}``; ``docs/protocol.md`` "Rule
+    codes" lists each code's), so that a client can say it in its own words without re-deriving the rule.
 
     Raised by ``apply`` before any state changes, so the game is exactly as it was.
     """
 
-    def __init__(self, code: str, message: str) -> None:
+    def __init__(self, code: str, message: str, **rule_args: Any) -> None:
         super().__init__(message)
         self.code = code
+        self.rule_args: dict[str, Any] = rule_args
 
 
 @dataclass(frozen=True, slots=True)

@@ -102,6 +102,22 @@ _KH_BIT = 1 << KING_OF_HEARTS
 _AH_BIT = 1 << ACE_OF_HEARTS
 
 
+def trick_winner(trick: list[int], leader: int, trump: int | None) -> int:
+    """The seat that wins the four cards ``trick`` led by ``leader``: the highest trump, else the highest
+    card of the suit led ("Trick play" in ``docs/rules/barbu.md``; ``trump`` ``None`` outside Trumps)."""
+    # The winning card so far, its suit: a card of that suit beats it by rank, a first trump beats it.
+    best, best_card, best_suit = 0, trick[0], trick[0] // 13
+    for i in (1, 2, 3):
+        c = trick[i]
+        suit = c // 13
+        if suit == best_suit:
+            if c > best_card:
+                best, best_card = i, c
+        elif suit == trump:
+            best, best_card, best_suit = i, c, suit
+    return (leader + best) % 4
+
+
 class Hand:
     """One deal of Barbu, from the contract choice to the hand's end.
 
@@ -310,29 +326,39 @@ class Hand:
             raise IllegalAction("hand-over", "the hand is over")
         if seat != self.to_move:
             raise IllegalAction(
-                "not-your-turn", f"it is {SEATS[self.to_move or 0]}'s turn, not {SEATS[seat]}'s"
+                "not-your-turn",
+                f"it is {SEATS[self.to_move or 0]}'s turn, not {SEATS[seat]}'s",
+                to_move=SEATS[self.to_move or 0],
             )
         if self.phase == PLAY:
             if isinstance(action, Play):
                 self._check_card(seat, action.card)
             elif isinstance(action, Pass):
                 if self.contract != DOMINOES:
-                    raise IllegalAction("wrong-phase", "passing is only for Dominoes; play a card")
+                    raise IllegalAction(
+                        "wrong-phase", "passing is only for Dominoes; play a card", phase=PLAY
+                    )
                 if self.hands[seat] & self._playable:
                     raise IllegalAction("must-play", "a player with a playable card must play one")
             else:
-                raise IllegalAction("wrong-phase", "it is the play; play a card")
+                raise IllegalAction("wrong-phase", "it is the play; play a card", phase=PLAY)
         elif self.phase == CONTRACT:
             if not isinstance(action, ChooseContract):
-                raise IllegalAction("wrong-phase", "the declarer must first choose a contract")
+                raise IllegalAction(
+                    "wrong-phase", "the declarer must first choose a contract", phase=CONTRACT
+                )
             self._check_choice(action)
         elif self.phase == DOUBLE:
             if not isinstance(action, Double):
-                raise IllegalAction("wrong-phase", "it is the doubling round; double (possibly nobody)")
+                raise IllegalAction(
+                    "wrong-phase", "it is the doubling round; double (possibly nobody)", phase=DOUBLE
+                )
             self._check_double(seat, action.targets)
         else:
             if not isinstance(action, Redouble):
-                raise IllegalAction("wrong-phase", "it is the redouble round; redouble (possibly nobody)")
+                raise IllegalAction(
+                    "wrong-phase", "it is the redouble round; redouble (possibly nobody)", phase=REDOUBLE
+                )
             self._check_redouble(seat, action.targets)
 
     def apply(self, seat: int, action: Action) -> None:
@@ -364,7 +390,12 @@ class Hand:
         if contract not in CONTRACTS:
             raise IllegalAction("bad-action", f"unknown contract {contract!r}")
         if contract not in self.contracts_left:
-            raise IllegalAction("contract-played", f"{SEATS[self.declarer]} has already played {contract}")
+            raise IllegalAction(
+                "contract-played",
+                f"{SEATS[self.declarer]} has already played {contract}",
+                declarer=SEATS[self.declarer],
+                contract=contract,
+            )
         if (choice.trump is not None) != (contract == TRUMPS):
             raise IllegalAction("trump-suit", "Trumps needs a trump suit, and only Trumps takes one")
         if (choice.start_rank is not None) != (contract == DOMINOES):
@@ -401,12 +432,19 @@ class Hand:
                 if self.contract in (DECLARER_ONLY_DOUBLES)
                 else "a player cannot double themselves"
             )
-            raise IllegalAction("double-not-allowed", f"{SEATS[seat]} may not double {who}: {why}")
+            raise IllegalAction(
+                "double-not-allowed",
+                f"{SEATS[seat]} may not double {who}: {why}",
+                target=who,
+                declarer=SEATS[self.declarer],
+                contract=self.contract,
+            )
         if seat in self.must_double and self.declarer not in targets:
             raise IllegalAction(
                 "must-double",
                 f"{SEATS[seat]} must double the declarer {SEATS[self.declarer]}: the doubles still owed equal the "
                 "declarer's hands left (must-double rule)",
+                declarer=SEATS[self.declarer],
             )
 
     def _double(self, seat: int, targets: frozenset[int]) -> None:
@@ -428,6 +466,7 @@ class Hand:
                 "redouble-not-allowed",
                 f"{SEATS[seat]} may redouble only players who doubled them (and whom they did not double), "
                 f"not {SEATS[min(bad)]}",
+                target=SEATS[min(bad)],
             )
 
     def _redouble(self, seat: int, targets: frozenset[int]) -> None:
@@ -486,31 +525,74 @@ class Hand:
         """Raise the :class:`IllegalAction` that says why ``seat`` may not play ``c`` now, if they may not."""
         hand = self.hands[seat]
         if not (hand >> c) & 1:
-            raise IllegalAction("not-in-hand", f"{SEATS[seat]} does not hold {card_text(c)}")
+            raise IllegalAction(
+                "not-in-hand", f"{SEATS[seat]} does not hold {card_text(c)}", card=card_text(c)
+            )
         if self.contract == DOMINOES:
             if not (self._playable >> c) & 1:
-                raise IllegalAction("not-playable", f"{card_text(c)} does not fit a row: {self._rows_text()}")
+                raise IllegalAction(
+                    "not-playable",
+                    f"{card_text(c)} does not fit a row: {self._rows_text()}",
+                    card=card_text(c),
+                    start_rank=RANKS[self.start_rank or 0],
+                    rows=self.rows(),
+                )
             return
         if (self.trick_mask(seat) >> c) & 1:
             return
         if not self.trick:
             if self._lead_rule == "king":
                 raise IllegalAction(
-                    "king-of-hearts-lead", "KH may not be led unless it is the leader's only card"
+                    "king-of-hearts-lead",
+                    "KH may not be led unless it is the leader's only card",
+                    card=card_text(c),
                 )
             why = "until a heart has been discarded" if self._lead_rule == "broken" else "in this contract"
             raise IllegalAction(
-                "hearts-lead", f"hearts may not be led {why} unless the leader holds only hearts"
+                "hearts-lead",
+                f"hearts may not be led {why} unless the leader holds only hearts",
+                card=card_text(c),
+                lead_rule=self._lead_rule,
             )
         led = self.trick[0] // 13
         if hand & SUIT_MASKS[led] and c // 13 != led:
-            raise IllegalAction("must-follow-suit", f"must follow suit {SUITS[led]}")
-        if self.duty == "overtrump" and (c // 13 == self.trump or c // 13 == led):
-            raise IllegalAction("must-overtrump", "must play a trump higher than the trumps already played")
+            raise IllegalAction(
+                "must-follow-suit", f"must follow suit {SUITS[led]}", card=card_text(c), led=SUITS[led]
+            )
         assert self.trump is not None
+        if self.duty == "overtrump" and (c // 13 == self.trump or c // 13 == led):
+            # The card to beat: the highest trump in the trick (the highest of the led suit when trumps led).
+            best = max(x for x in self.trick if x // 13 == self.trump)
+            raise IllegalAction(
+                "must-overtrump",
+                "must play a trump higher than the trumps already played",
+                card=card_text(c),
+                led=SUITS[led],
+                trump=SUITS[self.trump],
+                over=card_text(best),
+            )
         raise IllegalAction(
-            "must-ruff", f"cannot follow suit {SUITS[led]}: must play a trump ({SUITS[self.trump]})"
+            "must-ruff",
+            f"cannot follow suit {SUITS[led]}: must play a trump ({SUITS[self.trump]})",
+            card=card_text(c),
+            led=SUITS[led],
+            trump=SUITS[self.trump],
         )
+
+    def unplayable(self, seat: int) -> dict[int, IllegalAction]:
+        """Card -> why ``seat`` may not play it now (the :class:`IllegalAction` ``check`` would raise), for
+        each card of ``seat``'s hand that is not playable, when ``seat`` is to play; ``{}`` otherwise (not
+        the play, not their turn). A Dominoes pass is not a card: it is not here."""
+        if self.phase != PLAY or seat != self.to_move:
+            return {}
+        playable = self.legal_mask(seat)
+        out: dict[int, IllegalAction] = {}
+        for c in card_list(self.hands[seat] & ~playable):
+            try:
+                self._check_card(seat, c)
+            except IllegalAction as exc:
+                out[c] = exc
+        return out
 
     def _rows_text(self) -> str:
         assert self.start_rank is not None
@@ -549,18 +631,7 @@ class Hand:
     def _finish_trick(self) -> None:
         trick = self.trick
         led = trick[0] // 13
-        trump = self.trump
-        # The winning card so far, its suit: a card of that suit beats it by rank, a first trump beats it.
-        best, best_card, best_suit = 0, trick[0], led
-        for i in (1, 2, 3):
-            c = trick[i]
-            suit = c // 13
-            if suit == best_suit:
-                if c > best_card:
-                    best, best_card = i, c
-            elif suit == trump:
-                best, best_card, best_suit = i, c, suit
-        winner = (self.leader + best) % 4
+        winner = trick_winner(trick, self.leader, self.trump)
         taken = (1 << trick[0]) | (1 << trick[1]) | (1 << trick[2]) | (1 << trick[3])
         if led != HEARTS and taken & HEARTS_MASK:
             self.hearts_broken = True

@@ -1,6 +1,7 @@
 """Policy specs: a built-in policy's name and its options, written ``NAME[:KEY=VALUE[:KEY=VALUE...]]``.
 
-``heuristic``, ``random``, ``search``, ``search:time=0.5``, ``search:playouts=200``. This module is the one
+``heuristic``, ``random``, ``search``, ``search:time=0.5``, ``search:playouts=200``,
+``search:playouts=200:exact=12`` (the last 12 cards of each simulated hand played exactly). This module is the one
 place where a spec is read and checked; the CLI, the server (``create-table.bot_policy``, ``add-bot.policy``)
 and the benchmarks all call :func:`parse_policy_spec` and show its :class:`PolicySpecError` message.
 """
@@ -13,6 +14,7 @@ from dataclasses import dataclass
 
 from engine.barbu.bots import HeuristicPolicy, Policy, RandomPolicy
 from engine.barbu.search import DEFAULT_TIME, SearchPolicy
+from engine.barbu.search.kernels import MAX_EXACT
 
 #: The built-in policies, weakest first.
 POLICIES = ("random", "heuristic", "search")
@@ -25,6 +27,7 @@ OPTIONS: dict[str, dict[str, tuple[type, float, float, str]]] = {
     "search": {
         "time": (float, 0.001, 60.0, "seconds per decision, default 0.5"),
         "playouts": (int, 1, 1_000_000, "simulated hands per decision, deterministic"),
+        "exact": (int, 0, MAX_EXACT, "the last cards of each simulated hand played exactly, default 0"),
     },
 }
 EXCLUSIVE = {"search": ("time", "playouts")}
@@ -125,9 +128,11 @@ def make_policy(spec: str | PolicySpec, seed: int = 0) -> Policy:
     if parsed.name == "search":
         playouts = parsed.get("playouts")
         seconds = parsed.get("time")
+        exact = parsed.get("exact")
         return SearchPolicy(
             seed,
             seconds=DEFAULT_TIME if seconds is None else float(seconds),
             playouts=None if playouts is None else int(playouts),
+            exact=0 if exact is None else int(exact),
         )
     return HeuristicPolicy(seed)

@@ -9,7 +9,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 from engine.barbu.actions import action_to_wire
-from engine.barbu.hand import DOUBLE, Hand
+from engine.barbu.hand import DOUBLE, PLAY, Hand
 from engine.barbu.rules import CONTRACTS, DOMINOES
 from engine.cards import RANKS, SEATS, SUITS, card_text
 
@@ -66,7 +66,9 @@ def match_view(match: Match, seat: int | None) -> dict[str, Any]:
     ``finish_order``, ``contract_scores`` (this hand so far), ``totals`` (before this hand), ``history`` (score
     sheet rows), ``variants``, ``ranking`` (places, each a list of seats; None until the match is over), and
     ``legal`` (wire actions; None unless ``seat`` is to move), ``double_targets`` (seats) and ``must_double``
-    (bool) (both None unless ``seat`` is to move in the doubling round). Every key is always present.
+    (bool) (both None unless ``seat`` is to move in the doubling round), and ``unplayable`` (card -> the rule
+    code that keeps it from being played now, ``must-follow-suit`` say, for each card of the hand that is not
+    legal; None unless ``seat`` is to play a card). Every key is always present.
     """
     hand = match.hand
     over = match.over
@@ -111,9 +113,11 @@ def match_view(match: Match, seat: int | None) -> dict[str, Any]:
     }
     # Every key is always there (``docs/protocol.md``: nil for a value that does not apply).
     view["ranking"] = [[SEATS[s] for s in place] for place in match.ranking()] if over else None
-    view["legal"] = view["double_targets"] = view["must_double"] = None
+    view["legal"] = view["double_targets"] = view["must_double"] = view["unplayable"] = None
     if seat is not None and seat == to_move:
         view["legal"] = [action_to_wire(a) for a in match.legal_actions(seat)]
+        if hand.phase == PLAY:
+            view["unplayable"] = {card_text(c): exc.code for c, exc in hand.unplayable(seat).items()}
         if hand.phase == DOUBLE:
             view["double_targets"] = [SEATS[s] for s in sorted(hand.double_targets(seat))]
             view["must_double"] = seat in hand.must_double

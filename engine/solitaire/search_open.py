@@ -12,15 +12,23 @@ cached by the column's ``bytes``.
 It abandons positions where some cards can never move (``stuck``; ``docs/solitaire.md``, "Dead ends").
 Safe moves to the foundations follow ``docs/solitaire.md``, "Safe moves": with one deck a card may go up
 safely when it is the next card of its suit and every suit has reached the value below it.
+
+The best-first and beam searches' ``children``, most of the solver's time, run compiled where the extension
+is built (``engine/_kernels.c``, :mod:`engine.compiled`), with exactly the pure method's results.
 """
 
 from __future__ import annotations
 
 import random
+import sys
 
+from engine.compiled import COMPILED
 from engine.solitaire.column_moves import ANY_FOUNDATION, move_text
 from engine.solitaire.columns import ColumnGame
 from engine.solitaire.rules import BASES, BUILDS_ON, KING, SUIT, VALUE, Empty, card_of
+
+if COMPILED:
+    from engine import _kernels
 
 Step = tuple[int, int, int]
 SearchMove = tuple[Step, ...]
@@ -42,6 +50,8 @@ _UP = tuple((i, ANY_FOUNDATION, 1) for i in range(13))
 _MOVE = tuple(tuple((step,) for step in row) for row in _STEP)
 _MOVE_UP = tuple((step,) for step in _UP)
 _TO_EMPTY = (52,)
+#: ``_Z`` as the compiled kernel reads it: 8 bytes a number, in this machine's byte order.
+_Z_BYTES = b"".join(z.to_bytes(8, sys.byteorder) for z in _Z)
 
 #: What ``OpenSearch`` knows of a column (cached by its ``bytes``): per suit, the least over the column's cards
 #: of that suit of the cards above the card plus its value (199 where the suit has none); the cards (with
@@ -107,6 +117,8 @@ class OpenSearch:
             for d, c in enumerate(col):
                 self.where[c] = i << 8 | d
         self._facts: dict[bytes, Facts] = {}
+        #: Whether :meth:`children` runs the compiled kernel (tests set it false to compare the two paths).
+        self.compiled = COMPILED
 
     def key(self) -> int:
         """The position's key: equal for positions with the same future (column order aside)."""
@@ -362,6 +374,25 @@ class OpenSearch:
         return above
 
     def children(self, seen: dict[int, object]) -> list[tuple[int, SearchMove, bool, int]]:
+        """:meth:`pure_children`, by the compiled kernel when it runs (:mod:`engine.compiled`; the same list,
+        in the same order) or when :attr:`compiled` is set false by the pure Python code."""
+        if self.compiled:
+            return _kernels.open_children(
+                self.cols,
+                self.colh,
+                self.nextv,
+                self.where,
+                self.on_found,
+                self.bases,
+                self.empty_rule is Empty.KING,
+                seen,
+                _Z_BYTES,
+                _MOVE,
+                _MOVE_UP,
+            )
+        return self.pure_children(seen)
+
+    def pure_children(self, seen: dict[int, object]) -> list[tuple[int, SearchMove, bool, int]]:
         """For a best-first search: each move from here (those of ``moves``, dead ends not looked for) with
         the safe moves after it, as ``(key, steps, won, score)``, but those whose key is in ``seen``; the
         position is left unchanged. The same as making each move with ``do``, ``safe`` and ``score``, only

@@ -1,4 +1,5 @@
-// The lobby: tables (live), a new table, solitaire games with the day's deals, finished matches to replay.
+// The lobby: tables (live), a new table, solitaire games with the day's deals, finished matches to replay,
+// the standings across them.
 import { Kept, fill, h, keepFocus, select } from "./dom.js";
 import { gamePicker } from "./solitaire_picker.js";
 import { POLICIES, SEATS, SEAT_NAMES, VARIANTS, countText, numberText, playerText, policyText, variantsText, whenText } from "./words.js";
@@ -12,6 +13,7 @@ export function lobbyScreen(app) {
   const watchable = h("div", { class: "rooms" });
   const daily = h("div", { class: "daily" });
   const matches = h("div", { class: "matches" });
+  const standings = h("div", { class: "standings" });
   const picker = gamePicker(app);
   // Each table's and game's card and button are the same nodes from one refresh to the next: a click
   // whose press comes before a refresh and its release after still opens the table.
@@ -22,16 +24,21 @@ export function lobbyScreen(app) {
     h("section", { class: "panel", "aria-labelledby": "new-title" }, h("h2", { id: "new-title" }, "New table"), newTableForm(app)),
     h("section", { class: "panel", "aria-labelledby": "sol-title" }, h("h2", { id: "sol-title" }, "Solitaire"), picker.element, daily, watchable),
     h("section", { class: "panel", "aria-labelledby": "matches-title" }, h("h2", { id: "matches-title" }, "Finished matches"), matches),
+    h("section", { class: "panel", "aria-labelledby": "standings-title" }, h("h2", { id: "standings-title" }, "Standings"), standings),
   );
 
   let playing = new Set(); // the tables whose match was under way at the last refresh
+  let over = null; // the tables listed over at the last refresh (null before the first)
   async function refresh() {
     const reply = await session.request("list-rooms");
     const barbu = reply.rooms.filter((room) => room.kind === "barbu");
-    // A match over since (or its table gone: a match that ended with nobody at it) is a finished match now.
+    // A match over since (or its table gone: a match that ended with nobody at it) is a finished match now;
+    // so is a table listed over that was not (a match may start and end between two refreshes).
     const now = new Set(barbu.filter((room) => room.state === "playing").map((room) => room.room));
-    if ([...playing].some((room) => !now.has(room))) refreshMatches().catch(() => {});
+    const overNow = new Set(barbu.filter((room) => room.state === "over").map((room) => room.room));
+    if ([...playing].some((room) => !now.has(room)) || (over && [...overNow].some((room) => !over.has(room)))) refreshFinished();
     playing = now;
+    over = overNow;
     const others = reply.rooms.filter((room) => room.kind === "solitaire" && !room.result); // being played
     keepFocus(root, () => { // a refresh leaves the keyboard user on the control they were on
       fill(tables, barbu.length ? barbu.map((room) => tableCard(app, kept, room)) : h("p", {}, "No table yet: start one below."));
@@ -57,14 +64,21 @@ export function lobbyScreen(app) {
     replays.sweep();
   }
 
+  async function refreshStandings() {
+    const reply = await session.request("standings");
+    fill(standings, standingsTable(reply.players));
+  }
+
+  const refreshFinished = () => { refreshMatches().catch(() => {}); refreshStandings().catch(() => {}); };
+
   const tick = () => refresh().catch(() => {});
   tick();
-  refreshMatches().catch(() => {});
+  refreshFinished();
   const timer = setInterval(tick, REFRESH_MS);
   return {
     title: "Barbu — lobby",
     onPush() {},
-    onReconnect() { tick(); refreshMatches().catch(() => {}); },
+    onReconnect() { tick(); refreshFinished(); },
     unmount() { clearInterval(timer); },
   };
 }
@@ -119,6 +133,21 @@ function solitaireCard(app, kept, room) {
 }
 
 let dailyOpen = false; // the results panel stays as the user left it when the lobby refreshes
+
+/** The standings reply's players (best rating first) as a table: docs/protocol.md, "standings". */
+function standingsTable(players) {
+  if (!players.length) return h("p", {}, "No match has finished on this server yet: the standings start with the first.");
+  const decimal = (n, digits) => (n < 0 ? `−${(-n).toFixed(digits)}` : n.toFixed(digits));
+  return [
+    h("table", { class: "result-table" },
+      h("thead", {}, h("tr", {}, ["Player", "Played", "Firsts", "Avg place", "Rating"].map((title) => h("th", { scope: "col" }, title)))),
+      h("tbody", {}, players.map((row) => h("tr", {},
+        h("th", { scope: "row" }, h("bdi", {}, row.name)), h("td", {}, row.matches), h("td", {}, row.firsts),
+        h("td", {}, decimal(row.average_place, 2)), h("td", {}, decimal(row.rating, 1)))))),
+    h("p", { class: "muted" }, "Finished Barbu matches; bots take their places but are not listed. Equal totals share a place. "
+      + "Rating: openskill, mu − 3 sigma (0 before a first match)."),
+  ];
+}
 
 function dailyTables(days) {
   if (!days || !days.length) return null;

@@ -63,8 +63,14 @@ export function showLogin(root, session, done) {
 function invitation() {
   const table = /^#table=([^&]+)$/.exec(location.hash);
   if (!table) return null;
+  let id;
+  try {
+    id = decodeURIComponent(table[1]);
+  } catch { // a damaged link ("#table=%", a URIError): it names no table, and the page goes on
+    return h("p", { class: "invited" }, "The link you opened is damaged: it names no table. Once in, find the table in the lobby.");
+  }
   const name = new URLSearchParams(location.search).get("at");
-  const where = name ? `“${name}” (table ${decodeURIComponent(table[1])})` : `table ${decodeURIComponent(table[1])}`;
+  const where = name ? `“${name}” (table ${id})` : `table ${id}`;
   return h("p", { class: "invited" }, `You are invited to ${where}, to sit down or watch.`);
 }
 

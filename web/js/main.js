@@ -38,7 +38,12 @@ function go(name, id, { replace = false } = {}) {
 
 function parseHash() {
   const [name, id] = location.hash.replace(/^#/, "").split("=");
-  return SCREENS[name] ? { name, id: id === undefined ? undefined : decodeURIComponent(id) } : { name: "lobby" };
+  if (!SCREENS[name]) return { name: "lobby" };
+  try {
+    return { name, id: id === undefined ? undefined : decodeURIComponent(id) };
+  } catch { // a damaged link ("#table=%", a URIError) names nothing: the lobby, like an unknown hash
+    return { name: "lobby" };
+  }
 }
 
 function route() {

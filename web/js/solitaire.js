@@ -11,6 +11,9 @@ const LOST_FROM_START = "This deal cannot be won, from the start (the solver pro
 /** What a click on a foundation says in a game where its cards never leave it. */
 const FOUNDATION_STAYS = "Cards on a foundation stay there.";
 
+/** Said when a hint is refused `busy` (docs/protocol.md: the workers are taken; ask again shortly). */
+const BUSY_HINT = "The server is busy: try the hint again in a moment.";
+
 const RESULTS = { won: "You won: every card is home!", lost: "Lost: no move was left.", resigned: "Resigned." };
 
 /** The pile names a move touches: "t3>t5*2" -> ["t3", "t5"], "p7.1+w" -> ["p7.1", "w"], "s" -> ["s"]. */
@@ -81,7 +84,10 @@ export function solitaireScreen(app, roomId) {
     try {
       return await session.request(type, { room: roomId, ...fields }, type === "hint"); // "Thinking about a hint…"
     } catch (failure) {
-      state.notice = failure.code === "illegal" ? `Not allowed: ${solitaireText(failure.message, topCard)}` : cardsInText(failure.message);
+      if (failure.code === "illegal") state.notice = `Not allowed: ${solitaireText(failure.message, topCard)}`;
+      // The server's workers were all taken (a storm of hints): said in words, not its queue's figures.
+      else if (failure.code === "busy" && type === "hint") state.notice = BUSY_HINT;
+      else state.notice = cardsInText(failure.message);
       draw();
       return null;
     }

@@ -30,7 +30,7 @@ from engine.barbu.bots import _trump_strength
 from engine.barbu.hand import PLAY, Hand
 from engine.barbu.rules import DOMINOES, TRUMPS
 from engine.barbu.search.infer import Knowledge, read_view
-from engine.barbu.search.rollout import playout
+from engine.barbu.search.kernels import Position, result_weights
 from engine.barbu.search.sample import DealSampler, NoConsistentDeal
 from engine.cards import SEATS, SUIT_MASKS
 
@@ -79,12 +79,17 @@ class SearchPolicy:
         seed: fixes every random draw, together with the position.
         seconds: the time budget per decision (ignored when ``playouts`` is given).
         playouts: simulated hands per decision; deterministic on every machine.
+        exact: the last cards of each simulated hand (of a trick contract) played exactly, with perfect
+            information, instead of by the rollout rules (0: none; at most ``kernels.MAX_EXACT``).
     """
 
-    def __init__(self, seed: int = 0, seconds: float = DEFAULT_TIME, playouts: int | None = None) -> None:
+    def __init__(
+        self, seed: int = 0, seconds: float = DEFAULT_TIME, playouts: int | None = None, exact: int = 0
+    ) -> None:
         self.seed = seed
         self.seconds = seconds
         self.playouts = playouts
+        self.exact = exact
 
     def choose(self, view: dict[str, Any], legal: list[Action]) -> Action:
         """The action with the best simulated hand result among ``legal`` (never empty)."""
@@ -96,10 +101,10 @@ class SearchPolicy:
         sampler = _sampler(know)
         first = legal[0]
         if isinstance(first, Play):
-            return _card(know, base, sampler, legal, rng, budget)
+            return _card(know, base, sampler, legal, rng, budget, self.exact)
         if isinstance(first, ChooseContract):
-            return _contract(know, base, sampler, legal, rng, budget)
-        return _double(view, know, base, sampler, legal, rng, budget)
+            return _contract(know, base, sampler, legal, rng, budget, self.exact)
+        return _double(view, know, base, sampler, legal, rng, budget, self.exact)
 
 
 def _position(view: dict[str, Any]) -> str:
@@ -126,19 +131,6 @@ def _sampler(know: Knowledge) -> DealSampler:
         return DealSampler([0 if s == know.seat else know.unseen for s in range(4)], know.sizes)
 
 
-def _dealt(base: Hand, deal: list[int]) -> Hand:
-    hand = base.copy()
-    hands = hand.hands
-    for s in range(4):
-        hands[s] |= deal[s]
-    return hand
-
-
-def _result(hand: Hand, seat: int) -> int:
-    """``seat``'s hand result: contract score plus its settlements."""
-    return hand.contract_scores[seat] + hand.settlements()[seat]
-
-
 def _card(
     know: Knowledge,
     base: Hand,
@@ -146,28 +138,28 @@ def _card(
     legal: list[Action],
     rng: random.Random,
     budget: Budget,
+    exact: int,
 ) -> Action:
-    seat = know.seat
     cards = [a.card for a in legal if isinstance(a, Play)]
     totals = [0] * len(cards)
+    position = Position(base, exact=exact)
+    w0, w1, w2, w3 = result_weights(base, know.seat)
+    seed = rng.getrandbits
     while budget.more():
-        dealt = _dealt(base, sampler.sample(rng))
+        deal = sampler.sample(rng)
         for i, c in enumerate(cards):
-            hand = dealt.copy()
-            hand.play_card(seat, c)
-            playout(hand, rng)
-            totals[i] += _result(hand, seat)
+            s0, s1, s2, s3 = position.playout(deal, c, seed(64))
+            totals[i] += w0 * s0 + w1 * s1 + w2 * s2 + w3 * s3
         budget.done += len(cards)
     best = max(range(len(cards)), key=lambda i: totals[i])
     return Play(cards[best])
 
 
-def _play_from_start(hand: Hand, rng: random.Random) -> Hand:
-    """Play a hand whose contract is chosen from its first trick, skipping the doubling."""
+def _from_start(hand: Hand, exact: int = 0) -> Position:
+    """A hand whose contract is chosen, at its first trick (the doubling skipped), ready for playouts."""
     hand.phase = PLAY
     hand.to_move = hand.leader = hand.declarer
-    playout(hand, rng)
-    return hand
+    return Position(hand, exact=exact)
 
 
 def _double(
@@ -178,13 +170,14 @@ def _double(
     legal: list[Action],
     rng: random.Random,
     budget: Budget,
+    exact: int,
 ) -> Action:
     seat = know.seat
     diffs = [0, 0, 0, 0]
     n = 0
+    position = _from_start(base.copy(), exact)
     while budget.more():
-        hand = _play_from_start(_dealt(base, sampler.sample(rng)), rng)
-        scores = hand.contract_scores
+        scores = position.playout(sampler.sample(rng), -1, rng.getrandbits(64))
         for s in range(4):
             diffs[s] += scores[seat] - scores[s]
         n += 1
@@ -239,19 +232,23 @@ def _contract(
     legal: list[Action],
     rng: random.Random,
     budget: Budget,
+    exact: int,
 ) -> Action:
     seat = know.seat
     options = _contract_options(know.hand, legal)
     if len(options) == 1:
         return options[0]
     totals = [0] * len(options)
+    positions = []
+    for option in options:
+        hand = base.copy()
+        hand.apply(seat, option)  # the choice's checks and effects do not depend on the unseen cards
+        positions.append(_from_start(hand, exact))
     n = 0
     while budget.more():
-        dealt = _dealt(base, sampler.sample(rng))
-        for i, option in enumerate(options):
-            hand = dealt.copy()
-            hand.apply(seat, option)
-            totals[i] += _play_from_start(hand, rng).contract_scores[seat]
+        deal = sampler.sample(rng)
+        for i, position in enumerate(positions):
+            totals[i] += position.playout(deal, -1, rng.getrandbits(64))[seat]
         n += 1
         budget.done += len(options)
     several = len({o.contract for o in options}) > 1

@@ -4,12 +4,14 @@ engine's unchecked fast path (``Hand.legal_mask``, ``Hand.play_card``, no events
 The rules are the heuristic bot's in miniature: in the negative contracts duck under the card winning the
 trick with the highest card that still ducks, and when void throw the card that costs most; in Trumps win
 the trick cheaply when last to play, else with the best card; in No Last Two shed high cards early;
-Dominoes plays a random fitting card. Each card played is one of ``legal_mask``, so a playout is legal.
+Dominoes plays a random fitting card. Optionally the last cards of a trick contract are played exactly
+instead (:func:`solve_exact`). ``engine/_kernels.c`` is the same rules compiled (:mod:`.kernels`).
+Each card played is one of ``legal_mask``, so a playout is legal.
 """
 
 from __future__ import annotations
 
-import random
+from collections.abc import Sequence
 
 from engine.barbu.hand import PLAY, Hand
 from engine.barbu.rules import (
@@ -24,6 +26,7 @@ from engine.barbu.rules import (
     QUEENS_MASK,
     TRUMPS,
 )
+from engine.barbu.search.rng import Rng
 from engine.cards import SUIT_MASKS
 
 _S0, _S1, _S2, _S3 = SUIT_MASKS
@@ -118,11 +121,42 @@ def choose_card(hand: Hand, mask: int) -> int:
     return _top(mask)
 
 
-def playout(hand: Hand, rng: random.Random) -> None:
-    """Play ``hand`` (in its play phase, every seat's cards known) to its end with the rollout rules."""
+def solve_exact(hand: Hand, weights: Sequence[Sequence[int]]) -> tuple[int, int, int, int]:
+    """The contract scores at the end of ``hand`` (a trick contract in its play, every seat's cards known)
+    when every seat plays the card that maximises its own hand result, ``weights[seat]`` dotted with the four
+    contract scores (the lowest such card on ties): the perfect-information play of the rest of the hand, by
+    trying every card (``hand`` is left unchanged)."""
+    seat = hand.to_move
+    assert seat is not None
+    w0, w1, w2, w3 = weights[seat]
+    mask = hand.trick_mask(seat)
+    best_value = 0
+    best: tuple[int, int, int, int] | None = None
+    while mask:
+        low = mask & -mask
+        mask ^= low
+        child = hand.copy()
+        child.play_card(seat, low.bit_length() - 1)
+        if child.phase == PLAY:
+            scores = solve_exact(child, weights)
+        else:
+            s0, s1, s2, s3 = child.contract_scores
+            scores = (s0, s1, s2, s3)
+        value = w0 * scores[0] + w1 * scores[1] + w2 * scores[2] + w3 * scores[3]
+        if best is None or value > best_value:
+            best, best_value = scores, value
+    assert best is not None
+    return best
+
+
+def playout(hand: Hand, seed: int, exact: int = 0) -> None:
+    """Play ``hand`` (in its play phase, every seat's cards known) to its end with the rollout rules; the
+    random draws of Dominoes come from :class:`~.rng.Rng` ``(seed)`` (as in the compiled kernel). With
+    ``exact`` > 0, a trick contract stops, still in its play, once ``exact`` cards or fewer are left in the
+    hands (for :func:`solve_exact`)."""
     legal_mask, play_card = hand.legal_mask, hand.play_card
     if hand.contract == DOMINOES:
-        draw = rng.random
+        below = Rng(seed).below
         while hand.phase == PLAY:
             seat = hand.to_move
             assert seat is not None
@@ -130,7 +164,7 @@ def playout(hand: Hand, rng: random.Random) -> None:
             if not mask:
                 hand.pass_turn(seat)
                 continue
-            n = int(draw() * mask.bit_count())
+            n = below(mask.bit_count())
             while n:
                 mask &= mask - 1
                 n -= 1
@@ -139,7 +173,10 @@ def playout(hand: Hand, rng: random.Random) -> None:
     # In the play of a trick contract the seat to move is always due a card: the trick rules' mask is
     # legal_mask without its phase and turn checks (a tenth of a playout's time).
     trick_mask = hand.trick_mask
+    hands = hand.hands
     while hand.phase == PLAY:
+        if exact and (hands[0] | hands[1] | hands[2] | hands[3]).bit_count() <= exact:
+            return
         seat = hand.to_move
         assert seat is not None
         mask = trick_mask(seat)

@@ -5,7 +5,8 @@ unplayed cards. Cards allowed to the same set of seats are interchangeable ("a t
 many cards of each type each seat gets (a count matrix) and then by which ones. The number of deals with a
 given count matrix is the product over types of multinomial coefficients, so drawing a matrix with
 probability proportional to that number, then shuffling each type's cards and cutting them by the counts,
-draws every consistent deal with the same probability.
+draws every consistent deal with the same probability. The draws are :class:`~.rng.Rng`'s, so the compiled
+draw (:mod:`.kernels`) picks the same deal from the same seed.
 """
 
 from __future__ import annotations
@@ -13,6 +14,14 @@ from __future__ import annotations
 import random
 from bisect import bisect_right
 from math import comb
+
+from engine.barbu.search import kernels
+from engine.barbu.search.rng import Rng
+
+if kernels.COMPILED:
+    from engine import _kernels
+
+_Packed = tuple[int, tuple[int, ...], tuple[tuple[int, ...], ...], tuple[tuple[int, int], ...]]
 
 
 class NoConsistentDeal(ValueError):
@@ -26,12 +35,13 @@ class DealSampler:
         allowed: for each seat 0..3, the bitmask of unseen cards it may hold (0 for the seat that samples).
         sizes: how many unseen cards each seat holds (the sampling seat's entry is ignored when its
             ``allowed`` is 0).
+        compiled: draw with the compiled kernel when it is there (:mod:`.kernels`); ``False``: the pure path.
 
     Raises:
         NoConsistentDeal: no deal meets the constraints.
     """
 
-    def __init__(self, allowed: list[int], sizes: list[int]) -> None:
+    def __init__(self, allowed: list[int], sizes: list[int], compiled: bool = True) -> None:
         seats_of: dict[int, list[int]] = {}
         unseen = 0
         for mask in allowed:
@@ -55,6 +65,15 @@ class DealSampler:
         if not self.weights:
             raise NoConsistentDeal("no deal of the unseen cards meets the constraints")
         self.total = self.weights[-1]
+        # The compiled draw takes the tables as tuples, a total below 2**63 (any deal of 39 unseen cards).
+        self._packed: _Packed | None = None
+        if compiled and kernels.COMPILED and self.total < 1 << 63:
+            self._packed = (
+                self.total,
+                tuple(self.weights),
+                tuple(tuple(k for counts in split for k in counts) for split in self.splits),
+                tuple((sum(1 << s for s in seats), sum(bits)) for seats, bits in self.types),
+            )
 
     def _enumerate(self, index: int, left: list[int], weight: int, split: list[list[int]]) -> None:
         if index == len(self.types):
@@ -81,16 +100,23 @@ class DealSampler:
         return self.total
 
     def sample(self, rng: random.Random) -> list[int]:
-        """One consistent deal, drawn uniformly: the unseen cards each seat gets, as bitmasks by seat."""
-        split = self.splits[bisect_right(self.weights, rng.randrange(self.total))]
+        """One consistent deal, drawn uniformly: the unseen cards each seat gets, as bitmasks by seat (one
+        64-bit seed taken from ``rng``, then :meth:`draw`)."""
+        return self.draw(rng.getrandbits(64))
+
+    def draw(self, seed: int) -> list[int]:
+        """The consistent deal that ``seed`` picks, uniformly: the same deal on the compiled and pure paths."""
+        if self._packed is not None:
+            return _kernels.sample(*self._packed, seed)
+        rng = Rng(seed)
+        split = self.splits[bisect_right(self.weights, rng.below_total(self.total))]
         out = [0, 0, 0, 0]
-        draw = rng.random
         for (seats, bits), counts in zip(self.types, split, strict=True):
             if len(seats) == 1:
                 out[seats[0]] |= sum(bits)
                 continue
-            # Sorting on random keys is a uniform shuffle (ties have probability ~0), faster than shuffle().
-            shuffled = sorted(bits, key=lambda _: draw())
+            shuffled = bits[:]
+            rng.shuffle(shuffled)
             i = 0
             for s, k in zip(seats, counts, strict=True):
                 out[s] |= sum(shuffled[i : i + k])  # distinct single bits: the sum is their union
