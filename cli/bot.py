@@ -113,7 +113,8 @@ async def run_bots(url: str, table: str, count: int, policy: str, password: str 
         for i, conn in enumerate(conns):
             # The policy's name only: a spec's options would make the name long and noisy.
             name = f"{policy.partition(':')[0]}-{tag}-{i + 1}"
-            await patiently(functools.partial(conn.login, name, password))
+            # A secret of its own claims the name: nobody else logs in as this bot while it plays.
+            await patiently(functools.partial(conn.login, name, password, secrets.token_urlsafe(16)))
         room = await _find_or_create(conns[0], table)
         for conn in conns:
             await patiently(functools.partial(conn.sit, room))

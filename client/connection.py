@@ -67,7 +67,6 @@ from protocol import (
     Replay,
     Resign,
     Resume,
-    RevokeTokens,
     RoomCreated,
     Rooms,
     Sit,
@@ -240,14 +239,17 @@ class Connection:
         """Send a frame as is (for tests of the server's error handling)."""
         await self.ws.send(frame)
 
-    async def login(self, name: str, password: str | None = None) -> LoggedIn:
-        """Log in as ``name``; keeps ``name`` and the resume ``token``. A ``snapshot`` push follows for each
-        room where the player holds a seat.
+    async def login(self, name: str, password: str | None = None, secret: str | None = None) -> LoggedIn:
+        """Log in as ``name`` (with the server ``password``, and the player's personal ``secret``: it claims
+        a name that has none, and must match one that has); keeps ``name`` and the resume ``token``. A
+        ``snapshot`` push follows for each room where the player holds a seat.
 
         Raises:
-            ServerError: ``bad-password``, ``name-taken``, ``bad-message``, ``already-logged-in``.
+            ServerError: ``bad-password``, ``bad-secret``, ``secret-needed``, ``name-taken``, ``seat-held``,
+                ``bad-message``, ``already-logged-in``.
         """
-        reply = await self.request(Login(id=self.next_id(), name=name, password=password), LoggedIn)
+        login = Login(id=self.next_id(), name=name, password=password, secret=secret)
+        reply = await self.request(login, LoggedIn)
         self.name, self.token = reply.name, reply.token
         return reply
 
@@ -349,16 +351,6 @@ class Connection:
                 your own seat).
         """
         await self.request(RemovePlayer(id=self.next_id(), room=room, seat=seat), Ok)
-
-    async def revoke_tokens(self, room: str, seat: str) -> None:
-        """Let the player of ``seat`` at table ``room`` log in again from any browser (only the table's host
-        may): their resume tokens stop working, and their next ``login`` takes the seat back.
-
-        Raises:
-            ServerError: ``not-host``, ``room-over``, ``bad-message`` (not another player's seat, or that
-                player is connected now), ``store-unavailable``.
-        """
-        await self.request(RevokeTokens(id=self.next_id(), room=room, seat=seat), Ok)
 
     async def chat(self, room: str, text: str) -> None:
         """Say ``text`` at ``room``."""

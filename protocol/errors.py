@@ -20,7 +20,9 @@ ERROR_CODES: dict[str, str] = {
     "already-logged-in": "this connection is already logged in",
     "bad-password": "the server password is missing or wrong",
     "bad-token": "the resume token is unknown or no longer valid",
-    "seat-held": "the player holds a seat in a room: only resume with their token takes it back, not login",
+    "bad-secret": "the personal secret is not the one the name was claimed with",
+    "secret-needed": "the name was claimed with a personal secret: log in with it",
+    "seat-held": "a name without a personal secret holds a seat or hosts a table: only its resume token comes back",
     "name-taken": "the player or table name is in use by someone connected / another open table",
     "no-such-room": "no open room has this id",
     "room-unavailable": "the room is in the server's store but cannot be restored now (its log does not replay "

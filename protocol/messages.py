@@ -48,12 +48,15 @@ class Hello(Message):
 
 @dataclass(frozen=True)
 class Login(Message):
-    """Log in as player ``name`` (1-24 characters), with the server ``password`` when one is set."""
+    """Log in as player ``name`` (1-24 characters), with the server ``password`` when one is set, and the
+    player's own ``secret`` (a personal password: it claims the name at its first login, and must match
+    from then on; without one, only a name that has none and holds nothing logs in)."""
 
     TYPE = "login"
     id: int = _field(metadata=_ID)
     name: str = _field(metadata={"min_len": 1, "max_len": 24, "printable": True})
     password: str | None = _field(default=None, metadata={"max_len": 128})
+    secret: str | None = _field(default=None, metadata={"min_len": 1, "max_len": 128})
 
 
 @dataclass(frozen=True)
@@ -142,18 +145,6 @@ class RemoveBot(Message):
     """Take the server bot out of ``seat`` of ``room`` again (before the start; the table's host only)."""
 
     TYPE = "remove-bot"
-    id: int = _field(metadata=_ID)
-    room: str = _field(metadata=_ROOM)
-    seat: str = _field(metadata=_SEAT)
-
-
-@dataclass(frozen=True)
-class RevokeTokens(Message):
-    """The table's host revokes the resume tokens of the player of ``seat`` at ``room`` (a human other than
-    the host, with no connection open): their next ``login``, from any browser, takes the seat back. For a
-    player who lost the browser or device that held their token in the middle of a match."""
-
-    TYPE = "revoke-tokens"
     id: int = _field(metadata=_ID)
     room: str = _field(metadata=_ROOM)
     seat: str = _field(metadata=_SEAT)
@@ -642,7 +633,6 @@ REQUESTS: dict[str, type[Message]] = {
     c.TYPE: c
     for c in (
         *(Hello, Login, Resume, ListRooms, CreateTable, Sit, Watch, Leave, AddBot, RemoveBot, RemovePlayer),
-        RevokeTokens,
         *(Chat, Act),
         GetSnapshot,
         *(OpenSolitaire, Move, Undo, Redo, AutoMoves, GetHint, NewDeal, Resign, Rematch),

@@ -22,6 +22,6 @@ FEATURES = (
     "json",
     "replays",
     "rematch",
-    "revoke-tokens",
+    "secrets",
     "standings",
 )

@@ -792,25 +792,6 @@ class BarbuTable(Room):
             peer.send(Ok(id=request.id))
             self._push_players()
 
-    def owner_to_let_in(self, peer: Peer, letter: str) -> str:
-        """The player of seat ``letter`` whose resume tokens the host ``peer`` may revoke (``revoke-tokens``):
-        a human other than the host, at a table whose match is not over. The caller checks that no
-        connection of theirs is open.
-
-        Raises:
-            ProtocolError: ``room-over``, ``not-host``, ``bad-message`` (field ``seat``: nobody, a bot, or the
-                host's own seat).
-        """
-        if self.state == "over":
-            raise ProtocolError("room-over", f"the match at table {self.name!r} is over")
-        self._check_host(peer, "let a player log in again")
-        seat = self.seats[parse_seat(letter)]
-        if seat.owner is None or seat.is_bot:
-            raise ProtocolError("bad-message", f"no player holds seat {letter}", field="seat")
-        if seat.owner == _player(peer):
-            raise ProtocolError("bad-message", "that is your own seat", field="seat")
-        return seat.owner
-
     def _check_host(self, peer: Peer, what: str) -> None:
         """Only the table's host may ``what`` (add or remove bots).
 

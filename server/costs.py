@@ -39,9 +39,7 @@ COSTS: dict[str, float] = {
     "list-matches": LISTING,
     "standings": LISTING,
     **dict.fromkeys(("act", "move", "undo", "redo", "auto", "resign"), ACTION),
-    **dict.fromkeys(
-        ("sit", "watch", "leave", "add-bot", "remove-bot", "remove-player", "revoke-tokens", "hint"), CHANGE
-    ),
+    **dict.fromkeys(("sit", "watch", "leave", "add-bot", "remove-bot", "remove-player", "hint"), CHANGE),
     **dict.fromkeys(("create-table", "rematch", "open-solitaire", "new-deal", "replay"), HEAVY),
 }
 

@@ -49,7 +49,6 @@ from protocol import (
     Rematch,
     RematchOpened,
     Resume,
-    RevokeTokens,
     RoomCreated,
     Rooms,
     Sit,
@@ -61,6 +60,7 @@ from protocol.schema import BLANKS
 from server.barbu_table import BOT_PREFIX, BarbuTable, default_policy
 from server.config import ServerConfig
 from server.durability import GroupCommit
+from server.identity import Hasher
 from server.lookalike import skeleton
 from server.peer import Peer
 from server.ratelimit import AddressBudgets, EventWindow, Throttle
@@ -255,8 +255,9 @@ class Lobby:
         self.finder = WinnableFinder(store, self.workers, config)
         self.rooms: dict[str, Room] = {}
         self.online = OnlinePlayers()
-        # ("password" or "token", address) -> its recent wrong passwords or resume tokens
+        # ("password", "secret" or "token", address) -> its recent wrong passwords, secrets or resume tokens
         self._wrong_guesses: dict[tuple[str, str], EventWindow] = {}
+        self.hasher = Hasher()  # personal secrets are hashed in threads, a few at once
         self.finished = FinishedMatches(store)  # finished matches' summaries and replays, kept
         self.standings = StandingsKeeper(store)  # the standings across finished matches, kept
         #: The seats humans hold at waiting tables, by player and by address (their caps).
@@ -371,6 +372,8 @@ class Lobby:
             return
         if peer.player is None:
             raise ProtocolError("login-first", "log in (or resume) first")
+        if peer.unconfirmed_token is not None:
+            self._confirm_token(peer)
         if isinstance(request, Chat) and not peer.may_chat(self.config.chat_burst, self.config.chat_window):
             raise ProtocolError(
                 "slow-down",
@@ -488,15 +491,18 @@ class Lobby:
         return min(twins, default=None)
 
     def _check_guessing(self, peer: Peer, field: str) -> None:
-        """Refuse a password login (``field`` ``password``) or a ``resume`` (``token``) from an address that
-        sent ``max_wrong_passwords`` wrong ones lately: many connections at once would otherwise each get
-        their guesses. A password waits even when right (it is one shared secret, and guesses must stop);
-        ``resume`` calls this only for a wrong token, so a player's own token is always accepted."""
+        """Refuse a password login (``field`` ``password``), a login with a personal secret (``secret``) or a
+        ``resume`` (``token``) from an address that sent ``max_wrong_passwords`` wrong ones lately: many
+        connections at once would otherwise each get their guesses. A password or a secret waits even when
+        right (people choose them, and guesses must stop); ``resume`` calls this only for a wrong token, so a
+        player's own token is always accepted."""
         guard = self._wrong_guesses.get((field, peer.address))
         if guard is not None and guard.full():
             wait = max(1, math.ceil(guard.retry_after()))
-            what = "passwords" if field == "password" else "resume tokens"
-            again = "password logins" if field == "password" else "resumes"
+            what, again = {
+                "password": ("passwords", "password logins"),
+                "secret": ("personal passwords", "logins with one"),
+            }.get(field, ("resume tokens", "resumes"))
             raise ProtocolError(
                 "slow-down",
                 f"too many wrong {what} from this address: {again} resume in {wait} s",
@@ -505,7 +511,7 @@ class Lobby:
             )
 
     def _wrong_guess_from(self, peer: Peer, field: str) -> None:
-        """Count a wrong password or resume token (``field``) from ``peer``'s address."""
+        """Count a wrong password, personal secret or resume token (``field``) from ``peer``'s address."""
         if len(self._wrong_guesses) >= MAX_GUARDED_ADDRESSES:
             for key in [k for k, g in self._wrong_guesses.items() if g.empty()]:
                 del self._wrong_guesses[key]
@@ -515,49 +521,123 @@ class Lobby:
             self._wrong_guesses[(field, peer.address)] = window
         window.add()
 
+    def _confirm_token(self, peer: Peer) -> None:
+        """``peer`` sent a request after the ``logged-in`` reply of its ``resume``: the fresh token reached
+        its player, so the token that resume replaced stops working (``Store.confirm_token``); whoever holds
+        a copy of the older no longer takes the player over. A store that cannot write leaves it for the
+        next request."""
+        token = peer.unconfirmed_token
+        assert token is not None
+        try:
+            self.store.confirm_token(token)
+        except StoreUnavailable as exc:
+            log.warning("the token a resume replaced works on for now: %s", exc)
+            return
+        peer.unconfirmed_token = None
+
+    async def _check_password(self, peer: Peer, given: str | None) -> None:
+        """Refuse a login without the server password when the server has one; each wrong one costs
+        ``bad_password_delay`` seconds, and ``max_failed_logins`` close the connection (after the reply:
+        the client learns why).
+
+        Raises:
+            ProtocolError: ``bad-password``, ``slow-down`` (``_check_guessing``).
+        """
+        wanted = self.config.password
+        if wanted is None:
+            return
+        self._check_guessing(peer, "password")
+        if not hmac.compare_digest((given or "").encode(), wanted.encode()):
+            self._wrong_guess_from(peer, "password")
+            await self._failed_login(peer, "too many wrong passwords")
+            raise ProtocolError("bad-password", "wrong or missing server password", field="password")
+
+    async def _failed_login(self, peer: Peer, closing: str) -> None:
+        """Slow guessing down: a wrong password or secret costs ``bad_password_delay`` seconds, and the
+        ``max_failed_logins``-th on a connection closes it after its reply (``closing``: the reason)."""
+        peer.failed_logins += 1
+        await asyncio.sleep(self.config.bad_password_delay)
+        if peer.failed_logins >= self.config.max_failed_logins:
+            peer.close_after_reply = (1008, closing)
+
+    async def _check_secret(self, peer: Peer, name: str, secret: str | None) -> tuple[str | None, str | None]:
+        """Check a login's personal ``secret`` for ``name``: returns the name's stored hash (None: it has
+        none) and, for a name that has none and a login that brings one, the hash it claims the name with.
+        Wrong secrets are slowed down and counted per address as wrong passwords are.
+
+        Raises:
+            ProtocolError: ``bad-secret`` (not the name's secret), ``secret-needed`` (the name has one and
+                the login none), ``slow-down`` (field ``secret``: too many wrong ones from this address).
+        """
+        stored = self.store.player_secret(name)
+        if stored is None:
+            return None, (None if secret is None else await self.hasher.hash(secret))
+        if secret is None:
+            raise ProtocolError(
+                "secret-needed", f"{name} has a personal password: log in with it", field="secret"
+            )
+        self._check_guessing(peer, "secret")
+        if not await self.hasher.check(secret, stored):
+            self._wrong_guess_from(peer, "secret")
+            await self._failed_login(peer, "too many wrong personal passwords")
+            raise ProtocolError("bad-secret", f"that is not the personal password of {name}", field="secret")
+        return stored, None
+
+    def _check_unclaimed(self, name: str) -> None:
+        """A login for ``name``, which has no personal secret, takes nothing away from anyone: nobody is
+        connected as ``name``, and the name holds no seat at a Barbu table not over and hosts no open
+        table (those are reachable by its resume tokens only, or a friend knowing the server password could
+        sit in its player's place). A solitaire room is its player's alone and is not guarded: that would
+        lock out for good a player who lost their token.
+
+        Raises:
+            ProtocolError: ``name-taken``, ``seat-held``.
+        """
+        if name in self.online:
+            raise ProtocolError("name-taken", f"{name} is connected already", field="name")
+        tables = [
+            room for room in self.rooms.values() if isinstance(room, BarbuTable) and room.state != "over"
+        ]
+        held = next((room for room in tables if room.holds_seat(name)), None)
+        hosted = next((room for room in tables if room.host == name), None)
+        what = None if held is None else f"holds a seat at {held.name!r}"
+        if hosted is not None and what is None:
+            what = f"hosts {hosted.name!r}"
+        if what is not None:
+            raise ProtocolError(
+                "seat-held",
+                f"{name} {what} and has no personal password: only its resume token comes back to it",
+                field="name",
+            )
+
+    async def _take_over(self, peer: Peer, name: str) -> None:
+        """Close ``name``'s other connection, in order: what it was already answered (an ``ok`` of an action
+        stored, its own ``logged-in``) still reaches it first. Another login or resume may come in while its
+        seats are handed back: it is taken over in turn."""
+        while (old := self.online.get(name)) is not None and old is not peer:
+            old.end(1000, "resumed on another connection")
+            await self.disconnected(old)
+
     async def _login(self, peer: Peer, request: Login | Resume) -> None:
         if peer.player is not None:
             raise ProtocolError("already-logged-in", f"this connection is logged in as {peer.player}")
         if isinstance(request, Login):
             name = check_player_name(request.name)
-            wanted = self.config.password
-            given = request.password or ""
-            if wanted is not None:
-                self._check_guessing(peer, "password")
-            if wanted is not None and not hmac.compare_digest(given.encode(), wanted.encode()):
-                self._wrong_guess_from(peer, "password")
-                peer.failed_logins += 1
-                # Slow guessing down: each wrong password costs a second, and a few close the connection
-                # (after this reply: the client learns why).
-                await asyncio.sleep(self.config.bad_password_delay)
-                if peer.failed_logins >= self.config.max_failed_logins:
-                    peer.close_after_reply = (1008, "too many wrong passwords")
-                raise ProtocolError("bad-password", "wrong or missing server password", field="password")
-            if name in self.online:
-                raise ProtocolError("name-taken", f"{name} is connected already", field="name")
+            await self._check_password(peer, request.password)
+            stored, claim = await self._check_secret(peer, name, request.secret)
+            if self.store.player_secret(name) != stored:  # claimed by another login while this one hashed
+                raise ProtocolError("name-taken", f"{name} was claimed a moment ago", field="name")
             twin = self._name_twin(name)
             if twin is not None:
                 raise ProtocolError(
                     "name-taken", f"{name} is too like {twin}, who is playing here", field="name"
                 )
-            # Only a seat in a Barbu match is worth protecting: a solitaire room is the player's alone, and
-            # guarding it would lock out a player who lost their token, for good.
-            held = [
-                room for room in self.rooms.values() if isinstance(room, BarbuTable) and room.holds_seat(name)
-            ]
-            # A password is shared by friends; a seat in play is the player's own: only their token. Once
-            # the password changed, no token works any more: the new password takes the seat back
-            # (server/tokens.py), or its player would be locked out of it for the rest of the match.
-            if held and not self.store.tokens_revoked(name):
-                # A lost browser took the token with it: the table's host can let them in (revoke-tokens).
-                helper = f"its host {held[0].host}" if held[0].host else "a player there"
-                raise ProtocolError(
-                    "seat-held",
-                    f"{name} holds a seat at {held[0].name!r}: reconnect with its resume token, or ask"
-                    f" {helper} to let you log in again (revoke-tokens)",
-                    field="name",
-                )
-            token = self.store.issue_token(name)
+            if stored is None:
+                self._check_unclaimed(name)
+            # The secret says who they are: their other connection (a browser they left) is closed, as by
+            # ``resume``.
+            await self._take_over(peer, name)
+            token = self.store.issue_token(name, stored or claim)  # a row forgotten meanwhile keeps it
         else:
             rotated = self.store.rotate_token(request.token, self.config.token_ttl)
             if rotated is None:
@@ -568,12 +648,8 @@ class Lobby:
                 await asyncio.sleep(self.config.bad_password_delay)
                 raise ProtocolError("bad-token", "unknown or outdated resume token", field="token")
             name, token = rotated  # the token sent works on until the fresh one is used (a lost reply)
-            # The player's other connection is closed in order: what it was already answered (an ``ok`` of
-            # an action stored, its own ``logged-in``) still reaches it first. Another resume may come in
-            # while its seats are handed back: it is taken over in turn.
-            while (old := self.online.get(name)) is not None and old is not peer:
-                old.end(1000, "resumed on another connection")
-                await self.disconnected(old)
+            await self._take_over(peer, name)
+            peer.unconfirmed_token = token  # used once this connection sends its next request
         peer.log_in(name)
         self.online[name] = peer
         holding = [room for room in self.rooms.values() if room.holds_seat(name)]  # one pass: a login storm's
@@ -985,34 +1061,8 @@ class Lobby:
             await room.leave(peer)
             peer.send(Ok(id=request.id))
             self._sweep(room)
-        elif isinstance(request, RevokeTokens):
-            self._revoke_tokens(peer, room, request)
         else:
             await room.handle(peer, request)
-
-    def _revoke_tokens(self, peer: Peer, room: Room, request: RevokeTokens) -> None:
-        """The host lets the player of a seat log in again from any browser (they lost the one that held
-        their token): every token of theirs is revoked, so their next ``login`` takes the seat back
-        (``Store.tokens_revoked``), and the browser they lost is logged out at its next ``resume``.
-
-        Raises:
-            ProtocolError: ``wrong-room`` (a solitaire room), ``not-host``, ``room-over``, ``bad-message``
-                (field ``seat``: not another player's seat, or that player is connected now: they come back
-                by themselves).
-            StoreUnavailable: the store cannot write; their tokens work as before.
-        """
-        if not isinstance(room, BarbuTable):
-            raise ProtocolError("wrong-room", f"room {room.room_id} is a solitaire room", field="type")
-        owner = room.owner_to_let_in(peer, request.seat)
-        if owner in self.online:
-            raise ProtocolError(
-                "bad-message",
-                f"{owner} is connected now: they come back to the seat themselves",
-                field="seat",
-            )
-        self.store.revoke_tokens(owner)
-        log.info("%s let %s log in again at table %s", peer.player, owner, room.room_id)
-        peer.send(Ok(id=request.id))
 
     def _sweep(self, room: Room) -> None:
         if room.idle and self.rooms.get(room.room_id) is room and not self._rematch_waits(room):

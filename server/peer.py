@@ -281,6 +281,9 @@ class Peer:
         self._closing: asyncio.Task[None] | None = None  # the close of an end that ran out of time
         self._chats: EventWindow | None = None
         self.failed_logins = 0
+        #: The fresh token of this connection's ``resume`` until it sends another request (then the token it
+        #: replaced stops working: ``Lobby._confirm_token``).
+        self.unconfirmed_token: str | None = None
 
     def may_chat(self, burst: int, window: float) -> bool:
         """Whether one more chat line may be said: fewer than ``burst`` said (``chat_said``) in the last

@@ -3,14 +3,16 @@
 One file, WAL mode, stdlib ``sqlite3``; the server owns one ``Store`` and uses it from its event-loop thread
 only. Schema (version 1):
 
-- ``players(name, token, created, used, prev)``: one row per player name (deleted once their tokens
+- ``players(name, token, created, used, prev, secret)``: one row per player name (deleted once their tokens
   stopped working and they hold nothing: ``forget_players``); ``token`` is the newest resume
   token, ``used`` when it was last used: handed out (a ``login`` or ``resume``), or its player still
-  connected (``touch_tokens``: at the end of a connection and now and then during it); 0 when revoked (see
-  ``revoke_tokens``),
-  ``prev`` the token a ``resume`` replaced while ``token`` has not been used yet (NULL after a ``login``):
-  it still works, so a player whose connection or server dropped before the new token reached them is not
-  locked out (``rotate_token``).
+  connected (``touch_tokens``: at the end of a connection and now and then during it); 0 when revoked by a
+  version before ``revoke_tokens`` replaced the tokens instead,
+  ``prev`` the token a ``resume`` replaced while ``token`` has not been used yet (NULL after a ``login``,
+  and once the fresh token is used: ``confirm_token``): it still works, so a player whose connection or
+  server dropped before the new token reached them is not locked out (``rotate_token``); ``secret`` the
+  salted scrypt hash of the player's personal secret (``server.identity``), NULL for a name that never
+  claimed one (added to older stores on open: their names claim one at their next login).
 - ``rooms(id, kind, name, config, players, status, created, updated, record)``: one row per room. ``kind`` is
   ``barbu`` (a table: one match) or ``solitaire``; ``config`` is the JSON needed to rebuild the game from its
   log (Barbu: ``seed``, ``variants``, ``first_declarer``, ``turn_time``, ``grace``, ``bot_policy``,
@@ -96,7 +98,7 @@ _SCHEMA = """
 CREATE TABLE IF NOT EXISTS meta(key TEXT PRIMARY KEY, value TEXT NOT NULL);
 CREATE TABLE IF NOT EXISTS players(
     name TEXT PRIMARY KEY, token TEXT NOT NULL UNIQUE, created REAL NOT NULL, used REAL NOT NULL DEFAULT 0,
-    prev TEXT);
+    prev TEXT, secret TEXT);
 CREATE TABLE IF NOT EXISTS rooms(
     id INTEGER PRIMARY KEY AUTOINCREMENT, kind TEXT NOT NULL, name TEXT NOT NULL, config TEXT NOT NULL,
     players TEXT NOT NULL DEFAULT '{}', status TEXT NOT NULL, created REAL NOT NULL, updated REAL NOT NULL,
@@ -338,6 +340,9 @@ class Store:
                 db.execute(
                     "ALTER TABLE players ADD COLUMN prev TEXT"
                 )  # a store from before rotation was safe
+            if "secret" not in {str(r[1]) for r in db.execute("PRAGMA table_info(players)")}:
+                # A store from before personal secrets: each name claims one at its next login.
+                db.execute("ALTER TABLE players ADD COLUMN secret TEXT")
             if "watching" not in {str(r[1]) for r in db.execute("PRAGMA table_info(chat)")}:
                 # A store from before chat lines said who watched: its lines count as said from a seat.
                 db.execute("ALTER TABLE chat ADD COLUMN watching INTEGER NOT NULL DEFAULT 0")
@@ -487,9 +492,10 @@ class Store:
 
     # Players ------------------------------------------------------------------------------------------
 
-    def issue_token(self, name: str) -> str:
+    def issue_token(self, name: str, secret: str | None = None) -> str:
         """A fresh resume token for player ``name`` (created if new), as a ``login`` hands out: every older
-        token stops working.
+        token stops working. ``secret``: the hash of a personal secret (``server.identity``) the name claims
+        if it has none yet; a name's secret, once claimed, never changes.
 
         Raises:
             StoreUnavailable: the store cannot write; the tokens are as they were.
@@ -497,11 +503,18 @@ class Store:
         token = secrets.token_urlsafe(32)
         now = time.time()
         self._write(
-            "INSERT INTO players(name, token, created, used) VALUES(?, ?, ?, ?) "
-            "ON CONFLICT(name) DO UPDATE SET token=excluded.token, used=excluded.used, prev=NULL",
-            (name, token, now, now),
+            "INSERT INTO players(name, token, created, used, secret) VALUES(?, ?, ?, ?, ?) "
+            "ON CONFLICT(name) DO UPDATE SET token=excluded.token, used=excluded.used, prev=NULL,"
+            " secret=COALESCE(players.secret, excluded.secret)",
+            (name, token, now, now, secret),
         )
         return token
+
+    def player_secret(self, name: str) -> str | None:
+        """The stored hash of player ``name``'s personal secret (``server.identity``), or None: the name never
+        logged in here, or never claimed one."""
+        row = self._db.execute("SELECT secret FROM players WHERE name=?", (name,)).fetchone()
+        return None if row is None or row[0] is None else str(row[0])
 
     def rotate_token(self, token: str, max_age: float = math.inf) -> tuple[str, str] | None:
         """A ``resume`` with ``token``: returns ``(player, fresh token)``, or None when ``token`` is unknown,
@@ -509,10 +522,10 @@ class Store:
         connected: ``touch_tokens``) more than ``max_age`` seconds ago (then nothing changes).
 
         Rotation never locks a player out: the newest token (``players.token``) and the one it replaced
-        (``prev``) both work until the newest has been used once. Resuming with the newest makes it ``prev``
-        (the one before stops working); resuming with ``prev`` (the newest was lost on the way: the
-        connection or the server dropped before it was read) keeps ``prev`` and replaces the lost one. One
-        statement: the swap is atomic.
+        (``prev``) both work until the newest has been used once (``confirm_token``, or a resume with it).
+        Resuming with the newest makes it ``prev`` (the one before stops working); resuming with ``prev``
+        (the newest was lost on the way: the connection or the server dropped before it was read) keeps
+        ``prev`` and replaces the lost one. One statement: the swap is atomic.
 
         Raises:
             StoreUnavailable: the store cannot write; the tokens are as they were.
@@ -526,6 +539,15 @@ class Store:
             {"old": token, "new": fresh, "now": now, "oldest": oldest},
         )
         return (str(rows[0][0]), fresh) if rows else None
+
+    def confirm_token(self, token: str) -> None:
+        """The fresh token ``token`` reached its player (the connection it was handed to sent a request after
+        its reply): the token it replaced stops working, so the fresh one beats a copy of the older.
+
+        Raises:
+            StoreUnavailable: the store cannot write; the older token works on.
+        """
+        self._write("UPDATE players SET prev=NULL WHERE token=? AND prev IS NOT NULL", (token,))
 
     def touch_tokens(self, names: list[str]) -> None:
         """Count now as the last use of the resume tokens of players ``names``, who are (or were until now)
@@ -553,17 +575,15 @@ class Store:
             return None
         return str(row[0])
 
-    def revoke_tokens(self, name: str | None = None) -> None:
-        """Make every resume token stop working (the server password changed), or only player ``name``'s
-        (their table's host let them log in again: ``tokens_revoked``).
+    def revoke_tokens(self) -> None:
+        """Make every resume token stop working (the server password changed): each is replaced by a random
+        one nobody was given. When they were last used stays as it was, so a name with a personal secret is
+        not forgotten (``forget_players``) any sooner, and takes its seats back by a ``login`` with it.
 
         Raises:
             StoreUnavailable: the store cannot write; every token works as before.
         """
-        if name is None:
-            self._write("UPDATE players SET used=0")
-        else:
-            self._write("UPDATE players SET used=0 WHERE name=?", (name,))
+        self._write("UPDATE players SET token='revoked:' || hex(randomblob(24)), prev=NULL")
 
     def forget_players(self, max_age: float, limit: int = 1000) -> int:
         """Delete up to ``limit`` players whose tokens stopped working (last used more than ``max_age``
@@ -585,13 +605,6 @@ class Store:
             {"oldest": time.time() - max_age, "limit": limit},
         )
         return cursor.rowcount
-
-    def tokens_revoked(self, name: str) -> bool:
-        """Whether player ``name`` logged in here and every token of theirs was revoked (``revoke_tokens``:
-        the server password changed, or their table's host let them log in again), so no ``resume`` can
-        bring them back."""
-        row = self._db.execute("SELECT used FROM players WHERE name=?", (name,)).fetchone()
-        return row is not None and float(row[0]) == 0
 
     def token_for_player(self, name: str) -> str | None:
         """The current resume token of player ``name``, or None if the name never logged in."""

@@ -3,7 +3,8 @@
 The store keeps a salted scrypt hash of the password the tokens were handed out under (``meta`` keys
 ``password-salt`` and ``password-check``; ``none`` when the server had no password). A server started with
 another password (or none where there was one, or the reverse) revokes every token: whoever held a seat
-comes back by ``login`` with the new password, not with a token from before. Tokens also expire
+comes back by ``login`` with the new password and their personal secret (``server.identity``), not with a
+token from before. Tokens also expire
 ``ServerConfig.token_ttl`` seconds unused: after they were handed out, or after their player's last
 connection ended (a connection open counts as use: ``Store.touch_tokens``); each ``login`` or ``resume``
 hands out a fresh one (``Store.issue_token``, ``Store.rotate_token``: the token a ``resume`` replaced works

@@ -38,3 +38,15 @@ def chromium_found() -> bool:
 async def launch(playwright: Playwright) -> Browser:
     """Start headless Chromium (Debian's) under Playwright."""
     return await playwright.chromium.launch(executable_path=CHROMIUM, headless=True, args=FLAGS)
+
+
+def token_given_once(token: str | None) -> str:
+    """An init script that gives a page's browser the resume token ``token`` once, as a player's browser
+    holds it: later loads (a reload, another tab of the same context) find the token the page keeps by then.
+    Set again at every load, the first token would come back after the page had used its fresh one, and a
+    token replaced and used no longer works (docs/protocol.md, "Resume tokens")."""
+    assert token is not None, "the connection had no resume token to give"
+    return (
+        "if (!localStorage.getItem('barbu.token-given')) {"
+        f" localStorage.setItem('barbu.token', {token!r}); localStorage.setItem('barbu.token-given', '1'); }}"
+    )

@@ -92,17 +92,17 @@ def encoding() -> Encoding:
 
 @pytest.fixture
 async def connect(encoding: Encoding) -> AsyncIterator[Connect]:
-    """A factory of connections (logged in as ``name`` unless it is None) speaking ``encoding``, all closed
-    at teardown."""
+    """A factory of connections (logged in as ``name`` unless it is None, with the server ``password`` and
+    the personal ``secret`` given) speaking ``encoding``, all closed at teardown."""
     opened: list[Connection] = []
 
     async def open_one(
-        server: BarbuServer, name: str | None = None, password: str | None = None
+        server: BarbuServer, name: str | None = None, password: str | None = None, secret: str | None = None
     ) -> Connection:
         conn = await Connection.connect(server.url, timeout=20.0, encoding=encoding)
         opened.append(conn)
         if name is not None:
-            await conn.login(name, password)
+            await conn.login(name, password, secret)
         return conn
 
     yield open_one

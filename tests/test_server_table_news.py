@@ -171,7 +171,7 @@ async def test_a_rematch_is_numbered_and_found_again_after_a_restart(
     start_server: StartServer, connect: Connect
 ) -> None:
     server = await start_server()
-    host = await connect(server, "host")
+    host = await connect(server, "host", secret="host's own")
     room = await host.create_table("tuesday")
     await host.sit(room, "S")
     for seat in "NEW":
@@ -192,7 +192,7 @@ async def test_a_rematch_is_numbered_and_found_again_after_a_restart(
     assert old.state == "over" and old.view is not None and old.view["phase"] == "over"
     await guest.leave(room)
 
-    host = await connect(server, "host")
+    host = await connect(server, "host", secret="host's own")
     assert (await host.sit(second)).seat == "S"  # the kept seat: the second match starts
     lobby = server.lobby
     assert lobby is not None

@@ -107,6 +107,8 @@ async def test_a_match_whose_log_does_not_replay_waits_unchanged_and_comes_back_
     token = tokens["N"]
     assert token is not None
     await player.resume(token)
+    fresh = player.token  # the token that resume handed out: the one it replaced stops once this is used
+    assert fresh is not None
     assert room not in {summary["room"] for summary in await player.list_rooms()}
     for ask in (player.watch(room), player.sit(room)):
         with pytest.raises(ServerError) as refused:
@@ -131,7 +133,7 @@ async def test_a_match_whose_log_does_not_replay_waits_unchanged_and_comes_back_
     assert (store_check(db).returncode, store_check(db).stdout) == (0, "all 1 rooms restore\n")
     third = await start_server(db=str(db))
     again = await connect(third)
-    await again.resume(token)
+    await again.resume(fresh)
     assert room in {summary["room"] for summary in await again.list_rooms()}
     snap = await again.snapshot(room)
     assert snap.seq == 4 and snap.view is not None

@@ -1,7 +1,7 @@
 """Seats, tokens and hosts: a resume hands out a fresh token (the old one stops working once the fresh one
 is used; a lost reply locks nobody out, also across a kill -9), tokens expire
 unused and when the server password changes, only a table's host adds or removes its bots, and names that
-look alike across scripts are refused."""
+look alike across scripts are refused. Personal secrets: tests/test_identity.py."""
 
 from __future__ import annotations
 
@@ -204,7 +204,7 @@ async def test_only_the_host_adds_or_removes_bots(server: BarbuServer, connect: 
 
 async def test_the_host_survives_a_restart(start_server: StartServer, connect: Connect) -> None:
     first = await start_server()
-    host = await connect(first, "host")
+    host = await connect(first, "host", secret="hosting")
     room = await host.create_table("kept")
     await first.stop()
     again = await start_server()
@@ -212,7 +212,7 @@ async def test_the_host_survives_a_restart(start_server: StartServer, connect: C
     with pytest.raises(ServerError) as info:
         await guest.add_bot(room, "E")
     assert info.value.code == "not-host"
-    host = await connect(again, "host")
+    host = await connect(again, "host", secret="hosting")  # the host's own secret: the table's host again
     await host.add_bot(room, "E")
 
 
@@ -476,73 +476,34 @@ async def test_an_action_acknowledged_before_a_takeover_reaches_the_old_connecti
             other.transport.abort()
 
 
-async def test_a_seat_held_across_a_password_change_is_taken_back_with_the_new_password(
+async def test_a_seat_held_across_a_password_change_is_taken_back_with_the_secret(
     start_server: StartServer, connect: Connect
 ) -> None:
-    """No token works after the password changed, so the new password takes a held seat back (no
-    `seat-held`: its player would be locked out of it for the rest of the match); once logged in again, the
-    name is protected by its fresh token as before."""
+    """No token works after the password changed: a player with a personal secret takes a held seat back by
+    a login with the new password and the secret; a name without one cannot be logged in by name while it
+    holds its seat (anyone knowing the new password could sit there), and its seat stays the stand-in's."""
     first = await start_server(password="old")
-    alice = await connect(first, "alice", "old")
+    alice = await connect(first, "alice", "old", "alice's own")
     room, _ = await playing_with_bots(first, alice, "across")
+    guest = await connect(first, "gus", "old")
+    await playing_with_bots(first, guest, "guest's")
+    await connect(first, "olga", "old", "olga's own")  # holds nothing
     await first.stop()
     changed = await start_server(password="new")
-    back = await connect(changed, "alice", "new")
+    # Her claim outlived the revoked tokens and the start's forgetting of expired ones.
+    with pytest.raises(ServerError) as info:
+        await connect(changed, "olga", "new")
+    assert info.value.code == "secret-needed"
+    with pytest.raises(ServerError) as info:
+        await connect(changed, "alice", "new")
+    assert (info.value.code, info.value.field) == ("secret-needed", "secret")
+    back = await connect(changed, "alice", "new", "alice's own")
     assert back.token is not None
     seat = server_table(changed, room).seats[0]
     assert seat.owner == "alice"
     await back.sit(room)  # her seat, taken back
     await until(lambda: seat.peer is not None, "alice at her seat again")
-    await back.close()
-    await until_dropped(changed, "alice")
-    with pytest.raises(ServerError) as info:  # her fresh token protects the seat again
-        await connect(changed, "alice", "new")
-    assert info.value.code == "seat-held"
-
-
-async def test_the_host_lets_a_player_who_lost_their_browser_log_in_again(
-    server: BarbuServer, connect: Connect
-) -> None:
-    """Bob lost the browser that held his token mid-match: his login from another is refused (`seat-held`,
-    naming the host who can help) until the host revokes his tokens (`revoke-tokens`); then his login takes
-    his seat back, and the lost browser's token no longer resumes. Only the host may, only for another
-    player's seat, and not while that player is connected."""
-    ann = await connect(server, "ann")
-    bob = await connect(server, "bob")
-    room = await ann.create_table("lost")
-    await ann.sit(room, "N")
-    await bob.sit(room, "E")
-    for seat in "SW":
-        await ann.add_bot(room, seat, "heuristic")
-    table = server_table(server, room)
-    await until(lambda: table.state == "playing", "the start")
-    lost = bob.token
-    assert lost is not None
-    with pytest.raises(ServerError) as info:  # bob is connected: he comes back by himself
-        await ann.revoke_tokens(room, "E")
-    assert (info.value.code, info.value.field) == ("bad-message", "seat")
-    await bob.close()
-    await until_dropped(server, "bob")
-    with pytest.raises(ServerError) as info:
-        await connect(server, "bob")
-    assert info.value.code == "seat-held" and "ask its host ann to let you log in again" in str(info.value)
-    cid = await connect(server, "cid")
-    await cid.watch(room)
-    with pytest.raises(ServerError) as info:  # only the host
-        await cid.revoke_tokens(room, "E")
-    assert info.value.code == "not-host"
-    for seat, why in (("N", "your own seat"), ("S", "no player holds seat S")):
+    for secret in (None, "a guess"):
         with pytest.raises(ServerError) as info:
-            await ann.revoke_tokens(room, seat)
-        assert info.value.code == "bad-message" and why in str(info.value), info.value
-    await ann.revoke_tokens(room, "E")
-    back = await connect(server, "bob")  # from another browser: his seat again
-    assert back.token is not None and back.token != lost
-    await until(lambda: table.seats[1].peer is not None, "bob at his seat again")
-    await back.close()
-    await until_dropped(server, "bob")
-    stale = await Connection.connect(server.url)
-    with pytest.raises(ServerError) as info:  # the lost browser's token is done with
-        await stale.resume(lost)
-    assert info.value.code == "bad-token"
-    await stale.close()
+            await connect(changed, "gus", "new", secret)
+        assert info.value.code == "seat-held"

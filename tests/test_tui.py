@@ -360,20 +360,27 @@ async def test_a_refused_token_falls_back_to_a_login(server: BarbuServer, data_h
     assert TokenStore(tokens_file(data_home)).get(server.url, "ivy") == token
 
 
-async def test_a_seat_held_by_the_name_is_refused_and_said_plainly(
+async def test_a_name_claimed_elsewhere_asks_for_its_personal_password(
     server: BarbuServer, connect: Connect, data_home: Path
 ) -> None:
+    """The terminal made hal's personal secret and kept it with the tokens; that file lost, a login by the
+    name is refused in words and the secret asked for; typed, it takes hal's seat back."""
     helper = await connect(server, "helper")
     async with running_tui(server.url, "hal") as (tui, pipe):
         await seat_with_bots(tui, pipe, server, helper, offset=1)
+    secret = TokenStore(tokens_file(data_home)).secret(server.url, "hal")
+    assert secret is not None and len(secret) >= 16
     tokens_file(data_home).write_text("{ this is not json", encoding="utf-8")  # corrupt: ignored
-    async with started_tui(server.url, "hal") as (tui, _pipe):
-        await until(lambda: tui.input_mode == "name", f"the name prompt again ({tui.model.notice})")
+    async with started_tui(server.url, "hal") as (tui, pipe):
+        await until(lambda: tui.input_mode == "secret", f"the personal password prompt ({tui.model.notice})")
         assert tui.model.notice == (
-            "hal holds a seat in a match; only the terminal that has its resume token can take it back,"
-            " unless the table's host lets you log in again (in the browser: “Let them log in again”)."
+            "hal is someone's name here, with a personal password: type it (it was chosen where the name was"
+            " first used), or pick another name."
         )
-        assert tui.model.notice_error and not tui.model.connected
+        assert tui.model.notice_error and not tui.model.connected and tui.secret  # typed unseen
+        pipe.send_text(secret + ENTER)
+        await until(lambda: tui.screen == "table", f"hal back at his seat ({tui.model.notice})")
+        assert tui.model.table is not None and tui.model.table.seat is not None
 
 
 async def test_local_game_comes_back_to_the_same_hand(tmp_path: Path, data_home: Path) -> None:
@@ -453,16 +460,16 @@ async def test_a_long_refusal_is_shown_whole_at_80_columns(
         await seat_with_bots(tui, pipe, server, helper, offset=1)
     tokens_file(data_home).unlink()
     async with started_tui(server.url, name) as (tui, _pipe):
-        await until(lambda: tui.input_mode == "name", f"the name prompt again ({tui.model.notice})")
+        await until(lambda: tui.input_mode == "secret", f"the personal password prompt ({tui.model.notice})")
         refusal = (
-            f"{name} holds a seat in a match; only the terminal that has its resume token can take it back,"
-            " unless the table's host lets you log in again (in the browser: “Let them log in again”)."
+            f"{name} is someone's name here, with a personal password: type it (it was chosen where the"
+            " name was first used), or pick another name."
         )
         assert tui.model.notice == refusal and len(refusal) > 80
         lines = screen_lines(tui)
         assert len(lines) == 24 and all(len(line) <= 80 for line in lines)
         assert on_screen(tui, refusal), "\n".join(lines)
-        assert lines[-2].startswith("Name: ") and lines[-1].startswith("Enter: confirm")
+        assert lines[-2].startswith("Personal password:") and lines[-1].startswith("Enter: confirm")
 
 
 def status(tui: TuiApp) -> str:

@@ -21,7 +21,7 @@ from engine.cards import SEATS, texts
 from server import BarbuServer
 from server.barbu_table import BarbuTable
 from server.solitaire_room import SolitaireRoom
-from tests.browser import MISSING, PHONE, chromium_found
+from tests.browser import MISSING, PHONE, chromium_found, token_given_once
 from tests.conftest import StartServer, finished_table, four_seated, server_table, until
 from tests.web_pages import SEAT_NAMES, OpenPage, answer_ask, browser, open_page
 from tests.web_pages import answer as _answer
@@ -543,7 +543,7 @@ async def test_log_out_mid_match_keeps_the_seat_for_this_browser(
     start_server: StartServer, open_page: OpenPage
 ) -> None:
     """Log out while seated in a match asks first; logging in again under the name on this browser takes the
-    seat back, while another browser is told in plain words where the seat is held."""
+    seat back, while another browser is told in plain words that the name is someone's."""
     server = await start_server(bot_delay=0.5)
     page = await open_page()
     room = await _bot_table(page, server.share_url, "cleo", "keep", bot_policy="heuristic")
@@ -553,7 +553,8 @@ async def test_log_out_mid_match_keeps_the_seat_for_this_browser(
     assert "A bot plays it until you come back" in asked
     other = await open_page()
     await _login(other, server.share_url, "cleo")
-    await other.wait_for_selector("text=You are already seated at “keep” from another browser or device")
+    # The name is this browser's (its personal password, kept here): another is told so.
+    await other.wait_for_selector("text=“cleo” is someone's name here, with a personal password: type it")
     await page.fill("#login-name", "cleo")
     await page.click("text=Log in")
     await page.wait_for_selector(".seat.bottom")  # straight back to the seat
@@ -1074,7 +1075,7 @@ async def test_the_must_double_rule_ticks_and_locks_the_declarers_box(
     token = owed.token
     await owed.close()
     page = await open_page()
-    await page.add_init_script(f"localStorage.setItem('barbu.token', {token!r})")
+    await page.add_init_script(token_given_once(token))
     await page.goto(server.share_url)
     declarer = SEATS[match.hand.declarer]
     box = page.locator(f"input[data-seat={declarer}]")
@@ -1199,7 +1200,7 @@ async def seat_page(
     token = conns[seat].token
     await conns.pop(seat).close()
     page = await open_page(**context)
-    await page.add_init_script(f"localStorage.setItem('barbu.token', {token!r})")
+    await page.add_init_script(token_given_once(token))
     await page.goto(server.share_url)
     return page
 

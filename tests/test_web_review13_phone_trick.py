@@ -12,7 +12,7 @@ import pytest
 
 from engine.cards import SEATS
 from server import BarbuServer
-from tests.browser import MISSING, chromium_found
+from tests.browser import MISSING, chromium_found, token_given_once
 from tests.conftest import four_seated
 from tests.test_web_browser import (
     PHONE_SCREEN,
@@ -42,7 +42,7 @@ async def test_on_a_phone_a_trick_not_led_is_one_line_and_a_won_one_is_drawn_onc
     token = conns[mine].token
     await conns.pop(mine).close()
     page = await open_page(**PHONE_SCREEN)
-    await page.add_init_script(f"localStorage.setItem('barbu.token', {token!r})")
+    await page.add_init_script(token_given_once(token))
     await page.goto(server.share_url)
     await page.wait_for_selector(".seat.bottom .who")
     await page.evaluate(WATCH)

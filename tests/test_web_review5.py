@@ -16,7 +16,7 @@ from client import Connection
 from engine.cards import SEATS
 from server import BarbuServer
 from server.barbu_table import BarbuTable
-from tests.browser import MISSING, chromium_found
+from tests.browser import MISSING, chromium_found, token_given_once
 from tests.conftest import StartServer, server_table
 from tests.test_web_browser import OpenPage, _login, browser, open_page
 from tests.test_web_kept import AskedSeat
@@ -46,7 +46,7 @@ async def _back_in_the_browser(server: BarbuServer, open_page: OpenPage, conn: C
     token = conn.token
     await conn.close()
     page = await open_page()
-    await page.add_init_script(f"localStorage.setItem('barbu.token', {token!r})")
+    await page.add_init_script(token_given_once(token))
     await page.goto(server.share_url)
     await page.wait_for_selector(".felt")
     return page
@@ -173,7 +173,7 @@ async def test_an_idle_seat_is_warned_and_the_table_told_after(
     await _login(watcher, f"{server.share_url}#table={room}", "bob")
     await watcher.wait_for_selector(".felt")
     page = await open_page()
-    await page.add_init_script(f"localStorage.setItem('barbu.token', {token!r})")
+    await page.add_init_script(token_given_once(token))
     await page.add_init_script(HEARD)
     await page.goto(server.share_url)
     await page.locator(".idle-warning", has_text="or a bot takes your seat").wait_for(timeout=60_000)

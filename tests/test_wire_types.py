@@ -139,7 +139,6 @@ def _base(live: Live, kind: str) -> dict[str, Any]:
         "add-bot": {"room": table, "seat": "E", "policy": "random"},
         "remove-bot": {"room": table, "seat": "E"},
         "remove-player": {"room": table, "seat": "E"},
-        "revoke-tokens": {"room": table, "seat": "E"},
         "chat": {"room": table, "text": "hi"},
         "act": {"room": table, "seat": "N", "action": {"action": "play", "card": "QS"}},
         "snapshot": {"room": table},

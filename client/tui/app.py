@@ -156,6 +156,8 @@ class TuiApp:
         self.help_page = 0
         self.name = name
         self.password = password
+        #: The personal secret typed for ``name`` (the name was claimed elsewhere); None: the kept one.
+        self.personal: str | None = None
         self.after_login = after_login
         #: A line printed once the full screen is gone (``q`` on the unfinished day's deal: it is kept).
         self.farewell = ""
@@ -516,6 +518,13 @@ class TuiApp:
             ("", f"Server: {self.model.url}\n\n"),
             ("", "Type your player name below and press Enter.\n" if self.input_mode == "name" else ""),
             ("", "This server wants its password.\n" if self.input_mode == "password" else ""),
+            (
+                "",
+                "Only you know your personal password: it takes your seat back from anywhere.\n"
+                " (Enter on an empty line: another name.)\n"
+                if self.input_mode == "secret"
+                else "",
+            ),
         ]
 
     def _table_text(self) -> StyleAndTextTuples:
@@ -625,12 +634,16 @@ class TuiApp:
         # The session says "Logging in as NAME..." when it sends the login: not when it only finds that the
         # server wants a password (asked next), which would say it twice for one login.
         try:
-            await self.session.start(name, self.password)
+            await self.session.start(name, self.password, self.personal)
         except ServerError as exc:
             if exc.code == "bad-password":
                 self.name = name
                 self.model.say("Wrong or missing server password." if self.password else "", error=True)
                 self.ask("password", "Server password: ", "", secret=True)
+            elif exc.code in ("bad-secret", "secret-needed"):
+                self.name = name
+                self.model.say(refusal_text(exc, name), error=True)
+                self.ask("secret", "Personal password: ", "", secret=True)
             else:
                 self.model.status = "not connected" if exc.code != "seat-held" else "seat held"
                 self.model.say(refusal_text(exc, name), error=True)
@@ -822,8 +835,8 @@ class TuiApp:
         self.invalidate()
 
     def ask(self, mode: str, prompt: str, text: str = "", secret: bool = False) -> None:
-        """Open the input line for ``mode`` (``name``, ``password``, ``chat``, ``card``, ``move``, ``table``,
-        ``remove``)."""
+        """Open the input line for ``mode`` (``name``, ``password``, ``secret``, ``chat``, ``card``, ``move``,
+        ``table``, ``remove``)."""
         self.input_mode, self.prompt = mode, prompt
         self.secret = secret
         self.input.text = text
@@ -843,12 +856,19 @@ class TuiApp:
         self.cancel_input()
         if mode == "name":
             if text:
+                self.personal = None  # the kept secret of the name typed, if any
                 self.spawn(self._login(text))
             else:
                 self.ask("name", "Name: ")
         elif mode == "password":
             self.password = text
             self.spawn(self._login(self.name or ""))
+        elif mode == "secret":
+            if text:
+                self.personal = text
+                self.spawn(self._login(self.name or ""))
+            else:
+                self.ask("name", "Name: ", self.name or "")
         elif mode == "chat" and len(text) > CHAT_LIMIT:
             self.model.say(
                 f"A chat message holds at most {CHAT_LIMIT} characters; this one has {len(text)}: shorten it.",

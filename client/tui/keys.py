@@ -83,7 +83,7 @@ def build_key_bindings(tui: TuiApp) -> KeyBindings:
 
     @kb.add("escape", filter=typing, eager=True)
     def _cancel(event: E) -> None:
-        if tui.input_mode in ("name", "password"):
+        if tui.input_mode in ("name", "password", "secret"):
             return
         if tui.input_mode == "table" and tui.lobby.form is not None and not tui.lobby.form.name:
             tui.lobby.form = None

@@ -2,9 +2,12 @@
 
 ``Session.start(name, password)`` connects and comes back with the resume token kept from an earlier run
 (``client.tui.tokens``), or logs in by name when there is none or the server refuses it (errors go back to the
-login screen); then a background task reads pushes and, when the connection drops, reconnects with growing
+login screen), with the personal secret kept for the name there (one the terminal makes, the first time: it
+claims the name); then a background task reads pushes and, when the connection drops, reconnects with growing
 pauses, comes back with the resume token (logging in again if the server forgot it) and re-joins the table it
-was at. A server refuses a login by name for a player holding a seat (``seat-held``): that is said plainly.
+was at. A server refuses a login by name with another secret (``bad-secret``, ``secret-needed``: the name was
+claimed elsewhere, the login screen asks for its secret) and one for a name without a secret that holds a
+seat (``seat-held``): that is said plainly.
 Every change calls ``on_change`` so the screen redraws.
 """
 
@@ -13,6 +16,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
+import secrets
 from collections.abc import Awaitable, Callable, Coroutine, Sequence
 from typing import Any, TypeVar
 
@@ -59,7 +63,7 @@ def failure_text(exc: BaseException) -> str:
 
 
 #: Refusals of a login after which retrying cannot help (the user must act).
-FINAL_REFUSALS = ("seat-held", "bad-password")
+FINAL_REFUSALS = ("seat-held", "bad-password", "bad-secret", "secret-needed")
 
 
 #: Said for a request to a room the server no longer has (its ``no open room '12'`` is not for players).
@@ -77,8 +81,13 @@ def refusal_text(exc: ServerError, name: str) -> str:
     """Why the server refused to let ``name`` in, in words."""
     if exc.code == "seat-held":
         return (
-            f"{name} holds a seat in a match; only the terminal that has its resume token can take it back,"
-            " unless the table's host lets you log in again (in the browser: “Let them log in again”)."
+            f"{name} holds a seat in a match, under a login without a personal password: only the terminal"
+            " or program that has its resume token can take it back."
+        )
+    if exc.code in ("bad-secret", "secret-needed"):
+        return (
+            f"{name} is someone's name here, with a personal password: type it (it was chosen where the"
+            " name was first used), or pick another name."
         )
     if exc.code == "bad-token":
         return f"The server no longer knows this terminal's resume token for {name}."
@@ -135,6 +144,9 @@ class Session:
         self.timeout = timeout
         self.conn: Connection | None = None
         self.password: str | None = None
+        #: The personal secret this session logs in by name with (``start``; ``secret`` there overrides
+        #: the one kept).
+        self.secret: str | None = None
         self.token: str | None = None
         self.reconnects = 0
         self.held: list[str] = []
@@ -147,11 +159,13 @@ class Session:
 
     # Life -------------------------------------------------------------------------------------------
 
-    async def start(self, name: str, password: str | None) -> None:
-        """Connect and log in as ``name``; then follow pushes and reconnect in the background.
+    async def start(self, name: str, password: str | None, secret: str | None = None) -> None:
+        """Connect and log in as ``name`` (``secret``: the personal secret typed for it; None: the one kept
+        for it, or a new one made and kept once a login with it is accepted); then follow pushes and
+        reconnect in the background.
 
         Raises:
-            ServerError: the server refused the login (``bad-password``, ``name-taken``, ...).
+            ServerError: the server refused the login (``bad-password``, ``bad-secret``, ``name-taken``, ...).
             OSError, ConnectionLost, TimeoutError: the server cannot be reached.
         """
         self.model.status = f"connecting to {self.model.url}"
@@ -159,6 +173,8 @@ class Session:
         conn = await Connection.connect(self.model.url, client="barbu-tui/0.1", timeout=self.timeout)
         self.password = password
         self.token = None if self.tokens is None else self.tokens.get(self.server_key, name)
+        kept = None if self.tokens is None else self.tokens.secret(self.server_key, name)
+        self.secret = secret or kept or secrets.token_urlsafe(18)
         try:
             rooms = await self._log_back_in(conn, name, announce=True)
         except BaseException:
@@ -304,7 +320,9 @@ class Session:
         if reply is None:
             if needs_password:
                 raise password_needed()
-            reply = await conn.login(name, self.password)
+            reply = await conn.login(name, self.password, self.secret)
+            if self.tokens is not None and self.secret is not None:
+                self.tokens.keep_secret(self.server_key, reply.name, self.secret)
         self.model.name = reply.name
         self._keep_token(reply.name, reply.token)
         return list(reply.rooms)

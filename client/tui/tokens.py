@@ -2,7 +2,8 @@
 
 The file is ``$XDG_DATA_HOME/barbu/tokens.json`` (default ``~/.local/share/barbu/tokens.json``), a JSON map
 ``{"<server>\\n<name>": "<token>"}`` written with mode 0600 (a token takes back a seat: keep it secret); beside
-the tokens, ``{"seed\\n<server>\\n<room>": "<seed>"}`` for the last ``SEEDS_KEPT`` solitaire deals this terminal
+the tokens, ``{"secret\\n<server>\\n<name>": "<secret>"}``, the personal secret each name logs in with there
+(made by the terminal, or typed when the name was claimed elsewhere), and ``{"seed\\n<server>\\n<room>": "<seed>"}`` for the last ``SEEDS_KEPT`` solitaire deals this terminal
 chose (an older server sent a deal's seed only once the game was over, and a resumed room should still say
 it). A missing, unreadable or corrupt file counts as empty; a failure to write is logged and otherwise ignored (the
 session goes on, it only cannot be resumed after a restart).
@@ -68,6 +69,18 @@ class TokenStore:
             data[key] = token
         self._save(data)
 
+    def secret(self, server: str, name: str) -> str | None:
+        """The personal secret kept for ``name`` at ``server``, if any."""
+        return self._load().get("secret\n" + self._key(server, name))
+
+    def keep_secret(self, server: str, name: str, secret: str) -> None:
+        """Keep ``secret`` as ``name``'s personal secret at ``server``."""
+        data = self._load()
+        key = "secret\n" + self._key(server, name)
+        if data.get(key) != secret:
+            data[key] = secret
+            self._save(data)
+
     def seed(self, server: str, room: str) -> int | None:
         """The seed this terminal chose for solitaire ``room`` at ``server``, if it is kept."""
         value = self._load().get(f"seed\n{server}\n{room}", "")
@@ -96,4 +109,4 @@ class TokenStore:
             os.chmod(tmp, 0o600)
             os.replace(tmp, self.path)
         except OSError as exc:
-            log.warning("cannot keep the resume token (or seed) in %s: %s", self.path, exc)
+            log.warning("cannot keep the resume token (or secret, or seed) in %s: %s", self.path, exc)

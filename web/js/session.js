@@ -28,6 +28,21 @@ const TOKEN = "barbu.token";
 const ENDED = "barbu.session-ended";
 const NAME = "barbu.name";
 const KEPT = "barbu.kept-tokens"; // "server|name" -> token, kept at a log out with a seat in play
+const SECRETS = "barbu.secrets"; // name -> the personal secret it logs in with (localStorage is per server)
+
+function keptSecrets() {
+  try {
+    return JSON.parse(localStorage.getItem(SECRETS) || "{}") || {};
+  } catch {
+    return {};
+  }
+}
+
+/** A personal secret made for a player who typed none: 24 random bytes, base64url. */
+function madeSecret() {
+  const bytes = crypto.getRandomValues(new Uint8Array(24));
+  return btoa(String.fromCharCode(...bytes)).replaceAll("+", "-").replaceAll("/", "_");
+}
 
 function keptKey(name) {
   return `${location.host}|${name}`;
@@ -63,6 +78,11 @@ export class Session extends EventTarget {
   /** The name last used in this browser (to prefill the login form). */
   get lastName() {
     return localStorage.getItem(NAME) || "";
+  }
+
+  /** The personal secret this browser logs in as `name` with, or "" (none kept). */
+  secretFor(name) {
+    return keptSecrets()[name] || "";
   }
 
   /** Whether the server asks for its password at login. */
@@ -112,10 +132,12 @@ export class Session extends EventTarget {
   }
 
   /**
-   * Log in as `name` (with the server password when it has one). When this browser kept `name`'s token at a
-   * log out with a seat in play, resume with it instead: the seat is theirs. Rejects with a ServerError.
+   * Log in as `name` (with the server password when it has one) and the personal `secret` typed, else the
+   * one kept for `name`, else one made here (it claims a new name; kept once the login is accepted). When
+   * this browser kept `name`'s token at a log out with a seat in play, resume with it instead: the seat is
+   * theirs. Rejects with a ServerError.
    */
-  async login(name, password) {
+  async login(name, password, secret) {
     const kept = keptTokens();
     const token = kept[keptKey(name)];
     if (token) {
@@ -132,7 +154,10 @@ export class Session extends EventTarget {
         return;
       }
     }
-    this.loggedIn(await this.conn.request("login", { name, password: password || null }));
+    const personal = secret || this.secretFor(name) || madeSecret();
+    const reply = await this.conn.request("login", { name, password: password || null, secret: personal });
+    localStorage.setItem(SECRETS, JSON.stringify({ ...keptSecrets(), [reply.name]: personal }));
+    this.loggedIn(reply);
   }
 
   loggedIn(reply) {

@@ -23,7 +23,7 @@ export function tableScreen(app, roomId) {
   const { session, root } = app;
   const state = {
     room: roomId, me: session.name, snapshot: null, summary: null, turnSeq: -1, clock: null,
-    scored: null, dismissed: 0, flash: null, chat: [], chatUnread: 0, notice: "", noticeAt: null, noticeDone: "", letIn: {}, sheetOpen: false, standins: [], watchers: [], standinAt: {}, freedAt: {},
+    scored: null, dismissed: 0, flash: null, chat: [], chatUnread: 0, notice: "", noticeAt: null, noticeDone: "", sheetOpen: false, standins: [], watchers: [], standinAt: {}, freedAt: {},
     summaryOpen: null, handCards: null, handRow: null, // the hand's card buttons, kept from draw to draw
     awayPlays: null, comeback: true, held: null, // what a bot played for this seat while away; whether to look; the hand last shown
     kept: new Kept(), // the felt, the seats and their buttons, the prompt area: the same nodes from draw to draw
@@ -72,19 +72,6 @@ export function tableScreen(app, roomId) {
       } finally {
         refresh();
       }
-    },
-    /**
-     * The host lets `name`, away from `seat`, log in again from another browser (they lost the one that held
-     * their token: `revoke-tokens`), once asked; said at the seat either way.
-     */
-    letIn: async (seat, name) => {
-      if (!(await ask(`Let ${name} log in again from another browser or device? Use this when they lost the one they played on: their next login as “${name}”, from anywhere, takes this seat back.`, { yes: "Let them log in again" }))) return;
-      if (!(await actions.request("revoke-tokens", { seat }, `seat-${seat}`))) return; // the refusal is said there
-      state.notice = `${name} can log in again now, from any browser, and comes back to this seat.`;
-      state.noticeDone = state.notice;
-      state.noticeAt = `seat-${seat}`;
-      state.letIn[seat] = name; // done: the button is not offered again while they stay away
-      draw();
     },
     act: async (action) => {
       // A refused action is told by the control that sent it (the prompt), in people's words.
@@ -169,8 +156,6 @@ export function tableScreen(app, roomId) {
 
   function draw() {
     if (closed || !state.snapshot) return;
-    // Back at their seat since the host let them in: should they drop again, the host may do it again.
-    for (const seat of Object.keys(state.letIn)) if (!state.snapshot.away.includes(seat)) delete state.letIn[seat];
     const active = document.activeElement;
     const had = frame.contains(active);
     const visible = had && active.matches(":focus-visible");

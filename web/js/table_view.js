@@ -214,10 +214,6 @@ function seatBox(seat, where, state, actions) {
     lines.push(buttons(kept.button(`unseat-${seat}`, "Remove player", () => {
       ask(`Remove ${name} from this table? They cannot sit here again.`, { yes: "Remove" }).then((yes) => { if (yes) actions.request("remove-player", { seat }, `seat-${seat}`); });
     })));
-  } else if (name && !name.startsWith("bot:") && name !== state.me && snap.state === "playing" && snap.away.includes(seat) && state.summary && state.summary.host === state.me && state.letIn[seat] !== name) {
-    // A player away may have lost the browser that held their token: only the host can let them back in.
-    lines.push(buttons(kept.button(`let-in-${seat}`, "Let them log in again", () => actions.letIn(seat, name),
-      { "aria-label": `Let ${name} log in again from another browser` })));
   }
   lines.push(noticeLine(state, `seat-${seat}`));
   return kept.el(`seat-${seat}`, "section", { class: `seat ${where}${toMove ? " to-move" : ""}`, "aria-label": `${SEAT_NAMES[seat]}: ${playerText(name)}${toMove ? `, ${doing}` : ""}` },
