@@ -10,6 +10,8 @@ wall clock, in the worker process) and, for each contract, A's mean margin a han
 
     .venv/bin/python -m benchmarks.arena --a search:time=0.1 --b heuristic --matches 200 --seed 1 --jobs 2
 
+Besides the product's policies, A and B may name the earlier versions kept for benchmarks
+(``heuristic-2026``: today's ``heuristic`` before issue 29's Trumps and Dominoes play).
 ``--time-limit SECONDS`` stops starting matches after that long and reports those finished; ``--out FILE``
 appends each finished match as a JSON line, and ``--report FILE`` prints the summary of such a file.
 """
@@ -49,7 +51,8 @@ def play(seed: int, a: str, b: str, seat: int | None) -> Played:
     """The match of ``seed`` with ``a`` in ``seat`` and ``b`` elsewhere (``seat`` None: ``b`` everywhere).
     Each seat's policy is seeded by the match seed and the seat, so B plays alike in the baseline."""
     match = Match.new(seed)
-    bots = [make_policy(a if s == seat else b, seed * 4 + s) for s in range(4)]
+    specs = [parse_policy_spec(a if s == seat else b, benchmark=True) for s in range(4)]
+    bots = [make_policy(specs[s], seed * 4 + s) for s in range(4)]
     times: list[float] = []
     while not match.over:
         turn = match.to_move
@@ -203,7 +206,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--report", metavar="FILE", help="only summarize the JSON lines of an earlier --out")
     args = parser.parse_args(argv)
     try:
-        a, b = str(parse_policy_spec(args.a)), str(parse_policy_spec(args.b))
+        a, b = (str(parse_policy_spec(x, benchmark=True)) for x in (args.a, args.b))
     except PolicySpecError as exc:
         print(f"arena: {exc}", file=sys.stderr)
         return 2

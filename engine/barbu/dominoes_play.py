@@ -1,0 +1,60 @@
+"""The heuristic's card play in Dominoes (``docs/rules/barbu.md``, Dominoes: rows grow one rank at a time
+from the starting rank; the first out scores most, so every pass costs a place).
+
+A card in hand holds back every card beyond it in its row (above it when above the starting rank, below it
+when below; both ways for the starting card itself). Playing it frees the seat's own cards beyond it and
+the others' cards beyond it, the ones still out (neither in this hand nor in the rows). So the seat plays
+the card that frees most of its own cards for fewest of the others', keeping its **stoppers** (cards that
+hold back long runs of the others' cards) for as long as it has another play; of cards alike, it prefers
+one whose next card it holds (it keeps the run to itself) and one that opens nothing for the others now.
+Everything comes from the seat's own view: its hand and the rows.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from engine.cards import FULL_DECK, RANKS, SUITS, mask_of, parse_card
+
+
+def _beyond(c: int, start: int) -> list[int]:
+    """The cards of ``c``'s row that can be played only after ``c``, nearest first (both ways for the
+    starting card, alternating)."""
+    base, rank = c - c % 13, c % 13
+    up = [base + r for r in range(rank + 1, 13)]
+    down = [base + r for r in range(rank - 1, -1, -1)]
+    if rank > start:
+        return up
+    if rank < start:
+        return down
+    return [x for pair in zip(up, down, strict=False) for x in pair] + up[len(down) :] + down[len(up) :]
+
+
+def _next(c: int, start: int) -> list[int]:
+    """The cards that become playable when ``c`` is played."""
+    rank = c % 13
+    out = []
+    if rank >= start and rank < 12:
+        out.append(c + 1)
+    if rank <= start and rank > 0:
+        out.append(c - 1)
+    return out
+
+
+def dominoes_card(view: dict[str, Any], cards: list[int]) -> int:
+    """The card to play among the playable ``cards`` (at least two), from the seat's ``view``."""
+    start = RANKS.index(view["start_rank"])
+    hand = mask_of(parse_card(c) for c in view["hand"])
+    played = mask_of(parse_card(c) for s in SUITS for c in view["rows"][s])
+    out = FULL_DECK & ~hand & ~played
+
+    def value(c: int) -> tuple[int, int, int, int]:
+        beyond = _beyond(c, start)
+        mine = sum(1 for x in beyond if (hand >> x) & 1)
+        theirs = sum(1 for x in beyond if (out >> x) & 1)
+        nxt = _next(c, start)
+        follow = sum(1 for x in nxt if (hand >> x) & 1)
+        opens = sum(1 for x in nxt if (out >> x) & 1)
+        return (mine - theirs, follow - opens, -theirs, -c)
+
+    return max(cards, key=value)
