@@ -2,11 +2,12 @@
 from the starting rank; the first out scores most, so every pass costs a place).
 
 A card in hand holds back every card beyond it in its row (above it when above the starting rank, below it
-when below; both ways for the starting card itself). Playing it frees the seat's own cards beyond it and
-the others' cards beyond it, the ones still out (neither in this hand nor in the rows). So the seat plays
-the card that frees most of its own cards for fewest of the others', keeping its **stoppers** (cards that
-hold back long runs of the others' cards) for as long as it has another play; of cards alike, it prefers
-one whose next card it holds (it keeps the run to itself) and one that opens nothing for the others now.
+when below; both ways for the starting card itself). Playing it brings the seat's own cards beyond it
+nearer, and frees the others' cards beyond it (the ones still out: neither in this hand nor in the rows) up
+to the seat's next card that way, which holds back the rest. So the seat plays the card that serves most of
+its own cards for fewest of the others' freed, keeping its **stoppers** (cards that hold back runs of the
+others' cards) for as long as it has another play; of cards alike, it prefers one whose next card it holds
+(it keeps the run to itself) and one that opens nothing for the others now.
 Everything comes from the seat's own view: its hand and the rows.
 """
 
@@ -41,6 +42,19 @@ def _next(c: int, start: int) -> list[int]:
     return out
 
 
+def _released(c: int, start: int, hand: int, out: int) -> int:
+    """The others' cards that playing ``c`` frees: those beyond it up to the seat's next card that way."""
+    base, rank = c - c % 13, c % 13
+    total = 0
+    ways = [w for w, ok in ((1, rank >= start), (-1, rank <= start)) if ok]
+    for w in ways:
+        r = rank + w
+        while 0 <= r < 13 and not (hand >> (base + r)) & 1:
+            total += (out >> (base + r)) & 1
+            r += w
+    return total
+
+
 def dominoes_card(view: dict[str, Any], cards: list[int]) -> int:
     """The card to play among the playable ``cards`` (at least two), from the seat's ``view``."""
     start = RANKS.index(view["start_rank"])
@@ -52,9 +66,10 @@ def dominoes_card(view: dict[str, Any], cards: list[int]) -> int:
         beyond = _beyond(c, start)
         mine = sum(1 for x in beyond if (hand >> x) & 1)
         theirs = sum(1 for x in beyond if (out >> x) & 1)
+        released = _released(c, start, hand, out)
         nxt = _next(c, start)
         follow = sum(1 for x in nxt if (hand >> x) & 1)
         opens = sum(1 for x in nxt if (out >> x) & 1)
-        return (mine - theirs, follow - opens, -theirs, -c)
+        return (mine - released, follow - opens, -theirs, -c)
 
     return max(cards, key=value)
