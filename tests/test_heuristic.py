@@ -12,7 +12,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from engine.barbu import Match
-from engine.barbu.actions import ChooseContract, Play
+from engine.barbu.actions import Action, ChooseContract, Play
 from engine.barbu.bots import Heuristic2026Policy, HeuristicPolicy
 from engine.barbu.hand import PLAY
 from engine.barbu.rules import CONTRACTS, DOMINOES, TRUMPS
@@ -40,7 +40,7 @@ def _view(contract: str, seat: str, hand: str, **rest: Any) -> dict[str, Any]:
 
 def _plays(view: dict[str, Any], legal: str) -> tuple[str, str]:
     """The cards ``heuristic`` and ``heuristic-2026`` play in ``view`` among the ``legal`` card texts."""
-    actions = [Play(parse_card(c)) for c in legal.split()]
+    actions: list[Action] = [Play(parse_card(c)) for c in legal.split()]
     new, old = (p.choose(view, actions) for p in (HeuristicPolicy(1), Heuristic2026Policy(1)))
     assert isinstance(new, Play) and isinstance(old, Play)
     return _text(new.card), _text(old.card)
@@ -133,6 +133,7 @@ def test_heuristic_always_returns_a_legal_action(seed: int, contract: str) -> No
         legal = match.legal_actions(seat)
         choice = policy.choose(match.view(seat), legal)
         assert choice in legal
+        action: Action
         if isinstance(legal[0], ChooseContract):
             action = rng.choice(
                 [a for a in legal if isinstance(a, ChooseContract) and a.contract == contract]
