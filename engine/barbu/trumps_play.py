@@ -6,9 +6,9 @@ which cards the others still hold between them (``out``) and which suit each oth
 followed nor trumped is void in trumps too). The rules are a card player's:
 
 - lead: cash the top trump while the others still hold trumps (drawing them keeps the seat's winners from
-  being ruffed), lead low trumps when the seat holds more trumps than all the others together, cash side
-  winners no one is known to ruff, and otherwise lead low from the longest side suit (or a singleton, to
-  ruff later, when holding trumps to spare);
+  being ruffed), cash side winners no one is known to ruff (and trumps once the others have none), and
+  otherwise lead low from the longest side suit (or a singleton, to ruff later, when holding trumps to
+  spare); a low trump is not led to draw trumps (measured: it gives away more tricks than it saves);
 - follow: win with the cheapest card sure to win; else second hand low, third hand high, and last hand
   the cheapest winner; never throw a winner under a trick already ruffed;
 - void: ruff with the cheapest trump that wins, overruffing only when it can; discard the card least
@@ -174,7 +174,6 @@ def _lead(cards: list[int], k: TrumpsView) -> int:
     others = [s for s in range(4) if s != k.seat]
     mine = [c for c in cards if c // 13 == trump]
     side = [c for c in cards if c // 13 != trump]
-    trumps_out = k.out & SUIT_MASKS[trump]
     drawing = k.may_hold(others, trump)
     if mine and drawing and _master(max(mine), k):
         return _cheapest_equal(max(mine), k)
@@ -189,8 +188,8 @@ def _lead(cards: list[int], k: TrumpsView) -> int:
     if cashable:
         # The suit with the most cards out first: the others are least likely to be void in it.
         return max(cashable, key=lambda c: ((k.out & SUIT_MASKS[c // 13]).bit_count(), c))
-    if mine and (not drawing or len(mine) > trumps_out.bit_count()):
-        return max(mine) if not drawing else min(mine)
+    if mine and not drawing:
+        return max(mine)
     if not side:
         return min(mine)
     lengths = {s: (k.hand & SUIT_MASKS[s]).bit_count() for s in range(4) if s != trump}
