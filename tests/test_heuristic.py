@@ -105,15 +105,14 @@ def test_dominoes_a_seat_opens_its_own_run_rather_than_the_others() -> None:
     assert old == "9S"  # three of its spades lie below the 7: it counts them though 9S does not free them
 
 
-def test_dominoes_a_stopper_holding_back_a_long_run_is_kept_while_there_is_another_play() -> None:
-    # 7D would open the diamond row: nine of the others' diamonds before its own 3D and 2D; 9C frees only
-    # TC, and it holds JC.
-    rows = {"S": [], "H": [], "D": [], "C": ["7C", "8C"]}
-    hand = "7D 3D 2D 9C JC 2S 3H"
+def test_dominoes_of_plays_that_serve_its_own_cards_alike_it_keeps_the_stopper() -> None:
+    # 8S serves its QS but frees 9S TS JS for the others; 6H serves its 5H and frees nothing.
+    rows = {"S": ["7S"], "H": ["7H"], "D": [], "C": []}
+    hand = "8S QS 6H 5H 2C"
     view = _view(DOMINOES, "N", hand, start_rank="7", rows=rows)
-    new, old = _plays(view, "7D 9C")
-    assert new == "9C"
-    assert old == "7D"  # two of its diamonds lie below it
+    new, old = _plays(view, "8S 6H")
+    assert new == "6H"
+    assert old == "8S"  # one of its cards beyond either, and it prefers the card nearer the middle
 
 
 # ---------------------------------------------------------------------- every contract: a legal action

@@ -5,9 +5,10 @@ A card in hand holds back every card beyond it in its row (above it when above t
 when below; both ways for the starting card itself). Playing it brings the seat's own cards beyond it
 nearer, and frees the others' cards beyond it (the ones still out: neither in this hand nor in the rows) up
 to the seat's next card that way, which holds back the rest. So the seat plays the card that serves most of
-its own cards for fewest of the others' freed, keeping its **stoppers** (cards that hold back runs of the
-others' cards) for as long as it has another play; of cards alike, it prefers one whose next card it holds
-(it keeps the run to itself) and one that opens nothing for the others now.
+its own cards, the others' cards freed weighing less (going out first matters most); among plays that serve
+its own cards alike it keeps its **stoppers** (cards that hold back runs of the others' cards), and then
+prefers a card whose next card it holds (it keeps the run to itself) and one that opens nothing for the
+others now.
 Everything comes from the seat's own view: its hand and the rows.
 """
 
@@ -16,6 +17,11 @@ from __future__ import annotations
 from typing import Any
 
 from engine.cards import FULL_DECK, RANKS, SUITS, mask_of, parse_card
+
+#: What one of the others' cards freed weighs against one of the seat's own cards served. Measured
+#: (benchmarks/arena.py against heuristic-2026, 200 matches on seeds 1 and 1001): 1 gains +9.7 a Dominoes
+#: hand, 0.5 +11.7, 1/8 +16.1 and +18.1, 0 +16.6 and +17.8: going out early is worth more than blocking.
+_FREED_WEIGHT = 0.125
 
 
 def _beyond(c: int, start: int) -> list[int]:
@@ -62,7 +68,7 @@ def dominoes_card(view: dict[str, Any], cards: list[int]) -> int:
     played = mask_of(parse_card(c) for s in SUITS for c in view["rows"][s])
     out = FULL_DECK & ~hand & ~played
 
-    def value(c: int) -> tuple[int, int, int, int]:
+    def value(c: int) -> tuple[float, int, int, int]:
         beyond = _beyond(c, start)
         mine = sum(1 for x in beyond if (hand >> x) & 1)
         theirs = sum(1 for x in beyond if (out >> x) & 1)
@@ -70,6 +76,6 @@ def dominoes_card(view: dict[str, Any], cards: list[int]) -> int:
         nxt = _next(c, start)
         follow = sum(1 for x in nxt if (hand >> x) & 1)
         opens = sum(1 for x in nxt if (out >> x) & 1)
-        return (mine - released, follow - opens, -theirs, -c)
+        return (mine - _FREED_WEIGHT * released, follow - opens, -theirs, -c)
 
     return max(cards, key=value)
