@@ -26,6 +26,7 @@ from engine.barbu.rules import (
     NO_TRICKS,
     TRUMPS,
 )
+from engine.barbu.tricks import beats, winning_card
 from engine.barbu.trumps_play import trumps_card
 from engine.cards import SEATS, SUIT_MASKS, SUITS, mask_of, parse_card, parse_seat
 
@@ -237,22 +238,6 @@ def _suit_len(hand: int, c: int) -> int:
     return (hand & SUIT_MASKS[c // 13]).bit_count()
 
 
-def _winning(trick: list[int], trump: int | None) -> int:
-    best = trick[0]
-    for c in trick[1:]:
-        if (c // 13 == best // 13 and c > best) or (
-            trump is not None and c // 13 == trump and best // 13 != trump
-        ):
-            best = c
-    return best
-
-
-def _beats(c: int, best: int, trump: int | None) -> bool:
-    if c // 13 == best // 13:
-        return c > best
-    return trump is not None and c // 13 == trump
-
-
 def _play_to_win(trick: list[int], cards: list[int], trump: int | None, hand: int) -> int:
     if not trick:
         trumps = [c for c in cards if c // 13 == trump]
@@ -262,8 +247,8 @@ def _play_to_win(trick: list[int], cards: list[int], trump: int | None, hand: in
         if aces:
             return aces[0]
         return min(cards, key=lambda c: (c % 13, _suit_len(hand, c)))
-    best = _winning(trick, trump)
-    winners = [c for c in cards if _beats(c, best, trump)]
+    best = winning_card(trick, trump)
+    winners = [c for c in cards if beats(c, best, trump)]
     if winners:
         if len(trick) == 3:
             return min(winners, key=lambda c: (c // 13 == trump, c % 13))
@@ -285,7 +270,7 @@ def _penalty(contract: str, c: int) -> int:
 def _play_to_duck(contract: str, trick: list[int], cards: list[int], hand: int) -> int:
     if not trick:
         return min(cards, key=lambda c: (_penalty(contract, c) > 0, c % 13, _suit_len(hand, c)))
-    best = _winning(trick, None)
+    best = winning_card(trick, None)
     led = trick[0] // 13
     following = cards[0] // 13 == led
     if not following:

@@ -20,6 +20,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
+from engine.barbu.tricks import beats, winning_card
 from engine.cards import FULL_DECK, SUIT_MASKS, SUITS, mask_of, parse_card, parse_seat
 
 
@@ -87,10 +88,6 @@ def _above(c: int) -> int:
     return SUIT_MASKS[c // 13] & ~((1 << (c + 1)) - 1)
 
 
-def _cards(mask: int) -> list[int]:
-    return [c for c in range(52) if (mask >> c) & 1]
-
-
 def _cheapest_equal(c: int, k: TrumpsView) -> int:
     """The lowest card of the seat's hand that does what ``c`` does: no card still out lies between them
     (cards already played do not separate two of the seat's cards)."""
@@ -121,18 +118,6 @@ def _sure(c: int, k: TrumpsView, led: int) -> bool:
     return not (higher and any(k.void_in(s, led) and not k.void_in(s, k.trump) for s in later))
 
 
-def _winning(trick: tuple[int, ...], trump: int) -> int:
-    best = trick[0]
-    for c in trick[1:]:
-        if (c // 13 == best // 13 and c > best) or (c // 13 == trump and best // 13 != trump):
-            best = c
-    return best
-
-
-def _beats(c: int, best: int, trump: int) -> bool:
-    return c > best if c // 13 == best // 13 else c // 13 == trump
-
-
 def _discard(cards: list[int], k: TrumpsView) -> int:
     """The card least likely to win a trick later: not a winner, low, from a short side suit."""
 
@@ -150,8 +135,8 @@ def trumps_card(view: dict[str, Any], cards: list[int]) -> int:
         return _lead(cards, k)
     trump = k.trump
     led = k.trick[0] // 13
-    best = _winning(k.trick, trump)
-    winners = [c for c in cards if _beats(c, best, trump)]
+    best = winning_card(k.trick, trump)
+    winners = [c for c in cards if beats(c, best, trump)]
     if not winners:
         return _discard(cards, k) if cards[0] // 13 != led else min(cards)
     if len(k.trick) == 3:
