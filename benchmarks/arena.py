@@ -5,11 +5,13 @@ seat in turn) against three B. A **duplicate match** is one seed with A in one s
 minus B's total in the same seat on the same deals, so the luck of the cards cancels. ``--matches N`` plays
 seeds ``S, S+1, ...`` with A in N, E, S, W in turn (200 matches = 50 seeds x 4 seats). Prints one line per
 finished match, then A's mean margin with its 95 % confidence interval (normal approximation over matches),
-A's share of first places (ties shared; 25 % is even) and A's decision time p50/p99 (decisions with a choice,
-wall clock, in the worker process). Asserts nothing. Run:
+A's share of first places (ties shared; 25 % is even), A's decision time p50/p99 (decisions with a choice,
+wall clock, in the worker process) and, for each contract, A's mean margin a hand with its 95 % CI. Asserts nothing. Run:
 
     .venv/bin/python -m benchmarks.arena --a search:time=0.1 --b heuristic --matches 200 --seed 1 --jobs 2
 
+Besides the product's policies, A and B may name the earlier versions kept for benchmarks
+(``heuristic-2026``: today's ``heuristic`` before issue 29's Trumps and Dominoes play).
 ``--time-limit SECONDS`` stops starting matches after that long and reports those finished; ``--out FILE``
 appends each finished match as a JSON line, and ``--report FILE`` prints the summary of such a file.
 """
@@ -27,26 +29,30 @@ from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wai
 from dataclasses import asdict, dataclass, field
 
 from engine.barbu import Match, PolicySpecError, make_policy, parse_policy_spec
+from engine.barbu.rules import CONTRACTS
 from engine.cards import SEATS
 
 
 @dataclass
 class Played:
     """One match played: its ``seed``, the seat of A (``None`` for B's baseline), the totals by seat, the
-    ranking (places of seats), and A's decision times in seconds (decisions with more than one action)."""
+    ranking (places of seats), A's decision times in seconds (decisions with more than one action), and each
+    hand as ``[declarer, contract, scores by seat]`` (hand results, doubles settled)."""
 
     seed: int
     seat: int | None
     totals: list[int]
     ranking: list[list[int]]
     times: list[float] = field(default_factory=list)
+    hands: list[tuple[int, str, list[int]]] = field(default_factory=list)
 
 
 def play(seed: int, a: str, b: str, seat: int | None) -> Played:
     """The match of ``seed`` with ``a`` in ``seat`` and ``b`` elsewhere (``seat`` None: ``b`` everywhere).
     Each seat's policy is seeded by the match seed and the seat, so B plays alike in the baseline."""
     match = Match.new(seed)
-    bots = [make_policy(a if s == seat else b, seed * 4 + s) for s in range(4)]
+    specs = [parse_policy_spec(a if s == seat else b, benchmark=True) for s in range(4)]
+    bots = [make_policy(specs[s], seed * 4 + s) for s in range(4)]
     times: list[float] = []
     while not match.over:
         turn = match.to_move
@@ -58,27 +64,39 @@ def play(seed: int, a: str, b: str, seat: int | None) -> Played:
         if turn == seat and len(legal) > 1:
             times.append(time.perf_counter() - start)
         match.apply(turn, action)
-    return Played(seed, seat, list(match.totals), match.ranking(), times)
+    hands = [
+        (h.declarer, h.contract or "", scores)
+        for h, (_, _, scores) in zip(match.history, match.results, strict=True)
+    ]
+    return Played(seed, seat, list(match.totals), match.ranking(), times, hands)
+
+
+def mean_ci(values: list[float]) -> tuple[float, float]:
+    """The mean of ``values`` and the half-width of its 95 % confidence interval (normal approximation;
+    infinite for fewer than two values)."""
+    mean = statistics.fmean(values)
+    half = 1.96 * statistics.stdev(values) / math.sqrt(len(values)) if len(values) > 1 else math.inf
+    return mean, half
 
 
 @dataclass
 class Summary:
-    """The arena's figures over the duplicate matches whose baseline also finished."""
+    """The arena's figures over the duplicate matches whose baseline also finished. ``by_contract``: for each
+    contract, A's margin a hand in each match (the mean over that match's hands of the contract, paired with
+    the baseline's hand of the same declarer and contract)."""
 
     matches: int
     margins: list[float]
     firsts: float
     times: list[float]
+    by_contract: dict[str, list[float]] = field(default_factory=dict)
 
     def lines(self, a: str, b: str) -> list[str]:
         """The report, one figure a line."""
         out = [f"A = {a}   B = {b}   duplicate matches: {self.matches}"]
         if not self.matches:
             return out
-        mean = statistics.fmean(self.margins)
-        half = (
-            1.96 * statistics.stdev(self.margins) / math.sqrt(self.matches) if self.matches > 1 else math.inf
-        )
+        mean, half = mean_ci(self.margins)
         out.append(
             f"A's duplicate margin per match: {mean:+.1f}  95% CI [{mean - half:+.1f}, {mean + half:+.1f}]"
         )
@@ -89,16 +107,37 @@ class Summary:
                 f"A's decision time: p50 {cuts[49] * 1000:.1f} ms  p99 {cuts[98] * 1000:.1f} ms"
                 f"  ({len(self.times)} decisions with a choice)"
             )
+        for contract in CONTRACTS:
+            values = self.by_contract.get(contract)
+            if values:
+                mean, half = mean_ci(values)
+                out.append(
+                    f"  {contract:<12} A's margin a hand: {mean:+.2f}  95% CI [{mean - half:+.2f},"
+                    f" {mean + half:+.2f}]  ({len(values)} matches)"
+                )
         return out
 
 
+def _by_contract(p: Played, base: Played, seat: int) -> dict[str, float]:
+    """A's mean margin a hand in ``p`` for each contract, against ``base``'s hands of the same declarer and
+    contract (each declarer plays each contract once, so the pair is one hand in each match)."""
+    theirs = {(d, c): scores[seat] for d, c, scores in base.hands}
+    margins: dict[str, list[int]] = {}
+    for d, c, scores in p.hands:
+        if (d, c) in theirs:
+            margins.setdefault(c, []).append(scores[seat] - theirs[d, c])
+    return {c: statistics.fmean(m) for c, m in margins.items()}
+
+
 def summarize(played: Iterable[Played]) -> Summary:
-    """Pair each A match with its seed's baseline: margins, first places (ties shared), decision times."""
+    """Pair each A match with its seed's baseline: margins, first places (ties shared), decision times,
+    margins a hand by contract."""
     runs = list(played)
     base = {p.seed: p for p in runs if p.seat is None}
     margins: list[float] = []
     firsts = 0.0
     times: list[float] = []
+    by_contract: dict[str, list[float]] = {}
     for p in runs:
         if p.seat is None or p.seed not in base:
             continue
@@ -106,7 +145,9 @@ def summarize(played: Iterable[Played]) -> Summary:
         first = p.ranking[0]
         firsts += 1 / len(first) if p.seat in first else 0.0
         times.extend(p.times)
-    return Summary(len(margins), margins, firsts, times)
+        for c, m in _by_contract(p, base[p.seed], p.seat).items():
+            by_contract.setdefault(c, []).append(m)
+    return Summary(len(margins), margins, firsts, times, by_contract)
 
 
 def _line(p: Played, baseline: Played | None) -> str:
@@ -165,7 +206,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--report", metavar="FILE", help="only summarize the JSON lines of an earlier --out")
     args = parser.parse_args(argv)
     try:
-        a, b = str(parse_policy_spec(args.a)), str(parse_policy_spec(args.b))
+        a, b = (str(parse_policy_spec(x, benchmark=True)) for x in (args.a, args.b))
     except PolicySpecError as exc:
         print(f"arena: {exc}", file=sys.stderr)
         return 2

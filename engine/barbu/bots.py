@@ -1,4 +1,5 @@
-"""Built-in Barbu bot policies: ``random`` and ``heuristic``.
+"""Built-in Barbu bot policies: ``random`` and ``heuristic`` (and ``heuristic-2026``, today's play kept for
+the benchmarks: :class:`Heuristic2026Policy`).
 
 A policy sees exactly what its seat may see (``Match.view(seat)``) and the legal actions, and picks one:
 ``policy.choose(view, legal) -> Action``. The same policies play in ``barbu selfplay``, as server bots, and
@@ -11,6 +12,7 @@ import random
 from typing import Any, Protocol
 
 from engine.barbu.actions import Action, ChooseContract, Double, Pass, Play, Redouble
+from engine.barbu.dominoes_play import dominoes_card
 from engine.barbu.rules import (
     BARBU,
     CONTRACT_TOTALS,
@@ -24,6 +26,8 @@ from engine.barbu.rules import (
     NO_TRICKS,
     TRUMPS,
 )
+from engine.barbu.tricks import beats, winning_card
+from engine.barbu.trumps_play import trumps_card
 from engine.cards import SEATS, SUIT_MASKS, SUITS, mask_of, parse_card, parse_seat
 
 
@@ -123,8 +127,9 @@ def _advantage(hand: int, contract: str, declarer: bool) -> float:
 
 
 class HeuristicPolicy:
-    """Plays each contract sensibly: ducks in the negative contracts, takes tricks in Trumps, plays its
-    long rows in Dominoes, chooses the contract its hand suits best, and doubles when its hand is good,
+    """Plays each contract sensibly: ducks in the negative contracts, manages its trumps and wins tricks
+    cheaply in Trumps (:mod:`.trumps_play`), keeps its stoppers and frees its own runs in Dominoes
+    (:mod:`.dominoes_play`), chooses the contract its hand suits best, and doubles when its hand is good,
     paying the must-double rule's debt before it falls due (the legal actions enforce the rule itself)."""
 
     def __init__(self, seed: int = 0) -> None:
@@ -146,7 +151,9 @@ class HeuristicPolicy:
             return first
         cards = [a.card for a in legal if isinstance(a, Play)]
         if view["contract"] == DOMINOES:
-            return Play(self._domino(hand, cards))
+            return Play(self._domino(view, hand, cards))
+        if view["contract"] == TRUMPS:
+            return Play(self._trumps(view, hand, cards))
         return Play(self._card(view, hand, cards))
 
     # ------------------------------------------------------------------ contract and doubles
@@ -185,16 +192,30 @@ class HeuristicPolicy:
 
     def _card(self, view: dict[str, Any], hand: int, cards: list[int]) -> int:
         contract = view["contract"]
-        trump = None if view["trump"] is None else SUITS.index(view["trump"])
         trick = [parse_card(c) for c in view["trick"]["cards"]]
         tricks_done = len(view["tricks"])
-        if contract == TRUMPS:
-            return _play_to_win(trick, cards, trump, hand)
         if contract == NO_LAST_TWO and tricks_done < 9:
             return max(cards, key=lambda c: (c % 13, -_suit_len(hand, c)))
         return _play_to_duck(contract, trick, cards, hand)
 
-    def _domino(self, hand: int, cards: list[int]) -> int:
+    def _trumps(self, view: dict[str, Any], hand: int, cards: list[int]) -> int:
+        return trumps_card(view, cards)
+
+    def _domino(self, view: dict[str, Any], hand: int, cards: list[int]) -> int:
+        return dominoes_card(view, cards)
+
+
+class Heuristic2026Policy(HeuristicPolicy):
+    """``heuristic`` as it played Trumps and Dominoes until issue 29 (kept for the benchmarks, not offered
+    to players): in Trumps it leads its top trump with four or more, then aces, else its lowest card, and
+    wins a trick when it can (cheaply only when last); in Dominoes it plays the card with most of its own
+    cards on one side of it in its suit. Contracts, doubles and the other contracts as ``heuristic``."""
+
+    def _trumps(self, view: dict[str, Any], hand: int, cards: list[int]) -> int:
+        trick = [parse_card(c) for c in view["trick"]["cards"]]
+        return _play_to_win(trick, cards, SUITS.index(view["trump"]), hand)
+
+    def _domino(self, view: dict[str, Any], hand: int, cards: list[int]) -> int:
         def behind(c: int) -> tuple[int, int]:
             ranks = _suit_cards(hand, c // 13)
             r = c % 13
@@ -217,22 +238,6 @@ def _suit_len(hand: int, c: int) -> int:
     return (hand & SUIT_MASKS[c // 13]).bit_count()
 
 
-def _winning(trick: list[int], trump: int | None) -> int:
-    best = trick[0]
-    for c in trick[1:]:
-        if (c // 13 == best // 13 and c > best) or (
-            trump is not None and c // 13 == trump and best // 13 != trump
-        ):
-            best = c
-    return best
-
-
-def _beats(c: int, best: int, trump: int | None) -> bool:
-    if c // 13 == best // 13:
-        return c > best
-    return trump is not None and c // 13 == trump
-
-
 def _play_to_win(trick: list[int], cards: list[int], trump: int | None, hand: int) -> int:
     if not trick:
         trumps = [c for c in cards if c // 13 == trump]
@@ -242,8 +247,8 @@ def _play_to_win(trick: list[int], cards: list[int], trump: int | None, hand: in
         if aces:
             return aces[0]
         return min(cards, key=lambda c: (c % 13, _suit_len(hand, c)))
-    best = _winning(trick, trump)
-    winners = [c for c in cards if _beats(c, best, trump)]
+    best = winning_card(trick, trump)
+    winners = [c for c in cards if beats(c, best, trump)]
     if winners:
         if len(trick) == 3:
             return min(winners, key=lambda c: (c // 13 == trump, c % 13))
@@ -265,7 +270,7 @@ def _penalty(contract: str, c: int) -> int:
 def _play_to_duck(contract: str, trick: list[int], cards: list[int], hand: int) -> int:
     if not trick:
         return min(cards, key=lambda c: (_penalty(contract, c) > 0, c % 13, _suit_len(hand, c)))
-    best = _winning(trick, None)
+    best = winning_card(trick, None)
     led = trick[0] // 13
     following = cards[0] // 13 == led
     if not following:

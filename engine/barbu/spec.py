@@ -12,18 +12,23 @@ import math
 import re
 from dataclasses import dataclass
 
-from engine.barbu.bots import HeuristicPolicy, Policy, RandomPolicy
+from engine.barbu.bots import Heuristic2026Policy, HeuristicPolicy, Policy, RandomPolicy
 from engine.barbu.search import DEFAULT_TIME, SearchPolicy
 from engine.barbu.search.kernels import MAX_EXACT
 
 #: The built-in policies, weakest first.
 POLICIES = ("random", "heuristic", "search")
 
+#: Earlier versions of the built-in policies, kept so that a benchmark can play them beside today's in one
+#: run; a spec names one only when read with ``benchmark=True`` (never by a player, a table or the CLI).
+BENCHMARK_POLICIES = ("heuristic-2026",)
+
 #: Each policy's options: key -> (type, lowest, highest, what it means). ``search`` takes ``time`` or
 #: ``playouts``, not both: a playout count makes its choices the same on every machine, a time does not.
 OPTIONS: dict[str, dict[str, tuple[type, float, float, str]]] = {
     "random": {},
     "heuristic": {},
+    "heuristic-2026": {},
     "search": {
         "time": (float, 0.001, 60.0, "seconds per decision, default 0.5"),
         "playouts": (int, 1, 1_000_000, "simulated hands per decision, deterministic"),
@@ -74,8 +79,8 @@ def _number(value: float | int) -> str:
 _VALUE = {int: re.compile(r"[0-9]+", re.ASCII), float: re.compile(r"[0-9]+(\.[0-9]*)?|\.[0-9]+", re.ASCII)}
 
 
-def parse_policy_spec(text: str) -> PolicySpec:
-    """Read ``NAME[:KEY=VALUE...]``.
+def parse_policy_spec(text: str, benchmark: bool = False) -> PolicySpec:
+    """Read ``NAME[:KEY=VALUE...]``; with ``benchmark``, NAME may also be one of :data:`BENCHMARK_POLICIES`.
 
     Raises:
         PolicySpecError: not text, too long, an unknown policy, an unknown or repeated option, a value that is
@@ -86,7 +91,7 @@ def parse_policy_spec(text: str) -> PolicySpec:
     if len(text) > MAX_SPEC_LEN:
         raise PolicySpecError(f"a policy spec is at most {MAX_SPEC_LEN} characters")
     name, *parts = text.split(":")
-    if name not in POLICIES:
+    if name not in POLICIES and not (benchmark and name in BENCHMARK_POLICIES):
         raise PolicySpecError(f"unknown policy {name!r} (policies: {', '.join(POLICIES)})")
     allowed = OPTIONS[name]
     options: list[tuple[str, float | int]] = []
@@ -135,4 +140,6 @@ def make_policy(spec: str | PolicySpec, seed: int = 0) -> Policy:
             playouts=None if playouts is None else int(playouts),
             exact=0 if exact is None else int(exact),
         )
+    if parsed.name == "heuristic-2026":
+        return Heuristic2026Policy(seed)
     return HeuristicPolicy(seed)
