@@ -215,7 +215,8 @@ def run_check(args: argparse.Namespace) -> int:
         print(f"{problem.room}\t{_printable(problem.kind)}\t{seq}\t{_printable(problem.error)}")
     if problems:
         return 1
-    print(f"all {count} rooms restore")
+    words = {0: "no room to restore", 1: "the one room restores"}
+    print(words.get(count, f"all {count} rooms restore"))
     return 0
 
 

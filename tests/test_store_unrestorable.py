@@ -130,7 +130,7 @@ async def test_a_match_whose_log_does_not_replay_waits_unchanged_and_comes_back_
     assert files(tmp_path) == kept
 
     set_action(db, room, 3, original)  # the row repaired (or the version that accepted it back)
-    assert (store_check(db).returncode, store_check(db).stdout) == (0, "all 1 rooms restore\n")
+    assert (store_check(db).returncode, store_check(db).stdout) == (0, "the one room restores\n")
     third = await start_server(db=str(db))
     again = await connect(third)
     await again.resume(fresh)
