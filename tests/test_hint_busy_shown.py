@@ -15,8 +15,8 @@ from server import BarbuServer
 from tests import worker_jobs
 from tests.browser import MISSING, chromium_found
 from tests.conftest import StartServer, until
-from tests.test_tui import on_screen, opened_solitaire, running_tui, screen_lines
-from tests.test_web_browser import OpenPage, _solitaire_deal, browser, open_page
+from tests.tui_support import on_screen, opened_solitaire, running_tui, screen_lines
+from tests.web_pages import OpenPage, browser, open_page, solitaire_deal
 
 __all__ = ["browser", "open_page"]  # the browser fixtures
 BUSY = "The server is busy: try the hint again in a moment."
@@ -43,7 +43,7 @@ async def test_the_page_says_the_server_is_busy_instead_of_thinking_on(
     taken: BarbuServer, open_page: OpenPage
 ) -> None:
     page = await open_page()
-    await _solitaire_deal(page, taken.share_url, "bea", "forty-thieves")
+    await solitaire_deal(page, taken.share_url, "bea", "forty-thieves")
     await page.click("text=Hint")
     said = await page.wait_for_selector(f"text={BUSY}", timeout=60_000)  # the worker stays taken 120 s
     assert said is not None and await said.get_attribute("class") == "error"

@@ -38,7 +38,7 @@ from client.tui.barbu_screen import TABLE_WIDTH, hand_line, side_lines, table_li
 from client.tui.cards import card_label
 from client.tui.local import LOCAL_SEAT, LocalServer, seat_local_player
 from client.tui.model import TableModel
-from client.tui.solitaire_screen import SolitaireScreen, solitaire_lines
+from client.tui.solitaire_screen import solitaire_lines
 from client.tui.tokens import TokenStore
 from engine.cards import SEATS
 from protocol import Snapshot
@@ -50,6 +50,7 @@ from tests.conftest import Connect, StartServer, server_table, until
 TerminalOutput = tui_support.TerminalOutput
 on_screen, screen_lines = tui_support.on_screen, tui_support.screen_lines
 running_tui, started_tui = tui_support.running_tui, tui_support.started_tui
+opened_solitaire = tui_support.opened_solitaire
 ENTER, SPACE = "\r", " "
 RIGHT, DOWN = "\x1b[C", "\x1b[B"
 
@@ -115,22 +116,6 @@ async def opened_table(tui: TuiApp, name: str, seat: str | None = None, **table:
     assert room is not None
     await tui.sit(room, seat)
     return room
-
-
-async def opened_solitaire(
-    tui: TuiApp,
-    game: str,
-    options: dict[str, Any] | None = None,
-    seed: int | None = None,
-    what: str = "the game",
-) -> SolitaireScreen:
-    """Open a server room of solitaire ``game`` (``seed`` None: the day's deal) from the terminal and wait,
-    naming ``what``, until its screen is shown; returns that screen."""
-    tui.open_solitaire(game, options, seed)
-    await until(lambda: tui.screen == "solitaire" and tui.solitaire is not None, what)
-    screen = tui.solitaire
-    assert screen is not None
-    return screen
 
 
 async def test_choose_trumps_by_keys(server: BarbuServer, connect: Connect) -> None:

@@ -12,7 +12,7 @@ from playwright.async_api import Page
 
 from tests.browser import MISSING, chromium_found
 from tests.conftest import StartServer
-from tests.test_web_browser import PHONE_SCREEN, OpenPage, _login, _open_table, browser, open_page
+from tests.web_pages import PHONE_390, OpenPage, browser, login, open_page, open_table
 
 pytestmark = pytest.mark.skipif(not chromium_found(), reason=MISSING)
 __all__ = ["browser", "open_page"]  # the fixtures, shared with the other browser tests
@@ -44,10 +44,10 @@ async def test_a_player_who_lost_their_browser_takes_the_seat_back_with_their_pe
     saying what to do; his own takes his seat back, hand and all, and that browser keeps it."""
     server = await start_server(grace=0.5)
     ann = await open_page()
-    await _login(ann, server.share_url, "ann")  # no password typed: this browser keeps one it made
+    await login(ann, server.share_url, "ann")  # no password typed: this browser keeps one it made
     await ann.wait_for_selector("#table-name")
-    room = await _open_table(ann, "lost phone")
-    bob = await open_page(**PHONE_SCREEN)
+    room = await open_table(ann, "lost phone")
+    bob = await open_page(**PHONE_390)
     await bob.goto(f"{server.share_url}#table={room}")
     assert await bob.inner_text("#login-secret-hint") == HINT
     await _log_in_as(bob, "bob", "bob's own")
@@ -57,7 +57,7 @@ async def test_a_player_who_lost_their_browser_takes_the_seat_back_with_their_pe
     await bob.wait_for_selector(".hand .card")
     await bob.context.close()  # the phone is lost, its token with it
     assert await ann.locator("[data-focus^=let-in]").count() == 0  # no host hands the seat to anyone
-    again = await open_page(**PHONE_SCREEN)
+    again = await open_page(**PHONE_390)
     await again.goto(f"{server.share_url}#table={room}")
     await _log_in_as(again, "bob", "")
     said = await _refusal(again, "")

@@ -17,6 +17,7 @@ from prompt_toolkit.layout.screen import Char, Screen, WritePosition
 from prompt_toolkit.output import DummyOutput
 
 from client.tui.app import TuiApp
+from client.tui.solitaire_screen import SolitaireScreen
 from tests.conftest import until
 
 
@@ -72,3 +73,19 @@ async def running_tui(url: str, name: str) -> AsyncIterator[tuple[TuiApp, PipeIn
     async with started_tui(url, name) as (tui, pipe):
         await until(lambda: tui.screen == "lobby", "the lobby after login")
         yield tui, pipe
+
+
+async def opened_solitaire(
+    tui: TuiApp,
+    game: str,
+    options: dict[str, Any] | None = None,
+    seed: int | None = None,
+    what: str = "the game",
+) -> SolitaireScreen:
+    """Open a server room of solitaire ``game`` (``seed`` None: the day's deal) from the terminal and wait,
+    naming ``what``, until its screen is shown; returns that screen."""
+    tui.open_solitaire(game, options, seed)
+    await until(lambda: tui.screen == "solitaire" and tui.solitaire is not None, what)
+    screen = tui.solitaire
+    assert screen is not None
+    return screen
