@@ -18,6 +18,7 @@ in pages after a commit, 0 for other frames; salt-1, salt-2; the cumulative chec
 from __future__ import annotations
 
 import logging
+import shutil
 import struct
 from dataclasses import dataclass
 from typing import BinaryIO
@@ -97,22 +98,32 @@ def _walk(wal: BinaryIO) -> Tear | None:
     return Tear(torn_at=torn_at, frames=current, kept=kept) if after else None
 
 
-def warn_if_torn(path: str) -> None:
-    """Log a WARNING when the WAL file ``path`` is torn (``torn``): call it before SQLite opens the store,
-    which then recovers the frames before the tear and drops the rest. A file that cannot be read is left
-    for SQLite to refuse."""
+def warn_if_torn(path: str) -> str | None:
+    """Log a WARNING when the WAL file ``path`` is torn (``torn``), and keep a copy of it beside it as
+    ``PATH.torn`` (the frames SQLite is about to drop, for whoever wants to look at them or recover by hand;
+    an older copy is replaced): call it before SQLite opens the store, which then recovers the frames before
+    the tear and drops the rest. Returns the copy's path, or None when the log is not torn. A file that
+    cannot be read is left for SQLite to refuse; a copy that cannot be written is said in the warning."""
     try:
         tear = torn(path)
     except OSError:
-        return
+        return None
     if tear is None:
-        return
+        return None
     where = "its header is damaged" if tear.torn_at == 0 else f"at frame {tear.torn_at}"
+    copy = path + ".torn"
+    try:
+        shutil.copyfile(path, copy)
+        kept = f"a copy of the whole log is kept at {copy}"
+    except OSError as exc:
+        kept = f"no copy of it could be kept ({exc.strerror or exc})"
     log.warning(
         "%s: the log of the last writes is torn (%s): SQLite recovers %d of its %d frames and ignores the "
-        "rest, writes that had reached the file",
+        "rest, writes that had reached the file; %s",
         path,
         where,
         tear.kept,
         tear.frames,
+        kept,
     )
+    return copy

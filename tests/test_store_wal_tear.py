@@ -70,9 +70,11 @@ def test_a_log_torn_in_a_late_frame_is_said_and_its_tail_is_what_is_lost(tmp_pat
         .rstrip()
         .endswith(
             f"server.wal: {wal}: the log of the last writes is torn (at frame {bad + 1}): SQLite recovers {kept} "
-            f"of its {len(commits)} frames and ignores the rest, writes that had reached the file"
+            f"of its {len(commits)} frames and ignores the rest, writes that had reached the file; a copy of "
+            f"the whole log is kept at {wal}.torn"
         )
     )
+    assert Path(f"{wal}.torn").read_bytes() == bytes(data)  # the dropped frames are kept for a look by hand
     store = Store(db, readonly=True)
     names = [row.name for row in store.rooms()]
     store.close()
