@@ -12,8 +12,9 @@ seconds, the kernel's send buffer fixed, pings beyond their budget closing it
 fragments before (``server.peer.BEFORE_LOGIN``; larger messages close the connection with 1009, as do
 messages in more than ``server.peer.LOGGED_IN_FRAGMENTS`` fragments once logged in, docs/protocol.md).
 Connections beyond ``max_connections`` in all, or ``max_connections_per_address`` from one address, are
-refused with HTTP 503 before the upgrade (``over_capacity``), and a handshake from another site's page with
-403 (``server.origins``), counted against nothing; methods but ``GET`` and ``HEAD`` get 405. A listener out
+refused with HTTP 503 before the upgrade (``over_capacity``), a browser's request under a name the server
+does not go by with 403 or 421 (``server.hosts``, against DNS rebinding), and a handshake from another site's
+page with 403 (``server.origins``), counted against nothing; methods but ``GET`` and ``HEAD`` get 405. A listener out
 of file descriptors (EMFILE) is logged once a second at most, and so are asyncio's lines for writes to lost
 connections and every line one connection makes (websockets' "connection open" and "connection closed", a
 connection closed for breaking a bound), each kind by itself (``ThrottledLines``). Unfinished solitaire rooms idle for ``solitaire_idle`` are finished in the background.
