@@ -21,6 +21,7 @@ from client.sheet import score_sheet
 from engine.barbu import POLICIES
 from protocol import Login
 from server import BarbuServer, ServerConfig, StoreError, run_server
+from server.hosts import host_name
 from server.origins import origin_key
 
 
@@ -236,6 +237,16 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
         "programs, which send no Origin, always may",
     )
     p.add_argument(
+        "--allowed-host",
+        action="append",
+        type=allowed_host,
+        default=[],
+        metavar="NAME",
+        help="a DNS name (no port) browsers may reach the server under besides its addresses, localhost, "
+        "--host and the --allowed-origin hosts (repeat for several): any other name is refused, against DNS "
+        "rebinding; programs, which send no Origin, are not concerned",
+    )
+    p.add_argument(
         "--idle-turn",
         type=seconds(0, 7 * 86400),
         default=ServerConfig.idle_turn,
@@ -287,6 +298,14 @@ def web_origin(text: str) -> str:
     except ValueError as exc:
         raise argparse.ArgumentTypeError(str(exc)) from None
     return text
+
+
+def allowed_host(text: str) -> str:
+    """An argparse type: a bare host name (``server.hosts.host_name``)."""
+    try:
+        return host_name(text)
+    except ValueError as exc:
+        raise argparse.ArgumentTypeError(str(exc)) from None
 
 
 def login_limit(name: str) -> int:
@@ -342,6 +361,7 @@ def run_serve(args: argparse.Namespace) -> int:
         idle_turn=args.idle_turn or None,
         trusted_proxies=tuple(args.trusted_proxy),
         allowed_origins=tuple(args.allowed_origin),
+        allowed_hosts=tuple(args.allowed_host),
         max_bot_time=args.max_bot_time,
     )
     try:

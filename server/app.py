@@ -12,8 +12,9 @@ seconds, the kernel's send buffer fixed, pings beyond their budget closing it
 fragments before (``server.peer.BEFORE_LOGIN``; larger messages close the connection with 1009, as do
 messages in more than ``server.peer.LOGGED_IN_FRAGMENTS`` fragments once logged in, docs/protocol.md).
 Connections beyond ``max_connections`` in all, or ``max_connections_per_address`` from one address, are
-refused with HTTP 503 before the upgrade (``over_capacity``), and a handshake from another site's page with
-403 (``server.origins``), counted against nothing; methods but ``GET`` and ``HEAD`` get 405. A listener out
+refused with HTTP 503 before the upgrade (``over_capacity``), a browser's request under a name the server
+does not go by with 403 or 421 (``server.hosts``, against DNS rebinding), and a handshake from another site's
+page with 403 (``server.origins``), counted against nothing; methods but ``GET`` and ``HEAD`` get 405. A listener out
 of file descriptors (EMFILE) is logged once a second at most, and so are asyncio's lines for writes to lost
 connections and every line one connection makes (websockets' "connection open" and "connection closed", a
 connection closed for breaking a bound), each kind by itself (``ThrottledLines``). Unfinished solitaire rooms idle for ``solitaire_idle`` are finished in the background.
@@ -25,7 +26,6 @@ import asyncio
 import gc
 import logging
 import signal
-import socket
 from http import HTTPStatus
 from types import TracebackType
 from typing import Any, ClassVar
@@ -37,7 +37,8 @@ from server.addresses import address_group, forwarded_client
 from server.config import ServerConfig
 from server.connection import serve_connection
 from server.durability import GroupCommit
-from server.lobby import Lobby
+from server.hosts import HostCheck, own_name
+from server.lobby import SERVER_NAME, Lobby
 from server.origins import OriginCheck
 from server.peer import BEFORE_LOGIN, END_WITHIN, BoundedConnection
 from server.ratelimit import Throttle
@@ -47,8 +48,8 @@ from server.workers import WorkerPool
 
 log = logging.getLogger(__name__)
 #: The ``Server`` header of every response: the program's name, no versions (websockets' default names
-#: Python's and its own, which tells a scanner what to try).
-SERVER_HEADER = "barbu"
+#: Python's and its own, which tells a scanner what to try); the ``welcome`` names the same.
+SERVER_HEADER = SERVER_NAME
 
 
 class BarbuServer:
@@ -73,6 +74,7 @@ class BarbuServer:
         self.failed = asyncio.Event()
         self.static = StaticFiles()
         self.origins = OriginCheck(config.allowed_origins)
+        self.hosts = HostCheck(config.host, config.allowed_origins, config.allowed_hosts)
         self._expiry: asyncio.Task[None] | None = None
         self._accept_errors = Throttle(1.0)
         # Logger -> its filter: asyncio's lost writes only; every line of a connection's opening and end.
@@ -156,10 +158,8 @@ class BarbuServer:
     def share_url(self) -> str:
         """``http://HOST:PORT/``, the address friends open in a browser: this machine's name when the server
         listens on every interface."""
-        host = self.config.host
-        if host in ("", "0.0.0.0", "::"):
-            host = socket.gethostname()
-        elif ":" in host:
+        host = own_name(self.config.host)
+        if ":" in host:
             host = f"[{host}]"
         return f"http://{host}:{self.port}/"
 
@@ -218,7 +218,9 @@ class BarbuServer:
     def _process_request(self, connection: ServerConnection, request: Request) -> Response | None:
         """Plain HTTP before any WebSocket: first the method (``GET`` and ``HEAD`` only: 405), then
         ``/healthz`` (answered at the connection caps too: a connection flood must not read as a server down
-        to its monitoring), then a handshake's ``Origin`` (403 for another site's page), then the
+        to its monitoring), then a browser's ``Host`` (``server.hosts``: 403 for a handshake with ``Origin``,
+        421 for the page and its files, under a name the server does not go by), then a handshake's
+        ``Origin`` (403 for another site's page), then the
         connection caps (``over_capacity``: 503; a connection from a trusted reverse proxy counted as the
         client it forwards), then the browser client's files; None lets a WebSocket handshake go on. Paths
         are routed without their query string; a ``HEAD`` gets the ``GET``'s headers and no body."""
@@ -227,6 +229,7 @@ class BarbuServer:
         response = (
             _method_not_allowed(connection, request)
             or _healthz(connection, request)
+            or self._foreign_host(connection, request)
             or self._foreign_origin(connection, request)
             or over_capacity(connection, self.config)
             or self.static.respond(request)
@@ -234,6 +237,24 @@ class BarbuServer:
         if response is not None and request.method == "HEAD":
             response.body = b""  # headers only; Content-Length stays the GET's
         return response
+
+    def _foreign_host(self, connection: ServerConnection, request: Request) -> Response | None:
+        """A browser's request under a name the server does not go by (``server.hosts``, against DNS
+        rebinding), no longer counted against the connection caps: HTTP 403 for a WebSocket handshake with
+        ``Origin``, 421 for the page and its files; None for anything else (a handshake without ``Origin``
+        is a program's, whatever its ``Host``)."""
+        if wants_websocket(request):
+            if not request.headers.get_all("Origin"):
+                return None
+            status = HTTPStatus.FORBIDDEN
+        else:
+            status = HTTPStatus.MISDIRECTED_REQUEST
+        why = self.hosts.refusal(request)
+        if why is None:
+            return None
+        if isinstance(connection, CountedConnection):
+            connection.uncount()
+        return connection.respond(status, why + "\n")
 
     def _foreign_origin(self, connection: ServerConnection, request: Request) -> Response | None:
         """HTTP 403 for a WebSocket handshake from another site's page (``server.origins``), no longer

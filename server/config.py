@@ -94,6 +94,10 @@ class ServerConfig:
         allowed_origins: origins (``http(s)://HOST[:PORT]``) whose pages may open the WebSocket besides the
             server's own (the request's ``Host``): a TLS proxy serving the page under another name
             (``server.origins``). A handshake without ``Origin`` (a program, not a browser) always may.
+            Their hosts are names the server answers browsers under (``allowed_hosts``).
+        allowed_hosts: host names (``barbu.example.org``) the server answers browsers under besides IP
+            addresses, ``localhost``, its own name and the hosts of ``allowed_origins``; a browser's request
+            under any other ``Host`` is refused, against DNS rebinding (``server.hosts``).
         idle_turn: seconds a connected human may leave their turn unplayed at a table without a turn timer
             before a stand-in bot takes the seat (the player is told, ``removed`` with reason ``idle``, and
             ``sit`` takes the seat back); None: never. A table with ``turn_time`` has its own timer instead.
@@ -159,6 +163,7 @@ class ServerConfig:
     max_spectators: int = 50
     trusted_proxies: tuple[str, ...] = ()
     allowed_origins: tuple[str, ...] = ()
+    allowed_hosts: tuple[str, ...] = ()
     max_spectators_per_address: int = 5
     max_waiting_seats: int = 3
     max_waiting_seats_per_address: int = 20

@@ -80,7 +80,7 @@ log = logging.getLogger(__name__)
 #: Store refusals of ``Lobby.touch_tokens``, logged once a second at most.
 _untouched = Throttle(1.0)
 
-SERVER_NAME = "barbu-server/0.1"
+SERVER_NAME = "barbu"
 #: Addresses whose wrong passwords are remembered at most (the forgotten ones are those with none lately).
 MAX_GUARDED_ADDRESSES = 10_000
 ROOM_KINDS: dict[str, type[Room]] = {BarbuTable.kind: BarbuTable, SolitaireRoom.kind: SolitaireRoom}

@@ -9,7 +9,9 @@ hold the address's connections, spend its wrong passwords. A handshake goes on w
 ``Origin``, when its ``Origin`` is the server's own (the request's ``Host``, over http or https: behind a TLS
 proxy that passes ``Host`` on, the page is https), or when it is one the server was told to allow
 (``barbu serve --allowed-origin``: a proxy serving the page under another name). Anything else is refused
-(``server.app``: HTTP 403, before any WebSocket work, counted against nothing).
+(``server.app``: HTTP 403, before any WebSocket work, counted against nothing). That the ``Host`` itself is
+one of the server's names, so that a DNS-rebinding page's matching ``Origin`` and ``Host`` do not pass, is
+``server.hosts``'s check, made first.
 """
 
 from __future__ import annotations

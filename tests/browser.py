@@ -35,9 +35,9 @@ def chromium_found() -> bool:
     return os.access(CHROMIUM, os.X_OK) or shutil.which(CHROMIUM) is not None
 
 
-async def launch(playwright: Playwright) -> Browser:
-    """Start headless Chromium (Debian's) under Playwright."""
-    return await playwright.chromium.launch(executable_path=CHROMIUM, headless=True, args=FLAGS)
+async def launch(playwright: Playwright, *flags: str) -> Browser:
+    """Start headless Chromium (Debian's) under Playwright, with ``flags`` besides ``FLAGS``."""
+    return await playwright.chromium.launch(executable_path=CHROMIUM, headless=True, args=[*FLAGS, *flags])
 
 
 def token_given_once(token: str | None) -> str:

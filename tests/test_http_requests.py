@@ -1,15 +1,18 @@
 """What the server answers over plain HTTP, whatever is asked (issue 27, item 8): only ``GET`` and ``HEAD``
 (405 with ``Allow`` for any other method, on every path), ``HEAD`` with the ``GET``'s headers and no body,
-routing without the query string, a ``Server`` header naming no versions, and the page's CSP keeping its
+routing without the query string, a ``Server`` header (and the WebSocket ``welcome``) naming no versions, and the page's CSP keeping its
 connections and forms to its own origin. Raw requests on a real server's loopback port."""
 
 from __future__ import annotations
 
+import asyncio
 import re
 
+import msgpack
 import websockets
 
 from server import BarbuServer
+from tests.raw_clients import frame
 from tests.raw_http import http_request
 
 PATHS = ("/", "/js/main.js", "/healthz", "/nope")
@@ -66,6 +69,25 @@ async def test_the_server_header_names_no_version(server: BarbuServer) -> None:
         assert ws.response is not None
         assert ws.response.headers["Server"] == "barbu"
     assert not re.search(r"\d", head["server"])
+
+
+async def test_a_request_with_a_body_is_closed_unanswered(server: BarbuServer) -> None:
+    """websockets' parser refuses a request body before the server's ``process_request`` sees the request
+    (docs/protocol.md, Transport): the connection ends with no response, whatever the method."""
+    for method, body in (("POST", "Content-Length: 1\r\n"), ("GET", "Transfer-Encoding: chunked\r\n")):
+        reader, writer = await asyncio.open_connection("127.0.0.1", server.port)
+        writer.write(f"{method} / HTTP/1.1\r\nHost: localhost\r\n{body}\r\nx".encode())
+        await writer.drain()
+        assert await asyncio.wait_for(reader.read(), 5) == b"", method
+        writer.close()
+    assert (await http_request(server.port, "/"))[0] == 200  # the server goes on
+
+
+async def test_the_welcome_names_the_server_without_a_version(server: BarbuServer) -> None:
+    async with websockets.connect(server.url, proxy=None) as ws:
+        await ws.send(frame({"type": "hello", "id": 1, "version": 1, "client": "http-test"}))
+        welcome = msgpack.unpackb(await ws.recv())
+    assert welcome["type"] == "welcome" and welcome["server"] == "barbu", welcome
 
 
 async def test_the_page_connects_and_sends_forms_to_its_own_origin_only(server: BarbuServer) -> None:

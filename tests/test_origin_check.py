@@ -72,7 +72,8 @@ async def test_a_page_of_the_servers_own_origin_connects_and_another_sites_is_re
     assert bob.name == "bob"
 
 
-async def test_the_servers_own_origin_is_its_host_over_http_or_https(server: BarbuServer) -> None:
+async def test_the_servers_own_origin_is_its_host_over_http_or_https(start_server: StartServer) -> None:
+    server = await start_server(allowed_hosts=("barbu.example.org",))  # a name it answers under
     port = server.port
     accepted = [
         ("barbu.example.org", "Origin: https://barbu.example.org\r\n"),  # behind a TLS proxy passing Host on
