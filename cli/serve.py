@@ -180,6 +180,14 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
         f"(default {ServerConfig.deals_per_minute}; behind a reverse proxy raise it)",
     )
     p.add_argument(
+        "--secret-hashes-per-minute",
+        type=whole(1, 1_000_000),
+        default=ServerConfig.secret_hashes_per_minute,
+        metavar="N",
+        help="personal passwords the logins of one IP address may have hashed (claimed or checked) a minute "
+        f"(default {ServerConfig.secret_hashes_per_minute}; behind a reverse proxy raise it)",
+    )
+    p.add_argument(
         "--max-bot-time",
         type=seconds(0, 60, above_low=True),
         default=ServerConfig.max_bot_time,
@@ -353,6 +361,7 @@ def run_serve(args: argparse.Namespace) -> int:
         max_solitaire_rooms=args.max_solitaire_rooms,
         max_solitaire_rooms_per_address=args.max_solitaire_rooms_per_address,
         deals_per_minute=args.deals_per_minute,
+        secret_hashes_per_minute=args.secret_hashes_per_minute,
         solitaire_idle=args.solitaire_idle,
         max_spectators=args.max_spectators,
         max_spectators_per_address=args.max_spectators_per_address,

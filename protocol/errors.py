@@ -53,7 +53,7 @@ ERROR_CODES: dict[str, str] = {
     "daily-private": "the day's deal cannot be watched until it is finished (nobody but its player sees it played)",
     "busy": "the work asked for (a hint, a replay) cannot be done now: one is already being worked out for this player, "
     "the server's workers are all taken (or stayed taken for three times its budget: retry_after says how long), "
-    "or it ran out of time; ask again shortly",
+    "or it ran out of time; or a login's personal secret cannot be hashed now (too many wait); ask again shortly",
     "no-winnable-deals": "a winnable deal was asked for options no list of deals proved winnable covers",
     "not-winnable": "a winnable deal was asked with a seed the solver has not proved winnable",
     "illegal": "the game refused the action; the rule field names the rule broken",

@@ -109,6 +109,14 @@ class ServerConfig:
             window has room again. The same number of unknown resume tokens, counted apart, stops its
             ``resume`` requests the same way. Behind a reverse proxy every player shares the proxy's address.
         wrong_password_window: the span, in seconds, over which ``max_wrong_passwords`` counts.
+        secret_hashes_per_minute: personal secrets (``login.secret``) the logins of one IP address may have
+            hashed in any 60 seconds, to claim a name or to check one (scrypt, some 50 ms of CPU each; a
+            refused login costs nothing); beyond it ``slow-down`` (field ``secret``, ``retry_after``). A
+            ``resume`` costs none. Behind a reverse proxy every player shares the proxy's address: raise it
+            there.
+        max_hashes_waiting: logins that may wait for a hashing thread (``server.identity.Hasher``, 2 hashing at
+            once) beyond those hashing; one more is answered ``busy`` (field ``secret``) at once rather than
+            queued, so a storm of logins cannot hold up everyone's for seconds.
         login_timeout: seconds a new connection has to log in (or resume) before it is closed.
         token_ttl: seconds a resume token works unused: counted from when it was handed out (by ``login``
             or ``resume``, which hands out a fresh one each time) or, later, from when its player's last
@@ -148,6 +156,8 @@ class ServerConfig:
     max_failed_logins: int = 5
     max_wrong_passwords: int = 20
     wrong_password_window: float = 300.0
+    secret_hashes_per_minute: int = 20
+    max_hashes_waiting: int = 16
     chat_burst: int = 10
     chat_window: float = 10.0
     max_waiting_tables: int = 3

@@ -199,22 +199,20 @@ def check_player_name(name: str) -> str:
     return name
 
 
-class OnlinePlayers(dict[str, Peer]):
-    """The connected players (name to connection), indexed by what their names look like (``likeness``),
-    so that a login finds a look-alike without going through every player: a login storm would otherwise
-    cost the square of the players online."""
+class NameLooks:
+    """Names indexed by what they look like (``likeness``), so that a login finds a look-alike without going
+    through every name: a login storm would otherwise cost the square of the names."""
 
     def __init__(self) -> None:
-        super().__init__()
         self._looks: dict[str, set[str]] = {}
 
-    def __setitem__(self, name: str, peer: Peer) -> None:
-        super().__setitem__(name, peer)
+    def add(self, name: str) -> None:
+        """Index ``name``."""
         for look in likeness(name):
             self._looks.setdefault(look, set()).add(name)
 
-    def __delitem__(self, name: str) -> None:
-        super().__delitem__(name)
+    def discard(self, name: str) -> None:
+        """Drop ``name`` from the index (nothing when it is not there)."""
         for look in likeness(name):
             names = self._looks.get(look)
             if names is not None:
@@ -223,8 +221,49 @@ class OnlinePlayers(dict[str, Peer]):
                     del self._looks[look]
 
     def looking_like(self, look: str) -> set[str]:
-        """The connected players one of whose ``likeness`` is ``look``."""
+        """The names one of whose ``likeness`` is ``look``."""
         return self._looks.get(look, set())
+
+
+class OnlinePlayers(dict[str, Peer]):
+    """The connected players (name to connection), indexed by what their names look like (``NameLooks``)."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.looks = NameLooks()
+
+    def __setitem__(self, name: str, peer: Peer) -> None:
+        super().__setitem__(name, peer)
+        self.looks.add(name)
+
+    def __delitem__(self, name: str) -> None:
+        super().__delitem__(name)
+        self.looks.discard(name)
+
+    def looking_like(self, look: str) -> set[str]:
+        """The connected players one of whose ``likeness`` is ``look``."""
+        return self.looks.looking_like(look)
+
+
+def _address_window(windows: dict[Any, EventWindow], key: Any, count: int, span: float) -> EventWindow:
+    """The ``EventWindow`` (``count`` events in ``span`` seconds) of ``key`` (an address, or a kind of event
+    and an address) in ``windows``, made when missing; past ``MAX_GUARDED_ADDRESSES`` keys the empty
+    windows are forgotten first."""
+    window = windows.get(key)
+    if window is None:
+        if len(windows) >= MAX_GUARDED_ADDRESSES:
+            for old in [k for k, w in windows.items() if w.empty()]:
+                del windows[old]
+        window = windows[key] = EventWindow(count, span)
+    return window
+
+
+def _people(row: RoomRow) -> tuple[set[str], str | None]:
+    """The humans holding a seat at the stored table of ``row`` (seat letter -> name; bots left out) and its
+    host (None: not known)."""
+    owners = {name for name in row.players.values() if name and not name.startswith(BOT_PREFIX)}
+    host = row.config.get("host")
+    return owners, host if isinstance(host, str) else None
 
 
 class Lobby:
@@ -257,7 +296,12 @@ class Lobby:
         self.online = OnlinePlayers()
         # ("password", "secret" or "token", address) -> its recent wrong passwords, secrets or resume tokens
         self._wrong_guesses: dict[tuple[str, str], EventWindow] = {}
-        self.hasher = Hasher()  # personal secrets are hashed in threads, a few at once
+        # Personal secrets are hashed in threads, a few at once, a bounded queue waiting.
+        self.hasher = Hasher(max_waiting=config.max_hashes_waiting)
+        self._hashes: dict[str, EventWindow] = {}  # address -> the secrets its logins had hashed lately
+        #: The names that claimed a personal secret (read at ``restore``), for the look-alike check: a name
+        #: forgotten since (``forget_players``) is dropped when a look-alike finds it gone from the store.
+        self.claimed = NameLooks()
         self.finished = FinishedMatches(store)  # finished matches' summaries and replays, kept
         self.standings = StandingsKeeper(store)  # the standings across finished matches, kept
         #: The seats humans hold at waiting tables, by player and by address (their caps).
@@ -268,6 +312,10 @@ class Lobby:
         self._listing: Listing | None = None
         #: Rooms of the store that did not restore at start-up (room id -> why), kept out of the lobby.
         self.unrestorable: dict[str, Unrestorable] = {}
+        #: The stored rows of the Barbu tables among them (room id -> row): their players' seats, their hosts
+        #: and their names stay taken as a loaded table's do (``_check_unclaimed``, ``_name_twin``,
+        #: ``create-table``), or a login could claim a seat of a table that comes back at the next start.
+        self.kept_out: dict[str, RoomRow] = {}
 
     def restore(self) -> None:
         """Rebuild every waiting or playing room of the store (after a restart); a room whose log does not
@@ -276,6 +324,8 @@ class Lobby:
         too, pointing there (``rematch``). Resume tokens handed out under another server password are revoked
         first."""
         revoke_if_password_changed(self.store, self.config.password)
+        for name in self.store.claimed_players():
+            self.claimed.add(name)
         rematches: dict[int, str] = {}  # finished table's id -> the waiting table of its rematch
         for row in self.store.rooms(statuses=RESTORED):
             room = self._restore_row(row)
@@ -331,6 +381,8 @@ class Lobby:
         )
         if row.status in RESTORED:
             self.unrestorable[str(row.id)] = problem
+            if row.kind != SolitaireRoom.kind:  # a solitaire room is its player's alone: not guarded
+                self.kept_out[str(row.id)] = row
         return None
 
     def add_room(self, room: Room) -> None:
@@ -479,15 +531,25 @@ class Lobby:
         )
 
     def _name_twin(self, name: str) -> str | None:
-        """A player connected or holding a Barbu seat whose name looks like ``name``: the same but for case
-        (``Alice`` for ``alice``), or the same confusable skeleton (``lookalike``: a Cyrillic ``аlice``,
-        ``bi11`` for ``bill``). At a table the two would pass for one another."""
+        """A name taken here that looks like ``name``: the same but for case (``Alice`` for ``alice``), or the
+        same confusable skeleton (``lookalike``: a Cyrillic ``аlice``, ``bi11`` for ``bill``). Taken: a player
+        connected, holding a Barbu seat or hosting a table (one kept out of the lobby too: ``kept_out``), or
+        a name claimed with a personal secret (``claimed``), so that nobody takes the look of an absent
+        player's name. At a table the two would pass for one another."""
         looks = likeness(name)
         twins = {p for look in looks for p in self.online.looking_like(look) if p != name}
         for room in self.rooms.values():
             if isinstance(room, BarbuTable) and room.state != "over":
                 owners = (seat.owner for seat in room.seats if seat.owner and not seat.is_bot)
                 twins.update(p for p in owners if p != name and likeness(p) & looks)
+        for row in self.kept_out.values():
+            people, host = _people(row)
+            twins.update(p for p in (*people, host) if p and p != name and likeness(p) & looks)
+        for p in {p for look in looks for p in self.claimed.looking_like(look) if p != name}:
+            if self.store.player_secret(p) is None:  # forgotten since: its name is free
+                self.claimed.discard(p)
+            else:
+                twins.add(p)
         return min(twins, default=None)
 
     def _check_guessing(self, peer: Peer, field: str) -> None:
@@ -512,14 +574,11 @@ class Lobby:
 
     def _wrong_guess_from(self, peer: Peer, field: str) -> None:
         """Count a wrong password, personal secret or resume token (``field``) from ``peer``'s address."""
-        if len(self._wrong_guesses) >= MAX_GUARDED_ADDRESSES:
-            for key in [k for k, g in self._wrong_guesses.items() if g.empty()]:
-                del self._wrong_guesses[key]
-        window = self._wrong_guesses.get((field, peer.address))
-        if window is None:
-            window = EventWindow(self.config.max_wrong_passwords, self.config.wrong_password_window)
-            self._wrong_guesses[(field, peer.address)] = window
-        window.add()
+        config = self.config
+        key = (field, peer.address)
+        _address_window(
+            self._wrong_guesses, key, config.max_wrong_passwords, config.wrong_password_window
+        ).add()
 
     def _confirm_token(self, peer: Peer) -> None:
         """``peer`` sent a request after the ``logged-in`` reply of its ``resume``: the fresh token reached
@@ -567,21 +626,60 @@ class Lobby:
 
         Raises:
             ProtocolError: ``bad-secret`` (not the name's secret), ``secret-needed`` (the name has one and
-                the login none), ``slow-down`` (field ``secret``: too many wrong ones from this address).
+                the login none), ``slow-down`` (field ``secret``: too many wrong ones from this address, or
+                too many hashed for it: ``_spend_hash``), ``busy`` (the hashing queue is full: ``Hasher``),
+                ``name-taken``, ``seat-held`` (a claim of a name that is not free: ``_check_free``).
         """
         stored = self.store.player_secret(name)
         if stored is None:
-            return None, (None if secret is None else await self.hasher.hash(secret))
+            if secret is None:
+                return None, None
+            self._check_free(name)  # before the hash: a refused claim costs no scrypt
+            self._spend_hash(peer)
+            return None, await self.hasher.hash(secret)
         if secret is None:
             raise ProtocolError(
                 "secret-needed", f"{name} has a personal password: log in with it", field="secret"
             )
         self._check_guessing(peer, "secret")
+        self._spend_hash(peer)
         if not await self.hasher.check(secret, stored):
             self._wrong_guess_from(peer, "secret")
             await self._failed_login(peer, "too many wrong personal passwords")
             raise ProtocolError("bad-secret", f"that is not the personal password of {name}", field="secret")
         return stored, None
+
+    def _spend_hash(self, peer: Peer) -> None:
+        """Count one scrypt hash for ``peer``'s address, or refuse it when the address had
+        ``secret_hashes_per_minute`` in the last minute: claiming names by the dozen would otherwise take
+        the server's cores and hold up everyone's logins.
+
+        Raises:
+            ProtocolError: ``slow-down`` (field ``secret``, with ``retry_after``).
+        """
+        per_minute = self.config.secret_hashes_per_minute
+        window = _address_window(self._hashes, peer.address, per_minute, 60.0)
+        if window.full():
+            wait = max(1, math.ceil(window.retry_after()))
+            raise ProtocolError(
+                "slow-down",
+                f"at most {per_minute} logins with a personal password a minute from one address: wait {wait} s",
+                field="secret",
+                retry_after=wait,
+            )
+        window.add()
+
+    def _check_free(self, name: str) -> None:
+        """Refuse a login by ``name``, which has no personal secret, that would take what is another's: a
+        name taken here that looks like it (``_name_twin``), or what ``name`` holds (``_check_unclaimed``).
+
+        Raises:
+            ProtocolError: ``name-taken``, ``seat-held``.
+        """
+        twin = self._name_twin(name)
+        if twin is not None:
+            raise ProtocolError("name-taken", f"{name} is too like {twin}, who is playing here", field="name")
+        self._check_unclaimed(name)
 
     def _check_unclaimed(self, name: str) -> None:
         """A login for ``name``, which has no personal secret, takes nothing away from anyone: nobody is
@@ -598,11 +696,15 @@ class Lobby:
         tables = [
             room for room in self.rooms.values() if isinstance(room, BarbuTable) and room.state != "over"
         ]
-        held = next((room for room in tables if room.holds_seat(name)), None)
-        hosted = next((room for room in tables if room.host == name), None)
-        what = None if held is None else f"holds a seat at {held.name!r}"
-        if hosted is not None and what is None:
-            what = f"hosts {hosted.name!r}"
+        held = [room.name for room in tables if room.holds_seat(name)]
+        hosted = [room.name for room in tables if room.host == name]
+        for row in self.kept_out.values():  # back at a start where it replays: the same seats, the same host
+            owners, host = _people(row)
+            held += [row.name] if name in owners else []
+            hosted += [row.name] if host == name else []
+        what = f"holds a seat at {held[0]!r}" if held else None
+        if hosted and what is None:
+            what = f"hosts {hosted[0]!r}"
         if what is not None:
             raise ProtocolError(
                 "seat-held",
@@ -627,17 +729,14 @@ class Lobby:
             stored, claim = await self._check_secret(peer, name, request.secret)
             if self.store.player_secret(name) != stored:  # claimed by another login while this one hashed
                 raise ProtocolError("name-taken", f"{name} was claimed a moment ago", field="name")
-            twin = self._name_twin(name)
-            if twin is not None:
-                raise ProtocolError(
-                    "name-taken", f"{name} is too like {twin}, who is playing here", field="name"
-                )
-            if stored is None:
-                self._check_unclaimed(name)
-            # The secret says who they are: their other connection (a browser they left) is closed, as by
-            # ``resume``.
+            if stored is None:  # (again after a claim's hash: others logged in meanwhile)
+                self._check_free(name)
+            # The right secret says who they are, look-alikes or not: their other connection (a browser they
+            # left) is closed, as by ``resume``.
             await self._take_over(peer, name)
             token = self.store.issue_token(name, stored or claim)  # a row forgotten meanwhile keeps it
+            if claim is not None:
+                self.claimed.add(name)
         else:
             rotated = self.store.rotate_token(request.token, self.config.token_ttl)
             if rotated is None:
@@ -761,12 +860,7 @@ class Lobby:
                 "too-many-rooms",
                 f"the players of this address hold {near} solitaire rooms already; finish one first",
             )
-        deals = self._deals.get(address)
-        if deals is None:
-            if len(self._deals) >= MAX_GUARDED_ADDRESSES:
-                for key in [k for k, w in self._deals.items() if w.empty()]:
-                    del self._deals[key]
-            deals = self._deals[address] = EventWindow(self.config.deals_per_minute, 60.0)
+        deals = _address_window(self._deals, address, self.config.deals_per_minute, 60.0)
         if deals.full():
             wait = max(1, math.ceil(deals.retry_after()))
             raise ProtocolError(
@@ -875,6 +969,11 @@ class Lobby:
             if likeness(room.name) & looks and room.summary()["state"] != "over":
                 raise ProtocolError(
                     "name-taken", f"an open table is named {room.name!r}, too like this", field="name"
+                )
+        for row in self.kept_out.values():  # it comes back under its name at a start where it replays
+            if likeness(row.name) & looks:
+                raise ProtocolError(
+                    "name-taken", f"an open table is named {row.name!r}, too like this", field="name"
                 )
         table = BarbuTable.create(
             self.store,
@@ -1025,8 +1124,11 @@ class Lobby:
         found = _NUMBERED.fullmatch(name)
         base, number = (found.group(1), int(found.group(2)) + 1) if found else (name, 2)
         taken: set[str] = set()
-        for other in self.rooms.values():
-            taken |= likeness(other.name)
+        for other in [
+            *(room.name for room in self.rooms.values()),
+            *(row.name for row in self.kept_out.values()),
+        ]:
+            taken |= likeness(other)
         while True:
             suffix = f" ({number})"
             again = base[: NAME_LIMIT - len(suffix)].rstrip(_EDGES) + suffix

@@ -516,6 +516,12 @@ class Store:
         row = self._db.execute("SELECT secret FROM players WHERE name=?", (name,)).fetchone()
         return None if row is None or row[0] is None else str(row[0])
 
+    def claimed_players(self) -> list[str]:
+        """The names that claimed a personal secret (``server.identity``), in no order."""
+        return [
+            str(name) for (name,) in self._db.execute("SELECT name FROM players WHERE secret IS NOT NULL")
+        ]
+
     def rotate_token(self, token: str, max_age: float = math.inf) -> tuple[str, str] | None:
         """A ``resume`` with ``token``: returns ``(player, fresh token)``, or None when ``token`` is unknown,
         revoked, two generations old, or its player's tokens were last used (handed out, or their player

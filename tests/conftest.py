@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import asyncio
 import re
+import sqlite3
 import time
 from collections.abc import AsyncIterator, Awaitable, Callable, Iterator
 from pathlib import Path
@@ -110,7 +111,8 @@ async def connect(encoding: Encoding) -> AsyncIterator[Connect]:
         await conn.close()
 
 
-#: ``(server, address, name, token=None)``: a client logged in as ``name``, or resuming with ``token``.
+#: ``(server, address, name, token=None, secret=None)``: a client logged in as ``name`` (with the personal
+#: ``secret``), or resuming with ``token``, or (``name`` None) only greeted.
 ConnectFrom = Callable[..., Awaitable[Connection]]
 
 
@@ -120,7 +122,13 @@ async def connect_from() -> AsyncIterator[ConnectFrom]:
     the server), logged in by name (or back with a resume ``token``), all closed at teardown."""
     opened: list[Connection] = []
 
-    async def open_one(server: BarbuServer, address: str, name: str, token: str | None = None) -> Connection:
+    async def open_one(
+        server: BarbuServer,
+        address: str,
+        name: str | None,
+        token: str | None = None,
+        secret: str | None = None,
+    ) -> Connection:
         ws = await websockets.connect(
             server.url, local_addr=(address, 0), compression=None, max_size=REPLY_LIMITS.max_frame, proxy=None
         )
@@ -129,10 +137,10 @@ async def connect_from() -> AsyncIterator[ConnectFrom]:
         conn.welcome = await conn.request(
             Hello(id=conn.next_id(), version=PROTOCOL_VERSION, client="t"), Welcome
         )
-        if token is None:
-            await conn.login(name)
-        else:
+        if token is not None:
             await conn.resume(token)
+        elif name is not None:
+            await conn.login(name, None, secret)
         return conn
 
     yield open_one
@@ -274,6 +282,29 @@ async def four_at_table(
         assert snap.seat is not None
         by_seat[snap.seat] = conn
     return room, by_seat
+
+
+async def play_actions(by_seat: dict[str, Connection], room: str, count: int) -> None:
+    """The seat to move plays its first legal action, ``count`` times (a contract, doubles, cards)."""
+    for _ in range(count):
+        view = (await next(iter(by_seat.values())).snapshot(room)).view
+        assert view is not None and view["to_move"] is not None
+        seat = view["to_move"]
+        legal = (await by_seat[seat].snapshot(room)).view
+        assert legal is not None
+        await by_seat[seat].act(room, seat, legal["legal"][0])
+
+
+def set_action(db: Path, room: str, seq: int, text: str) -> str:
+    """Write ``text`` as the logged JSON of action ``seq`` of ``room`` in the store file ``db`` (by hand, as
+    damage or an older version would leave it); returns what was there."""
+    with sqlite3.connect(db) as conn:
+        (before,) = conn.execute(
+            "SELECT action FROM actions WHERE room=? AND seq=?", (int(room), seq)
+        ).fetchone()
+        conn.execute("UPDATE actions SET action=? WHERE room=? AND seq=?", (text, int(room), seq))
+    conn.close()
+    return str(before)
 
 
 def snapshot_state(snapshot: Snapshot) -> dict[str, Any]:

@@ -15,33 +15,10 @@ from pathlib import Path
 
 import pytest
 
-from client import Connection, ServerError
-from tests.conftest import Connect, StartServer, four_at_table
+from client import ServerError
+from tests.conftest import Connect, StartServer, four_at_table, play_actions, set_action
 
 ROOT = Path(__file__).resolve().parent.parent
-
-
-async def play_actions(by_seat: dict[str, Connection], room: str, count: int) -> None:
-    """The seat to move plays its first legal action, ``count`` times (a contract, doubles, cards)."""
-    for _ in range(count):
-        view = (await next(iter(by_seat.values())).snapshot(room)).view
-        assert view is not None and view["to_move"] is not None
-        seat = view["to_move"]
-        legal = (await by_seat[seat].snapshot(room)).view
-        assert legal is not None
-        await by_seat[seat].act(room, seat, legal["legal"][0])
-
-
-def set_action(db: Path, room: str, seq: int, text: str) -> str:
-    """Write ``text`` as the logged JSON of action ``seq`` of ``room`` (by hand, as damage or an older
-    version would leave it); returns what was there."""
-    with sqlite3.connect(db) as conn:
-        (before,) = conn.execute(
-            "SELECT action FROM actions WHERE room=? AND seq=?", (int(room), seq)
-        ).fetchone()
-        conn.execute("UPDATE actions SET action=? WHERE room=? AND seq=?", (text, int(room), seq))
-    conn.close()
-    return str(before)
 
 
 def stored(db: Path, room: str) -> tuple[str, list[tuple[int, str]]]:
