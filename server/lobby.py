@@ -474,8 +474,10 @@ class Lobby:
                 problem = self.unrestorable[room_id]
                 raise ProtocolError(
                     "room-unavailable",
-                    f"room {room_id} cannot be restored now ({problem.where()}: {problem.error}); "
-                    "the server keeps it for when it can",
+                    # Where, not what: the stored action and the parser's words are the operator's (the log,
+                    # `barbu store check`), not every logged-in player's.
+                    f"room {room_id} cannot be restored now ({problem.where()}); the server keeps it for when "
+                    "it can",
                     field="room",
                 )
             if room is None:
