@@ -16,21 +16,18 @@ from tests.test_web_kept import AskedSeat
 pytestmark = pytest.mark.skipif(not chromium_found(), reason=MISSING)
 __all__ = ["browser", "open_page"]  # the fixtures, shared with the other browser tests
 
-#: awayPlaysText on made-up hands: South kept 8♦ 3♣ and had doubled nobody; back, a stand-in has doubled
-#: East and West, redoubled North, and (in one case) played 8♦.
+#: missedPlaysText on made-up missed updates for South: a stand-in doubled East and West, then redoubled
+#: North; played 8♦ then doubled East; the player's own double (from another page); three seats doubled.
 AWAY_TEXTS = """async () => {
-  const { awayPlaysText, heldOf } = await import('/js/away_plays.js');
-  const before = { hand: 4, cards: ['8D', '3C'], doubles: [], redoubles: [], at: Date.now() };
-  const view = (hand, doubles, redoubles) => ({ hand_number: 4, hand, doubles, redoubles, tricks: [], trick: { leader: 'N', cards: [] } });
-  const doubled = view(['8D', '3C'], [['S', 'E'], ['S', 'W'], ['N', 'S']], [['S', 'N']]);
-  const both = view(['3C'], [['S', 'E']], []);
-  const own = view(['8D', '3C'], [['S', 'E']], []);
+  const { missedPlaysText } = await import('/js/missed_plays.js');
+  const doubled = (targets, by = 'stand-in') => ({ event: 'doubled', seat: 'S', targets, by });
+  const updates = (...events) => events.map((event, i) => ({ type: 'update', room: '1', seq: 40 + i, events: [event] }));
   return {
-    doubled: awayPlaysText(before, doubled, 'S'),
-    both: awayPlaysText(before, both, 'S'),
-    own: awayPlaysText(heldOf(own, 'S'), own, 'S'),
-    older: awayPlaysText({ hand: 4, cards: ['8D', '3C'], at: Date.now() }, own, 'S'),
-    three: awayPlaysText(before, view(['8D', '3C'], [['S', 'N'], ['S', 'E'], ['S', 'W']], []), 'S'),
+    doubled: missedPlaysText(updates(doubled(['E', 'W']), { event: 'redoubled', seat: 'S', targets: ['N'], by: 'stand-in' }), 'S'),
+    both: missedPlaysText(updates({ event: 'card-played', seat: 'S', card: '8D', by: 'stand-in' }, doubled(['E'])), 'S'),
+    own: missedPlaysText(updates(doubled(['E'], 'player')), 'S'),
+    nobody: missedPlaysText(updates(doubled([])), 'S'),
+    three: missedPlaysText(updates(doubled(['N', 'E', 'W'])), 'S'),
   };
 }"""
 
@@ -39,15 +36,16 @@ async def test_a_stand_ins_doubles_are_said_on_coming_back(server: BarbuServer, 
     page = await open_page()
     await page.goto(server.share_url)
     said = await page.evaluate(AWAY_TEXTS)
-    assert (
-        said["doubled"]
-        == "While you were away a stand-in bot doubled East and West and redoubled North for you."
+    assert said["doubled"] == (
+        "While you were away a stand-in bot doubled East and West for you. A stand-in bot redoubled North for you."
     )
-    assert said["both"] == "While you were away a bot played 8♦ for you. A stand-in bot doubled East for you."
+    assert said["both"] == (
+        "While you were away a stand-in bot played 8♦ for you. A stand-in bot doubled East for you."
+    )
     # three as a sentence lists them ("North and East and West" read badly)
     assert said["three"] == "While you were away a stand-in bot doubled North, East and West for you."
-    assert said["own"] is None
-    assert said["older"] is None  # kept by an older page: its doubles are not known
+    assert said["nobody"] == "While you were away a stand-in bot doubled nobody for you."
+    assert said["own"] is None  # the player's own double, from another tab: not a bot's
 
 
 @pytest.mark.parametrize("answer", ["double", "no double"])

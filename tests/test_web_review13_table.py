@@ -175,8 +175,8 @@ async def test_a_stand_ins_no_double_is_told_on_coming_back(
     mine = (match.hand.declarer + 1) % 4
     page = await seat_page(server, open_page, conns, SEATS[mine])
     await page.wait_for_selector(".hand .card")
-    await page.wait_for_function("(localStorage.getItem('barbu.held-cards') || '').includes('\"hand\":1')")
-    context = page.context  # kept: its localStorage holds the hand the page showed
+    await page.wait_for_function(f"(localStorage.getItem('barbu.seen') || '').includes('\"{room}\"')")
+    context = page.context  # kept: its localStorage holds the last action the page took (since)
     await page.close()  # the connection drops: after the grace a stand-in takes the seat
     await until(lambda: table.seats[mine].standin, "the stand-in")
     declarer = SEATS[match.hand.declarer]

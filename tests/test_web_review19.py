@@ -91,18 +91,19 @@ async def test_a_half_ticked_doubling_choice_survives_a_reload(
     await page.wait_for_selector("#double-title", state="detached")
 
 
-#: awayPlaysText for a page that kept South's hand 1 with 9 cards left: seen scored (it stopped early) or
-#: not, and back in hand 2 with nothing or 5♠ played for South there, or in hand 3.
+#: missedPlaysText for South's missed updates: hand 1 stopped early (scored, South's cards unplayed), then a
+#: stand-in played 5♠ in hand 2; the turn timer played 2♣; the player's own cards (another tab) only.
 ENDED_TEXTS = """async () => {
-  const { awayPlaysText } = await import('/js/away_plays.js');
-  const kept = { hand: 1, cards: ['2C', '3C', '4C', '5C', '6C', '7C', '8C', '9C', 'TC'], doubles: [], redoubles: [], doubled: true, at: Date.now() };
-  const view = (number, cards) => ({ hand_number: number, phase: 'contract', hand: ['AS'], doubles: [], redoubles: [], plays: [],
-    tricks: [], trick: { leader: 'S', cards }, declarer: 'N' });
+  const { missedPlaysText } = await import('/js/missed_plays.js');
+  const scored = { event: 'hand-scored', hand_number: 1 };
+  const card = (card, by) => ({ event: 'card-played', seat: 'S', card, by });
+  const updates = (...events) => events.map((event, i) => ({ type: 'update', room: '1', seq: 40 + i, events: [event] }));
   return {
-    ended: awayPlaysText({ ...kept, ended: true }, view(2, []), 'S'),
-    endedThenPlayed: awayPlaysText({ ...kept, ended: true }, view(2, ['5S']), 'S'),
-    endedTwoLater: awayPlaysText({ ...kept, ended: true }, view(3, []), 'S'),
-    unseen: awayPlaysText(kept, view(2, []), 'S'),
+    ended: missedPlaysText(updates(scored), 'S'),
+    endedThenPlayed: missedPlaysText(updates(scored, card('5S', 'stand-in')), 'S'),
+    timer: missedPlaysText(updates(card('2C', 'timer'), card('3C', 'timer')), 'S'),
+    own: missedPlaysText(updates(card('2C', 'player'), scored, card('5S', 'player')), 'S'),
+    plain: missedPlaysText(undefined, 'S'),
   };
 }"""
 
@@ -110,15 +111,16 @@ ENDED_TEXTS = """async () => {
 async def test_a_hand_seen_to_stop_early_is_not_told_as_played_by_a_bot(
     server: BarbuServer, open_page: OpenPage
 ) -> None:
-    """The page saw hand 1 stop early with cards still in hand, then reloads in hand 2: no "a bot played the
-    rest of hand 1 for you"; only what was played for the player since is said."""
+    """A hand that stopped early (cards still in hand) while the player was away: no "a bot played the rest
+    of hand 1 for you"; only what the server says a stand-in or the timer played for the player is said."""
     page = await open_page()
     await page.goto(server.share_url)
     said = await page.evaluate(ENDED_TEXTS)
     assert said["ended"] is None
-    assert said["endedThenPlayed"] == "While you were away a bot played 5♠ for you."
-    assert said["endedTwoLater"] == "While you were away a bot played hand 2 for you."
-    assert said["unseen"] == "While you were away a bot played the rest of hand 1 for you."
+    assert said["endedThenPlayed"] == "While you were away a stand-in bot played 5♠ for you."
+    assert said["timer"] == "While you were away the turn timer played 2 cards for you: 2♣, 3♣."
+    assert said["own"] is None
+    assert said["plain"] is None  # a plain snapshot (too many missed): nothing is told
 
 
 async def test_a_table_name_with_a_direction_character_is_refused_in_words(

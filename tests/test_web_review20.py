@@ -106,18 +106,17 @@ async def test_a_watchers_chat_lines_stay_marked_after_they_sit_and_a_restart(
 
 
 #: What the page says on coming back to South's seat, declarer of hand 2, after a stand-in chose Trumps
-#: (hearts) meanwhile: with the hand last shown before its contract, with nothing else done, with a card
-#: played too, after an earlier hand, and with the contract seen chosen already.
+#: (hearts) meanwhile: with nothing else done, with a card played too, after an earlier hand scored, and with
+#: the contract chosen by the player (from another page).
 CHOSEN_TEXTS = """async () => {
-  const { awayPlaysText } = await import('/js/away_plays.js');
-  const kept = (hand, chosen) => ({ hand, cards: ['2H', '3H', 'AS'], doubles: [], redoubles: [], doubled: false, chosen, left: true, at: Date.now() });
-  const view = (cards, led) => ({ hand_number: 2, phase: led ? 'play' : 'double', to_move: 'W', declarer: 'S', contract: 'trumps',
-    trump: 'H', start_rank: null, hand: cards, doubles: [], redoubles: [], plays: [], tricks: [], trick: { leader: 'S', cards: led ? ['AS'] : [] } });
+  const { missedPlaysText } = await import('/js/missed_plays.js');
+  const chose = (by) => ({ event: 'contract-chosen', declarer: 'S', contract: 'trumps', trump: 'H', start_rank: null, by });
+  const updates = (...events) => events.map((event, i) => ({ type: 'update', room: '1', seq: 40 + i, events: [event] }));
   return {
-    chose: awayPlaysText(kept(2, false), view(['2H', '3H', 'AS'], false), 'S'),
-    choseAndPlayed: awayPlaysText(kept(2, false), view(['2H', '3H'], true), 'S'),
-    earlier: awayPlaysText({ ...kept(1, true), ended: true }, view(['2H', '3H', 'AS'], false), 'S'),
-    seen: awayPlaysText(kept(2, true), view(['2H', '3H', 'AS'], false), 'S'),
+    chose: missedPlaysText(updates(chose('stand-in')), 'S'),
+    choseAndPlayed: missedPlaysText(updates(chose('stand-in'), { event: 'card-played', seat: 'S', card: 'AS', by: 'stand-in' }), 'S'),
+    earlier: missedPlaysText(updates({ event: 'hand-scored', hand_number: 1 }, chose('stand-in')), 'S'),
+    seen: missedPlaysText(updates(chose('player')), 'S'),
   };
 }"""
 

@@ -197,7 +197,7 @@ async def test_back_at_the_seat_a_player_is_told_what_the_stand_in_played(
     left = set(await page.eval_on_selector_all(".hand [data-card]", "els => els.map(e => e.dataset.card)"))
     named = {card for card in shown if card_label(card) in text}
     # ann may be the hand's declarer: her contract, chosen meanwhile, is said first
-    chose = r"While you were away a stand-in bot (chose [^.]+ for you\. A stand-in bot )?played"
+    chose = r"While you were away a stand-in bot ((chose|doubled|redoubled|passed)[^.]* for you\. A stand-in bot )*played"
     assert re.match(chose, text), text
     assert named and named <= shown - left, (text, shown - left)
     assert (

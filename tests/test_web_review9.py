@@ -283,6 +283,7 @@ async def test_a_comeback_names_the_turn_timer_that_played(
     text = await told.inner_text()
     # ann may be the hand's declarer: the contract the timer chose for her is said first
     assert re.match(
-        r"While you were away the turn timer (chose [^.]+ for you\. The turn timer )?played", text
+        r"While you were away the turn timer ((chose|doubled|redoubled|passed)[^.]* for you\. The turn timer )*played",
+        text,
     ), text
     await bob.close()

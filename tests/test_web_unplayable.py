@@ -48,16 +48,21 @@ async def test_a_card_clicked_out_of_turn_says_whose_turn_it_is(
 
 
 async def test_the_reasons_a_card_cannot_be_played(server: BarbuServer, open_page: OpenPage) -> None:
-    """The words for each reason, from the page's own module: the suit led to follow, a question to answer
-    first, a Dominoes row, another card of the contract."""
+    """The words for each reason, from the page's own module: the suit led to follow and a Dominoes row (the
+    rule the view's ``unplayable`` names), a question to answer first, another seat's turn."""
     page = await open_page()
     await page.goto(server.share_url)
     play = {"to_move": "S", "phase": "play", "contract": "no-tricks", "hand": ["QS", "2H"]}
-    led = {**play, "trick": {"leader": "W", "cards": ["KH"]}}
+    led = {**play, "trick": {"leader": "W", "cards": ["KH"]}, "unplayable": {"QS": "must-follow-suit"}}
     assert await page.evaluate(WHY, [led, "QS"]) == "You must follow suit: play one of your hearts ♥."
     doubling = {**play, "phase": "double", "trick": {"leader": "W", "cards": []}}
     assert (await page.evaluate(WHY, [doubling, "QS"])).startswith("Answer the question above first")
-    dominoes = {**play, "contract": "dominoes", "trick": {"leader": "W", "cards": []}}
+    dominoes = {
+        **play,
+        "contract": "dominoes",
+        "trick": {"leader": "W", "cards": []},
+        "unplayable": {"QS": "not-playable"},
+    }
     assert (await page.evaluate(WHY, [dominoes, "QS"])).startswith("That card does not fit a row")
     other = {**play, "to_move": "E", "trick": {"leader": "E", "cards": []}}
     assert await page.evaluate(WHY, [other, "QS"]) == "Not your turn yet."

@@ -34,7 +34,7 @@ export class Connection extends EventTarget {
       const ws = new WebSocket(serverUrl());
       this.ws = ws;
       ws.addEventListener("open", () => {
-        this.request("hello", { version: 1, client: "barbu-web/0.1" }).then((welcome) => {
+        this.request("hello", { version: 2, client: "barbu-web/0.1" }).then((welcome) => {
           this.welcome = welcome;
           resolve(welcome);
         }, reject);

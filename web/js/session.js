@@ -29,6 +29,18 @@ const ENDED = "barbu.session-ended";
 const NAME = "barbu.name";
 const KEPT = "barbu.kept-tokens"; // "server|name" -> token, kept at a log out with a seat in play
 const SECRETS = "barbu.secrets"; // name -> the personal secret it logs in with (localStorage is per server)
+// name -> { room: seq }: the last action of each room a page of this browser took (version 2 `since`), so
+// that a reload asks for the updates it missed; at most SEEN_MAX rooms (a `resume` names at most 16).
+const SEEN = "barbu.seen";
+const SEEN_MAX = 10;
+
+function keptSeen() {
+  try {
+    return JSON.parse(localStorage.getItem(SEEN) || "{}") || {};
+  } catch {
+    return {};
+  }
+}
 
 function keptSecrets() {
   try {
@@ -67,6 +79,7 @@ export class Session extends EventTarget {
     this.taken = false; // another tab or window resumed this session: nothing is sent until takeBack()
     this.late = 0; // requests waiting past SLOW_MS for their reply
     this.said = ""; // what the status line says
+    this.seen = {}; // room -> the seq of the last update this tab took of it (before the kept ones: `sinceOf`)
     TABS?.addEventListener("message", (event) => {
       if (event.data === TAB_GONE && this.taken) this.takeBack().catch(() => {}); // a failed start() retries by itself
     });
@@ -83,6 +96,37 @@ export class Session extends EventTarget {
   /** The personal secret this browser logs in as `name` with, or "" (none kept). */
   secretFor(name) {
     return keptSecrets()[name] || "";
+  }
+
+  /**
+   * Note that this tab took room `room` up to action `seq` (a snapshot or an update): asked again on coming
+   * back (`since`), in this tab and, kept in localStorage, after a reload.
+   */
+  saw(room, seq) {
+    this.seen[room] = seq;
+    if (!this.name) return;
+    try {
+      const kept = keptSeen();
+      const mine = { ...(kept[this.name] || {}) };
+      delete mine[room]; // the newest last
+      mine[room] = seq;
+      kept[this.name] = Object.fromEntries(Object.entries(mine).slice(-SEEN_MAX));
+      localStorage.setItem(SEEN, JSON.stringify(kept));
+    } catch { /* storage full or off: a reload then starts from a plain snapshot */ }
+  }
+
+  /** The seq of the last update this tab (else, kept, a page of this browser) took of room `room`, or null. */
+  sinceOf(room) {
+    if (room in this.seen) return this.seen[room];
+    const kept = (keptSeen()[this.name || this.lastName] || {})[room];
+    return Number.isInteger(kept) ? kept : null;
+  }
+
+  /** `since` for a `resume` as `lastName`: room -> seq, this tab's before the kept ones; null when none. */
+  resumeSince() {
+    const kept = keptSeen()[this.lastName] || {};
+    const all = Object.entries({ ...kept, ...this.seen }).filter(([, seq]) => Number.isInteger(seq));
+    return all.length ? Object.fromEntries(all.slice(-SEEN_MAX)) : null;
   }
 
   /** Whether the server asks for its password at login. */
@@ -120,7 +164,7 @@ export class Session extends EventTarget {
       return false;
     }
     try {
-      this.loggedIn(await this.conn.request("resume", { token }));
+      this.loggedIn(await this.conn.request("resume", { token, since: this.resumeSince() }));
       return true;
     } catch (error) {
       if (error.code !== "bad-token") throw error;

@@ -346,6 +346,24 @@ export function solitaireScreen(app, roomId) {
     draw();
   }
 
+  /**
+   * An action's `update` (docs/protocol.md, "Version 2"): its view keys merged into the view held. One
+   * already taken is dropped; one that does not follow the last taken (an `auto` of several actions has the
+   * last one's seq, one event each) means some were missed: the room's snapshot is asked again.
+   */
+  function advance(update) {
+    if (!state.snapshot || update.seq <= state.snapshot.seq) return;
+    const follows = update.seq === state.snapshot.seq + 1 || update.seq === state.snapshot.seq + (update.events || []).length;
+    if (!follows) {
+      session.request("snapshot", { room: roomId }).then(take, () => {});
+      return;
+    }
+    state.snapshot = { ...state.snapshot, seq: update.seq };
+    state.view = { ...state.view, ...update.view };
+    remember(roomId, state.view);
+    draw();
+  }
+
   async function join() {
     const { rooms } = await session.request("list-rooms");
     const room = rooms.find((r) => r.room === roomId);
@@ -366,11 +384,7 @@ export function solitaireScreen(app, roomId) {
     onPush(message) {
       if (message.room !== roomId) return;
       if (message.type === "snapshot") take(message);
-      else if (message.type === "solitaire-state") {
-        state.view = message.view;
-        remember(roomId, message.view);
-        draw();
-      }
+      else if (message.type === "update") advance(message);
     },
     onReconnect() { join(); },
     unmount() { closed = true; },

@@ -1,12 +1,14 @@
-// The Barbu table screen: joins the room (its seat back, or watching), keeps the latest snapshot, and
-// redraws. The engine decides what a seat may see: after the events of an action the page asks for a fresh
-// snapshot (one at a time, coalesced) rather than rebuilding views itself; `turn` pushes bring the view at once.
+// The Barbu table screen: joins the room (its seat back, or watching), and redraws. It is a reducer over the
+// server's messages (docs/protocol.md, "Version 2"): a snapshot, then one `update` per action, whose view keys
+// are merged into the view held and whose events are told; it asks for a snapshot again only on coming back
+// (`since`: the updates missed come with it, and what a bot played for the seat meanwhile is told from them)
+// or when an update's seq says one was missed. The engine decides what a seat may see.
 import { Kept, button, fill, h } from "./dom.js";
 import { finishedRanking, lastScored } from "./table_score.js";
 import { replaySheet } from "./replay.js";
 import { refusalText } from "./table_prompt.js";
 import { PHONE, bringIntoView, focusAfterPrompt, focusOnTurn, renderTable, tickClocks } from "./table_view.js";
-import { awayPlaysText, heldCards, heldOf, keepHeldCards } from "./away_plays.js";
+import { missedPlaysText } from "./missed_plays.js";
 import { timerPlayText, timerSeat } from "./timer_plays.js";
 import { forgetWaitingSeat, freedText, keepWaitingSeat, waitingSeat } from "./waiting_seat.js";
 import { PHASE_WORDS, SEAT_NAMES } from "./words.js";
@@ -25,7 +27,7 @@ export function tableScreen(app, roomId) {
     room: roomId, me: session.name, snapshot: null, summary: null, turnSeq: -1, clock: null,
     scored: null, dismissed: 0, flash: null, chat: [], chatUnread: 0, notice: "", noticeAt: null, noticeDone: "", sheetOpen: false, standins: [], watchers: [], standinAt: {}, freedAt: {},
     summaryOpen: null, handCards: null, handRow: null, // the hand's card buttons, kept from draw to draw
-    awayPlays: null, comeback: true, held: null, // what a bot played for this seat while away; whether to look; the hand last shown
+    awayPlays: null, // what a stand-in or the turn timer played for this seat in the updates missed while away
     kept: new Kept(), // the felt, the seats and their buttons, the prompt area: the same nodes from draw to draw
     offer: null, // { text, label, act }: what happened to the player's seat while away, and the button to sit again
     idle: null, // { seq, seat, until }: when a stand-in takes the idle seat to move (`idle_left_ms`)
@@ -35,8 +37,7 @@ export function tableScreen(app, roomId) {
   };
   const frame = h("div", { class: "table-screen" });
   fill(root, frame);
-  let inflight = false;
-  let dirty = false;
+  let resyncing = false; // a `snapshot` asked after a missed update, not yet answered
   let closed = false;
   let early = null; // a `players` push that came before the first snapshot: kept for when it comes
 
@@ -69,8 +70,6 @@ export function tableScreen(app, roomId) {
         const line = frame.querySelector(".notice");
         if (line) line.scrollIntoView({ block: "nearest" });
         return null;
-      } finally {
-        refresh();
       }
     },
     act: async (action) => {
@@ -78,31 +77,14 @@ export function tableScreen(app, roomId) {
       state.refusal = "";
       state.awayPlays = null; // playing on: what was played while away is old news
       state.timerPlay = null; // and so is what the timer played for anyone
-      // Done by the player: not to be told as a bot's on a reload. Kept before it is sent, for a reload can
-      // come after the server has done it and before its reply arrives; a refusal puts the old one back.
-      const before = state.held;
-      if (state.held && ["play", "double", "redouble"].includes(action.action)) {
-        const kind = action.action === "play" ? null : `${action.action}s`;
-        state.held = kind
-          ? { ...state.held, [kind]: [...(state.held[kind] || []), ...action.targets], doubled: state.held.doubled || kind === "doubles" }
-          : { ...state.held, cards: state.held.cards.filter((card) => card !== action.card) };
-        keepHeldCards(session.name, roomId, state.held);
-      }
-      const mine = state.held;
       try {
         return await session.request("act", { room: roomId, seat: state.snapshot.seat, action });
       } catch (failure) {
-        if (mine !== before && state.held === mine && !connectionLost(failure)) { // refused: it was not done
-          state.held = before;
-          keepHeldCards(session.name, roomId, before);
-        }
         state.refusal = connectionLost(failure) ? failed(failure) : refusalText(failure.message, state.snapshot);
         draw();
         const line = frame.querySelector(".refusal");
         if (line) line.scrollIntoView({ block: "nearest" });
         return null;
-      } finally {
-        refresh();
       }
     },
     sit: async (seat) => { const snap = await actions.request("sit", { seat }, `seat-${seat}`); if (snap) take(snap); },
@@ -118,11 +100,7 @@ export function tableScreen(app, roomId) {
     redraw: () => draw(),
     leave: async () => {
       forgetWaitingSeat(session.name, roomId); // left on purpose: nothing to tell on coming back
-      // but what the stand-in, which takes the seat at once, played meanwhile
-      if (state.held) {
-        state.held = { ...state.held, left: true };
-        keepHeldCards(session.name, roomId, state.held);
-      }
+      // but what the stand-in, which takes the seat at once, played meanwhile (the updates missed `since`)
       await actions.request("leave", {});
       app.go("lobby");
     },
@@ -175,6 +153,7 @@ export function tableScreen(app, roomId) {
     }
     const first = !state.snapshot;
     state.snapshot = snapshot;
+    session.saw(roomId, snapshot.seq);
     // A seat at a waiting table is remembered, to tell its player on coming back if it was freed meanwhile.
     if (snapshot.seat && snapshot.state === "waiting") {
       keepWaitingSeat(session.name, roomId, snapshot.seat, snapshot.name, state.summary ? state.summary.grace : null);
@@ -183,19 +162,16 @@ export function tableScreen(app, roomId) {
     // is done with; while a stand-in plays the seat, it says so, with the button that takes the seat back.
     if ((snapshot.seat && !state.standin) || snapshot.state === "over") state.offer = null;
     else if (state.standin && !state.offer) standinOffer(snapshot.seat);
-    // Back at the seat (the page opened, or the connection back): what was played for it meanwhile is said.
+    // Back at the seat (the page opened, or the connection back): what a stand-in or the turn timer played
+    // for it meanwhile is said, from the updates missed (a snapshot asked `since` the last one taken).
     if (snapshot.seat && !state.standin && snapshot.view && snapshot.view.phase !== "over") {
-      if (state.comeback) state.awayPlays = awayPlaysText(state.held || heldCards(session.name, roomId), snapshot.view, snapshot.seat, state.summary);
-      state.held = heldOf(snapshot.view, snapshot.seat);
-      keepHeldCards(session.name, roomId, state.held);
+      state.awayPlays = missedPlaysText(sent.updates, snapshot.seat) || state.awayPlays;
     }
-    if (snapshot.seat && !state.standin) state.comeback = false;
     if (first && early) {
       state.standins = early.standins || [];
       state.watchers = early.spectators || [];
       setGraceClocks(early);
       early = null;
-      refresh(); // the push may be newer than the snapshot it came before
     }
     // A hand that ended before the page came (a reload, a second tab, a watcher arriving between hands): its
     // results from the score sheet, as the pages that heard its `hand-scored` show them.
@@ -287,19 +263,63 @@ export function tableScreen(app, roomId) {
     state.freedAt = at(push.freed_in);
   }
 
-  async function refresh() {
-    if (inflight) { dirty = true; return; }
-    inflight = true;
+  /**
+   * Start again from a snapshot asked `since` the last action taken, with the updates missed: after an
+   * update whose seq skipped one (docs/protocol.md, "Version 2"), or a paused match going on (its turn
+   * clock starts again with no action to tell it). One at a time.
+   */
+  async function resync() {
+    if (resyncing || !state.snapshot) return;
+    resyncing = true;
     try {
-      do {
-        dirty = false;
-        await new Promise((resolve) => setTimeout(resolve, 30)); // the rest of the action's events
-        take(await session.request("snapshot", { room: roomId }));
-      } while (dirty && !closed);
+      take(await session.request("snapshot", { room: roomId, since: state.snapshot.seq }));
     } catch (failure) {
       state.notice = failed(failure);
+      draw();
     } finally {
-      inflight = false;
+      resyncing = false;
+    }
+  }
+
+  /**
+   * An action's `update` (docs/protocol.md, "update"): its events told (the turn clocks, what the timer played,
+   * a hand scored, a trick won), then its view keys merged into the view held. One already taken is
+   * dropped; one that does not follow the last taken means some were missed: `resync`.
+   */
+  function advance(update) {
+    if (!state.snapshot || resyncing || update.seq <= state.snapshot.seq) return;
+    if (update.seq !== state.snapshot.seq + 1) { resync(); return; }
+    for (const event of update.events || []) told(event, update.seq);
+    const view = state.snapshot.view || update.view ? { ...(state.snapshot.view || {}), ...(update.view || {}) } : null;
+    // The snapshot's own seat (nil while a stand-in plays it: `take` finds it again), and no clock or chat
+    // to take again: the turn event set the clocks.
+    const seat = state.standin ? null : state.snapshot.seat;
+    take({ ...state.snapshot, seat, seq: update.seq, view, turn_left_ms: undefined, idle_left_ms: undefined, chat: undefined, updates: undefined });
+  }
+
+  /** One event of an update at action `seq`, told as it happens. */
+  function told(event, seq) {
+    if (event.event === "turn") {
+      setClock(event.turn_left_ms, seq);
+      if (event.idle_left_ms !== undefined) state.idle = event.idle_left_ms === null ? null : { seq, seat: event.seat, until: Date.now() + event.idle_left_ms };
+    }
+    const timed = timerPlayText(event, state.snapshot.seat, state.snapshot.players);
+    if (timed) {
+      const hand = state.snapshot.view ? state.snapshot.view.hand_number : 0;
+      // The viewer's own seat by the seats, not by the words (which may change): a watcher has none.
+      state.timerPlay = { text: timed, hand, mine: Boolean(state.snapshot.seat) && timerSeat(event) === state.snapshot.seat };
+    }
+    if (event.event === "hand-scored") {
+      // Its last trick goes with it: "Last trick of hand 3" beside the summary, until the next hand has a
+      // trick of its own (the felt is the summary's at once: the next question is already asked).
+      const last = state.flash && state.flash.hand === event.hand_number ? state.flash : null;
+      state.scored = { ...event, tricks: state.lastTrick, last };
+      state.lastTrick = null; // the next hand's tricks (none in Dominoes) start afresh
+      state.summaryOpen = null; // the new results: open on a desktop, folded on a phone
+    }
+    if (event.event === "trick-won") state.lastTrick = event.trick_number; // a hand's last one: did it stop early?
+    if (event.event === "trick-won" && state.snapshot.view) {
+      state.flash = { ...event, hand: state.snapshot.view.hand_number, until: Date.now() + 1500 };
     }
   }
 
@@ -363,7 +383,9 @@ export function tableScreen(app, roomId) {
       const over = state.summary && state.summary.state === "over"; // its seats are no longer taken: watch it
       const held = waitingSeat(session.name, roomId);
       if (held && !mine && state.summary && !over) freedOffer(held);
-      take(await session.request(mine && !over ? "sit" : "watch", { room: roomId }));
+      // `since` the last action this tab (or, after a reload, this browser) took: the updates missed come back.
+      const since = state.snapshot ? state.snapshot.seq : session.sinceOf(roomId);
+      take(await session.request(mine && !over ? "sit" : "watch", { room: roomId, since }));
       showOffer();
     } catch (failure) {
       if (failure.code !== "no-such-room") {
@@ -430,18 +452,18 @@ export function tableScreen(app, roomId) {
     onPush(message) {
       if (message.room !== roomId) return;
       if (message.type === "snapshot") take(message);
-      else if (message.type === "turn" && !state.snapshot) refresh();
-      else if (message.type === "turn") take({ ...state.snapshot, seq: message.seq, view: message.view, turn_left_ms: message.turn_left_ms, idle_left_ms: message.idle_left_ms });
+      else if (message.type === "update") advance(message);
       else if (message.type === "players" && !state.snapshot) early = message;
       else if (message.type === "players") {
+        const resumed = state.snapshot.paused && !message.paused; // its turn clock runs again: asked (`resync`)
         Object.assign(state.snapshot, { players: message.players, away: message.away, state: message.state, paused: Boolean(message.paused) });
-        if (message.paused) { state.clock = null; state.idle = null; } // nothing plays meanwhile: no clock runs (the snapshot after says it again)
+        if (message.paused) { state.clock = null; state.idle = null; } // nothing plays meanwhile: no clock runs
         idleHandOver(message);
         state.standins = message.standins || [];
         state.watchers = message.spectators || [];
         setGraceClocks(message);
         draw();
-        refresh();
+        if (resumed) resync();
       } else if (message.type === "removed") {
         removed(message);
       } else if (message.type === "rematch-opened") {
@@ -454,44 +476,9 @@ export function tableScreen(app, roomId) {
         // header says so until the chat is scrolled to (`chatUnread`, table_view.js).
         if (message.name !== state.me && !chatInView()) state.chatUnread += 1;
         draw();
-      } else if (message.type === "event") {
-        const event = message.event;
-        if (event.event === "turn") {
-          setClock(event.turn_left_ms, message.seq);
-          if (event.idle_left_ms !== undefined) state.idle = event.idle_left_ms === null ? null : { seq: message.seq, seat: event.seat, until: Date.now() + event.idle_left_ms };
-        }
-        const timed = state.snapshot ? timerPlayText(event, state.snapshot.seat, state.snapshot.players) : null;
-        if (timed) {
-          const hand = state.snapshot.view ? state.snapshot.view.hand_number : 0;
-          // The viewer's own seat by the seats, not by the words (which may change): a watcher has none.
-          state.timerPlay = { text: timed, hand, mine: Boolean(state.snapshot.seat) && timerSeat(event) === state.snapshot.seat };
-          if (state.timerPlay.mine && event.event === "card-played" && state.held) { // the page knows it: no "while you were away"
-            state.held = { ...state.held, cards: state.held.cards.filter((card) => card !== event.card) };
-            keepHeldCards(session.name, roomId, state.held);
-          }
-        }
-        if (event.event === "hand-scored") {
-          // Its last trick goes with it: "Last trick of hand 3" beside the summary, until the next hand has a
-          // trick of its own (the felt is the summary's at once: the next question is already asked).
-          const last = state.flash && state.flash.hand === event.hand_number ? state.flash : null;
-          state.scored = { ...event, tricks: state.lastTrick, last };
-          // The page saw that hand end (it may stop early, cards still in hand): nobody played the rest of it.
-          if (state.held && state.held.hand === event.hand_number && !state.standin) {
-            state.held = { ...state.held, ended: true };
-            keepHeldCards(session.name, roomId, state.held);
-          }
-          state.lastTrick = null; // the next hand's tricks (none in Dominoes) start afresh
-          state.summaryOpen = null; // the new results: open on a desktop, folded on a phone
-        }
-        if (event.event === "trick-won") state.lastTrick = event.trick_number; // a hand's last one: did it stop early?
-        if (event.event === "trick-won" && state.snapshot && state.snapshot.view) {
-          state.flash = { ...event, hand: state.snapshot.view.hand_number, until: Date.now() + 1500 };
-        }
-        refresh();
       }
     },
     onReconnect() {
-      state.comeback = true;
       if (state.notice === LOST || state.notice === TAKEN_REQUEST) { state.notice = ""; state.noticeAt = null; }
       if (state.refusal === LOST || state.refusal === TAKEN_REQUEST) state.refusal = "";
       join();

@@ -283,10 +283,24 @@ export function refusalText(message, snap) {
   return cardsInText(named);
 }
 
+/** The words for each card rule of the view's `unplayable` (docs/protocol.md, "Error codes"), from the view. */
+const UNPLAYABLE = {
+  "must-follow-suit": (view) => {
+    const led = view.trick.cards[0].slice(-1);
+    return `You must follow suit: play one of your ${SUIT_NAMES[led]} ${SUIT_SYMBOLS[led]}.`;
+  },
+  "must-ruff": (view) => `You cannot follow suit and hold a trump: play one of your ${SUIT_NAMES[view.trump]} ${SUIT_SYMBOLS[view.trump]}.`,
+  "must-overtrump": () => "You can beat the trumps played: play a higher trump.",
+  "hearts-lead": () => "Hearts may not be led yet: lead another suit.",
+  "king-of-hearts-lead": () => "The K♥ may not be led while you hold other cards.",
+  "not-playable": () => "That card does not fit a row yet: play a highlighted card.",
+};
+
 /**
  * Why the seat's `card` (text, "QS") cannot be played now, said when it is clicked or tapped (it did
- * nothing before): not the seat's turn (the prompt above says whom the table waits for), a question to answer first, the suit led
- * to follow (docs/rules/barbu.md, Play), a Dominoes row it does not fit, or else the highlighted cards.
+ * nothing before): not the seat's turn (the prompt above says whom the table waits for), a question to
+ * answer first, or the rule the server names for it in the view's `unplayable` (card -> rule code: the suit
+ * led to follow, a Dominoes row it does not fit...), else the highlighted cards.
  */
 export function unplayableText(state, card) {
   const snap = state.snapshot;
@@ -295,10 +309,6 @@ export function unplayableText(state, card) {
   // Whom the table waits for is said just above, in the prompt ("Waiting for East (bob) to play."): not twice.
   if (view.to_move !== snap.seat) return "Not your turn yet.";
   if (view.phase !== "play") return "Answer the question above first: the cards are played after it.";
-  const led = view.trick && view.trick.cards.length ? view.trick.cards[0].slice(-1) : null;
-  if (led && card.slice(-1) !== led && view.hand.some((held) => held.slice(-1) === led)) {
-    return `You must follow suit: play one of your ${SUIT_NAMES[led]} ${SUIT_SYMBOLS[led]}.`;
-  }
-  if (view.contract === "dominoes") return "That card does not fit a row yet: play a highlighted card.";
-  return "That card cannot be played now: play a highlighted card.";
+  const rule = view.unplayable && UNPLAYABLE[view.unplayable[card]];
+  return rule ? rule(view) : "That card cannot be played now: play a highlighted card.";
 }

@@ -1,5 +1,5 @@
 // What the turn timer did for a seat whose time ran out: the server marks such an action's event with
-// `by: "timer"` (docs/protocol.md, "event"), and the table says it in words, so a player who looked away
+// `by: "timer"` (docs/protocol.md, "update" and "event"), and the table says it in words, so a player who looked away
 // knows a card was played, a contract chosen or a double passed in their name.
 import { SEAT_NAMES, cardText, contractText, playerText } from "./words.js";
 
@@ -22,12 +22,18 @@ function actedText(event) {
 }
 
 /**
- * The seat an `event` the turn timer played (`by` "timer") was played for: the declarer of a contract, the
- * acting seat of the others (docs/protocol.md, "event"); null for any other event.
+ * The seat an acted `event` (a contract chosen, a double, a redouble, a card played, a pass) was played for:
+ * the declarer of a contract, the acting seat of the others (docs/protocol.md, "event"); null for any other
+ * event.
  */
-export function timerSeat(event) {
-  if (event.by !== "timer" || !actedText(event)) return null;
+export function actorSeat(event) {
+  if (!actedText(event)) return null;
   return (event.event === "contract-chosen" ? event.declarer : event.seat) || null;
+}
+
+/** The seat an `event` the turn timer played (`by` "timer") was played for (`actorSeat`); null for others. */
+export function timerSeat(event) {
+  return event.by === "timer" ? actorSeat(event) : null;
 }
 
 /**
