@@ -50,3 +50,17 @@ def token_given_once(token: str | None) -> str:
         "if (!localStorage.getItem('barbu.token-given')) {"
         f" localStorage.setItem('barbu.token', {token!r}); localStorage.setItem('barbu.token-given', '1'); }}"
     )
+
+
+#: Run in a page (``page.evaluate(OPEN_AND_LOG_IN, url)``): open a WebSocket to the URL given, and once open
+#: say hello and log in as "mallory" (JSON, as the browser client does); what came of it: "logged-in", or
+#: the close code. For the tests of what a page of another origin or name can do with the server.
+OPEN_AND_LOG_IN = """(url) => new Promise((resolve) => {
+  const ws = new WebSocket(url);
+  ws.onopen = () => {
+    ws.send(JSON.stringify({ type: "hello", id: 1, version: 1, client: "elsewhere" }));
+    ws.send(JSON.stringify({ type: "login", id: 2, name: "mallory" }));
+  };
+  ws.onmessage = (event) => { const reply = JSON.parse(event.data); if (reply.id === 2) resolve(reply.type); };
+  ws.onclose = (event) => resolve(`closed ${event.code}`);
+})"""

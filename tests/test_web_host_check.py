@@ -11,21 +11,9 @@ import pytest
 from playwright.async_api import async_playwright
 
 from server import BarbuServer
-from tests.browser import MISSING, chromium_found, launch
+from tests.browser import MISSING, OPEN_AND_LOG_IN, chromium_found, launch
 
 pytestmark = pytest.mark.skipif(not chromium_found(), reason=MISSING)
-
-#: Run in a page: open a WebSocket to the URL given, and once open say hello and log in as "mallory"; what
-#: came of it: "logged-in", or the close code.
-OPEN_AND_LOG_IN = """(url) => new Promise((resolve) => {
-  const ws = new WebSocket(url);
-  ws.onopen = () => {
-    ws.send(JSON.stringify({ type: "hello", id: 1, version: 1, client: "rebinding" }));
-    ws.send(JSON.stringify({ type: "login", id: 2, name: "mallory" }));
-  };
-  ws.onmessage = (event) => { const reply = JSON.parse(event.data); if (reply.id === 2) resolve(reply.type); };
-  ws.onclose = (event) => resolve(`closed ${event.code}`);
-})"""
 
 
 async def test_a_page_under_a_rebound_name_is_refused_and_cannot_open_the_websocket(

@@ -15,22 +15,10 @@ import pytest
 from playwright.async_api import Browser, Page, async_playwright
 
 from server import BarbuServer
-from tests.browser import MISSING, chromium_found, launch
+from tests.browser import MISSING, OPEN_AND_LOG_IN, chromium_found, launch
 from tests.conftest import until
 
 pytestmark = pytest.mark.skipif(not chromium_found(), reason=MISSING)
-
-#: Run in a page: open a WebSocket to the URL given, and once open say hello and log in as "mallory" (JSON,
-#: as the browser client does); what came of it: "logged-in", or the close code.
-OPEN_AND_LOG_IN = """(url) => new Promise((resolve) => {
-  const ws = new WebSocket(url);
-  ws.onopen = () => {
-    ws.send(JSON.stringify({ type: "hello", id: 1, version: 1, client: "elsewhere" }));
-    ws.send(JSON.stringify({ type: "login", id: 2, name: "mallory" }));
-  };
-  ws.onmessage = (event) => { const reply = JSON.parse(event.data); if (reply.id === 2) resolve(reply.type); };
-  ws.onclose = (event) => resolve(`closed ${event.code}`);
-})"""
 
 
 class ElsewherePage(BaseHTTPRequestHandler):
